@@ -1,0 +1,37 @@
+/* cf_common.h — what every folder of clothfit shares: status codes and the
+ * error record.  Functions return a status code; when given a cf_error they
+ * also fill in a one-line message that names what failed and where (file,
+ * line, field, step ...), ready to print after "clothfit: ". */
+#ifndef CF_COMMON_H
+#define CF_COMMON_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- errors */
+enum {
+  CF_OK = 0,
+  CF_EINVAL = 1,     /* invalid argument or parameter */
+  CF_ENOMEM = 2,     /* allocation failed */
+  CF_ENOCONV = 3,    /* projection did not converge within max_iter */
+  CF_ENONFINITE = 4, /* NaN or Inf appeared in the state */
+  CF_ESOLVER = 5,    /* sparse factorization failed */
+  CF_EIO = 6,        /* file input/output (used by src/io) */
+  CF_EFORMAT = 7     /* malformed input file (used by src/io) */
+};
+
+typedef struct {
+  int code;
+  char msg[512];
+} cf_error;
+
+/* Set err (if not NULL) to code and a printf-formatted message; returns code. */
+int cf_error_set(cf_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+const char *cf_status_name(int code);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

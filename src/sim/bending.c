@@ -1,0 +1,230 @@
+/* bending.c — bending matrix and unconstrained implicit-Euler step. */
+#include "bending.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "element.h"
+
+/* Surface stiffness S at rest, as a CHOLMOD triplet summed into CSC. */
+static cholmod_sparse *stiffness(const cf_mesh *m, cholmod_common *cc) {
+  cf_element_rule r;
+  cf_element_rule_get(m->nv, &r);
+  size_t nz = (size_t)m->n_elems * m->nv * m->nv;
+  cholmod_triplet *T = cholmod_allocate_triplet(m->n_nodes, m->n_nodes, nz, 0, CHOLMOD_REAL, cc);
+  if (!T) return NULL;
+  int *Ti = T->i, *Tj = T->j;
+  double *Tx = T->x;
+  size_t q = 0;
+  for (int e = 0; e < m->n_elems; e++) {
+    const int *el = m->elems + e * m->nv;
+    const double *p[CF_MAX_NV];
+    double s[CF_MAX_NV][CF_MAX_NV] = {{0}};
+    for (int i = 0; i < m->nv; i++) p[i] = m->x + 3 * el[i];
+    for (int l = 0; l < r.ng; l++) {
+      double a[3], b[3], E, F, G;
+      cf_element_tangents(&r, l, p, a, b);
+      double J = cf_element_metric(a, b, &E, &F, &G);
+      double det = E * G - F * F, dA = J * r.w[l];
+      for (int i = 0; i < m->nv; i++)
+        for (int j = 0; j < m->nv; j++) {
+          const double *di = r.dN[l][i], *dj = r.dN[l][j];
+          double gg = (G * di[0] * dj[0] - F * (di[0] * dj[1] + di[1] * dj[0]) + E * di[1] * dj[1]) / det;
+          s[i][j] += gg * dA;
+        }
+    }
+    for (int i = 0; i < m->nv; i++)
+      for (int j = 0; j < m->nv; j++) {
+        Ti[q] = el[i];
+        Tj[q] = el[j];
+        Tx[q++] = s[i][j];
+      }
+  }
+  T->nnz = q;
+  cholmod_sparse *S = cholmod_triplet_to_sparse(T, q, cc);
+  cholmod_free_triplet(&T, cc);
+  return S;
+}
+
+cholmod_sparse *cf_bending_matrix(const cf_mesh *m, const double *mass, cholmod_common *cc) {
+  cholmod_sparse *S = stiffness(m, cc);
+  if (!S) return NULL;
+  cholmod_dense *w = cholmod_allocate_dense(m->n_nodes, 1, m->n_nodes, CHOLMOD_REAL, cc);
+  if (!w) {
+    cholmod_free_sparse(&S, cc);
+    return NULL;
+  }
+  for (int i = 0; i < m->n_nodes; i++) ((double *)w->x)[i] = 1 / sqrt(mass[i]);
+  cholmod_scale(w, CHOLMOD_COL, S, cc); /* S M^-1/2 */
+  cholmod_sparse *K = cholmod_aat(S, NULL, 0, 1, cc); /* S M^-1 S^T = S^T M^-1 S */
+  cholmod_free_dense(&w, cc);
+  cholmod_free_sparse(&S, cc);
+  if (K) cholmod_sort(K, cc);
+  return K;
+}
+
+struct cf_ustep {
+  int n, nf, diagonal;
+  double rho, dt, alpha, delta, g, kappa, c2;
+  const double *mass;
+  const unsigned char *is_kin;
+  int *fidx;          /* node -> free index or -1 */
+  cholmod_common cc;
+  cholmod_sparse *K;  /* full K, n x n */
+  cholmod_factor *L;  /* factor of B_ff */
+  cholmod_dense *R, *X, *Y, *E;
+  double *w, *kw;     /* [3n] scratch */
+};
+
+void cf_ustep_free(cf_ustep *u) {
+  if (!u) return;
+  if (u->K) cholmod_free_sparse(&u->K, &u->cc);
+  if (u->L) cholmod_free_factor(&u->L, &u->cc);
+  if (u->R) cholmod_free_dense(&u->R, &u->cc);
+  if (u->X) cholmod_free_dense(&u->X, &u->cc);
+  if (u->Y) cholmod_free_dense(&u->Y, &u->cc);
+  if (u->E) cholmod_free_dense(&u->E, &u->cc);
+  cholmod_finish(&u->cc);
+  free(u->fidx);
+  free(u->w);
+  free(u->kw);
+  free(u);
+}
+
+/* B_ff = (ρ+dtα) M_ff + c2 K_ff, upper triangle, factored once. */
+static int factor_system(cf_ustep *u) {
+  const int *Kp = u->K->p, *Ki = u->K->i;
+  const double *Kx = u->K->x;
+  size_t nz = 0;
+  for (int j = 0; j < u->n; j++)
+    if (u->fidx[j] >= 0)
+      for (int k = Kp[j]; k < Kp[j + 1]; k++) nz += u->fidx[Ki[k]] >= 0;
+  cholmod_sparse *B = cholmod_allocate_sparse(u->nf, u->nf, nz + u->nf, 1, 1, 1, CHOLMOD_REAL, &u->cc);
+  if (!B) return CF_ENOMEM;
+  int *Bp = B->p, *Bi = B->i;
+  double *Bx = B->x;
+  size_t q = 0;
+  for (int j = 0; j < u->n; j++) {
+    int fj = u->fidx[j];
+    if (fj < 0) continue;
+    Bp[fj] = (int)q;
+    int diag_done = 0;
+    for (int k = Kp[j]; k < Kp[j + 1]; k++) {
+      int fi = u->fidx[Ki[k]];
+      if (fi < 0 || fi > fj) continue;
+      Bi[q] = fi;
+      Bx[q] = u->c2 * Kx[k];
+      if (fi == fj) {
+        Bx[q] += (u->rho + u->dt * u->alpha) * u->mass[j];
+        diag_done = 1;
+      }
+      q++;
+    }
+    if (!diag_done) { /* K has no entry here: add the mass term */
+      Bi[q] = fj;
+      Bx[q++] = (u->rho + u->dt * u->alpha) * u->mass[j];
+    }
+  }
+  Bp[u->nf] = (int)q;
+  cholmod_sort(B, &u->cc);
+  u->L = cholmod_analyze(B, &u->cc);
+  int ok = u->L && cholmod_factorize(B, u->L, &u->cc) && u->cc.status == CHOLMOD_OK;
+  cholmod_free_sparse(&B, &u->cc);
+  return ok ? CF_OK : CF_ESOLVER;
+}
+
+cf_ustep *cf_ustep_alloc(const cf_mesh *m, const double *mass, const cf_params *p,
+                         const unsigned char *is_kin, cf_error *err) {
+  cf_ustep *u = calloc(1, sizeof *u);
+  if (!u) {
+    cf_error_set(err, CF_ENOMEM, "unconstrained step: out of memory");
+    return NULL;
+  }
+  cholmod_start(&u->cc);
+  u->cc.print = 0;
+  u->n = m->n_nodes;
+  u->rho = p->rho;
+  u->dt = p->dt;
+  u->alpha = p->alpha;
+  u->delta = p->delta;
+  u->g = p->g;
+  u->kappa = p->kappa;
+  u->c2 = p->dt * p->beta + p->dt * p->dt * p->kappa;
+  u->mass = mass;
+  u->is_kin = is_kin;
+  u->diagonal = p->kappa == 0 && p->beta == 0;
+  u->fidx = malloc(sizeof(int) * u->n);
+  int rc = u->fidx ? CF_OK : CF_ENOMEM;
+  for (int i = 0; rc == CF_OK && i < u->n; i++) u->fidx[i] = is_kin[i] ? -1 : u->nf++;
+  if (rc == CF_OK && !u->diagonal && u->nf > 0) {
+    u->K = cf_bending_matrix(m, mass, &u->cc);
+    u->R = cholmod_allocate_dense(u->nf, 3, u->nf, CHOLMOD_REAL, &u->cc);
+    u->w = malloc(sizeof(double) * 3 * u->n);
+    u->kw = malloc(sizeof(double) * 3 * u->n);
+    rc = u->K && u->R && u->w && u->kw ? factor_system(u) : CF_ENOMEM;
+  }
+  if (rc != CF_OK) {
+    cf_error_set(err, rc, "unconstrained step: %s", rc == CF_ENOMEM ? "out of memory"
+                                                                   : "factorization of the implicit-Euler matrix failed");
+    cf_ustep_free(u);
+    return NULL;
+  }
+  return u;
+}
+
+/* kw = K w for 3 interleaved columns. */
+static void k_apply(const cholmod_sparse *K, const double *w, double *kw, int n) {
+  const int *Kp = K->p, *Ki = K->i;
+  const double *Kx = K->x;
+  memset(kw, 0, sizeof(double) * 3 * n);
+  for (int j = 0; j < n; j++)
+    for (int k = Kp[j]; k < Kp[j + 1]; k++) {
+      double a = Kx[k];
+      double *o = kw + 3 * Ki[k];
+      o[0] += a * w[3 * j];
+      o[1] += a * w[3 * j + 1];
+      o[2] += a * w[3 * j + 2];
+    }
+}
+
+int cf_ustep_apply(cf_ustep *u, const double *x, const double *v, double *vs, cf_error *err) {
+  double dt = u->dt, gz = u->dt * u->delta * u->g;
+  if (u->diagonal) {
+    double den = u->rho + dt * u->alpha;
+    for (int i = 0; i < u->n; i++) {
+      if (u->is_kin[i]) continue;
+      vs[3 * i] = u->rho * v[3 * i] / den;
+      vs[3 * i + 1] = u->rho * v[3 * i + 1] / den;
+      vs[3 * i + 2] = (u->rho * v[3 * i + 2] - gz) / den;
+    }
+    return CF_OK;
+  }
+  if (u->nf == 0) return CF_OK;
+  /* w = dt κ φ + c2 v*_kin (zero velocity at free nodes) */
+  for (int i = 0; i < u->n; i++)
+    for (int d = 0; d < 3; d++)
+      u->w[3 * i + d] = dt * u->kappa * x[3 * i + d] + (u->is_kin[i] ? u->c2 * vs[3 * i + d] : 0);
+  k_apply(u->K, u->w, u->kw, u->n);
+  double *R = u->R->x;
+  int nf = u->nf;
+  for (int i = 0; i < u->n; i++) {
+    int f = u->fidx[i];
+    if (f < 0) continue;
+    double m = u->mass[i];
+    R[f] = u->rho * m * v[3 * i] - u->kw[3 * i];
+    R[f + nf] = u->rho * m * v[3 * i + 1] - u->kw[3 * i + 1];
+    R[f + 2 * nf] = u->rho * m * v[3 * i + 2] - gz * m - u->kw[3 * i + 2];
+  }
+  if (!cholmod_solve2(CHOLMOD_A, u->L, u->R, NULL, &u->X, NULL, &u->Y, &u->E, &u->cc))
+    return cf_error_set(err, CF_ESOLVER, "unconstrained step: CHOLMOD solve failed");
+  const double *X = u->X->x;
+  for (int i = 0; i < u->n; i++) {
+    int f = u->fidx[i];
+    if (f < 0) continue;
+    vs[3 * i] = X[f];
+    vs[3 * i + 1] = X[f + nf];
+    vs[3 * i + 2] = X[f + 2 * nf];
+  }
+  return CF_OK;
+}

@@ -1,0 +1,23 @@
+/* bending.h — internal: the isometric bending matrix K = S^T M_L^-1 S
+ * (SPEC §4), S_ij = int grad N_i . grad N_j dA the surface stiffness matrix
+ * at rest, and the implicit-Euler unconstrained step that uses it. */
+#ifndef CF_BENDING_H
+#define CF_BENDING_H
+#include <cholmod.h>
+
+#include "model.h"
+
+/* K (n x n, both triangles stored, stype 0), allocated in cc. */
+cholmod_sparse *cf_bending_matrix(const cf_mesh *m, const double *mass, cholmod_common *cc);
+
+/* The unconstrained step (ρM + dt D + dt² κK) v* = ρMv − dt(δMg + κKφ),
+ * D = αM + βK, with the kinematic velocities prescribed.  The matrix is
+ * factored once (it is diagonal when κ = β = 0). */
+typedef struct cf_ustep cf_ustep;
+cf_ustep *cf_ustep_alloc(const cf_mesh *m, const double *mass, const cf_params *p,
+                         const unsigned char *is_kin, cf_error *err);
+void cf_ustep_free(cf_ustep *u);
+/* vstar[3n]: kinematic nodes' entries must hold their prescribed velocity on
+ * entry; the free nodes' entries are computed. */
+int cf_ustep_apply(cf_ustep *u, const double *x, const double *v, double *vstar, cf_error *err);
+#endif

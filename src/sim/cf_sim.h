@@ -1,0 +1,183 @@
+/* cf_sim.h — the public API of src/sim: the inextensible FEM cloth model of
+ * Coltraro et al. (thesis ch. 2, SPEC §4) and its solvers.
+ *
+ * Why it looks like this
+ * ----------------------
+ * - No I/O and no global state: every object is allocated by the caller and
+ *   passed explicitly, so simulations can run concurrently in threads
+ *   (sweeps run thousands of them).
+ * - Vectors of positions/velocities are node-major: x[3*i + d], d = 0,1,2
+ *   for the x, y, z coordinates of node i. z is up, gravity is -g e_z.
+ * - Errors are returned as a status code; when a `cf_error *` is given the
+ *   message says what failed and where (step, time, violation ...).
+ * - The rest metric (T tensors, edge lengths, masses, bending matrix) is taken
+ *   from the mesh's node positions `mesh->x` at allocation time (SPEC §4:
+ *   for a recording this is the recorded first frame).
+ *
+ * Ownership: functions returning a pointer return a new object owned by the
+ * caller (free it with the matching _free). Pointers passed in are borrowed
+ * for the duration of the call, except where a comment says the object keeps
+ * them (cf_model and cf_sim keep a pointer to their mesh: the mesh must
+ * outlive them and must not be modified).
+ */
+#ifndef CF_SIM_H
+#define CF_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cf_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ mesh */
+/* A cloth mesh of one element kind: nv = 3 (linear triangles) or nv = 4
+ * (bilinear quads, nodes counter-clockwise starting at (-1,-1)).  Any
+ * topology (holes, rings, garments).  The derived fields are filled by
+ * cf_mesh_finalize(). */
+typedef struct {
+  int nv;          /* nodes per element: 3 or 4 */
+  int n_nodes;
+  int n_elems;
+  double *x;       /* [n_nodes*3] rest positions (also the initial state) */
+  int *elems;      /* [n_elems*nv] node indices */
+  /* derived (cf_mesh_finalize) */
+  int n_bedges;    /* boundary edges: edges that belong to one element */
+  int *bedges;     /* [n_bedges*2] */
+  unsigned char *is_boundary; /* [n_nodes] */
+  unsigned char *is_corner;   /* [n_nodes] boundary nodes where the boundary turns */
+} cf_mesh;
+
+cf_mesh *cf_mesh_alloc(int nv, int n_nodes, int n_elems);
+void cf_mesh_free(cf_mesh *m);
+cf_mesh *cf_mesh_clone(const cf_mesh *m);
+/* Validate indices and element areas, then find boundary edges and corners.
+ * A boundary node is a corner when its boundary turns by more than 45°
+ * (for grids: the nodes in exactly one element). */
+int cf_mesh_finalize(cf_mesh *m, cf_error *err);
+
+/* nx*ny nodes on the parallelogram origin + s*u + t*v, s,t in [0,1];
+ * node (i,j) (i along u, j along v) has index j*nx + i.  quads = 1 for
+ * quads, 0 for triangles (alternating diagonals). */
+cf_mesh *cf_mesh_grid(int nx, int ny, const double origin[3],
+                      const double u[3], const double v[3], int quads);
+/* Refine a rows x cols marker lattice ([rows*cols*3], row-major, row 0 =
+ * top) to a (2rows-1) x (2cols-1) quad mesh by bilinear interpolation:
+ * marker (r,c) becomes node (2r)*(2cols-1) + 2c (SPEC §4). */
+cf_mesh *cf_mesh_lattice_refine(int rows, int cols, const double *markers);
+/* Index of the node holding marker (r, c) in cf_mesh_lattice_refine. */
+int cf_mesh_lattice_node(int rows, int cols, int r, int c);
+/* Flat annulus r_in..r_out in the plane z = z0, centred on the z axis:
+ * n_rad rings of quads between n_rad+1 circles of n_ang nodes. */
+cf_mesh *cf_mesh_ring(double r_in, double r_out, int n_rad, int n_ang, double z0);
+/* Irregular triangulation of the square [0,side]^2 in the plane z = z0:
+ * n x n nodes, interior nodes jittered by up to `jitter` x spacing,
+ * each cell split along a random diagonal (seeded, deterministic). */
+cf_mesh *cf_mesh_square_tri(double side, int n, double jitter, uint64_t seed, double z0);
+
+/* Lumped masses of unit density: m_k = sum_j int N_k N_j dA at positions x
+ * (pass m->x for the rest state). */
+void cf_mesh_lumped_mass(const cf_mesh *m, const double *x, double *mass);
+/* Area of every element at positions x (integrated with the element's own
+ * parametrization, as in the T tensors). */
+void cf_mesh_element_areas(const cf_mesh *m, const double *x, double *area);
+
+/* Area errors (2.23)-(2.25) of state x relative to the rest areas a0. */
+typedef struct { double total, mean, dispersion; } cf_area_error;
+cf_area_error cf_mesh_area_error(const cf_mesh *m, const double *a0, const double *x);
+
+/* ----------------------------------------------------------------- model */
+/* The inextensibility constraints and their tensors (Algorithm 1): one row
+ * per boundary edge (2.7), rows E, F, G per interior node and F per corner
+ * (2.11)-(2.14).  Each row is a quadratic form over a few nodes:
+ * C_r(x) = sum_ij T_r[i][j] <p_i, p_j> - c0_r. */
+typedef struct cf_model cf_model;
+
+enum { CF_ROW_EDGE = 0, CF_ROW_E = 1, CF_ROW_F = 2, CF_ROW_G = 3 };
+
+/* Keeps a pointer to mesh. */
+cf_model *cf_model_alloc(const cf_mesh *mesh, cf_error *err);
+void cf_model_free(cf_model *md);
+int cf_model_nrows(const cf_model *md);
+int cf_model_row_kind(const cf_model *md, int r);
+int cf_model_row_node(const cf_model *md, int r); /* node k (edge: first node) */
+double cf_model_row_scale(const cf_model *md, int r); /* c_k of SPEC §4 */
+/* C(x) into C[nrows]. */
+void cf_model_eval(const cf_model *md, const double *x, double *C);
+/* max_r |C_r| / c_r */
+double cf_model_violation(const cf_model *md, const double *x);
+/* Dense Jacobian [nrows x 3n] row-major, column 3*i+d (for tests/tools). */
+void cf_model_jacobian_dense(const cf_model *md, const double *x, double *J);
+/* Lumped masses (unit density) used by the model. */
+const double *cf_model_mass(const cf_model *md);
+
+/* ------------------------------------------------------------ parameters */
+typedef struct {
+  double rho;      /* density (inertial mass), kg/m^2 */
+  double delta;    /* virtual gravitational mass, kg/m^2 */
+  double alpha;    /* Rayleigh damping on M, kg/(m^2 s) */
+  double beta;     /* Rayleigh damping on K */
+  double kappa;    /* bending stiffness */
+  double ks;       /* shear energy constant (0: none) */
+  double g;        /* gravity, 9.8 */
+  double dt;       /* time step, s */
+  double tol;      /* relative constraint tolerance of the projection */
+  int max_iter;    /* projection iterations per step before giving up */
+  int reuse_factor;/* 1: reuse the projection factor across iterations/steps
+                      (chord method with a convergence safeguard) */
+} cf_params;
+
+void cf_params_default(cf_params *p);
+/* Check ranges; names the offending parameter. */
+int cf_params_check(const cf_params *p, cf_error *err);
+
+/* ------------------------------------------------------------ simulation */
+typedef struct cf_sim cf_sim;
+
+typedef struct {
+  long steps;
+  long iterations;      /* projection iterations, all steps */
+  long factorizations;  /* numeric factorizations of J M^-1 J^T */
+  int last_iterations;
+  double last_violation;/* max relative violation after the last step */
+  double max_violation; /* max over all steps */
+} cf_sim_stats;
+
+/* kin[n_kin]: kinematic (driven) nodes; their positions are prescribed at
+ * every step by cf_sim_step.  Keeps a pointer to mesh.  The state starts at
+ * rest at mesh->x. */
+cf_sim *cf_sim_alloc(const cf_mesh *mesh, const cf_params *p,
+                     const int *kin, int n_kin, cf_error *err);
+void cf_sim_free(cf_sim *s);
+/* Replace positions and/or velocities (NULL keeps the current one). */
+void cf_sim_set_state(cf_sim *s, const double *x, const double *v);
+/* Advance one step dt.  kin_pos[n_kin*3]: positions of the kinematic nodes
+ * at the new time (NULL: they stay where they are).  On failure the state is
+ * left at the last good step and err names step, time and violation. */
+int cf_sim_step(cf_sim *s, const double *kin_pos, cf_error *err);
+const double *cf_sim_x(const cf_sim *s);
+const double *cf_sim_v(const cf_sim *s);
+double cf_sim_time(const cf_sim *s);
+const cf_model *cf_sim_model(const cf_sim *s);
+cf_sim_stats cf_sim_get_stats(const cf_sim *s);
+
+/* ---------------------------------------------------------------- driving */
+/* Prescribed motion of the kinematic nodes (SPEC §4.1 shake, fixed). */
+typedef enum { CF_DRIVE_FIXED = 0, CF_DRIVE_SHAKE = 1 } cf_drive_kind;
+typedef struct {
+  cf_drive_kind kind;
+  double amplitude;   /* m */
+  double frequency;   /* Hz */
+  double axis[3];     /* unit direction of the shake */
+} cf_drive;
+/* Positions of kinematic nodes at time t given their rest positions x0:
+ * shake: x0 + A cos(2 pi f t) axis - A axis (starts at rest position). */
+void cf_drive_eval(const cf_drive *d, int n_kin, const double *x0, double t,
+                   double *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,149 @@
+/* mesh_gen.c — mesh generators: grids, marker-lattice refinement, rings
+ * (Cusick's test) and irregular triangulations of a square (locking test). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "cf_sim.h"
+
+static cf_mesh *finalized(cf_mesh *m) {
+  if (m && cf_mesh_finalize(m, NULL) != CF_OK) {
+    cf_mesh_free(m);
+    return NULL;
+  }
+  return m;
+}
+
+/* Connect an nx x ny block of nodes (index j*nx + i) into quads or into
+ * triangles; diag(i,j) chooses the diagonal of each triangulated cell. */
+static void connect_grid(cf_mesh *m, int nx, int ny, int quads, const unsigned char *diag) {
+  int e = 0;
+  for (int j = 0; j + 1 < ny; j++)
+    for (int i = 0; i + 1 < nx; i++) {
+      int a = j * nx + i, b = a + 1, c = a + nx + 1, d = a + nx;
+      int *q = m->elems + (size_t)e * m->nv;
+      if (quads) {
+        q[0] = a; q[1] = b; q[2] = c; q[3] = d;
+        e++;
+        continue;
+      }
+      if (diag[j * (nx - 1) + i]) { /* diagonal a-c */
+        q[0] = a; q[1] = b; q[2] = c;
+        q[3] = a; q[4] = c; q[5] = d;
+      } else { /* diagonal b-d */
+        q[0] = a; q[1] = b; q[2] = d;
+        q[3] = b; q[4] = c; q[5] = d;
+      }
+      e += 2;
+    }
+}
+
+cf_mesh *cf_mesh_grid(int nx, int ny, const double origin[3], const double u[3],
+                      const double v[3], int quads) {
+  if (nx < 2 || ny < 2) return NULL;
+  int ne = (nx - 1) * (ny - 1) * (quads ? 1 : 2);
+  cf_mesh *m = cf_mesh_alloc(quads ? 4 : 3, nx * ny, ne);
+  if (!m) return NULL;
+  for (int j = 0; j < ny; j++)
+    for (int i = 0; i < nx; i++) {
+      double s = (double)i / (nx - 1), t = (double)j / (ny - 1);
+      for (int d = 0; d < 3; d++) m->x[3 * (j * nx + i) + d] = origin[d] + s * u[d] + t * v[d];
+    }
+  unsigned char *diag = NULL;
+  if (!quads) {
+    diag = malloc((size_t)(nx - 1) * (ny - 1));
+    if (!diag) {
+      cf_mesh_free(m);
+      return NULL;
+    }
+    for (int j = 0; j + 1 < ny; j++)
+      for (int i = 0; i + 1 < nx; i++) diag[j * (nx - 1) + i] = (unsigned char)((i + j) & 1);
+  }
+  connect_grid(m, nx, ny, quads, diag);
+  free(diag);
+  return finalized(m);
+}
+
+int cf_mesh_lattice_node(int rows, int cols, int r, int c) {
+  (void)rows;
+  return (2 * r) * (2 * cols - 1) + 2 * c;
+}
+
+cf_mesh *cf_mesh_lattice_refine(int rows, int cols, const double *mk) {
+  if (rows < 2 || cols < 2) return NULL;
+  int R = 2 * rows - 1, C = 2 * cols - 1;
+  cf_mesh *m = cf_mesh_alloc(4, R * C, (R - 1) * (C - 1));
+  if (!m) return NULL;
+  for (int a = 0; a < R; a++)
+    for (int b = 0; b < C; b++) {
+      int i0 = a / 2, i1 = (a + 1) / 2, j0 = b / 2, j1 = (b + 1) / 2;
+      for (int d = 0; d < 3; d++)
+        m->x[3 * (a * C + b) + d] =
+            0.25 * (mk[3 * (i0 * cols + j0) + d] + mk[3 * (i0 * cols + j1) + d] +
+                    mk[3 * (i1 * cols + j0) + d] + mk[3 * (i1 * cols + j1) + d]);
+    }
+  connect_grid(m, C, R, 1, NULL);
+  return finalized(m);
+}
+
+cf_mesh *cf_mesh_ring(double r_in, double r_out, int n_rad, int n_ang, double z0) {
+  if (n_rad < 1 || n_ang < 3 || !(r_in > 0) || !(r_out > r_in)) return NULL;
+  cf_mesh *m = cf_mesh_alloc(4, (n_rad + 1) * n_ang, n_rad * n_ang);
+  if (!m) return NULL;
+  for (int k = 0; k <= n_rad; k++) {
+    double r = r_in + (r_out - r_in) * k / n_rad;
+    for (int j = 0; j < n_ang; j++) {
+      double th = 2 * M_PI * j / n_ang;
+      double *p = m->x + 3 * (k * n_ang + j);
+      p[0] = r * cos(th);
+      p[1] = r * sin(th);
+      p[2] = z0;
+    }
+  }
+  int e = 0;
+  for (int k = 0; k < n_rad; k++)
+    for (int j = 0; j < n_ang; j++) {
+      int *q = m->elems + 4 * e++;
+      int j1 = (j + 1) % n_ang;
+      q[0] = k * n_ang + j;
+      q[1] = (k + 1) * n_ang + j;
+      q[2] = (k + 1) * n_ang + j1;
+      q[3] = k * n_ang + j1;
+    }
+  return finalized(m);
+}
+
+/* splitmix64: small, seedable, identical on every platform. */
+static uint64_t splitmix64(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+static double uniform01(uint64_t *s) { return (splitmix64(s) >> 11) * (1.0 / 9007199254740992.0); }
+
+cf_mesh *cf_mesh_square_tri(double side, int n, double jitter, uint64_t seed, double z0) {
+  if (n < 2 || !(side > 0) || jitter < 0 || jitter >= 0.5) return NULL;
+  cf_mesh *m = cf_mesh_alloc(3, n * n, 2 * (n - 1) * (n - 1));
+  unsigned char *diag = malloc((size_t)(n - 1) * (n - 1));
+  if (!m || !diag) {
+    cf_mesh_free(m);
+    free(diag);
+    return NULL;
+  }
+  uint64_t s = seed;
+  double h = side / (n - 1);
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++) {
+      double *p = m->x + 3 * (j * n + i);
+      double ju = uniform01(&s) * 2 - 1, jv = uniform01(&s) * 2 - 1;
+      int in = i > 0 && i < n - 1, jn = j > 0 && j < n - 1;
+      p[0] = i * h + (in ? jitter * h * ju : 0);
+      p[1] = j * h + (jn ? jitter * h * jv : 0);
+      p[2] = z0;
+    }
+  for (int k = 0; k < (n - 1) * (n - 1); k++) diag[k] = (unsigned char)(splitmix64(&s) & 1);
+  connect_grid(m, n, n, 0, diag);
+  free(diag);
+  return finalized(m);
+}

@@ -1,0 +1,25 @@
+/* model.h — internal layout of cf_model, shared by the solvers.
+ * Each constraint row r is a quadratic form over its local nodes
+ * nodes[row_ptr[r] .. row_ptr[r+1]) with a dense symmetric matrix
+ * T[tptr[r] ..] (nl x nl, row-major):  C_r = sum_ij T_ij <p_i,p_j> - c0_r.
+ * Boundary edges fit the same form with T = [[1,-1],[-1,1]], c0 = l^2, so
+ * the solvers need no special case. */
+#ifndef CF_MODEL_H
+#define CF_MODEL_H
+#include "cf_sim.h"
+
+struct cf_model {
+  const cf_mesh *mesh;
+  int n, nrows;
+  int *kind, *node;
+  int *row_ptr, *nodes;
+  int *tptr;
+  double *T;
+  double *c0, *scale;
+  double *mass;
+};
+
+/* g[l*3+d] = sum_j T_lj p_j[d] for the local nodes of row r; returns
+ * C_r + c0_r = sum_l <p_l, g_l>.  The gradient of C_r w.r.t. p_l is 2 g_l. */
+double cf_model_row_half_grad(const cf_model *md, int r, const double *x, double *g);
+#endif

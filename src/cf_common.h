@@ -31,6 +31,14 @@ int cf_error_set(cf_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 const char *cf_status_name(int code);
 
+/* Call once at program start, before any simulation.  Debian's CHOLMOD
+ * runs its supernodal kernels in OpenMP regions hard-wired to 4 threads;
+ * on small factorizations (our meshes) the thread start-up costs several
+ * times the work itself, and sweeps already use every core with their own
+ * workers.  This turns nested OpenMP parallelism off (max active levels 0),
+ * which makes those regions run on the calling thread. */
+void cf_runtime_init(void);
+
 #ifdef __cplusplus
 }
 #endif

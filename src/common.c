@@ -4,6 +4,10 @@
 
 #include "cf_common.h"
 
+#include <omp.h>
+
+void cf_runtime_init(void) { omp_set_max_active_levels(0); }
+
 int cf_error_set(cf_error *err, int code, const char *fmt, ...) {
   if (err) {
     va_list ap;

@@ -238,8 +238,7 @@ static int factorize(cf_proj *p, cf_error *err) {
   double tr = 0;
   const int *Ai = p->A->i;
   for (int b = 0; b < p->na; b++) tr += Ax[Ap[b + 1] - 1] * (Ai[Ap[b + 1] - 1] == b);
-  static double sh = -1; if (sh < 0) sh = getenv("CF_SHIFT") ? atof(getenv("CF_SHIFT")) : 1e-9;
-  double beta[2] = {(sh + p->mu) * tr / p->na, 0};
+  double beta[2] = {(1e-9 + p->mu) * tr / p->na, 0};
   if (!cholmod_factorize_p(p->A, beta, NULL, 0, p->L, &p->cc) || p->cc.status != CHOLMOD_OK ||
       p->L->minor < (size_t)p->na)
     return cf_error_set(err, CF_ESOLVER, "projection: CHOLMOD factorization failed (status %d)",
@@ -307,7 +306,6 @@ int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
     double v = eval_rows(p, x);
     int refactor = judge_update(p, x, last, &v, prev, prev_merit) || !reuse;
     res->violation = v;
-    if (getenv("CF_DEBUG_PROJ")) fprintf(stderr, "  it %d v %.3e%s mu %g\n", res->iterations, v, refactor ? " F" : "", p->mu);
     if (!isfinite(v))
       return cf_error_set(err, CF_ENONFINITE, "projection: non-finite constraint value");
     if (v <= tol) return CF_OK;

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Install clothfit's Debian dependencies (when missing) and build it into ./build.
+# Idempotent: a second run only rebuilds what changed.  Needs root for apt-get.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pkgs=(meson ninja-build pkg-config gcc clang libclang-rt-14-dev
+      libgsl-dev libhdf5-dev hdf5-tools libsuitesparse-dev libcsv-dev libinih-dev
+      libopenblas-dev libopenblas0-serial gnuplot-nox)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# CHOLMOD must use the serial OpenBLAS (SPEC §4): the reference BLAS is
+# several times slower and the threaded OpenBLAS fights our own workers.
+arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
+for alt in libblas.so.3 liblapack.so.3 libopenblas.so.0; do
+  target=/usr/lib/$arch/openblas-serial/$alt
+  if [ -e "$target" ]; then
+    update-alternatives --set "$alt-$arch" "$target" >/dev/null 2>&1 || true
+  fi
+done
+if [ ! -f build/build.ninja ]; then
+  meson setup build --buildtype=release >/dev/null
+fi
+ninja -C build >/dev/null
+echo "setup: built build/src/cli/clothfit" >&2

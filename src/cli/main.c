@@ -1,0 +1,55 @@
+/* main.c — `clothfit <command> ...`: dispatch to the sub-commands. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "clothfit_version.h"
+#include "cf_common.h"
+#include "commands.h"
+
+static const cf_command commands[] = {
+    {"simulate", "simulate a cloth from a config file, write trajectories to HDF5", cmd_simulate},
+};
+static const int n_commands = sizeof commands / sizeof commands[0];
+
+int cf_cli_fail(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "clothfit %s: ", cmd);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return 1;
+}
+
+int cf_cli_wants_help(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return 1;
+  return 0;
+}
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: clothfit <command> [options]   (clothfit <command> --help for details)\n\n");
+  for (int i = 0; i < n_commands; i++) fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv) {
+  cf_runtime_init();
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    usage(stdout);
+    return 0;
+  }
+  if (!strcmp(argv[1], "--version")) {
+    printf("clothfit %s (%s)\n", CLOTHFIT_VERSION, CLOTHFIT_GIT_REVISION);
+    return 0;
+  }
+  for (int i = 0; i < n_commands; i++)
+    if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "clothfit: unknown command '%s'\n", argv[1]);
+  usage(stderr);
+  return 2;
+}

@@ -1,0 +1,111 @@
+/* h5traj.c — simulated trajectories to HDF5 (SPEC §6 style), atomically. */
+#include <errno.h>
+#include <hdf5.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cf_io.h"
+#include "clothfit_version.h"
+
+void cf_io_tmpname(const char *path, char *buf, size_t size) {
+  snprintf(buf, size, "%s.tmp.%ld", path, (long)getpid());
+}
+
+int cf_io_commit(const char *tmp, const char *path, int ok, cf_error *err) {
+  if (!ok) {
+    remove(tmp);
+    return CF_EIO;
+  }
+  if (rename(tmp, path) != 0) {
+    int e = errno;
+    remove(tmp);
+    return cf_error_set(err, CF_EIO, "%s: cannot rename %s into place: %s", path, tmp, strerror(e));
+  }
+  return CF_OK;
+}
+
+static int attr_double(hid_t obj, const char *name, double v) {
+  hid_t sp = H5Screate(H5S_SCALAR);
+  hid_t a = H5Acreate2(obj, name, H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT);
+  herr_t r = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_DOUBLE, &v);
+  if (a >= 0) H5Aclose(a);
+  H5Sclose(sp);
+  return r >= 0;
+}
+
+static int attr_string(hid_t obj, const char *name, const char *s) {
+  hid_t t = H5Tcopy(H5T_C_S1);
+  H5Tset_size(t, strlen(s) + 1);
+  H5Tset_strpad(t, H5T_STR_NULLTERM);
+  H5Tset_cset(t, H5T_CSET_UTF8);
+  hid_t sp = H5Screate(H5S_SCALAR);
+  hid_t a = H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+  herr_t r = a < 0 ? -1 : H5Awrite(a, t, s);
+  if (a >= 0) H5Aclose(a);
+  H5Sclose(sp);
+  H5Tclose(t);
+  return r >= 0;
+}
+
+static int dataset(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims,
+                   const void *data) {
+  hid_t sp = H5Screate_simple(rank, dims, NULL);
+  hid_t d = H5Dcreate2(loc, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  herr_t r = d < 0 ? -1 : H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
+  if (d >= 0) H5Dclose(d);
+  H5Sclose(sp);
+  return r >= 0;
+}
+
+static int write_params(hid_t f, const cf_params *p) {
+  return attr_double(f, "rho", p->rho) && attr_double(f, "delta", p->delta) &&
+         attr_double(f, "alpha", p->alpha) && attr_double(f, "beta", p->beta) &&
+         attr_double(f, "kappa", p->kappa) && attr_double(f, "ks", p->ks) &&
+         attr_double(f, "g", p->g) && attr_double(f, "dt", p->dt) && attr_double(f, "tol", p->tol) &&
+         attr_double(f, "max_iter", p->max_iter) && attr_double(f, "reuse_factor", p->reuse_factor);
+}
+
+static int write_body(hid_t f, const cf_trajectory *tr) {
+  const cf_mesh *m = tr->mesh;
+  char created[64];
+  time_t now = time(NULL);
+  strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+  int ok = attr_string(f, "clothfit_format", "trajectory-1") &&
+           attr_string(f, "clothfit_version", CLOTHFIT_VERSION) &&
+           attr_string(f, "git_revision", CLOTHFIT_GIT_REVISION) && attr_string(f, "created", created) &&
+           attr_string(f, "scenario", tr->scenario ? tr->scenario : "") &&
+           attr_string(f, "config", tr->config_text ? tr->config_text : "") && write_params(f, tr->params);
+  hsize_t T = (hsize_t)tr->n_frames, n = (hsize_t)m->n_nodes;
+  hsize_t d1[1] = {T}, d3[3] = {T, n, 3}, dr[2] = {n, 3}, df[2] = {(hsize_t)m->n_elems, (hsize_t)m->nv};
+  ok = ok && dataset(f, "time", H5T_NATIVE_DOUBLE, 1, d1, tr->time);
+  hid_t g = H5Gcreate2(f, "nodes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  ok = ok && g >= 0 && dataset(g, "position", H5T_NATIVE_DOUBLE, 3, d3, tr->positions);
+  if (g >= 0) H5Gclose(g);
+  g = H5Gcreate2(f, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  ok = ok && g >= 0 && dataset(g, "rest", H5T_NATIVE_DOUBLE, 2, dr, m->x) &&
+       dataset(g, "faces", H5T_NATIVE_INT, 2, df, m->elems);
+  if (g >= 0) H5Gclose(g);
+  g = H5Gcreate2(f, "diagnostics", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  ok = ok && g >= 0;
+  if (ok && tr->violation) ok = dataset(g, "violation", H5T_NATIVE_DOUBLE, 1, d1, tr->violation);
+  if (ok && tr->iterations) ok = dataset(g, "iterations", H5T_NATIVE_INT, 1, d1, tr->iterations);
+  if (g >= 0) H5Gclose(g);
+  return ok;
+}
+
+int cf_h5_write_trajectory(const char *path, const cf_trajectory *tr, cf_error *err) {
+  char tmp[4096];
+  cf_io_tmpname(path, tmp, sizeof tmp);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (f < 0) return cf_error_set(err, CF_EIO, "%s: cannot create HDF5 file (is the folder writable?)", path);
+  int ok = write_body(f, tr);
+  ok = H5Fclose(f) >= 0 && ok;
+  if (!ok) {
+    cf_io_commit(tmp, path, 0, err);
+    return cf_error_set(err, CF_EIO, "%s: writing the HDF5 trajectory failed", path);
+  }
+  return cf_io_commit(tmp, path, 1, err);
+}

@@ -1,0 +1,24 @@
+/* testutil.h — a minimal assertion layer for the tests: each CHECK prints
+ * the failing expression with file:line and values, and the test's exit
+ * status is the number of failed checks (0 = pass). */
+#ifndef CF_TESTUTIL_H
+#define CF_TESTUTIL_H
+#include <stdio.h>
+
+extern int cf_test_failures;
+
+#define CHECK(cond, ...)                                                   \
+  do {                                                                     \
+    if (!(cond)) {                                                         \
+      cf_test_failures++;                                                  \
+      fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);      \
+      fprintf(stderr, __VA_ARGS__);                                        \
+      fputc('\n', stderr);                                                 \
+    }                                                                      \
+  } while (0)
+
+/* Prints a summary and returns the exit status. */
+int cf_test_done(const char *name);
+/* Deterministic uniform random number in [-1, 1). */
+double cf_test_rand(unsigned long long *state);
+#endif

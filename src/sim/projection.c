@@ -279,14 +279,13 @@ enum { NO_UPDATE, CHORD_UPDATE, FRESH_UPDATE };
  * Returns 1 if a new factorization is needed. */
 static int judge_update(cf_proj *p, double *x, int last, double *v, double prev,
                         double prev_merit) {
-  double grow = last == FRESH_UPDATE ? 4.0 : 1.0;
-  if (last != NO_UPDATE && !(p->merit < grow * prev_merit)) {
+  if (last != NO_UPDATE && !(p->merit < prev_merit)) {
     memcpy(x, p->xb, sizeof(double) * 3 * (size_t)p->md->n);
     *v = eval_rows(p, x);
     if (last == FRESH_UPDATE) p->mu = p->mu > 0 ? 10 * p->mu : 1e-6;
     return 1;
   }
-  if (last == FRESH_UPDATE && p->mu > 0) p->mu = p->mu < 1e-8 ? 0 : 0.1 * p->mu;
+  if (last == FRESH_UPDATE && p->mu > 0) p->mu = p->mu < 1e-8 ? 0 : 0.5 * p->mu;
   if (last == CHORD_UPDATE && !(*v <= 0.25 * prev)) return 1;
   return !p->have_factor;
 }

@@ -55,9 +55,15 @@ cholmod_sparse *cf_bending_matrix(const cf_mesh *m, const double *mass, cholmod_
     cholmod_free_sparse(&S, cc);
     return NULL;
   }
-  for (int i = 0; i < m->n_nodes; i++) ((double *)w->x)[i] = 1 / sqrt(mass[i]);
-  cholmod_scale(w, CHOLMOD_COL, S, cc); /* S M^-1/2 */
-  cholmod_sparse *K = cholmod_aat(S, NULL, 0, 1, cc); /* S M^-1 S^T = S^T M^-1 S */
+  /* Only interior rows of the Laplacian L = M^-1 S: at a boundary node S x
+   * of a flat (linear) x is the Neumann flux, not zero, so the full
+   * S^T M^-1 S would push a flat sheet in its own plane against the
+   * inextensibility constraints.  Restricted to interior rows, flat states
+   * (and their rigid motions) have zero bending energy. */
+  for (int i = 0; i < m->n_nodes; i++)
+    ((double *)w->x)[i] = m->is_boundary[i] ? 0 : 1 / sqrt(mass[i]);
+  cholmod_scale(w, CHOLMOD_COL, S, cc); /* S[:, I] M_I^-1/2 */
+  cholmod_sparse *K = cholmod_aat(S, NULL, 0, 1, cc); /* S_I^T M_I^-1 S_I */
   cholmod_free_dense(&w, cc);
   cholmod_free_sparse(&S, cc);
   if (K) cholmod_sort(K, cc);

@@ -7,7 +7,9 @@
 
 #include "model.h"
 
-/* K (n x n, both triangles stored, stype 0), allocated in cc. */
+/* K (n x n, both triangles stored, stype 0), allocated in cc.  The
+ * Laplacian rows are those of the interior nodes (see bending.c: deviation
+ * from the plain S^T M^-1 S of SPEC §4, so that a flat sheet is at rest). */
 cholmod_sparse *cf_bending_matrix(const cf_mesh *m, const double *mass, cholmod_common *cc);
 
 /* The unconstrained step (ρM + dt D + dt² κK) v* = ρMv − dt(δMg + κKφ),

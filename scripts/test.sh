@@ -1,7 +1,18 @@
 #!/usr/bin/env bash
-# Build and run the whole test suite (meson test), then the same suite under
-# AddressSanitizer + UndefinedBehaviorSanitizer in build-asan (clang).
+# Set up, build and run the whole test suite (meson test), then the 'fast'
+# suite again under AddressSanitizer + UndefinedBehaviorSanitizer, built with
+# clang in build-asan.  Extra arguments go to both meson test runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-meson test -C build --print-errorlogs --num-processes 2 "$@"
+status=0
+meson test -C build --print-errorlogs --num-processes 2 "$@" || status=1
+if [ ! -f build-asan/build.ninja ]; then
+  CC=clang meson setup build-asan --buildtype=debugoptimized \
+    -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+fi
+ninja -C build-asan >/dev/null
+export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+meson test -C build-asan --suite fast --print-errorlogs --num-processes 2 "$@" || status=1
+exit $status

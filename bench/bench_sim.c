@@ -1,0 +1,443 @@
+/* bench_sim.c — timings of the inextensible cloth simulator against SPEC §12.
+ *
+ *   bench_sim [--repeat R] [--reuse 0|1] [--max-iter N] [--quick] [--json]
+ *
+ * 1. The DIN A2 shake (the default scenario, experiments/shake_a2.ini): a
+ *    7 x 9 node quad grid (6 x 8 quads) on 0.42 m x 0.594 m, hanging in the
+ *    xz plane from its two top corners, shaken across the sheet (A = 0.075 m,
+ *    f = 0.6 Hz, axis y), 15 s at dt = 0.01 (1500 steps), polyester
+ *    (rho 0.1042, delta 0.041, alpha 0.307, kappa = beta = 0).  The whole
+ *    simulation (mesh + cf_sim_alloc + 1500 steps + free) is repeated R times
+ *    per setting of cf_params.reuse_factor (both by default); median and
+ *    minimum wall time are compared with the §12 target (<= 100 ms, stretch
+ *    <= 50 ms; the authors' Python: 0.76 s).  Peak memory: ru_maxrss, and the
+ *    ru_maxrss growth around the first simulation the process runs.
+ * 2. Per-step cost on n x n node grids of the same sheet (n = 10, 20, 40, 80;
+ *    §12: 40 x 40 = 1600 nodes <= 15 ms per step), shaken the same way, with
+ *    a deterministic 1 mm out-of-plane (y) perturbation of the initial nodes:
+ *    exactly planar large sheets are the singular case of §4 and converge
+ *    slowly.  A failing simulation is reported and the next size runs.
+ *
+ * Everything goes to stdout as a table; --json adds one JSON object with all
+ * the numbers on the last line. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cf_common.h"
+#include "cf_sim.h"
+
+#define A2_W 0.42
+#define A2_H 0.594
+#define A2_NX 7
+#define A2_NY 9
+#define A2_STEPS 1500
+#define SHAKE_A 0.075
+#define SHAKE_F 0.6
+#define NOISE 1e-3
+#define NOISE_SEED 20240601ULL
+
+#define TARGET_A2_MS 100.0
+#define STRETCH_A2_MS 50.0
+#define PYTHON_A2_MS 760.0
+#define TARGET_40_MS 15.0
+#define PYTHON_40_MS 130.0
+#define TARGET_MEM_MB 50.0
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Peak resident set size of the process so far, MiB (ru_maxrss is in KiB
+ * on Linux); -1 if unknown. */
+static double maxrss_mb(void) {
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru)) return -1;
+  return (double)ru.ru_maxrss / 1024.0;
+}
+
+/* Current resident set size, MiB (/proc/self/statm), -1 if unknown. */
+static double rss_now_mb(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  long size = 0, res = -1;
+  if (!f) return -1;
+  if (fscanf(f, "%ld %ld", &size, &res) != 2) res = -1;
+  fclose(f);
+  return res < 0 ? -1 : (double)res * (double)sysconf(_SC_PAGESIZE) / 1048576.0;
+}
+
+/* ------------------------------------------------------------- one run */
+typedef struct {
+  int nx, ny;      /* nodes along the width / height */
+  int steps;       /* steps to run */
+  double noise;    /* m, uniform out-of-plane (y) perturbation, 0: flat */
+} sheet_cfg;
+
+typedef struct {
+  int rc;              /* 0, or the cf_ status of the failure */
+  char msg[512];       /* error message when rc != 0 */
+  int n_nodes, n_elems, n_rows;
+  long steps_done;      /* steps that succeeded */
+  long attempted;       /* steps tried (steps_done + 1 after a failure) */
+  double wall;         /* s: mesh + alloc + steps + free */
+  double setup;        /* s: mesh + cf_sim_alloc (symbolic analysis ...) */
+  double stepping;     /* s: the steps tried, the failed one included */
+  cf_sim_stats st;
+} run_result;
+
+/* Build the sheet, simulate it, free everything.  Never aborts. */
+static void run_sheet(const sheet_cfg *c, const cf_params *p, run_result *r) {
+  memset(r, 0, sizeof *r);
+  cf_error err = {0, ""};
+  double t0 = now();
+  const double o[3] = {0, 0, 0}, u[3] = {A2_W, 0, 0}, v[3] = {0, 0, A2_H};
+  cf_mesh *m = cf_mesh_grid(c->nx, c->ny, o, u, v, 1);
+  cf_sim *s = NULL;
+  if (!m) {
+    r->rc = cf_error_set(&err, CF_ENOMEM, "cannot build a %dx%d quad grid", c->nx, c->ny);
+    goto done;
+  }
+  if (c->noise > 0) {
+    uint64_t z = NOISE_SEED * 0x9E3779B97F4A7C15ULL + 1; /* xorshift64, fixed seed */
+    for (int i = 0; i < m->n_nodes; i++) {
+      z ^= z << 13;
+      z ^= z >> 7;
+      z ^= z << 17;
+      m->x[3 * i + 1] += c->noise * ((double)(z >> 11) / 9007199254740992.0 * 2 - 1);
+    }
+    if ((r->rc = cf_mesh_finalize(m, &err))) goto done;
+  }
+  r->n_nodes = m->n_nodes;
+  r->n_elems = m->n_elems;
+  /* the two top corners (j = ny-1, i = 0 and nx-1) */
+  int kin[2] = {(c->ny - 1) * c->nx, c->ny * c->nx - 1};
+  double kin0[6], kp[6];
+  for (int k = 0; k < 2; k++) memcpy(kin0 + 3 * k, m->x + 3 * kin[k], 3 * sizeof(double));
+  s = cf_sim_alloc(m, p, kin, 2, &err);
+  if (!s) {
+    r->rc = err.code ? err.code : CF_ENOMEM;
+    goto done;
+  }
+  r->n_rows = cf_model_nrows(cf_sim_model(s));
+  const cf_drive drive = {CF_DRIVE_SHAKE, SHAKE_A, SHAKE_F, {0, 1, 0}};
+  double t1 = now();
+  r->setup = t1 - t0;
+  for (int k = 1; k <= c->steps; k++) {
+    cf_drive_eval(&drive, 2, kin0, k * p->dt, kp);
+    r->attempted = k;
+    if ((r->rc = cf_sim_step(s, kp, &err))) break;
+    r->steps_done = k;
+  }
+  r->stepping = now() - t1;
+  r->st = cf_sim_get_stats(s);
+done:
+  cf_sim_free(s);
+  cf_mesh_free(m);
+  r->wall = now() - t0;
+  if (r->rc) snprintf(r->msg, sizeof r->msg, "%s", err.msg[0] ? err.msg : cf_status_name(r->rc));
+}
+
+/* Per tried step: the stats count the iterations and factorizations of a
+ * failed step but not the step itself. */
+static double per_step(long total, long steps) { return steps > 0 ? (double)total / (double)steps : 0; }
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* JSON string body (quotes, backslashes, control characters escaped). */
+static void json_str(const char *s) {
+  putchar('"');
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\') printf("\\%c", ch);
+    else if (ch < 0x20) printf("\\u%04x", ch);
+    else putchar(ch);
+  }
+  putchar('"');
+}
+
+/* ------------------------------------------------------------- results */
+typedef struct {
+  int reuse;
+  int ok;              /* all repeats succeeded */
+  int runs;            /* repeats that succeeded */
+  double median, min, max, mean; /* s per simulation */
+  double median_setup; /* s */
+  run_result last;     /* stats of the last run (deterministic) */
+  char msg[512];
+} a2_result;
+
+typedef struct {
+  int n;
+  int steps;
+  run_result r;
+  double maxrss_after_mb;
+} size_result;
+
+static void usage(FILE *f) {
+  fputs("usage: bench_sim [--repeat R] [--reuse 0|1] [--max-iter N] [--quick] [--json]\n"
+        "\n"
+        "  --repeat R   A2 simulations timed per reuse setting (default 20; 5 with --quick)\n"
+        "  --reuse 0|1  cf_params.reuse_factor (default: the A2 case runs both, the\n"
+        "               mesh scaling runs 1)\n"
+        "  --max-iter N cf_params.max_iter, projection iterations per step before a\n"
+        "               step fails (default: cf_params_default, 50)\n"
+        "  --quick      fewer steps on the large meshes (and fewer A2 repeats)\n"
+        "  --json       one JSON object with every number on the last line\n",
+        f);
+}
+
+int main(int argc, char **argv) {
+  cf_runtime_init();
+  int repeat = 20, repeat_set = 0, reuse = -1, quick = 0, json = 0, max_iter = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
+      char *end;
+      long r = strtol(argv[++i], &end, 10);
+      if (*end || r < 1 || r > 100000) {
+        fprintf(stderr, "bench_sim: --repeat needs an integer >= 1, got '%s'\n", argv[i]);
+        return 2;
+      }
+      repeat = (int)r;
+      repeat_set = 1;
+    } else if (!strcmp(argv[i], "--reuse") && i + 1 < argc) {
+      i++;
+      if (strcmp(argv[i], "0") && strcmp(argv[i], "1")) {
+        fprintf(stderr, "bench_sim: --reuse needs 0 or 1, got '%s'\n", argv[i]);
+        return 2;
+      }
+      reuse = argv[i][0] - '0';
+    } else if (!strcmp(argv[i], "--max-iter") && i + 1 < argc) {
+      char *end;
+      long r = strtol(argv[++i], &end, 10);
+      if (*end || r < 1 || r > 100000) {
+        fprintf(stderr, "bench_sim: --max-iter needs an integer >= 1, got '%s'\n", argv[i]);
+        return 2;
+      }
+      max_iter = (int)r;
+    } else if (!strcmp(argv[i], "--quick")) quick = 1;
+    else if (!strcmp(argv[i], "--json")) json = 1;
+    else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      usage(stdout);
+      return 0;
+    } else {
+      fprintf(stderr, "bench_sim: unknown or incomplete option '%s'\n", argv[i]);
+      usage(stderr);
+      return 2;
+    }
+  }
+  if (quick && !repeat_set) repeat = 5;
+
+  cf_params base;
+  cf_params_default(&base);
+  base.rho = 0.1042;
+  base.delta = 0.041;
+  base.alpha = 0.307;
+  base.beta = 0;
+  base.kappa = 0;
+  base.ks = 0;
+  base.dt = 0.01;
+  if (max_iter) base.max_iter = max_iter;
+  cf_error perr = {0, ""};
+  if (cf_params_check(&base, &perr)) {
+    fprintf(stderr, "bench_sim: bad parameters: %s\n", perr.msg);
+    return 1;
+  }
+
+  /* ---------------------------------------------------------- memory */
+  /* The first simulation of the process: its ru_maxrss growth is the peak
+   * memory one simulation adds on top of the program. */
+  const sheet_cfg a2 = {A2_NX, A2_NY, A2_STEPS, 0};
+  cf_params p0 = base;
+  p0.reuse_factor = reuse >= 0 ? reuse : 1;
+  double rss0 = rss_now_mb(), max0 = maxrss_mb();
+  run_result probe;
+  run_sheet(&a2, &p0, &probe);
+  double max1 = maxrss_mb(), rss1 = rss_now_mb();
+  double mem_growth = max1 - max0;
+
+  /* ------------------------------------------------------------- A2 */
+  int settings[2], n_set = 0;
+  if (reuse >= 0) settings[n_set++] = reuse;
+  else {
+    settings[n_set++] = 1;
+    settings[n_set++] = 0;
+  }
+  a2_result a2r[2];
+  double *walls = malloc(sizeof(double) * (size_t)repeat);
+  double *setups = malloc(sizeof(double) * (size_t)repeat);
+  if (!walls || !setups) {
+    fprintf(stderr, "bench_sim: out of memory\n");
+    return 1;
+  }
+  for (int si = 0; si < n_set; si++) {
+    a2_result *ar = &a2r[si];
+    memset(ar, 0, sizeof *ar);
+    ar->reuse = settings[si];
+    ar->ok = 1;
+    cf_params p = base;
+    p.reuse_factor = settings[si];
+    run_result warm; /* warm-up: caches, page faults, CHOLMOD first call */
+    run_sheet(&a2, &p, &warm);
+    for (int k = 0; k < repeat; k++) {
+      run_result r;
+      run_sheet(&a2, &p, &r);
+      if (r.rc) {
+        if (ar->ok) snprintf(ar->msg, sizeof ar->msg, "%s", r.msg);
+        ar->ok = 0;
+        ar->last = r;
+        continue;
+      }
+      walls[ar->runs] = r.wall;
+      setups[ar->runs] = r.setup;
+      ar->runs++;
+      ar->last = r;
+    }
+    if (ar->runs > 0) {
+      double sum = 0;
+      for (int k = 0; k < ar->runs; k++) sum += walls[k];
+      qsort(walls, (size_t)ar->runs, sizeof(double), cmp_double);
+      qsort(setups, (size_t)ar->runs, sizeof(double), cmp_double);
+      int h = ar->runs / 2;
+      ar->median = ar->runs % 2 ? walls[h] : 0.5 * (walls[h - 1] + walls[h]);
+      ar->median_setup = ar->runs % 2 ? setups[h] : 0.5 * (setups[h - 1] + setups[h]);
+      ar->min = walls[0];
+      ar->max = walls[ar->runs - 1];
+      ar->mean = sum / ar->runs;
+    }
+  }
+  free(walls);
+  free(setups);
+  /* ru_maxrss is updated lazily by the kernel (per-thread RSS counters are
+   * synced in batches), so it can read a little below the current RSS. */
+  double rss_after_a2 = rss_now_mb(), maxrss_a2 = maxrss_mb();
+  if (maxrss_a2 < rss_after_a2) maxrss_a2 = rss_after_a2;
+  if (maxrss_a2 < rss1) maxrss_a2 = rss1;
+
+  /* --------------------------------------------------------- scaling */
+  const int sizes[4] = {10, 20, 40, 80};
+  const int steps_full[4] = {100, 100, 50, 20}, steps_quick[4] = {20, 20, 10, 3};
+  size_result sz[4];
+  cf_params ps = base;
+  ps.reuse_factor = reuse >= 0 ? reuse : 1;
+  for (int k = 0; k < 4; k++) {
+    sheet_cfg c = {sizes[k], sizes[k], quick ? steps_quick[k] : steps_full[k], NOISE};
+    sz[k].n = sizes[k];
+    sz[k].steps = c.steps;
+    fprintf(stderr, "bench_sim: %dx%d nodes, %d steps ...\n", sizes[k], sizes[k], c.steps);
+    run_sheet(&c, &ps, &sz[k].r);
+    sz[k].maxrss_after_mb = maxrss_mb();
+  }
+
+  /* ----------------------------------------------------------- table */
+  printf("clothfit bench_sim — SPEC §12 (%ld-core machine, CHOLMOD nested OpenMP off), tol %g, max_iter %d\n\n",
+         sysconf(_SC_NPROCESSORS_ONLN), base.tol, base.max_iter);
+  printf("1. DIN A2 shake: %dx%d nodes (%dx%d quads, %d constraint rows), 2 kinematic top corners,\n"
+         "   shake A = %.3f m, f = %.1f Hz across the sheet, %d steps x dt %.2f s = %.0f s;\n"
+         "   %d timed runs per setting (mesh + alloc + run + free) after 1 warm-up\n",
+         A2_NX, A2_NY, A2_NX - 1, A2_NY - 1, probe.n_rows, SHAKE_A, SHAKE_F, A2_STEPS, base.dt,
+         A2_STEPS * base.dt, repeat);
+  printf("   reuse  median ms   min ms   max ms  setup ms  us/step  it/step  fact/step  max viol  vs Python  target<=%.0f  stretch<=%.0f\n",
+         TARGET_A2_MS, STRETCH_A2_MS);
+  for (int si = 0; si < n_set; si++) {
+    const a2_result *ar = &a2r[si];
+    const run_result *l = &ar->last;
+    if (ar->runs == 0) {
+      printf("   %5d  FAILED: %s\n", ar->reuse, ar->msg);
+      continue;
+    }
+    printf("   %5d  %9.1f  %7.1f  %7.1f  %8.2f  %7.1f  %7.3f  %9.3f  %8.2e  %7.1fx  %-11s  %s\n", ar->reuse,
+           1e3 * ar->median, 1e3 * ar->min, 1e3 * ar->max, 1e3 * ar->median_setup, 1e6 * ar->median / A2_STEPS,
+           per_step(l->st.iterations, l->attempted), per_step(l->st.factorizations, l->attempted),
+           l->st.max_violation, PYTHON_A2_MS / (1e3 * ar->median),
+           1e3 * ar->median <= TARGET_A2_MS ? "PASS" : "FAIL", 1e3 * ar->median <= STRETCH_A2_MS ? "PASS" : "FAIL");
+    if (!ar->ok) printf("          (%d of %d runs failed: %s)\n", repeat - ar->runs, repeat, ar->msg);
+  }
+  printf("   memory: ru_maxrss growth over the first simulation %.2f MB (RSS %.1f -> %.1f MB);\n"
+         "           peak RSS of the process after the A2 runs %.1f MB (target <= %.0f MB: %s);\n"
+         "           RSS after %d more simulations %.1f MB (%+.2f MB: %s)\n",
+         mem_growth, rss0, rss1, maxrss_a2, TARGET_MEM_MB, maxrss_a2 <= TARGET_MEM_MB ? "PASS" : "FAIL",
+         n_set * (repeat + 1), rss_after_a2, rss_after_a2 - rss1, rss_after_a2 - rss1 <= 1.0 ? "no growth" : "GROWING");
+  if (probe.rc) printf("   (memory probe run failed: %s)\n", probe.msg);
+
+  printf("\n2. Per step on n x n node grids of the A2 sheet (1 mm out-of-plane noise, seed %llu), reuse_factor %d\n",
+         (unsigned long long)NOISE_SEED, ps.reuse_factor);
+  printf("   nodes    grid    rows  steps  setup ms    ms/step  it/step  fact/step  max viol  growth  peak RSS MB  note\n");
+  double prev_ms = 0;
+  int prev_nodes = 0;
+  for (int k = 0; k < 4; k++) {
+    const run_result *r = &sz[k].r;
+    double ms = r->attempted ? 1e3 * r->stepping / (double)r->attempted : 0;
+    char growth[16] = "     -";
+    if (prev_ms > 0 && ms > 0 && r->rc == 0)
+      snprintf(growth, sizeof growth, "n^%.2f", log(ms / prev_ms) / log((double)r->n_nodes / prev_nodes));
+    printf("   %5d  %3dx%-3d  %5d  %3ld/%-3d %8.1f  %9.2f  %7.3f  %9.3f  %8.2e  %6s  %11.1f  ", r->n_nodes, sz[k].n,
+           sz[k].n, r->n_rows, r->steps_done, sz[k].steps, 1e3 * r->setup, ms, per_step(r->st.iterations, r->attempted),
+           per_step(r->st.factorizations, r->attempted), r->st.max_violation, growth, sz[k].maxrss_after_mb);
+    if (r->rc) printf("FAILED: %s", r->msg);
+    else if (sz[k].n == 40)
+      printf("target <= %.0f ms: %s (Python %.0f ms)", TARGET_40_MS, ms <= TARGET_40_MS ? "PASS" : "FAIL", PYTHON_40_MS);
+    putchar('\n');
+    if (r->rc == 0 && ms > 0) {
+      prev_ms = ms;
+      prev_nodes = r->n_nodes;
+    } else prev_ms = 0;
+  }
+  printf("   (growth: exponent of ms/step vs nodes from the previous size; a direct factor is bounded by ~n^1.5-n^2)\n");
+
+  /* ------------------------------------------------------------ JSON */
+  if (json) {
+    printf("{\"bench\":\"sim\",\"quick\":%s,\"repeat\":%d,\"tol\":%g,\"max_iter\":%d,\"a2\":{\"nodes\":%d,\"quads\":%d,\"rows\":%d,\"steps\":%d,"
+           "\"dt\":%g,\"target_ms\":%g,\"stretch_ms\":%g,\"python_ms\":%g,\"runs\":[",
+           quick ? "true" : "false", repeat, base.tol, base.max_iter, A2_NX * A2_NY, (A2_NX - 1) * (A2_NY - 1), probe.n_rows, A2_STEPS, base.dt,
+           TARGET_A2_MS, STRETCH_A2_MS, PYTHON_A2_MS);
+    for (int si = 0; si < n_set; si++) {
+      const a2_result *ar = &a2r[si];
+      const run_result *l = &ar->last;
+      printf("%s{\"reuse\":%d,\"ok\":%s,\"runs_ok\":%d,\"median_ms\":%.4f,\"min_ms\":%.4f,\"max_ms\":%.4f,"
+             "\"mean_ms\":%.4f,\"setup_ms\":%.4f,\"us_per_step\":%.4f,\"iterations_per_step\":%.4f,"
+             "\"factorizations_per_step\":%.4f,\"max_violation\":%.6g,\"speedup_vs_python\":%.3f,"
+             "\"target_pass\":%s,\"stretch_pass\":%s,\"error\":",
+             si ? "," : "", ar->reuse, ar->ok ? "true" : "false", ar->runs, 1e3 * ar->median, 1e3 * ar->min,
+             1e3 * ar->max, 1e3 * ar->mean, 1e3 * ar->median_setup, 1e6 * ar->median / A2_STEPS,
+             per_step(l->st.iterations, l->attempted), per_step(l->st.factorizations, l->attempted),
+             l->st.max_violation, ar->median > 0 ? PYTHON_A2_MS / (1e3 * ar->median) : 0,
+             ar->runs && 1e3 * ar->median <= TARGET_A2_MS ? "true" : "false",
+             ar->runs && 1e3 * ar->median <= STRETCH_A2_MS ? "true" : "false");
+      if (ar->ok) printf("null}");
+      else {
+        json_str(ar->msg);
+        putchar('}');
+      }
+    }
+    printf("],\"memory\":{\"maxrss_growth_one_sim_mb\":%.3f,\"rss_before_mb\":%.3f,\"rss_after_one_sim_mb\":%.3f,"
+           "\"maxrss_after_a2_mb\":%.3f,\"rss_after_a2_mb\":%.3f,\"target_mb\":%g,\"maxrss_end_mb\":%.3f}},",
+           mem_growth, rss0, rss1, maxrss_a2, rss_after_a2, TARGET_MEM_MB, maxrss_mb());
+    printf("\"scaling\":{\"reuse\":%d,\"noise_m\":%g,\"seed\":%llu,\"target_40_ms_per_step\":%g,\"sizes\":[",
+           ps.reuse_factor, NOISE, (unsigned long long)NOISE_SEED, TARGET_40_MS);
+    for (int k = 0; k < 4; k++) {
+      const run_result *r = &sz[k].r;
+      double ms = r->attempted ? 1e3 * r->stepping / (double)r->attempted : 0;
+      printf("%s{\"n\":%d,\"nodes\":%d,\"rows\":%d,\"steps\":%d,\"steps_done\":%ld,\"setup_ms\":%.4f,"
+             "\"ms_per_step\":%.4f,\"iterations_per_step\":%.4f,\"factorizations_per_step\":%.4f,"
+             "\"max_violation\":%.6g,\"maxrss_after_mb\":%.3f,\"error\":",
+             k ? "," : "", sz[k].n, r->n_nodes, r->n_rows, sz[k].steps, r->steps_done, 1e3 * r->setup, ms,
+             per_step(r->st.iterations, r->attempted), per_step(r->st.factorizations, r->attempted),
+             r->st.max_violation, sz[k].maxrss_after_mb);
+      if (r->rc) json_str(r->msg);
+      else printf("null");
+      putchar('}');
+    }
+    printf("]}}\n");
+  }
+  return 0;
+}

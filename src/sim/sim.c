@@ -156,12 +156,11 @@ int cf_sim_step(cf_sim *s, const double *kin_pos, cf_error *err) {
   s->st.factorizations += pr.factorizations;
   if (rc == CF_OK && !all_finite(s->xn, 3 * (size_t)n)) {
     rc = CF_ENONFINITE;
-    cf_error_set(&perr, rc, "non-finite node position");
+    cf_error_set(&perr, rc, "non-finite node position after projection (violation %.3g)", pr.violation);
   }
   if (rc) {
     cf_proj_invalidate(s->proj);
-    return cf_error_set(err, rc, "step %ld (t = %.4f s): %s (max relative violation %.3g)",
-                        s->st.steps + 1, t1, perr.msg, pr.violation);
+    return cf_error_set(err, rc, "step %ld (t = %.4f s): %s", s->st.steps + 1, t1, perr.msg);
   }
   for (int q = 0; q < 3 * n; q++) {
     s->v[q] = (s->xn[q] - s->x[q]) / dt;

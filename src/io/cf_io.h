@@ -67,6 +67,8 @@ int cf_h5_write_trajectory(const char *path, const cf_trajectory *tr, cf_error *
 
 /* Temporary name for atomic writes: "<path>.tmp.<pid>" into buf. */
 void cf_io_tmpname(const char *path, char *buf, size_t size);
+/* Create the folders leading to path (like mkdir -p of its dirname). */
+int cf_io_ensure_parent(const char *path, cf_error *err);
 /* Rename tmp over path (or remove tmp on failure when ok == 0). */
 int cf_io_commit(const char *tmp, const char *path, int ok, cf_error *err);
 

@@ -9,23 +9,6 @@
 #include "cf_io.h"
 #include "clothfit_version.h"
 
-void cf_io_tmpname(const char *path, char *buf, size_t size) {
-  snprintf(buf, size, "%s.tmp.%ld", path, (long)getpid());
-}
-
-int cf_io_commit(const char *tmp, const char *path, int ok, cf_error *err) {
-  if (!ok) {
-    remove(tmp);
-    return CF_EIO;
-  }
-  if (rename(tmp, path) != 0) {
-    int e = errno;
-    remove(tmp);
-    return cf_error_set(err, CF_EIO, "%s: cannot rename %s into place: %s", path, tmp, strerror(e));
-  }
-  return CF_OK;
-}
-
 static int attr_double(hid_t obj, const char *name, double v) {
   hid_t sp = H5Screate(H5S_SCALAR);
   hid_t a = H5Acreate2(obj, name, H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT);
@@ -97,6 +80,8 @@ static int write_body(hid_t f, const cf_trajectory *tr) {
 
 int cf_h5_write_trajectory(const char *path, const cf_trajectory *tr, cf_error *err) {
   char tmp[4096];
+  int prc = cf_io_ensure_parent(path, err);
+  if (prc) return prc;
   cf_io_tmpname(path, tmp, sizeof tmp);
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);

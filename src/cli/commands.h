@@ -12,9 +12,15 @@ typedef struct {
 } cf_command;
 
 int cmd_simulate(int argc, char **argv);
+int cmd_ingest(int argc, char **argv);
+int cmd_inspect(int argc, char **argv);
 
 /* Print "clothfit <cmd>: message" to stderr; returns 1 (the exit status). */
 int cf_cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* True if argv has --help or -h. */
 int cf_cli_wants_help(int argc, char **argv);
+/* JSON output (json_out.c): a quoted, escaped string; a number or null. */
+#include <stdio.h>
+void cf_cli_json_string(FILE *f, const char *s);
+void cf_cli_json_number(FILE *f, double v);
 #endif

@@ -8,6 +8,8 @@
 #include "commands.h"
 
 static const cf_command commands[] = {
+    {"ingest", "read a motion-capture export (Motive CSV) into an HDF5 recording", cmd_ingest},
+    {"inspect", "summarize an HDF5 recording: frames, dt, markers, missing data", cmd_inspect},
     {"simulate", "simulate a cloth from a config file, write trajectories to HDF5", cmd_simulate},
 };
 static const int n_commands = sizeof commands / sizeof commands[0];

@@ -65,6 +65,80 @@ typedef struct {
  * the config text).  Atomic. */
 int cf_h5_write_trajectory(const char *path, const cf_trajectory *tr, cf_error *err);
 
+/* ------------------------------------------------- motion-capture recordings */
+/* A recording in memory (SPEC §6): marker positions over time, SI units,
+ * z up.  Everything malloc'ed; cf_recording_free releases it. */
+typedef struct {
+  char *key, *value;
+} cf_kv;
+
+typedef struct {           /* /meta of the HDF5 file; "" / NaN = unknown */
+  char material[64], size[32], motion[64], speed[64], repetition[64], notes[256];
+  double width_m, height_m, density; /* m, m, kg/m^2 */
+} cf_rec_meta;
+
+typedef struct {
+  int n_frames, n_markers;
+  double *time;           /* [T] s, starts at 0, strictly increasing */
+  char **names;           /* [K] marker names, unique */
+  double *pos;            /* [T*K*3] m, z up; NaN = missing */
+  double dt;              /* the uniform step (s); for native frames the median step */
+  int uniform;            /* 1 if resampled to a uniform dt */
+  double time_offset;     /* source time of frame 0 (s) */
+  char up;                /* up axis of the source: 'y' (mapped to z) or 'z' */
+  double unit_scale;      /* source length unit -> m */
+  char source_kind[32];   /* "motive" ... */
+  char source_file[1024];
+  char source_sha256[65]; /* hex, "" if unknown */
+  char created[32];       /* ISO 8601 UTC, set when written */
+  int n_info;             /* key/value pairs of the source header */
+  cf_kv *info;
+  int n_dropped;          /* markers dropped because they were never seen */
+  char **dropped;
+  cf_rec_meta meta;
+} cf_recording;
+
+/* Per-marker data quality of a recording (SPEC §6 /quality). */
+typedef struct {
+  double missing_fraction; /* frames with the marker missing / frames */
+  double longest_gap_s;    /* longest run of consecutive missing frames, frames x dt */
+  int longest_gap_frames;
+  int filled;              /* samples filled by interpolation (0: cloth gaps stay NaN) */
+} cf_marker_quality;
+
+void cf_recording_init(cf_recording *r);
+void cf_recording_free(cf_recording *r);
+/* Marker k's quality over the whole recording. */
+cf_marker_quality cf_recording_quality(const cf_recording *r, int k);
+/* Resample r in place onto t_i = i dt (from its first frame), by linear
+ * interpolation between the two bracketing samples; a marker missing at
+ * either of them stays missing (NaN) — gaps are never filled. */
+int cf_recording_resample(cf_recording *r, double dt, cf_error *err);
+/* Hex SHA-256 of a file into hex[65]; CF_EINVAL if built without nettle. */
+int cf_sha256_file(const char *path, char hex[65], cf_error *err);
+
+/* Motive (OptiTrack) CSV exports, format versions 1.21-1.25. */
+typedef struct {
+  char up;           /* 'y' (Motive's default: (x,y,z) = (x_M, -z_M, y_M)) or 'z' (identity) */
+  int rigid_bodies;  /* also read rigid-body and rigid-body-marker positions */
+  int allow_empty;   /* a file without markers gives an empty recording, not an error */
+  int keep_unseen;   /* keep markers with no sample at all (all NaN) instead of dropping them */
+} cf_motive_opts;
+
+void cf_motive_opts_default(cf_motive_opts *o);
+/* Read a Motive CSV file into rec (native frames, times shifted to start at
+ * 0, metres, z up).  Errors are CF_EIO (cannot read) or CF_EFORMAT, naming
+ * the file, the line (1-based) and column, and what was expected. */
+int cf_motive_read(const char *path, const cf_motive_opts *o, cf_recording *rec, cf_error *err);
+/* The same from memory; name is used in messages. */
+int cf_motive_read_mem(const void *buf, size_t len, const char *name, const cf_motive_opts *o,
+                       cf_recording *rec, cf_error *err);
+
+/* The HDF5 recording layout of SPEC §6 (/, /meta, /time, /markers, /quality,
+ * /source).  Writing is atomic and fills r->created. */
+int cf_recording_write_h5(const char *path, cf_recording *r, cf_error *err);
+int cf_recording_read_h5(const char *path, cf_recording *r, cf_error *err);
+
 /* Temporary name for atomic writes: "<path>.tmp.<pid>" into buf. */
 void cf_io_tmpname(const char *path, char *buf, size_t size);
 /* Create the folders leading to path (like mkdir -p of its dirname). */

@@ -8,46 +8,14 @@
 
 #include "cf_io.h"
 #include "clothfit_version.h"
-
-static int attr_double(hid_t obj, const char *name, double v) {
-  hid_t sp = H5Screate(H5S_SCALAR);
-  hid_t a = H5Acreate2(obj, name, H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT);
-  herr_t r = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_DOUBLE, &v);
-  if (a >= 0) H5Aclose(a);
-  H5Sclose(sp);
-  return r >= 0;
-}
-
-static int attr_string(hid_t obj, const char *name, const char *s) {
-  hid_t t = H5Tcopy(H5T_C_S1);
-  H5Tset_size(t, strlen(s) + 1);
-  H5Tset_strpad(t, H5T_STR_NULLTERM);
-  H5Tset_cset(t, H5T_CSET_UTF8);
-  hid_t sp = H5Screate(H5S_SCALAR);
-  hid_t a = H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
-  herr_t r = a < 0 ? -1 : H5Awrite(a, t, s);
-  if (a >= 0) H5Aclose(a);
-  H5Sclose(sp);
-  H5Tclose(t);
-  return r >= 0;
-}
-
-static int dataset(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims,
-                   const void *data) {
-  hid_t sp = H5Screate_simple(rank, dims, NULL);
-  hid_t d = H5Dcreate2(loc, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  herr_t r = d < 0 ? -1 : H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
-  if (d >= 0) H5Dclose(d);
-  H5Sclose(sp);
-  return r >= 0;
-}
+#include "h5util.h"
 
 static int write_params(hid_t f, const cf_params *p) {
-  return attr_double(f, "rho", p->rho) && attr_double(f, "delta", p->delta) &&
-         attr_double(f, "alpha", p->alpha) && attr_double(f, "beta", p->beta) &&
-         attr_double(f, "kappa", p->kappa) && attr_double(f, "ks", p->ks) &&
-         attr_double(f, "g", p->g) && attr_double(f, "dt", p->dt) && attr_double(f, "tol", p->tol) &&
-         attr_double(f, "max_iter", p->max_iter) && attr_double(f, "reuse_factor", p->reuse_factor);
+  return cf_h5_attr_double(f, "rho", p->rho) && cf_h5_attr_double(f, "delta", p->delta) &&
+         cf_h5_attr_double(f, "alpha", p->alpha) && cf_h5_attr_double(f, "beta", p->beta) &&
+         cf_h5_attr_double(f, "kappa", p->kappa) && cf_h5_attr_double(f, "ks", p->ks) &&
+         cf_h5_attr_double(f, "g", p->g) && cf_h5_attr_double(f, "dt", p->dt) && cf_h5_attr_double(f, "tol", p->tol) &&
+         cf_h5_attr_double(f, "max_iter", p->max_iter) && cf_h5_attr_double(f, "reuse_factor", p->reuse_factor);
 }
 
 static int write_body(hid_t f, const cf_trajectory *tr) {
@@ -55,25 +23,25 @@ static int write_body(hid_t f, const cf_trajectory *tr) {
   char created[64];
   time_t now = time(NULL);
   strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-  int ok = attr_string(f, "clothfit_format", "trajectory-1") &&
-           attr_string(f, "clothfit_version", CLOTHFIT_VERSION) &&
-           attr_string(f, "git_revision", CLOTHFIT_GIT_REVISION) && attr_string(f, "created", created) &&
-           attr_string(f, "scenario", tr->scenario ? tr->scenario : "") &&
-           attr_string(f, "config", tr->config_text ? tr->config_text : "") && write_params(f, tr->params);
+  int ok = cf_h5_attr_string(f, "clothfit_format", "trajectory-1") &&
+           cf_h5_attr_string(f, "clothfit_version", CLOTHFIT_VERSION) &&
+           cf_h5_attr_string(f, "git_revision", CLOTHFIT_GIT_REVISION) && cf_h5_attr_string(f, "created", created) &&
+           cf_h5_attr_string(f, "scenario", tr->scenario ? tr->scenario : "") &&
+           cf_h5_attr_string(f, "config", tr->config_text ? tr->config_text : "") && write_params(f, tr->params);
   hsize_t T = (hsize_t)tr->n_frames, n = (hsize_t)m->n_nodes;
   hsize_t d1[1] = {T}, d3[3] = {T, n, 3}, dr[2] = {n, 3}, df[2] = {(hsize_t)m->n_elems, (hsize_t)m->nv};
-  ok = ok && dataset(f, "time", H5T_NATIVE_DOUBLE, 1, d1, tr->time);
+  ok = ok && cf_h5_dataset(f, "time", H5T_NATIVE_DOUBLE, 1, d1, tr->time);
   hid_t g = H5Gcreate2(f, "nodes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  ok = ok && g >= 0 && dataset(g, "position", H5T_NATIVE_DOUBLE, 3, d3, tr->positions);
+  ok = ok && g >= 0 && cf_h5_dataset(g, "position", H5T_NATIVE_DOUBLE, 3, d3, tr->positions);
   if (g >= 0) H5Gclose(g);
   g = H5Gcreate2(f, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  ok = ok && g >= 0 && dataset(g, "rest", H5T_NATIVE_DOUBLE, 2, dr, m->x) &&
-       dataset(g, "faces", H5T_NATIVE_INT, 2, df, m->elems);
+  ok = ok && g >= 0 && cf_h5_dataset(g, "rest", H5T_NATIVE_DOUBLE, 2, dr, m->x) &&
+       cf_h5_dataset(g, "faces", H5T_NATIVE_INT, 2, df, m->elems);
   if (g >= 0) H5Gclose(g);
   g = H5Gcreate2(f, "diagnostics", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   ok = ok && g >= 0;
-  if (ok && tr->violation) ok = dataset(g, "violation", H5T_NATIVE_DOUBLE, 1, d1, tr->violation);
-  if (ok && tr->iterations) ok = dataset(g, "iterations", H5T_NATIVE_INT, 1, d1, tr->iterations);
+  if (ok && tr->violation) ok = cf_h5_dataset(g, "violation", H5T_NATIVE_DOUBLE, 1, d1, tr->violation);
+  if (ok && tr->iterations) ok = cf_h5_dataset(g, "iterations", H5T_NATIVE_INT, 1, d1, tr->iterations);
   if (g >= 0) H5Gclose(g);
   return ok;
 }

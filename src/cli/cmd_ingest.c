@@ -1,0 +1,176 @@
+/* cmd_ingest.c — `clothfit ingest motive FILE.csv -o REC.h5 ...`: read a
+ * Motive CSV export, resample it to a uniform dt and write the HDF5
+ * recording of SPEC §6. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf_io.h"
+#include "commands.h"
+
+static const char *help =
+    "usage: clothfit ingest motive FILE.csv -o REC.h5 [--dt SECONDS|native] [--up y|z]\n"
+    "         [--material M] [--size A2|A3|WxH] [--density KG_M2] [--motion M] [--speed S]\n"
+    "         [--repetition R] [--notes TEXT] [--rigid-bodies] [--keep-unseen]\n"
+    "         [--allow-no-markers] [--json]\n"
+    "\n"
+    "Read an OptiTrack Motive CSV export (format 1.21-1.25), convert to metres and\n"
+    "z up, resample to a uniform time step and write the HDF5 recording REC.h5\n"
+    "(/time, /markers/position, /markers/name, /meta, /quality, /source).\n"
+    "\n"
+    "  --dt SECONDS|native  time step of the recording (default 0.01); 'native' keeps\n"
+    "                       the file's frames.  Resampling interpolates linearly between\n"
+    "                       the two bracketing frames; a marker missing at either stays\n"
+    "                       missing (NaN), gaps are never filled.\n"
+    "  --up y|z             up axis of the file: y (Motive's default) maps\n"
+    "                       (x, y, z) = (x_M, -z_M, y_M); z keeps the axes\n"
+    "  --size A2|A3|WxH     cloth size: A2 0.420 x 0.594 m, A3 0.297 x 0.420 m, or\n"
+    "                       WxH in metres (e.g. 0.5x0.7)\n"
+    "  --density KG_M2      areal density; default from --material when it is one of\n"
+    "                       paper, polyester, light-cotton, felt, wool, denim, stiff-cotton\n"
+    "  --rigid-bodies       also keep rigid-body and rigid-body-marker positions\n"
+    "  --keep-unseen        keep markers that have no sample at all (all NaN)\n"
+    "  --allow-no-markers   write an empty recording instead of failing on a file\n"
+    "                       without markers\n"
+    "  --json               also print a JSON object on the last line\n";
+
+typedef struct {
+  const char *kind, *in, *out;
+  double dt; /* 0 = native */
+  int json;
+  cf_motive_opts mopts;
+  cf_rec_meta meta;
+} ingest_args;
+
+static const struct {
+  const char *name;
+  double rho;
+} densities[] = {{"paper", 0.0802}, {"polyester", 0.1042}, {"light-cotton", 0.1604}, {"felt", 0.1764},
+                 {"wool", 0.1804},  {"denim", 0.3046},     {"stiff-cotton", 0.3046}};
+
+static int parse_positive(const char *s, double *v) {
+  char *end;
+  *v = strtod(s, &end);
+  return end != s && !*end && isfinite(*v) && *v > 0;
+}
+
+static int parse_size(const char *s, cf_rec_meta *m) {
+  char *end;
+  if (!strcmp(s, "A2") || !strcmp(s, "a2")) m->width_m = 0.420, m->height_m = 0.594;
+  else if (!strcmp(s, "A3") || !strcmp(s, "a3")) m->width_m = 0.297, m->height_m = 0.420;
+  else {
+    m->width_m = strtod(s, &end);
+    if (end == s || (*end != 'x' && *end != 'X') || !parse_positive(end + 1, &m->height_m) ||
+        !(m->width_m > 0) || !isfinite(m->width_m))
+      return 0;
+    snprintf(m->size, sizeof m->size, "custom");
+    return 1;
+  }
+  snprintf(m->size, sizeof m->size, "%c%c", 'A', s[1]);
+  return 1;
+}
+
+static void copy_arg(char *dst, size_t size, const char *s) { snprintf(dst, size, "%s", s); }
+
+/* One option with its value at argv[*i + 1]; returns 0 if not one of these. */
+static int meta_option(const char *opt, const char *v, ingest_args *a, int *bad) {
+  cf_rec_meta *m = &a->meta;
+  if (!strcmp(opt, "--material")) copy_arg(m->material, sizeof m->material, v);
+  else if (!strcmp(opt, "--motion")) copy_arg(m->motion, sizeof m->motion, v);
+  else if (!strcmp(opt, "--speed")) copy_arg(m->speed, sizeof m->speed, v);
+  else if (!strcmp(opt, "--repetition")) copy_arg(m->repetition, sizeof m->repetition, v);
+  else if (!strcmp(opt, "--notes")) copy_arg(m->notes, sizeof m->notes, v);
+  else if (!strcmp(opt, "--size")) *bad = !parse_size(v, m);
+  else if (!strcmp(opt, "--density")) *bad = !parse_positive(v, &m->density);
+  else if (!strcmp(opt, "--dt")) *bad = !(!strcmp(v, "native") ? (a->dt = 0, 1) : parse_positive(v, &a->dt));
+  else if (!strcmp(opt, "--up")) *bad = !(strlen(v) == 1 && (v[0] == 'y' || v[0] == 'z')), a->mopts.up = v[0];
+  else if (!strcmp(opt, "-o")) a->out = v;
+  else return 0;
+  return 1;
+}
+
+static int flag_option(const char *opt, ingest_args *a) {
+  if (!strcmp(opt, "--json")) a->json = 1;
+  else if (!strcmp(opt, "--rigid-bodies")) a->mopts.rigid_bodies = 1;
+  else if (!strcmp(opt, "--keep-unseen")) a->mopts.keep_unseen = 1;
+  else if (!strcmp(opt, "--allow-no-markers")) a->mopts.allow_empty = 1;
+  else return 0;
+  return 1;
+}
+
+static int parse_args(int argc, char **argv, ingest_args *a) {
+  for (int i = 1; i < argc; i++) {
+    int bad = 0;
+    if (flag_option(argv[i], a)) continue;
+    if (argv[i][0] == '-' && i + 1 < argc && meta_option(argv[i], argv[i + 1], a, &bad)) {
+      if (bad) return cf_cli_fail("ingest", "invalid value '%s' for %s (see --help)", argv[i + 1], argv[i]);
+      i++;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return cf_cli_fail("ingest", "unknown option or missing value: '%s' (see --help)", argv[i]);
+    } else if (!a->kind) a->kind = argv[i];
+    else if (!a->in) a->in = argv[i];
+    else return cf_cli_fail("ingest", "unexpected argument '%s' (see --help)", argv[i]);
+  }
+  if (!a->kind || !a->in) return cf_cli_fail("ingest", "usage: clothfit ingest motive FILE.csv -o REC.h5 (see --help)");
+  if (strcmp(a->kind, "motive"))
+    return cf_cli_fail("ingest", "unknown source kind '%s' (this build reads: motive)", a->kind);
+  if (!a->out) return cf_cli_fail("ingest", "missing -o REC.h5 (see --help)");
+  return 0;
+}
+
+static void default_density(cf_rec_meta *m) {
+  if (!isnan(m->density)) return;
+  for (size_t i = 0; i < sizeof densities / sizeof densities[0]; i++)
+    if (!strcmp(m->material, densities[i].name)) m->density = densities[i].rho;
+}
+
+static void summary(const ingest_args *a, const cf_recording *r) {
+  double dur = r->n_frames ? r->time[r->n_frames - 1] : 0;
+  printf("source            %s (Motive, up %c, unit scale %g)\n", a->in, a->mopts.up, r->unit_scale);
+  printf("frames            %d over %.4f s, dt %.6g s (%s)\n", r->n_frames, dur, r->dt,
+         r->uniform ? "resampled linearly" : "native frames");
+  printf("markers           %d", r->n_markers);
+  if (r->n_dropped) printf(" (%d never-seen marker(s) dropped: %s%s)", r->n_dropped, r->dropped[0],
+                           r->n_dropped > 1 ? ", ..." : "");
+  printf("\noutput            %s\n", a->out);
+  if (a->json) {
+    printf("{\"output\":");
+    cf_cli_json_string(stdout, a->out);
+    printf(",\"source\":");
+    cf_cli_json_string(stdout, a->in);
+    printf(",\"frames\":%d,\"markers\":%d,\"dropped_markers\":%d,\"dt\":%.9g,\"duration_s\":%.9g,"
+           "\"resampling\":\"%s\",\"source_sha256\":",
+           r->n_frames, r->n_markers, r->n_dropped, r->dt, dur, r->uniform ? "linear" : "native");
+    if (r->source_sha256[0]) printf("\"%s\"}\n", r->source_sha256);
+    else printf("null}\n");
+  }
+}
+
+int cmd_ingest(int argc, char **argv) {
+  if (cf_cli_wants_help(argc, argv)) {
+    fputs(help, stdout);
+    return 0;
+  }
+  ingest_args a;
+  memset(&a, 0, sizeof a);
+  a.dt = 0.01;
+  cf_motive_opts_default(&a.mopts);
+  cf_recording tmp;
+  cf_recording_init(&tmp);
+  a.meta = tmp.meta;
+  if (parse_args(argc, argv, &a)) return 1;
+  default_density(&a.meta);
+  cf_recording r;
+  cf_error err = {0, ""};
+  int rc = cf_motive_read(a.in, &a.mopts, &r, &err);
+  if (!rc && a.dt > 0 && r.n_frames > 0) rc = cf_recording_resample(&r, a.dt, &err);
+  if (!rc) {
+    cf_sha256_file(a.in, r.source_sha256, NULL);
+    r.meta = a.meta;
+    rc = cf_recording_write_h5(a.out, &r, &err);
+  }
+  if (!rc) summary(&a, &r);
+  cf_recording_free(&r);
+  return rc ? cf_cli_fail("ingest", "%s", err.msg) : 0;
+}

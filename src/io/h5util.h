@@ -1,0 +1,24 @@
+/* h5util.h — small HDF5 helpers shared by the writers and readers of src/io
+ * (attributes, whole datasets).  Each returns 1 on success, 0 on failure. */
+#ifndef CF_H5UTIL_H
+#define CF_H5UTIL_H
+
+#include <hdf5.h>
+#include <stddef.h>
+
+int cf_h5_attr_double(hid_t obj, const char *name, double v);
+int cf_h5_attr_string(hid_t obj, const char *name, const char *s);
+int cf_h5_dataset(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims, const void *data);
+
+/* Readers.  A missing attribute leaves *v / buf unchanged and returns 0. */
+int cf_h5_read_attr_double(hid_t obj, const char *name, double *v);
+int cf_h5_read_attr_string(hid_t obj, const char *name, char *buf, size_t size);
+/* Read a whole dataset of rank `rank` as type; dims[] gets its shape and
+ * *data a malloc'ed buffer (of at least one element). */
+int cf_h5_read_dataset(hid_t loc, const char *name, hid_t type, int rank, hsize_t *dims, void **data);
+/* A [n] dataset of variable-length UTF-8 strings. */
+int cf_h5_strings(hid_t loc, const char *name, char *const *s, size_t n);
+/* Read a [n] string dataset (variable- or fixed-length) into *out
+ * (malloc'ed array of malloc'ed strings) and *n. */
+int cf_h5_read_strings(hid_t loc, const char *name, char ***out, size_t *n);
+#endif

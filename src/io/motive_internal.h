@@ -1,0 +1,73 @@
+/* motive_internal.h — shared state of the Motive CSV reader: motive.c
+ * streams the bytes through libcsv and reads the data rows; motive_header.c
+ * interprets the metadata row and the Type/Name/ID/Parent/Position/Frame
+ * header rows.  Not part of the public API. */
+#ifndef CF_MOTIVE_INTERNAL_H
+#define CF_MOTIVE_INTERNAL_H
+
+#include <stddef.h>
+
+#include "cf_io.h"
+
+#define MV_MAX_LINE (1u << 20) /* bytes; a longer line is an error */
+#define MV_MAX_HEADER_ROWS 8   /* rows between the metadata row and 'Frame' */
+
+typedef struct {
+  char **cells;
+  int n, cap;
+  long line;
+} mv_row;
+
+typedef struct {
+  int k, axis; /* marker and axis (0..2) of a data column; k < 0: skipped */
+} mv_col;
+
+typedef struct {
+  /* inputs */
+  const char *name;
+  const cf_motive_opts *opts;
+  cf_error *err;
+  int rc; /* first error, stops everything */
+  /* stream position */
+  long line;         /* 1-based line being fed to libcsv */
+  size_t line_bytes; /* bytes of that line so far */
+  size_t total_bytes;
+  /* header */
+  int phase;         /* 0: metadata row, 1: header rows, 2: data rows */
+  mv_row cur;        /* the record being read (phases 0-1) */
+  mv_row hdr[MV_MAX_HEADER_ROWS];
+  int n_hdr;
+  cf_kv *info;
+  int n_info;
+  double unit_scale;
+  long frames_expected; /* "Total Exported Frames", -1 if absent */
+  long frame_line;      /* line of the 'Frame' row */
+  /* columns */
+  int ncols, n_lead; /* cells per row; leading Frame/Time(/TimeCode) cells */
+  mv_col *cols;
+  int K;
+  char **names;
+  int *first_col; /* 0-based column of each marker's X */
+  /* data */
+  int cell;        /* cell index within the current data row */
+  double t_row;    /* time of the current data row */
+  double *row;     /* [K*3] values of the current row, source units and axes */
+  double *time, *pos;
+  int T;
+  size_t cap;      /* frames allocated */
+  char *seen;      /* [K] 1 if the marker has a sample somewhere */
+} mv_state;
+
+/* Error helpers: "<file>: line L[, column C]: message"; return the code
+ * and remember it in st->rc (only the first error is kept). */
+int mv_fail(mv_state *st, long line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A cell quoted for a message: at most 40 characters, non-printables as '?'. */
+const char *mv_quote(const char *s, char *buf, size_t size);
+int mv_eq(const char *a, const char *b); /* case-insensitive equality */
+
+/* motive_header.c */
+int mv_metadata_row(mv_state *st, const mv_row *r);
+int mv_frame_row(mv_state *st, const mv_row *frame);
+int mv_header_row(mv_state *st, mv_row *r); /* stores r (taking its cells) */
+void mv_row_clear(mv_row *r);
+#endif

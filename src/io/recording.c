@@ -1,0 +1,129 @@
+/* recording.c — the in-memory motion-capture recording: lifetime, quality
+ * summary, resampling to a uniform time step, and the source file's hash. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf_io.h"
+
+#ifdef CF_HAVE_NETTLE
+#include <nettle/sha2.h>
+#endif
+
+void cf_recording_init(cf_recording *r) {
+  memset(r, 0, sizeof *r);
+  r->up = 'z';
+  r->unit_scale = 1;
+  r->meta.width_m = r->meta.height_m = r->meta.density = NAN;
+}
+
+static void free_strings(char **s, int n) {
+  if (!s) return;
+  for (int i = 0; i < n; i++) free(s[i]);
+  free(s);
+}
+
+void cf_recording_free(cf_recording *r) {
+  if (!r) return;
+  free(r->time);
+  free(r->pos);
+  free_strings(r->names, r->n_markers);
+  free_strings(r->dropped, r->n_dropped);
+  for (int i = 0; i < r->n_info; i++) {
+    free(r->info[i].key);
+    free(r->info[i].value);
+  }
+  free(r->info);
+  cf_recording_init(r);
+}
+
+static int missing(const double *p) { return isnan(p[0]) || isnan(p[1]) || isnan(p[2]); }
+
+cf_marker_quality cf_recording_quality(const cf_recording *r, int k) {
+  cf_marker_quality q = {0, 0, 0, 0};
+  int n_missing = 0, run = 0;
+  size_t K = (size_t)r->n_markers;
+  for (int i = 0; i < r->n_frames; i++) {
+    if (missing(r->pos + 3 * (K * i + k))) {
+      n_missing++;
+      if (++run > q.longest_gap_frames) q.longest_gap_frames = run;
+    } else {
+      run = 0;
+    }
+  }
+  q.missing_fraction = r->n_frames ? (double)n_missing / r->n_frames : 0;
+  q.longest_gap_s = q.longest_gap_frames * r->dt;
+  return q;
+}
+
+/* Linear interpolation of marker k between frames j and j+1 (weight w > 0
+ * of j+1; w == 0 takes frame j alone) into out; missing if either end is. */
+static void interp_marker(const cf_recording *r, int j, double w, int k, double *out) {
+  size_t K = (size_t)r->n_markers;
+  const double *a = r->pos + 3 * (K * j + k);
+  const double *b = w > 0 ? r->pos + 3 * (K * (j + 1) + k) : a;
+  if (missing(a) || missing(b)) {
+    out[0] = out[1] = out[2] = NAN;
+    return;
+  }
+  for (int c = 0; c < 3; c++) out[c] = w > 0 ? a[c] + w * (b[c] - a[c]) : a[c];
+}
+
+int cf_recording_resample(cf_recording *r, double dt, cf_error *err) {
+  if (!(dt > 0) || !isfinite(dt)) return cf_error_set(err, CF_EINVAL, "resample: dt must be > 0 (got %g)", dt);
+  if (r->n_frames == 0) return cf_error_set(err, CF_EINVAL, "resample: the recording has no frames");
+  double t0 = r->time[0], span = r->time[r->n_frames - 1] - t0;
+  double n_steps = floor(span / dt + 1e-9);
+  if (n_steps > 1e8) return cf_error_set(err, CF_EINVAL, "resample: %.6g s at dt %g s is too many frames", span, dt);
+  int T = (int)n_steps + 1;
+  size_t K = (size_t)r->n_markers;
+  double *time = malloc(sizeof(double) * T), *pos = malloc(sizeof(double) * 3 * K * T + 1);
+  if (!time || !pos) {
+    free(time);
+    free(pos);
+    return cf_error_set(err, CF_ENOMEM, "resample: out of memory for %d frames of %zu markers", T, K);
+  }
+  double tol = 1e-9 * dt;
+  int j = 0;
+  for (int i = 0; i < T; i++) {
+    double t = t0 + i * dt;
+    while (j + 1 < r->n_frames && r->time[j + 1] <= t + tol) j++;
+    double w = 0;
+    if (j + 1 < r->n_frames && t - r->time[j] > tol) w = (t - r->time[j]) / (r->time[j + 1] - r->time[j]);
+    time[i] = i * dt;
+    for (size_t k = 0; k < K; k++) interp_marker(r, j, w, (int)k, pos + 3 * (K * i + k));
+  }
+  free(r->time);
+  free(r->pos);
+  r->time = time;
+  r->pos = pos;
+  r->n_frames = T;
+  r->dt = dt;
+  r->uniform = 1;
+  r->time_offset += t0;
+  return CF_OK;
+}
+
+#ifdef CF_HAVE_NETTLE
+int cf_sha256_file(const char *path, char hex[65], cf_error *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return cf_error_set(err, CF_EIO, "%s: cannot open for hashing", path);
+  struct sha256_ctx ctx;
+  sha256_init(&ctx);
+  unsigned char buf[65536], dig[SHA256_DIGEST_SIZE];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) sha256_update(&ctx, n, buf);
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) return cf_error_set(err, CF_EIO, "%s: read error while hashing", path);
+  sha256_digest(&ctx, sizeof dig, dig);
+  for (int i = 0; i < SHA256_DIGEST_SIZE; i++) snprintf(hex + 2 * i, 3, "%02x", dig[i]);
+  return CF_OK;
+}
+#else
+int cf_sha256_file(const char *path, char hex[65], cf_error *err) {
+  hex[0] = 0;
+  return cf_error_set(err, CF_EINVAL, "%s: built without SHA-256 support (nettle)", path);
+}
+#endif

@@ -1,0 +1,244 @@
+/* recording_h5.c — a cf_recording to and from the HDF5 layout of SPEC §6:
+ *   /            attrs clothfit_format, source_kind, source_file, source_sha256,
+ *                created, clothfit_version, git_revision, up_axis, axis_transform,
+ *                length_unit_scale, time_offset
+ *   /meta        attrs material, size, width_m, height_m, density, motion, speed,
+ *                repetition, notes
+ *   /time        [T] float64 from 0; attrs dt, resampling ("linear" | "native")
+ *   /markers     position [T,K,3] (NaN = missing), name [K] (UTF-8 strings)
+ *   /quality     missing_fraction [K], longest_gap_s [K], longest_gap_frames [K],
+ *                filled [K]; dropped_markers [n] (never seen, if any)
+ *   /source      attrs: the source file's own header key/values (Motive row 1)
+ * Writes are atomic (temporary name + rename). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cf_io.h"
+#include "clothfit_version.h"
+#include "h5util.h"
+
+#define FORMAT "recording-1"
+
+/* ------------------------------------------------------------------ write */
+static const char *transform_text(char up) {
+  return up == 'y' ? "(x, y, z) = (x_M, -z_M, y_M): Motive Y-up to Z-up" : "identity (source is Z-up)";
+}
+
+static int write_root(hid_t f, const cf_recording *r) {
+  char up[2] = {r->up, 0};
+  int ok = cf_h5_attr_string(f, "clothfit_format", FORMAT) &&
+           cf_h5_attr_string(f, "clothfit_version", CLOTHFIT_VERSION) &&
+           cf_h5_attr_string(f, "git_revision", CLOTHFIT_GIT_REVISION) &&
+           cf_h5_attr_string(f, "source_kind", r->source_kind) &&
+           cf_h5_attr_string(f, "source_file", r->source_file) && cf_h5_attr_string(f, "created", r->created) &&
+           cf_h5_attr_string(f, "up_axis", up) && cf_h5_attr_string(f, "axis_transform", transform_text(r->up)) &&
+           cf_h5_attr_double(f, "length_unit_scale", r->unit_scale) &&
+           cf_h5_attr_double(f, "time_offset", r->time_offset);
+  if (ok && r->source_sha256[0]) ok = cf_h5_attr_string(f, "source_sha256", r->source_sha256);
+  return ok;
+}
+
+static int write_meta(hid_t f, const cf_rec_meta *m) {
+  hid_t g = H5Gcreate2(f, "meta", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  int ok = g >= 0 && cf_h5_attr_string(g, "material", m->material) && cf_h5_attr_string(g, "size", m->size) &&
+           cf_h5_attr_double(g, "width_m", m->width_m) && cf_h5_attr_double(g, "height_m", m->height_m) &&
+           cf_h5_attr_double(g, "density", m->density) && cf_h5_attr_string(g, "motion", m->motion) &&
+           cf_h5_attr_string(g, "speed", m->speed) && cf_h5_attr_string(g, "repetition", m->repetition) &&
+           cf_h5_attr_string(g, "notes", m->notes);
+  if (g >= 0) H5Gclose(g);
+  return ok;
+}
+
+static int write_time(hid_t f, const cf_recording *r) {
+  hsize_t d1[1] = {(hsize_t)r->n_frames};
+  if (!cf_h5_dataset(f, "time", H5T_NATIVE_DOUBLE, 1, d1, r->time)) return 0;
+  hid_t d = H5Dopen2(f, "time", H5P_DEFAULT);
+  int ok = d >= 0 && cf_h5_attr_double(d, "dt", r->dt) &&
+           cf_h5_attr_string(d, "resampling", r->uniform ? "linear" : "native");
+  if (d >= 0) H5Dclose(d);
+  return ok;
+}
+
+static int write_markers(hid_t f, const cf_recording *r) {
+  hsize_t d3[3] = {(hsize_t)r->n_frames, (hsize_t)r->n_markers, 3};
+  hid_t g = H5Gcreate2(f, "markers", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  int ok = g >= 0 && cf_h5_dataset(g, "position", H5T_NATIVE_DOUBLE, 3, d3, r->pos) &&
+           cf_h5_strings(g, "name", r->names, (size_t)r->n_markers);
+  if (g >= 0) H5Gclose(g);
+  return ok;
+}
+
+static int write_quality(hid_t f, const cf_recording *r) {
+  int K = r->n_markers;
+  double *mf = malloc(sizeof(double) * (K + 1)), *gap = malloc(sizeof(double) * (K + 1));
+  int *gapf = malloc(sizeof(int) * (K + 1)), *filled = malloc(sizeof(int) * (K + 1));
+  hid_t g = H5Gcreate2(f, "quality", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  int ok = mf && gap && gapf && filled && g >= 0;
+  for (int k = 0; ok && k < K; k++) {
+    cf_marker_quality q = cf_recording_quality(r, k);
+    mf[k] = q.missing_fraction, gap[k] = q.longest_gap_s, gapf[k] = q.longest_gap_frames, filled[k] = q.filled;
+  }
+  hsize_t d1[1] = {(hsize_t)K};
+  ok = ok && cf_h5_dataset(g, "missing_fraction", H5T_NATIVE_DOUBLE, 1, d1, mf) &&
+       cf_h5_dataset(g, "longest_gap_s", H5T_NATIVE_DOUBLE, 1, d1, gap) &&
+       cf_h5_dataset(g, "longest_gap_frames", H5T_NATIVE_INT, 1, d1, gapf) &&
+       cf_h5_dataset(g, "filled", H5T_NATIVE_INT, 1, d1, filled);
+  if (ok && r->n_dropped) ok = cf_h5_strings(g, "dropped_markers", r->dropped, (size_t)r->n_dropped);
+  if (g >= 0) H5Gclose(g);
+  free(mf), free(gap), free(gapf), free(filled);
+  return ok;
+}
+
+/* Attribute names may not contain '/' in every reader: replace it. */
+static void attr_name(const char *key, char *buf, size_t size) {
+  snprintf(buf, size, "%s", key);
+  for (char *c = buf; *c; c++)
+    if (*c == '/') *c = '_';
+}
+
+static int write_source(hid_t f, const cf_recording *r) {
+  hid_t cpl = H5Pcreate(H5P_GROUP_CREATE);
+  H5Pset_attr_creation_order(cpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+  hid_t g = H5Gcreate2(f, "source", H5P_DEFAULT, cpl, H5P_DEFAULT);
+  H5Pclose(cpl);
+  int ok = g >= 0;
+  for (int i = 0; ok && i < r->n_info; i++) {
+    char name[256];
+    attr_name(r->info[i].key, name, sizeof name);
+    if (!name[0] || H5Aexists(g, name) > 0) continue; /* keep the first of repeated keys */
+    ok = cf_h5_attr_string(g, name, r->info[i].value);
+  }
+  if (g >= 0) H5Gclose(g);
+  return ok;
+}
+
+int cf_recording_write_h5(const char *path, cf_recording *r, cf_error *err) {
+  time_t now = time(NULL);
+  strftime(r->created, sizeof r->created, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+  char tmp[4096];
+  if (cf_io_ensure_parent(path, err)) return CF_EIO;
+  cf_io_tmpname(path, tmp, sizeof tmp);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (f < 0) return cf_error_set(err, CF_EIO, "%s: cannot create HDF5 file (is the folder writable?)", path);
+  int ok = write_root(f, r) && write_meta(f, &r->meta) && write_time(f, r) && write_markers(f, r) &&
+           write_quality(f, r) && write_source(f, r);
+  ok = H5Fclose(f) >= 0 && ok;
+  if (!ok) {
+    cf_io_commit(tmp, path, 0, err);
+    return cf_error_set(err, CF_EIO, "%s: writing the HDF5 recording failed", path);
+  }
+  return cf_io_commit(tmp, path, 1, err);
+}
+
+/* ------------------------------------------------------------------- read */
+static void read_root(hid_t f, cf_recording *r) {
+  char up[8] = "z", resampling[16] = "";
+  cf_h5_read_attr_string(f, "source_kind", r->source_kind, sizeof r->source_kind);
+  cf_h5_read_attr_string(f, "source_file", r->source_file, sizeof r->source_file);
+  cf_h5_read_attr_string(f, "source_sha256", r->source_sha256, sizeof r->source_sha256);
+  cf_h5_read_attr_string(f, "created", r->created, sizeof r->created);
+  cf_h5_read_attr_string(f, "up_axis", up, sizeof up);
+  r->up = up[0];
+  cf_h5_read_attr_double(f, "length_unit_scale", &r->unit_scale);
+  cf_h5_read_attr_double(f, "time_offset", &r->time_offset);
+  hid_t d = H5Dopen2(f, "time", H5P_DEFAULT);
+  if (d >= 0) {
+    cf_h5_read_attr_double(d, "dt", &r->dt);
+    cf_h5_read_attr_string(d, "resampling", resampling, sizeof resampling);
+    H5Dclose(d);
+  }
+  r->uniform = strcmp(resampling, "native") != 0;
+}
+
+static void read_meta(hid_t f, cf_rec_meta *m) {
+  if (H5Lexists(f, "meta", H5P_DEFAULT) <= 0) return;
+  hid_t g = H5Gopen2(f, "meta", H5P_DEFAULT);
+  if (g < 0) return;
+  cf_h5_read_attr_string(g, "material", m->material, sizeof m->material);
+  cf_h5_read_attr_string(g, "size", m->size, sizeof m->size);
+  cf_h5_read_attr_string(g, "motion", m->motion, sizeof m->motion);
+  cf_h5_read_attr_string(g, "speed", m->speed, sizeof m->speed);
+  cf_h5_read_attr_string(g, "repetition", m->repetition, sizeof m->repetition);
+  cf_h5_read_attr_string(g, "notes", m->notes, sizeof m->notes);
+  cf_h5_read_attr_double(g, "width_m", &m->width_m);
+  cf_h5_read_attr_double(g, "height_m", &m->height_m);
+  cf_h5_read_attr_double(g, "density", &m->density);
+  H5Gclose(g);
+}
+
+static herr_t add_source_attr(hid_t g, const char *name, const H5A_info_t *info, void *data) {
+  (void)info;
+  cf_recording *r = data;
+  char value[4096] = "";
+  cf_h5_read_attr_string(g, name, value, sizeof value);
+  cf_kv *n = realloc(r->info, sizeof(cf_kv) * (r->n_info + 1));
+  if (!n) return -1;
+  r->info = n;
+  n[r->n_info].key = strdup(name);
+  n[r->n_info].value = strdup(value);
+  if (!n[r->n_info].key || !n[r->n_info].value) {
+    free(n[r->n_info].key), free(n[r->n_info].value);
+    return -1;
+  }
+  r->n_info++;
+  return 0;
+}
+
+static void read_source(hid_t f, cf_recording *r) {
+  if (H5Lexists(f, "source", H5P_DEFAULT) <= 0) return;
+  hid_t g = H5Gopen2(f, "source", H5P_DEFAULT);
+  if (g < 0) return;
+  hsize_t idx = 0;
+  if (H5Aiterate2(g, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, add_source_attr, r) < 0) {
+    idx = 0;
+    H5Aiterate2(g, H5_INDEX_NAME, H5_ITER_INC, &idx, add_source_attr, r);
+  }
+  H5Gclose(g);
+}
+
+static int read_arrays(hid_t f, const char *path, cf_recording *r, cf_error *err) {
+  hsize_t dt[1], dp[3];
+  size_t n_names = 0, n_dropped = 0;
+  if (!cf_h5_read_dataset(f, "time", H5T_NATIVE_DOUBLE, 1, dt, (void **)&r->time))
+    return cf_error_set(err, CF_EFORMAT, "%s: no readable /time [T] dataset", path);
+  if (!cf_h5_read_dataset(f, "markers/position", H5T_NATIVE_DOUBLE, 3, dp, (void **)&r->pos))
+    return cf_error_set(err, CF_EFORMAT, "%s: no readable /markers/position [T,K,3] dataset", path);
+  if (!cf_h5_read_strings(f, "markers/name", &r->names, &n_names))
+    return cf_error_set(err, CF_EFORMAT, "%s: no readable /markers/name [K] dataset", path);
+  r->n_markers = (int)n_names;
+  if (dp[0] != dt[0] || dp[1] != n_names || dp[2] != 3)
+    return cf_error_set(err, CF_EFORMAT, "%s: /markers/position is [%llu,%llu,%llu], expected [%llu,%zu,3] "
+                        "from /time and /markers/name", path, (unsigned long long)dp[0], (unsigned long long)dp[1],
+                        (unsigned long long)dp[2], (unsigned long long)dt[0], n_names);
+  r->n_frames = (int)dt[0];
+  if (H5Lexists(f, "quality", H5P_DEFAULT) > 0 && H5Lexists(f, "quality/dropped_markers", H5P_DEFAULT) > 0)
+    cf_h5_read_strings(f, "quality/dropped_markers", &r->dropped, &n_dropped);
+  r->n_dropped = (int)n_dropped;
+  return CF_OK;
+}
+
+int cf_recording_read_h5(const char *path, cf_recording *r, cf_error *err) {
+  cf_recording_init(r);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f < 0) return cf_error_set(err, CF_EIO, "%s: cannot open as an HDF5 file", path);
+  char format[64] = "";
+  cf_h5_read_attr_string(f, "clothfit_format", format, sizeof format);
+  int rc = CF_OK;
+  if (strcmp(format, FORMAT) != 0)
+    rc = cf_error_set(err, CF_EFORMAT, "%s: not a clothfit recording (root attribute clothfit_format is '%s', "
+                      "expected '%s')", path, format, FORMAT);
+  if (!rc) rc = read_arrays(f, path, r, err);
+  if (!rc) {
+    read_root(f, r);
+    read_meta(f, &r->meta);
+    read_source(f, r);
+  }
+  H5Fclose(f);
+  if (rc) cf_recording_free(r);
+  return rc;
+}

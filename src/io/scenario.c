@@ -198,6 +198,20 @@ static char *slurp(const char *path, cf_error *err) {
     cf_error_set(err, CF_EFORMAT, "%s: contains NUL bytes, expected a text INI config", path);
     return NULL;
   }
+  /* Other control characters (tab and CR LF line ends aside) mean binary
+   * data; rejecting them here also keeps them out of the error messages,
+   * which quote keys and values. */
+  int line = 1;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char ch = (unsigned char)buf[i];
+    line += ch == '\n';
+    if ((ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') || ch == 0x7f) {
+      free(buf);
+      cf_error_set(err, CF_EFORMAT, "%s:%d: contains binary data (byte 0x%02x), expected a text INI config",
+                   path, line, ch);
+      return NULL;
+    }
+  }
   return buf;
 }
 
@@ -210,7 +224,10 @@ int cf_scenario_load(const char *path, cf_scenario *sc, cf_error *err) {
   if (c.failed) return err ? err->code : CF_EFORMAT;
   if (rc != 0)
     return cf_error_set(err, CF_EFORMAT, "%s:%d: malformed line, expected 'key = value' or '[section]'", path, rc);
-  return cf_params_check(&sc->params, err) ? CF_EINVAL : CF_OK;
+  cf_error perr;
+  if (cf_params_check(&sc->params, &perr))
+    return cf_error_set(err, CF_EINVAL, "%s: %s", path, perr.msg);
+  return CF_OK;
 }
 
 void cf_scenario_free(cf_scenario *sc) {

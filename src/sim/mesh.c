@@ -109,15 +109,23 @@ static int find_boundary(cf_mesh *m, cf_error *err) {
 
 /* A boundary node is a corner when the two boundary edges through it turn by
  * more than 45 degrees (or when it has another number of boundary edges than
- * two, e.g. a pinch point). */
-static void find_corners(cf_mesh *m) {
+ * two, e.g. a pinch point).  The two boundary neighbours are kept unordered:
+ * elements need not be consistently oriented (then a node can have two
+ * outgoing boundary edges), and the turning angle between p - a and b - p
+ * does not depend on which neighbour is a. */
+static int find_corners(cf_mesh *m) {
   int n = m->n_nodes;
   int *cnt = calloc((size_t)n, sizeof *cnt);
-  int *in = malloc((size_t)n * sizeof *in), *out = malloc((size_t)n * sizeof *out);
+  int *nbr = malloc((size_t)n * 2 * sizeof *nbr);
+  if (!cnt || !nbr) {
+    free(cnt);
+    free(nbr);
+    return CF_ENOMEM;
+  }
   for (int e = 0; e < m->n_bedges; e++) {
     int a = m->bedges[2 * e], b = m->bedges[2 * e + 1];
-    out[a] = b;
-    in[b] = a;
+    if (cnt[a] < 2) nbr[2 * a + cnt[a]] = b;
+    if (cnt[b] < 2) nbr[2 * b + cnt[b]] = a;
     cnt[a]++;
     cnt[b]++;
     m->is_boundary[a] = m->is_boundary[b] = 1;
@@ -128,7 +136,7 @@ static void find_corners(cf_mesh *m) {
       m->is_corner[i] = 1;
       continue;
     }
-    const double *p = m->x + 3 * i, *pa = m->x + 3 * in[i], *pb = m->x + 3 * out[i];
+    const double *p = m->x + 3 * i, *pa = m->x + 3 * nbr[2 * i], *pb = m->x + 3 * nbr[2 * i + 1];
     double u[3], v[3], uu = 0, vv = 0, uv = 0;
     for (int d = 0; d < 3; d++) {
       u[d] = p[d] - pa[d];
@@ -141,8 +149,26 @@ static void find_corners(cf_mesh *m) {
     m->is_corner[i] = c < cos(M_PI / 4);
   }
   free(cnt);
-  free(in);
-  free(out);
+  free(nbr);
+  return CF_OK;
+}
+
+/* Degenerate elements: |a x b| (exact to rounding, unlike sqrt(EG - F^2),
+ * whose cancellation leaves ~1e-8 |a||b| on collinear nodes) summed over the
+ * Gauss points, relative to sum |a||b|; below 1e-10 the element has no area
+ * (collinear or coincident nodes). */
+static int degenerate_element(const cf_mesh *m, const cf_element_rule *r, int k) {
+  const double *p[CF_MAX_NV];
+  for (int i = 0; i < m->nv; i++) p[i] = m->x + 3 * m->elems[k * m->nv + i];
+  double s = 0, ref = 0;
+  for (int l = 0; l < r->ng; l++) {
+    double a[3], b[3];
+    cf_element_tangents(r, l, p, a, b);
+    double c0 = a[1] * b[2] - a[2] * b[1], c1 = a[2] * b[0] - a[0] * b[2], c2 = a[0] * b[1] - a[1] * b[0];
+    s += r->w[l] * sqrt(c0 * c0 + c1 * c1 + c2 * c2);
+    ref += r->w[l] * sqrt((a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) * (b[0] * b[0] + b[1] * b[1] + b[2] * b[2]));
+  }
+  return !(s > 1e-10 * ref);
 }
 
 int cf_mesh_finalize(cf_mesh *m, cf_error *err) {
@@ -153,15 +179,11 @@ int cf_mesh_finalize(cf_mesh *m, cf_error *err) {
   for (int k = 0; k < 3 * m->n_nodes; k++)
     if (!isfinite(m->x[k]))
       return cf_error_set(err, CF_EINVAL, "mesh: node %d has a non-finite coordinate", k / 3);
-  double *area = malloc((size_t)m->n_elems * sizeof *area);
-  if (!area) return cf_error_set(err, CF_ENOMEM, "mesh: out of memory");
-  cf_mesh_element_areas(m, m->x, area);
+  cf_element_rule rule;
+  cf_element_rule_get(m->nv, &rule);
   for (int k = 0; k < m->n_elems; k++)
-    if (!(area[k] > 0)) {
-      free(area);
+    if (degenerate_element(m, &rule, k))
       return cf_error_set(err, CF_EINVAL, "mesh: element %d has zero area (degenerate)", k);
-    }
-  free(area);
   free(m->bedges);
   free(m->is_boundary);
   free(m->is_corner);
@@ -171,7 +193,7 @@ int cf_mesh_finalize(cf_mesh *m, cf_error *err) {
   if (!m->is_boundary || !m->is_corner) return cf_error_set(err, CF_ENOMEM, "mesh: out of memory");
   int rc = find_boundary(m, err);
   if (rc) return rc;
-  find_corners(m);
+  if (find_corners(m)) return cf_error_set(err, CF_ENOMEM, "mesh: out of memory");
   return CF_OK;
 }
 

@@ -101,7 +101,7 @@ cf_sim *cf_sim_alloc(const cf_mesh *mesh, const cf_params *p, const int *kin, in
     cf_error_set(err, CF_ENOMEM, "simulation: out of memory");
     return NULL;
   }
-  memcpy(s->kin, kin, sizeof(int) * n_kin);
+  if (n_kin > 0) memcpy(s->kin, kin, sizeof(int) * n_kin); /* kin may be NULL when n_kin = 0 */
   for (int k = 0; k < n_kin; k++) s->is_kin[kin[k]] = 1;
   memcpy(s->x, mesh->x, sizeof(double) * 3 * n);
   s->md = cf_model_alloc(mesh, err);

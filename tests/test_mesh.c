@@ -1,0 +1,327 @@
+/* test_mesh.c — mesh generators and mesh utilities (SPEC §4 "Mesh", "Mass"):
+ * node/element/boundary/corner counts of every generator, total lumped mass
+ * = area (exact for planar bilinear quads and linear triangles, so compared
+ * to the exact polygon area), marker-lattice refinement, the validation in
+ * cf_mesh_finalize, and the area errors (2.23)-(2.25). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf_sim.h"
+#include "testutil.h"
+
+static int count(const unsigned char *a, int n) {
+  int c = 0;
+  for (int i = 0; i < n; i++) c += a[i] != 0;
+  return c;
+}
+
+static double total_mass(const cf_mesh *m) {
+  double *mass = malloc(sizeof(double) * m->n_nodes), s = 0;
+  cf_mesh_lumped_mass(m, m->x, mass);
+  int pos = 1;
+  for (int i = 0; i < m->n_nodes; i++) {
+    s += mass[i];
+    pos &= mass[i] > 0;
+  }
+  CHECK(pos, "every lumped mass must be > 0");
+  free(mass);
+  return s;
+}
+
+/* Every boundary edge is an edge of some element and has boundary nodes. */
+static void check_bedges(const cf_mesh *m, const char *what) {
+  int bad = 0;
+  for (int e = 0; e < m->n_bedges; e++) {
+    int a = m->bedges[2 * e], b = m->bedges[2 * e + 1], found = 0;
+    bad += !m->is_boundary[a] || !m->is_boundary[b];
+    for (int k = 0; k < m->n_elems && !found; k++)
+      for (int i = 0; i < m->nv; i++) {
+        int p = m->elems[k * m->nv + i], q = m->elems[k * m->nv + (i + 1) % m->nv];
+        if ((p == a && q == b) || (p == b && q == a)) found = 1;
+      }
+    bad += !found;
+  }
+  CHECK(bad == 0, "%s: %d inconsistent boundary edges", what, bad);
+}
+
+static void test_grid(int quads) {
+  const int nx = 7, ny = 9;
+  /* a skew parallelogram in 3-D: area |u x v| */
+  double o[3] = {0.3, -0.2, 1.1}, u[3] = {0.42, 0.05, 0.0}, v[3] = {0.1, 0.0, 0.594};
+  cf_mesh *m = cf_mesh_grid(nx, ny, o, u, v, quads);
+  CHECK(m != NULL, "cf_mesh_grid(quads=%d) failed", quads);
+  if (!m) return;
+  const char *w = quads ? "grid quads" : "grid triangles";
+  CHECK(m->nv == (quads ? 4 : 3), "%s: nv = %d", w, m->nv);
+  CHECK(m->n_nodes == nx * ny, "%s: n_nodes = %d", w, m->n_nodes);
+  CHECK(m->n_elems == (nx - 1) * (ny - 1) * (quads ? 1 : 2), "%s: n_elems = %d", w, m->n_elems);
+  CHECK(m->n_bedges == 2 * (nx - 1) + 2 * (ny - 1), "%s: n_bedges = %d", w, m->n_bedges);
+  CHECK(count(m->is_boundary, m->n_nodes) == 2 * nx + 2 * ny - 4, "%s: boundary nodes = %d", w,
+        count(m->is_boundary, m->n_nodes));
+  CHECK(count(m->is_corner, m->n_nodes) == 4, "%s: corners = %d", w, count(m->is_corner, m->n_nodes));
+  const int corner[4] = {0, nx - 1, (ny - 1) * nx, nx * ny - 1};
+  for (int c = 0; c < 4; c++) CHECK(m->is_corner[corner[c]], "%s: node %d is not a corner", w, corner[c]);
+  /* node (i,j) = origin + i/(nx-1) u + j/(ny-1) v */
+  double maxdev = 0;
+  for (int j = 0; j < ny; j++)
+    for (int i = 0; i < nx; i++)
+      for (int d = 0; d < 3; d++) {
+        double e = o[d] + u[d] * i / (nx - 1) + v[d] * j / (ny - 1);
+        maxdev = fmax(maxdev, fabs(m->x[3 * (j * nx + i) + d] - e));
+      }
+  CHECK(maxdev < 1e-15, "%s: node positions off by %g", w, maxdev);
+  check_bedges(m, w);
+  double cx[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+  double A = sqrt(cx[0] * cx[0] + cx[1] * cx[1] + cx[2] * cx[2]), M = total_mass(m);
+  CHECK(fabs(M - A) <= 1e-13 * A, "%s: total lumped mass %.17g != area %.17g", w, M, A);
+  double *area = malloc(sizeof(double) * m->n_elems), sa = 0;
+  cf_mesh_element_areas(m, m->x, area);
+  for (int k = 0; k < m->n_elems; k++) sa += area[k];
+  CHECK(fabs(sa - A) <= 1e-13 * A, "%s: sum of element areas %.17g != %.17g", w, sa, A);
+  free(area);
+  cf_mesh_free(m);
+}
+
+static void test_ring(void) {
+  const double r_in = 0.09, r_out = 0.15;
+  const int n_rad = 4, n_ang = 24;
+  cf_mesh *m = cf_mesh_ring(r_in, r_out, n_rad, n_ang, 0.7);
+  CHECK(m != NULL, "cf_mesh_ring failed");
+  if (!m) return;
+  CHECK(m->nv == 4, "ring: nv = %d", m->nv);
+  CHECK(m->n_nodes == (n_rad + 1) * n_ang, "ring: n_nodes = %d", m->n_nodes);
+  CHECK(m->n_elems == n_rad * n_ang, "ring: n_elems = %d", m->n_elems);
+  CHECK(m->n_bedges == 2 * n_ang, "ring: n_bedges = %d", m->n_bedges);
+  CHECK(count(m->is_boundary, m->n_nodes) == 2 * n_ang, "ring: boundary nodes = %d",
+        count(m->is_boundary, m->n_nodes));
+  CHECK(count(m->is_corner, m->n_nodes) == 0, "ring: corners = %d", count(m->is_corner, m->n_nodes));
+  /* boundary nodes are exactly those on the inner and outer circles */
+  int bad = 0;
+  for (int i = 0; i < m->n_nodes; i++) {
+    double r = hypot(m->x[3 * i], m->x[3 * i + 1]);
+    int on = fabs(r - r_in) < 1e-14 || fabs(r - r_out) < 1e-14;
+    bad += on != (m->is_boundary[i] != 0) || m->x[3 * i + 2] != 0.7;
+  }
+  CHECK(bad == 0, "ring: %d nodes with wrong boundary flag or z", bad);
+  check_bedges(m, "ring");
+  /* planar trapezoids: 2x2 Gauss integrates |det J| (affine) exactly, so the
+   * lumped mass sums to the area of the polygonal annulus */
+  double A = 0.5 * n_ang * sin(2 * M_PI / n_ang) * (r_out * r_out - r_in * r_in), M = total_mass(m);
+  CHECK(fabs(M - A) <= 1e-13 * A, "ring: total lumped mass %.17g != polygon area %.17g", M, A);
+  /* and the polygon is within the discretization error of the annulus */
+  double Ac = M_PI * (r_out * r_out - r_in * r_in);
+  CHECK(fabs(M - Ac) / Ac < 2 * M_PI * M_PI / (3.0 * n_ang * n_ang), "ring: area %g vs annulus %g", M, Ac);
+  cf_mesh_free(m);
+}
+
+static void test_square_tri(void) {
+  const int n = 8;
+  const double side = 0.5;
+  cf_mesh *m = cf_mesh_square_tri(side, n, 0.3, 12345, 0.2);
+  CHECK(m != NULL, "cf_mesh_square_tri failed");
+  if (!m) return;
+  CHECK(m->nv == 3, "square_tri: nv = %d", m->nv);
+  CHECK(m->n_nodes == n * n, "square_tri: n_nodes = %d", m->n_nodes);
+  CHECK(m->n_elems == 2 * (n - 1) * (n - 1), "square_tri: n_elems = %d", m->n_elems);
+  CHECK(m->n_bedges == 4 * (n - 1), "square_tri: n_bedges = %d", m->n_bedges);
+  CHECK(count(m->is_boundary, m->n_nodes) == 4 * (n - 1), "square_tri: boundary nodes = %d",
+        count(m->is_boundary, m->n_nodes));
+  CHECK(count(m->is_corner, m->n_nodes) == 4, "square_tri: corners = %d", count(m->is_corner, m->n_nodes));
+  const int corner[4] = {0, n - 1, (n - 1) * n, n * n - 1};
+  for (int c = 0; c < 4; c++) CHECK(m->is_corner[corner[c]], "square_tri: node %d is not a corner", corner[c]);
+  check_bedges(m, "square_tri");
+  /* interior nodes are jittered (within 0.3 h), boundary nodes are not */
+  double h = side / (n - 1), maxj = 0;
+  int moved = 0;
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++) {
+      const double *p = m->x + 3 * (j * n + i);
+      double dx = fabs(p[0] - i * h), dy = fabs(p[1] - j * h);
+      maxj = fmax(maxj, fmax(dx, dy));
+      if (dx > 1e-3 * h || dy > 1e-3 * h) moved++;
+      CHECK(p[2] == 0.2, "square_tri: z of node %d", j * n + i);
+    }
+  CHECK(maxj <= 0.3 * h * (1 + 1e-12), "square_tri: jitter %g > 0.3 h", maxj);
+  CHECK(moved > (n - 2) * (n - 2) / 2, "square_tri: only %d nodes jittered", moved);
+  double M = total_mass(m);
+  CHECK(fabs(M - side * side) <= 1e-13 * side * side, "square_tri: total mass %.17g != %.17g", M, side * side);
+  /* deterministic for a seed, different for another seed */
+  cf_mesh *m2 = cf_mesh_square_tri(side, n, 0.3, 12345, 0.2), *m3 = cf_mesh_square_tri(side, n, 0.3, 777, 0.2);
+  CHECK(m2 && !memcmp(m2->x, m->x, sizeof(double) * 3 * m->n_nodes) &&
+            !memcmp(m2->elems, m->elems, sizeof(int) * 3 * m->n_elems),
+        "square_tri: same seed gave a different mesh");
+  CHECK(m3 && memcmp(m3->x, m->x, sizeof(double) * 3 * m->n_nodes), "square_tri: seed ignored");
+  cf_mesh_free(m2);
+  cf_mesh_free(m3);
+  cf_mesh_free(m);
+}
+
+static void test_lattice(void) {
+  const int rows = 4, cols = 5, R = 2 * rows - 1, C = 2 * cols - 1;
+  double mk[4 * 5 * 3];
+  unsigned long long s = 99;
+  /* a hanging lattice (row 0 on top) with random non-planar noise */
+  for (int r = 0; r < rows; r++)
+    for (int c = 0; c < cols; c++) {
+      double *p = mk + 3 * (r * cols + c);
+      p[0] = 0.105 * c + 0.01 * cf_test_rand(&s);
+      p[1] = 0.02 * cf_test_rand(&s);
+      p[2] = 0.594 - 0.198 * r + 0.01 * cf_test_rand(&s);
+    }
+  cf_mesh *m = cf_mesh_lattice_refine(rows, cols, mk);
+  CHECK(m != NULL, "cf_mesh_lattice_refine failed");
+  if (!m) return;
+  CHECK(m->nv == 4 && m->n_nodes == R * C && m->n_elems == (R - 1) * (C - 1),
+        "lattice: nv %d nodes %d elems %d", m->nv, m->n_nodes, m->n_elems);
+  CHECK(m->n_bedges == 2 * (R - 1) + 2 * (C - 1), "lattice: n_bedges = %d", m->n_bedges);
+  CHECK(count(m->is_corner, m->n_nodes) == 4, "lattice: corners = %d", count(m->is_corner, m->n_nodes));
+  int bad = 0;
+  for (int r = 0; r < rows; r++)
+    for (int c = 0; c < cols; c++) {
+      int k = cf_mesh_lattice_node(rows, cols, r, c);
+      CHECK(k == (2 * r) * C + 2 * c, "lattice_node(%d,%d) = %d", r, c, k);
+      if (k < 0 || k >= m->n_nodes) continue;
+      /* the marker itself, bit for bit */
+      bad += memcmp(m->x + 3 * k, mk + 3 * (r * cols + c), 3 * sizeof(double)) != 0;
+    }
+  CHECK(bad == 0, "lattice: %d markers not reproduced exactly at their nodes", bad);
+  /* midpoints are averages of the two (edge) or four (cell) markers */
+  double dev = 0;
+  for (int a = 0; a < R; a++)
+    for (int b = 0; b < C; b++) {
+      if (a % 2 == 0 && b % 2 == 0) continue;
+      int i0 = a / 2, i1 = (a + 1) / 2, j0 = b / 2, j1 = (b + 1) / 2;
+      for (int d = 0; d < 3; d++) {
+        double e = (mk[3 * (i0 * cols + j0) + d] + mk[3 * (i0 * cols + j1) + d] + mk[3 * (i1 * cols + j0) + d] +
+                    mk[3 * (i1 * cols + j1) + d]) / 4;
+        dev = fmax(dev, fabs(m->x[3 * (a * C + b) + d] - e));
+      }
+    }
+  CHECK(dev <= 4e-16, "lattice: midpoints deviate from averages by %g", dev);
+  /* the 3x4 lattice refines to 5x7 (SPEC §4) */
+  cf_mesh *m2 = cf_mesh_lattice_refine(3, 4, mk);
+  CHECK(m2 && m2->n_nodes == 35 && m2->n_elems == 24, "3x4 lattice: %d nodes", m2 ? m2->n_nodes : -1);
+  cf_mesh_free(m2);
+  cf_mesh_free(m);
+}
+
+static void test_finalize_errors(void) {
+  /* two triangles of a unit square */
+  const double x[4 * 3] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
+  cf_mesh *m = cf_mesh_alloc(3, 4, 2);
+  memcpy(m->x, x, sizeof x);
+  const int good[6] = {0, 1, 2, 0, 2, 3};
+  memcpy(m->elems, good, sizeof good);
+  cf_error err = {0, ""};
+  CHECK(cf_mesh_finalize(m, &err) == CF_OK, "valid mesh rejected: %s", err.msg);
+  CHECK(m->n_bedges == 4, "unit square: n_bedges = %d", m->n_bedges);
+
+  /* elements need not be consistently oriented: the second triangle
+   * flipped gives the same boundary and the same four corners */
+  const int flipped[6] = {0, 1, 2, 0, 3, 2};
+  memcpy(m->elems, flipped, sizeof flipped);
+  err = (cf_error){0, ""};
+  CHECK(cf_mesh_finalize(m, &err) == CF_OK, "inconsistently oriented mesh rejected: %s", err.msg);
+  CHECK(m->n_bedges == 4 && count(m->is_boundary, 4) == 4 && count(m->is_corner, 4) == 4,
+        "flipped triangle: %d boundary edges, %d corners (expected 4, 4)", m->n_bedges, count(m->is_corner, 4));
+
+  int bad_hi[6] = {0, 1, 2, 0, 2, 4}; /* node 4 does not exist */
+  memcpy(m->elems, bad_hi, sizeof bad_hi);
+  err = (cf_error){0, ""};
+  int rc = cf_mesh_finalize(m, &err);
+  CHECK(rc == CF_EINVAL && err.code == CF_EINVAL, "out-of-range index: rc %d", rc);
+  CHECK(strstr(err.msg, "element 1") && strstr(err.msg, "4"), "out-of-range message: '%s'", err.msg);
+
+  int bad_lo[6] = {0, 1, 2, -1, 2, 3};
+  memcpy(m->elems, bad_lo, sizeof bad_lo);
+  err = (cf_error){0, ""};
+  rc = cf_mesh_finalize(m, &err);
+  CHECK(rc == CF_EINVAL && strstr(err.msg, "element 1") && strstr(err.msg, "-1"),
+        "negative index: rc %d '%s'", rc, err.msg);
+
+  int rep[6] = {0, 1, 2, 0, 2, 2}; /* repeated node: zero area */
+  memcpy(m->elems, rep, sizeof rep);
+  err = (cf_error){0, ""};
+  rc = cf_mesh_finalize(m, &err);
+  CHECK(rc == CF_EINVAL && strstr(err.msg, "element 1") && strstr(err.msg, "area"),
+        "repeated node: rc %d '%s'", rc, err.msg);
+  cf_mesh_free(m);
+
+  /* collinear nodes in general position (not on an axis): zero area up to
+   * rounding, must still be rejected */
+  m = cf_mesh_alloc(3, 4, 2);
+  const double p0[3] = {0.1, 0.7, 0.3}, dd[3] = {0.37, 0.11, 0.29}, q[3] = {0.3, 0.9, 0.1};
+  for (int d = 0; d < 3; d++) {
+    m->x[d] = p0[d];
+    m->x[3 + d] = p0[d] + dd[d];
+    m->x[6 + d] = p0[d] + 2.3 * dd[d];
+    m->x[9 + d] = q[d];
+  }
+  const int col[6] = {0, 1, 3, 0, 1, 2};
+  memcpy(m->elems, col, sizeof col);
+  err = (cf_error){0, ""};
+  rc = cf_mesh_finalize(m, &err);
+  CHECK(rc == CF_EINVAL && strstr(err.msg, "element 1"), "collinear element: rc %d '%s'", rc, err.msg);
+  cf_mesh_free(m);
+
+  /* quads: a quad with two coincident nodes collapsed to a segment */
+  m = cf_mesh_alloc(4, 4, 1);
+  const double xs[12] = {0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0};
+  memcpy(m->x, xs, sizeof xs);
+  for (int i = 0; i < 4; i++) m->elems[i] = i;
+  err = (cf_error){0, ""};
+  rc = cf_mesh_finalize(m, &err);
+  CHECK(rc == CF_EINVAL && strstr(err.msg, "element 0"), "flat quad: rc %d '%s'", rc, err.msg);
+  cf_mesh_free(m);
+}
+
+static void test_area_error(void) {
+  double o[3] = {0, 0, 0}, u[3] = {0.42, 0, 0}, v[3] = {0, 0, 0.594};
+  for (int quads = 0; quads <= 1; quads++) {
+    cf_mesh *m = cf_mesh_grid(7, 9, o, u, v, quads);
+    double *a0 = malloc(sizeof(double) * m->n_elems), *x = malloc(sizeof(double) * 3 * m->n_nodes);
+    cf_mesh_element_areas(m, m->x, a0);
+    cf_area_error e = cf_mesh_area_error(m, a0, m->x);
+    CHECK(e.total == 0 && e.mean == 0 && e.dispersion == 0, "rest area error %g %g %g", e.total, e.mean,
+          e.dispersion);
+    for (int i = 0; i < 3 * m->n_nodes; i++) x[i] = 1.01 * m->x[i] + (i % 3 == 1 ? 0.3 : 0);
+    e = cf_mesh_area_error(m, a0, x);
+    CHECK(fabs(e.total - 0.0201) < 1e-12, "scaled x1.01: total %.15g", e.total);
+    CHECK(fabs(e.mean - 0.0201) < 1e-12, "scaled x1.01: mean %.15g", e.mean);
+    CHECK(fabs(e.dispersion - 0.0201) < 1e-7, "scaled x1.01: dispersion %.15g", e.dispersion);
+    /* an interior node moved in the plane: the elements around it grow and
+     * shrink but the polygon they tile is unchanged, so the total error
+     * (2.23) stays 0 while the mean element error (2.24) does not */
+    for (int i = 0; i < 3 * m->n_nodes; i++) x[i] = m->x[i];
+    x[3 * (4 * 7 + 3) + 0] += 0.02; /* node (3,4), spacing 0.07 x 0.074 */
+    e = cf_mesh_area_error(m, a0, x);
+    CHECK(e.total < 1e-14 && e.mean > 1e-3 && e.dispersion > e.mean,
+          "in-plane move: total %g mean %g dispersion %g", e.total, e.mean, e.dispersion);
+    free(a0);
+    free(x);
+    cf_mesh_free(m);
+  }
+}
+
+static void test_rejects_bad_arguments(void) {
+  double o[3] = {0, 0, 0}, u[3] = {1, 0, 0}, v[3] = {0, 1, 0};
+  CHECK(cf_mesh_grid(1, 5, o, u, v, 1) == NULL, "grid nx = 1 accepted");
+  CHECK(cf_mesh_ring(0.2, 0.1, 2, 16, 0) == NULL, "ring r_out < r_in accepted");
+  CHECK(cf_mesh_ring(0.1, 0.2, 2, 2, 0) == NULL, "ring n_ang = 2 accepted");
+  CHECK(cf_mesh_square_tri(1, 5, 0.5, 1, 0) == NULL, "square_tri jitter 0.5 accepted");
+  CHECK(cf_mesh_lattice_refine(1, 5, NULL) == NULL, "lattice 1 row accepted");
+}
+
+int main(void) {
+  cf_runtime_init();
+  test_grid(1);
+  test_grid(0);
+  test_ring();
+  test_square_tri();
+  test_lattice();
+  test_finalize_errors();
+  test_area_error();
+  test_rejects_bad_arguments();
+  return cf_test_done("test_mesh");
+}

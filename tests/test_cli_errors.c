@@ -30,22 +30,6 @@ static char base[] = "/tmp/cf_cli_errors.XXXXXX";
 static char *ini_text; /* experiments/shake_a2.ini */
 static int case_no;
 
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *b = malloc((size_t)n + 1);
-  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-    free(b);
-    b = NULL;
-  }
-  if (b) b[n] = 0;
-  if (len) *len = (size_t)n;
-  fclose(f);
-  return b;
-}
 
 /* Write the reference config with the line starting with `key` replaced by
  * `repl`; returns the (1-based) line number of the replaced line. */
@@ -112,8 +96,8 @@ static run_result run(char *const argv[]) {
   waitpid(pid, &st, 0);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   if (WIFSIGNALED(st)) fprintf(stderr, "killed by signal %d\n", WTERMSIG(st));
-  r.out = slurp(so, NULL);
-  r.err = slurp(se, &r.err_len);
+  r.out = cf_test_slurp(so, NULL);
+  r.err = cf_test_slurp(se, &r.err_len);
   remove(so);
   remove(se);
   return r;
@@ -212,7 +196,7 @@ int main(int argc, char **argv) {
   exe = argv[1];
   char ref[1024];
   snprintf(ref, sizeof ref, "%s/experiments/shake_a2.ini", argv[2]);
-  ini_text = slurp(ref, NULL);
+  ini_text = cf_test_slurp(ref, NULL);
   CHECK(ini_text != NULL, "cannot read %s", ref);
   CHECK(mkdtemp(base) != NULL, "mkdtemp: %s", strerror(errno));
   if (!ini_text) return cf_test_done("test_cli_errors");

@@ -145,26 +145,11 @@ static double *read_positions(const char *path, hsize_t d[3]) {
   return buf;
 }
 
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *b = malloc((size_t)n + 1);
-  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-    free(b);
-    b = NULL;
-  }
-  if (b) b[n] = 0;
-  fclose(f);
-  return b;
-}
 
 static void test_cli(const char *exe, const char *root, const double *traj) {
   char src[4096], dir[] = "/tmp/cf_determinism.XXXXXX";
   snprintf(src, sizeof src, "%s/experiments/shake_a2.ini", root);
-  char *ini = slurp(src);
+  char *ini = cf_test_slurp(src, NULL);
   CHECK(ini != NULL, "cannot read %s", src);
   if (!ini) return;
   CHECK(mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));

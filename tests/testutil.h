@@ -3,6 +3,7 @@
  * status is the number of failed checks (0 = pass). */
 #ifndef CF_TESTUTIL_H
 #define CF_TESTUTIL_H
+#include <stddef.h>
 #include <stdio.h>
 
 extern int cf_test_failures;
@@ -21,4 +22,7 @@ extern int cf_test_failures;
 int cf_test_done(const char *name);
 /* Deterministic uniform random number in [-1, 1). */
 double cf_test_rand(unsigned long long *state);
+/* Whole file as a NUL-terminated malloc'ed string (NULL on error); *len
+ * gets its size when len is not NULL. */
+char *cf_test_slurp(const char *path, size_t *len);
 #endif

@@ -173,6 +173,7 @@ static void cb_row(int c, void *data) {
   if (st->rc) return;
   if (st->phase == 2) data_row(st);
   else header_record(st);
+  st->last_line = st->line;
   st->cell = 0;
   for (int i = 0; st->row && i < 3 * st->K; i++) st->row[i] = NAN;
 }
@@ -192,6 +193,14 @@ static int scan_segment(mv_state *st, const unsigned char *b, size_t n) {
   return CF_OK;
 }
 
+static void csv_failure(mv_state *st, struct csv_parser *p, long line) {
+  if (csv_error(p) == CSV_EPARSE)
+    mv_fail(st, line, 0, "malformed CSV: a quote inside an unquoted cell, text after a closing quote, "
+            "or a quoted cell not closed before the end of the file");
+  else
+    mv_fail(st, line, 0, "out of memory while parsing CSV (%s)", csv_strerror(csv_error(p)));
+}
+
 /* Feed buf to libcsv one line segment at a time, so the callbacks know the
  * line they are on. */
 static int feed(mv_state *st, struct csv_parser *p, const char *buf, size_t len) {
@@ -202,7 +211,7 @@ static int feed(mv_state *st, struct csv_parser *p, const char *buf, size_t len)
     size_t n = nl ? (size_t)(nl - buf) + 1 : len;
     if (scan_segment(st, (const unsigned char *)buf, n)) break;
     if (csv_parse(p, buf, n, cb_field, cb_row, st) != n && !st->rc)
-      mv_fail(st, st->line, 0, "malformed CSV (%s)", csv_strerror(csv_error(p)));
+      csv_failure(st, p, st->line);
     st->line_bytes += n;
     if (nl) st->line++, st->line_bytes = 0;
     buf += n;
@@ -253,12 +262,13 @@ static int drop_unseen(mv_state *st, cf_recording *rec) {
 }
 
 static int check_frames(mv_state *st) {
+  if (st->total_bytes == 0) return mv_fail(st, 1, 0, "empty file: not a Motive CSV export");
   if (st->phase < 2)
-    return mv_fail(st, st->line, 0, "truncated header: the file ends before the 'Frame,Time (Seconds),...' row "
+    return mv_fail(st, st->last_line, 0, "truncated header: the file ends before the 'Frame,Time (Seconds),...' row "
                    "(expected Type, Name, ID and Rotation/Position rows, then Frame)");
   if (st->T == 0) return mv_fail(st, st->frame_line, 0, "no data frames after the 'Frame' row");
   if (st->frames_expected >= 0 && st->frames_expected != st->T)
-    return mv_fail(st, st->line, 0, "%d data frames, but the metadata row says Total Exported Frames %ld "
+    return mv_fail(st, st->last_line, 0, "%d data frames, but the metadata row says Total Exported Frames %ld "
                    "(truncated or edited export?)", st->T, st->frames_expected);
   return CF_OK;
 }
@@ -331,8 +341,7 @@ static int run(const source *src, const char *name, const cf_motive_opts *o, cf_
   if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0) return cf_error_set(err, CF_ENOMEM, "%s: csv_init failed", name);
   if (src->f) read_file(&st, &p, src->f);
   else feed(&st, &p, src->buf, src->len);
-  if (!st.rc && csv_fini(&p, cb_field, cb_row, &st) != 0 && !st.rc)
-    mv_fail(&st, st.line, 0, "malformed CSV at the end of the file (%s)", csv_strerror(csv_error(&p)));
+  if (!st.rc && csv_fini(&p, cb_field, cb_row, &st) != 0 && !st.rc) csv_failure(&st, &p, st.last_line + 1);
   csv_free(&p);
   if (!st.rc) finish(&st, rec);
   state_free(&st);

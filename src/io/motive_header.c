@@ -192,7 +192,7 @@ static int marker_column(mv_state *st, const header_rows *h, int j, int a) {
   if (same) {
     for (int i = st->first_col[k]; i < j; i++)
       if (st->cols[i].axis == a)
-        return mv_fail(st, st->frame_line, j + 1, "marker %s has a second %c column (first at column %d)",
+        return mv_fail(st, st->frame_line, j + 1, "duplicate marker name %s: a second %c column (first at column %d)",
                        mv_quote(name, q, sizeof q), "XYZ"[a], i + 1);
   } else {
     if (new_marker(st, name, j)) return st->rc;

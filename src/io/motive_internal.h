@@ -30,6 +30,7 @@ typedef struct {
   int rc; /* first error, stops everything */
   /* stream position */
   long line;         /* 1-based line being fed to libcsv */
+  long last_line;    /* line of the last complete record */
   size_t line_bytes; /* bytes of that line so far */
   size_t total_bytes;
   /* header */

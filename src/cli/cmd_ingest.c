@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cf_io.h"
 #include "commands.h"
@@ -116,6 +117,9 @@ static int parse_args(int argc, char **argv, ingest_args *a) {
   if (strcmp(a->kind, "motive"))
     return cf_cli_fail("ingest", "unknown source kind '%s' (this build reads: motive)", a->kind);
   if (!a->out) return cf_cli_fail("ingest", "missing -o REC.h5 (see --help)");
+  struct stat si, so;
+  if (!stat(a->in, &si) && !stat(a->out, &so) && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+    return cf_cli_fail("ingest", "%s: the output would overwrite the input", a->out);
   return 0;
 }
 

@@ -1,0 +1,207 @@
+/* driven.c — a cloth simulation driven by a recording (SPEC §7, thesis
+ * §4.2.2): start at the recorded first frame (the marker lattice refined
+ * once), the controlled markers' nodes follow the recording, and every frame
+ * is compared with the recorded markers. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cf_fit.h"
+
+struct cf_fit_run {
+  const cf_fit_target *tg;
+  cf_params base;
+  cf_mesh *mesh;
+  int K, n_kin;
+  int *marker_node; /* [K] */
+  int *kin;         /* [n_kin] mesh nodes of the controlled markers */
+  int *ctrl;        /* [n_kin] lattice indices */
+  double *w;        /* [K] weights */
+  double *simk;     /* [K*3] simulated marker positions of one frame */
+  double *kp;       /* [n_kin*3] */
+  int counted;      /* frames of the recording with a marker present */
+};
+
+void cf_fit_run_free(cf_fit_run *r) {
+  if (!r) return;
+  cf_mesh_free(r->mesh);
+  free(r->marker_node);
+  free(r->kin);
+  free(r->ctrl);
+  free(r->w);
+  free(r->simk);
+  free(r->kp);
+  free(r);
+}
+
+/* Frame 0 complete, controlled markers present in every frame. */
+static int check_target(const cf_fit_target *tg, const int *ctrl, int n_ctrl, cf_error *err) {
+  int K = tg->rows * tg->cols;
+  if (tg->rows < 2 || tg->cols < 2 || tg->T < 2 || !(tg->dt > 0) || !(tg->rho > 0))
+    return cf_error_set(err, CF_EINVAL,
+                        "recording: expected a lattice of at least 2x2 markers, 2 frames, dt > 0 and "
+                        "density > 0 (got %dx%d, %d frames, dt %g, density %g)",
+                        tg->rows, tg->cols, tg->T, tg->dt, tg->rho);
+  for (int j = 0; j < 3 * K; j++)
+    if (!isfinite(tg->pos[j]))
+      return cf_error_set(err, CF_EINVAL,
+                          "recording: marker %d (row %d, col %d) is missing in the first frame; the "
+                          "simulation starts from a complete frame (trim the recording)",
+                          j / 3, j / 3 / tg->cols, j / 3 % tg->cols);
+  for (int c = 0; c < n_ctrl; c++) {
+    if (ctrl[c] < 0 || ctrl[c] >= K)
+      return cf_error_set(err, CF_EINVAL, "recording: controlled marker index %d outside 0..%d", ctrl[c], K - 1);
+    for (int t = 0; t < tg->T; t++)
+      for (int d = 0; d < 3; d++)
+        if (!isfinite(tg->pos[((size_t)t * K + ctrl[c]) * 3 + d]))
+          return cf_error_set(err, CF_EINVAL,
+                              "recording: controlled marker %d is missing at frame %d (t = %.3f s); "
+                              "controlled corners must be gap-filled at ingestion",
+                              ctrl[c], t, t * tg->dt);
+  }
+  return CF_OK;
+}
+
+static int setup_nodes(cf_fit_run *r, cf_error *err) {
+  const cf_fit_target *tg = r->tg;
+  int K = r->K;
+  r->marker_node = malloc(sizeof(int) * K);
+  r->kin = malloc(sizeof(int) * r->n_kin);
+  r->w = malloc(sizeof(double) * K);
+  r->simk = malloc(sizeof(double) * 3 * K);
+  r->kp = malloc(sizeof(double) * 3 * r->n_kin);
+  if (!r->marker_node || !r->kin || !r->w || !r->simk || !r->kp)
+    return cf_error_set(err, CF_ENOMEM, "out of memory");
+  for (int j = 0; j < K; j++) r->marker_node[j] = cf_mesh_lattice_node(tg->rows, tg->cols, j / tg->cols, j % tg->cols);
+  for (int c = 0; c < r->n_kin; c++) r->kin[c] = r->marker_node[r->ctrl[c]];
+  if (tg->weight) {
+    memcpy(r->w, tg->weight, sizeof(double) * K);
+  } else {
+    int rc = cf_metric_lattice_weights(tg->rows, tg->cols, tg->pos, r->w, err);
+    if (rc) return rc;
+  }
+  r->counted = 0;
+  for (int t = 0; t < tg->T; t++) {
+    int any = 0;
+    for (int j = 0; j < K && !any; j++) any = !isnan(tg->pos[((size_t)t * K + j) * 3]);
+    r->counted += any;
+  }
+  return CF_OK;
+}
+
+cf_fit_run *cf_fit_run_alloc(const cf_fit_target *tg, const cf_params *base, cf_error *err) {
+  int top[2] = {0, tg->cols - 1};
+  const int *ctrl = tg->n_ctrl > 0 ? tg->ctrl : top;
+  int n_ctrl = tg->n_ctrl > 0 ? tg->n_ctrl : 2;
+  if (check_target(tg, ctrl, n_ctrl, err)) return NULL;
+  cf_fit_run *r = calloc(1, sizeof *r);
+  if (!r) {
+    cf_error_set(err, CF_ENOMEM, "out of memory");
+    return NULL;
+  }
+  r->tg = tg;
+  r->base = *base;
+  r->base.rho = tg->rho;
+  r->base.dt = tg->dt;
+  r->K = tg->rows * tg->cols;
+  r->n_kin = n_ctrl;
+  r->ctrl = malloc(sizeof(int) * n_ctrl);
+  r->mesh = cf_mesh_lattice_refine(tg->rows, tg->cols, tg->pos);
+  int rc = r->ctrl && r->mesh ? CF_OK
+                              : cf_error_set(err, CF_EINVAL, "recording: the first frame's lattice "
+                                                             "does not make a valid mesh (degenerate quads)");
+  if (rc == CF_OK) {
+    memcpy(r->ctrl, ctrl, sizeof(int) * n_ctrl);
+    rc = setup_nodes(r, err);
+  }
+  if (rc) {
+    cf_fit_run_free(r);
+    return NULL;
+  }
+  return r;
+}
+
+const int *cf_fit_run_marker_nodes(const cf_fit_run *r) { return r->marker_node; }
+const cf_mesh *cf_fit_run_mesh(const cf_fit_run *r) { return r->mesh; }
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* Simulated marker positions of the current state into r->simk. */
+static void gather(cf_fit_run *r, const double *x) {
+  for (int j = 0; j < r->K; j++) memcpy(r->simk + 3 * j, x + 3 * r->marker_node[j], 3 * sizeof(double));
+}
+
+static void fail(cf_fit_result *res, int status, const char *msg) {
+  res->status = status;
+  strncpy(res->reason, msg, sizeof res->reason - 1);
+  res->reason[sizeof res->reason - 1] = 0;
+  res->err.e_cm = res->err.s_cm = res->err.d_max_cm = INFINITY;
+}
+
+int cf_fit_run_eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double prune_bound,
+                    cf_frame_error *fe, cf_fit_result *res) {
+  const cf_fit_target *tg = r->tg;
+  int T = tg->T, K = r->K;
+  if (t1 <= 0 || t1 > T) t1 = T;
+  if (t0 < 0) t0 = 0;
+  memset(res, 0, sizeof *res);
+  double start = now_s();
+  cf_params p = r->base;
+  p.delta = pt->delta;
+  p.alpha = pt->alpha;
+  p.beta = pt->beta;
+  p.kappa = pt->kappa;
+  cf_error err;
+  cf_sim *s = cf_sim_alloc(r->mesh, &p, r->kin, r->n_kin, &err);
+  if (!s) {
+    fail(res, err.code, err.msg);
+    return err.code == CF_ENOMEM ? CF_ENOMEM : CF_OK;
+  }
+  cf_frame_error local, *f = fe;
+  double sum = 0, limit = prune_bound > 0 ? prune_bound * (t1 - t0) : INFINITY;
+  double se = 0, ss = 0, dmax = 0;
+  int counted = 0, k;
+  for (k = 0; k < T; k++) {
+    if (k > 0) {
+      for (int c = 0; c < r->n_kin; c++)
+        memcpy(r->kp + 3 * c, tg->pos + ((size_t)k * K + r->ctrl[c]) * 3, 3 * sizeof(double));
+      if (cf_sim_step(s, r->kp, &err)) {
+        fail(res, err.code, err.msg);
+        break;
+      }
+    }
+    gather(r, cf_sim_x(s));
+    cf_frame_error *cur = f ? f + k : &local;
+    cf_metric_frame(K, r->w, r->simk, tg->pos + (size_t)k * K * 3, cur);
+    if (k < t0 || k >= t1 || cur->n == 0) continue;
+    se += cur->e_cm;
+    ss += cur->s_cm;
+    if (cur->d_cm > dmax) dmax = cur->d_cm;
+    counted++;
+    sum += cur->e_cm;
+    if (sum > limit) {
+      res->pruned = 1;
+      k++;
+      break;
+    }
+  }
+  res->frames = k;
+  cf_sim_stats st = cf_sim_get_stats(s);
+  res->iterations = st.iterations;
+  res->factorizations = st.factorizations;
+  cf_sim_free(s);
+  res->wall_s = now_s() - start;
+  if (res->status) return CF_OK;
+  /* pruned: divide by all window frames, so e_cm is a lower bound */
+  int denom = res->pruned ? (t1 - t0) : counted;
+  res->err.e_cm = denom ? se / denom : NAN;
+  res->err.s_cm = denom ? ss / denom : NAN;
+  res->err.d_max_cm = dmax;
+  res->err.frames = counted;
+  return CF_OK;
+}

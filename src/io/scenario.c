@@ -1,6 +1,5 @@
 /* scenario.c — simulation scenarios from INI files (inih). */
 #include <errno.h>
-#include <ini.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,40 +7,13 @@
 #include <strings.h>
 
 #include "cf_io.h"
+#include "textfile.h"
 
-/* Debian's inih is built without line numbers in the handler, so a custom
- * reader feeds the text line by line and counts. */
 typedef struct {
   cf_scenario *sc;
   const char *path;
   cf_error *err;
-  int failed;
-  const char *cursor;
-  int line;
 } parse_ctx;
-
-static char *read_line(char *str, int num, void *stream) {
-  parse_ctx *c = stream;
-  if (!*c->cursor || num < 2) return NULL;
-  int n = 0;
-  while (c->cursor[n] && c->cursor[n] != '\n' && n < num - 1) n++;
-  memcpy(str, c->cursor, (size_t)n);
-  str[n] = 0;
-  c->cursor += n;
-  if (*c->cursor == '\n') c->cursor++;
-  c->line++;
-  return str;
-}
-
-static int parse_double(const char *s, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  while (*end == ' ' || *end == '\t') end++;
-  if (end == s || *end || errno == ERANGE || !isfinite(v)) return 0;
-  *out = v;
-  return 1;
-}
 
 static int parse_int(const char *s, int *out) {
   char *end;
@@ -80,41 +52,41 @@ static int copy_word(char *dst, size_t n, const char *v) {
 #define KEY(sec, k) (!strcasecmp(section, sec) && !strcasecmp(name, k))
 
 /* One key=value; returns 1 if accepted, 0 with err filled otherwise. */
-static int set_key(parse_ctx *c, const char *section, const char *name, const char *value,
-                   int line) {
+static int set_key(void *user, const char *section, const char *name, const char *value, int line) {
+  parse_ctx *c = user;
   cf_scenario *sc = c->sc;
   cf_params *p = &sc->params;
   int ok = 1, known = 1;
   const char *expect = "a finite number";
   if (KEY("scenario", "name")) ok = copy_word(sc->name, sizeof sc->name, value), expect = "a name under 128 characters";
-  else if (KEY("cloth", "width")) ok = parse_double(value, &sc->width) && sc->width > 0, expect = "a length > 0 in m";
-  else if (KEY("cloth", "height")) ok = parse_double(value, &sc->height) && sc->height > 0, expect = "a length > 0 in m";
+  else if (KEY("cloth", "width")) ok = cf_text_double(value, &sc->width) && sc->width > 0, expect = "a length > 0 in m";
+  else if (KEY("cloth", "height")) ok = cf_text_double(value, &sc->height) && sc->height > 0, expect = "a length > 0 in m";
   else if (KEY("cloth", "mesh")) ok = (!strcmp(value, "quads") || !strcmp(value, "triangles")) && copy_word(sc->mesh_kind, sizeof sc->mesh_kind, value), expect = "quads or triangles";
   else if (KEY("cloth", "nx")) ok = parse_int(value, &sc->nx) && sc->nx >= 2, expect = "an integer >= 2";
   else if (KEY("cloth", "ny")) ok = parse_int(value, &sc->ny) && sc->ny >= 2, expect = "an integer >= 2";
-  else if (KEY("cloth", "noise")) ok = parse_double(value, &sc->noise) && sc->noise >= 0, expect = "a length >= 0 in m";
+  else if (KEY("cloth", "noise")) ok = cf_text_double(value, &sc->noise) && sc->noise >= 0, expect = "a length >= 0 in m";
   else if (KEY("cloth", "seed")) { int s = 0; ok = parse_int(value, &s) && s >= 0; sc->seed = (unsigned long)s; expect = "an integer >= 0"; }
   else if (KEY("cloth", "orientation")) ok = (!strcmp(value, "hanging") || !strcmp(value, "horizontal")) && copy_word(sc->orientation, sizeof sc->orientation, value), expect = "hanging or horizontal";
-  else if (KEY("material", "rho")) ok = parse_double(value, &p->rho);
-  else if (KEY("material", "delta")) ok = parse_double(value, &p->delta);
-  else if (KEY("material", "alpha")) ok = parse_double(value, &p->alpha);
-  else if (KEY("material", "beta")) ok = parse_double(value, &p->beta);
-  else if (KEY("material", "kappa")) ok = parse_double(value, &p->kappa);
-  else if (KEY("material", "ks")) ok = parse_double(value, &p->ks);
-  else if (KEY("sim", "dt")) ok = parse_double(value, &p->dt) && p->dt > 0, expect = "a time step > 0 in s";
-  else if (KEY("sim", "duration")) ok = parse_double(value, &sc->duration) && sc->duration > 0, expect = "a duration > 0 in s";
-  else if (KEY("sim", "tol")) ok = parse_double(value, &p->tol) && p->tol > 0, expect = "a relative tolerance > 0";
+  else if (KEY("material", "rho")) ok = cf_text_double(value, &p->rho);
+  else if (KEY("material", "delta")) ok = cf_text_double(value, &p->delta);
+  else if (KEY("material", "alpha")) ok = cf_text_double(value, &p->alpha);
+  else if (KEY("material", "beta")) ok = cf_text_double(value, &p->beta);
+  else if (KEY("material", "kappa")) ok = cf_text_double(value, &p->kappa);
+  else if (KEY("material", "ks")) ok = cf_text_double(value, &p->ks);
+  else if (KEY("sim", "dt")) ok = cf_text_double(value, &p->dt) && p->dt > 0, expect = "a time step > 0 in s";
+  else if (KEY("sim", "duration")) ok = cf_text_double(value, &sc->duration) && sc->duration > 0, expect = "a duration > 0 in s";
+  else if (KEY("sim", "tol")) ok = cf_text_double(value, &p->tol) && p->tol > 0, expect = "a relative tolerance > 0";
   else if (KEY("sim", "max_iter")) ok = parse_int(value, &p->max_iter) && p->max_iter >= 1, expect = "an integer >= 1";
   else if (KEY("sim", "reuse_factor")) ok = parse_int(value, &p->reuse_factor) && (p->reuse_factor == 0 || p->reuse_factor == 1), expect = "0 or 1";
-  else if (KEY("sim", "g")) ok = parse_double(value, &p->g);
+  else if (KEY("sim", "g")) ok = cf_text_double(value, &p->g);
   else if (KEY("drive", "nodes")) ok = copy_word(sc->drive_nodes, sizeof sc->drive_nodes, value), expect = "top-corners, three-corners, none or a node list";
   else if (KEY("drive", "motion")) {
     expect = "shake or fixed";
     if (!strcmp(value, "shake")) sc->drive.kind = CF_DRIVE_SHAKE;
     else if (!strcmp(value, "fixed")) sc->drive.kind = CF_DRIVE_FIXED;
     else ok = 0;
-  } else if (KEY("drive", "amplitude")) ok = parse_double(value, &sc->drive.amplitude) && sc->drive.amplitude >= 0, expect = "an amplitude >= 0 in m";
-  else if (KEY("drive", "frequency")) ok = parse_double(value, &sc->drive.frequency) && sc->drive.frequency >= 0, expect = "a frequency >= 0 in Hz";
+  } else if (KEY("drive", "amplitude")) ok = cf_text_double(value, &sc->drive.amplitude) && sc->drive.amplitude >= 0, expect = "an amplitude >= 0 in m";
+  else if (KEY("drive", "frequency")) ok = cf_text_double(value, &sc->drive.frequency) && sc->drive.frequency >= 0, expect = "a frequency >= 0 in Hz";
   else if (KEY("drive", "axis")) {
     double *a = sc->drive.axis, nrm;
     ok = parse_vec3(value, a);
@@ -129,18 +101,6 @@ static int set_key(parse_ctx *c, const char *section, const char *name, const ch
   }
   if (!ok) {
     cf_error_set(c->err, CF_EFORMAT, "%s:%d: [%s] %s = '%s': expected %s", c->path, line, section, name, value, expect);
-    return 0;
-  }
-  return 1;
-}
-
-static int handler(void *user, const char *section, const char *name, const char *value) {
-  parse_ctx *c = user;
-  int line = c->line;
-  if (c->failed) return 0;
-  if (!name) return 1; /* a section header */
-  if (!set_key(c, section, name, value, line)) {
-    c->failed = 1;
     return 0;
   }
   return 1;
@@ -164,66 +124,13 @@ static void scenario_defaults(cf_scenario *sc) {
   sc->drive.axis[1] = 1;
 }
 
-static char *slurp(const char *path, cf_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    cf_error_set(err, CF_EIO, "%s: cannot open: %s", path, strerror(errno));
-    return NULL;
-  }
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    size_t r = fread(buf + n, 1, cap - n - 1, f);
-    n += r;
-    if (n + 1 < cap) break;
-    if (cap > (1u << 24)) { /* 16 MB: not a config file */
-      free(buf);
-      buf = NULL;
-      cf_error_set(err, CF_EFORMAT, "%s: larger than 16 MB, expected a small INI config", path);
-      fclose(f);
-      return NULL;
-    }
-    char *nb = realloc(buf, cap *= 2);
-    if (!nb) free(buf);
-    buf = nb;
-  }
-  fclose(f);
-  if (!buf) {
-    cf_error_set(err, CF_ENOMEM, "%s: out of memory", path);
-    return NULL;
-  }
-  buf[n] = 0;
-  if (strlen(buf) != n) {
-    free(buf);
-    cf_error_set(err, CF_EFORMAT, "%s: contains NUL bytes, expected a text INI config", path);
-    return NULL;
-  }
-  /* Other control characters (tab and CR LF line ends aside) mean binary
-   * data; rejecting them here also keeps them out of the error messages,
-   * which quote keys and values. */
-  int line = 1;
-  for (size_t i = 0; i < n; i++) {
-    unsigned char ch = (unsigned char)buf[i];
-    line += ch == '\n';
-    if ((ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') || ch == 0x7f) {
-      free(buf);
-      cf_error_set(err, CF_EFORMAT, "%s:%d: contains binary data (byte 0x%02x), expected a text INI config",
-                   path, line, ch);
-      return NULL;
-    }
-  }
-  return buf;
-}
-
 int cf_scenario_load(const char *path, cf_scenario *sc, cf_error *err) {
   scenario_defaults(sc);
-  sc->text = slurp(path, err);
+  sc->text = cf_text_slurp(path, "a text INI config", err);
   if (!sc->text) return err ? err->code : CF_EIO;
-  parse_ctx c = {sc, path, err, 0, sc->text, 0};
-  int rc = ini_parse_stream(read_line, &c, handler, &c);
-  if (c.failed) return err ? err->code : CF_EFORMAT;
-  if (rc != 0)
-    return cf_error_set(err, CF_EFORMAT, "%s:%d: malformed line, expected 'key = value' or '[section]'", path, rc);
+  parse_ctx c = {sc, path, err};
+  int rc = cf_ini_parse_text(path, sc->text, set_key, &c, err);
+  if (rc) return rc;
   cf_error perr;
   if (cf_params_check(&sc->params, &perr))
     return cf_error_set(err, CF_EINVAL, "%s: %s", path, perr.msg);

@@ -42,6 +42,7 @@ typedef struct {
   int json;
   cf_motive_opts mopts;
   cf_rec_meta meta;
+  cf_meshseq_opts mesh; /* ingest meshes */
 } ingest_args;
 
 static const struct {
@@ -104,18 +105,21 @@ static int parse_args(int argc, char **argv, ingest_args *a) {
   for (int i = 1; i < argc; i++) {
     int bad = 0;
     if (flag_option(argv[i], a)) continue;
-    if (argv[i][0] == '-' && i + 1 < argc && meta_option(argv[i], argv[i + 1], a, &bad)) {
+    if (argv[i][0] == '-' && i + 1 < argc &&
+        (meta_option(argv[i], argv[i + 1], a, &bad) || cf_ingest_mesh_option(argv[i], argv[i + 1], &a->mesh, &bad))) {
       if (bad) return cf_cli_fail("ingest", "invalid value '%s' for %s (see --help)", argv[i + 1], argv[i]);
       i++;
     } else if (argv[i][0] == '-' && argv[i][1]) {
       return cf_cli_fail("ingest", "unknown option or missing value: '%s' (see --help)", argv[i]);
     } else if (!a->kind) a->kind = argv[i];
     else if (!a->in) a->in = argv[i];
-    else return cf_cli_fail("ingest", "unexpected argument '%s' (see --help)", argv[i]);
+    else return cf_cli_fail("ingest", "unexpected argument '%s' (see --help%s)", argv[i],
+                            !strcmp(a->kind, "meshes") ? "; quote a glob pattern so that the shell leaves it alone" : "");
   }
   if (!a->kind || !a->in) return cf_cli_fail("ingest", "usage: clothfit ingest motive FILE.csv -o REC.h5 (see --help)");
-  if (strcmp(a->kind, "motive"))
-    return cf_cli_fail("ingest", "unknown source kind '%s' (this build reads: motive)", a->kind);
+  if (strcmp(a->kind, "motive") && strcmp(a->kind, "meshes"))
+    return cf_cli_fail("ingest", "unknown source kind '%s' (this build reads: motive, meshes)", a->kind);
+  if (cf_ingest_mesh_check(a->kind, &a->mesh)) return 1;
   if (!a->out) return cf_cli_fail("ingest", "missing -o REC.h5 (see --help)");
   struct stat si, so;
   if (!stat(a->in, &si) && !stat(a->out, &so) && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
@@ -131,21 +135,26 @@ static void default_density(cf_rec_meta *m) {
 
 static void summary(const ingest_args *a, const cf_recording *r) {
   double dur = r->n_frames ? r->time[r->n_frames - 1] : 0;
-  printf("source            %s (Motive, up %c, unit scale %g)\n", a->in, a->mopts.up, r->unit_scale);
+  printf("source            %s (%s, up %c, unit scale %g)\n", a->in, r->mesh.n_nodes ? "mesh sequence" : "Motive",
+         r->up, r->unit_scale);
   printf("frames            %d over %.4f s, dt %.6g s (%s)\n", r->n_frames, dur, r->dt,
          r->uniform ? "resampled linearly" : "native frames");
   printf("markers           %d", r->n_markers);
   if (r->n_dropped) printf(" (%d never-seen marker(s) dropped: %s%s)", r->n_dropped, r->dropped[0],
                            r->n_dropped > 1 ? ", ..." : "");
-  printf("\noutput            %s\n", a->out);
+  printf("\n");
+  if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, 0);
+  printf("output            %s\n", a->out);
   if (a->json) {
     printf("{\"output\":");
     cf_cli_json_string(stdout, a->out);
     printf(",\"source\":");
     cf_cli_json_string(stdout, a->in);
     printf(",\"frames\":%d,\"markers\":%d,\"dropped_markers\":%d,\"dt\":%.9g,\"duration_s\":%.9g,"
-           "\"resampling\":\"%s\",\"source_sha256\":",
+           "\"resampling\":\"%s\"",
            r->n_frames, r->n_markers, r->n_dropped, r->dt, dur, r->uniform ? "linear" : "native");
+    if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, 1);
+    printf(",\"source_sha256\":");
     if (r->source_sha256[0]) printf("\"%s\"}\n", r->source_sha256);
     else printf("null}\n");
   }
@@ -154,20 +163,25 @@ static void summary(const ingest_args *a, const cf_recording *r) {
 int cmd_ingest(int argc, char **argv) {
   if (cf_cli_wants_help(argc, argv)) {
     fputs(help, stdout);
+    fputs(cf_ingest_mesh_help, stdout);
     return 0;
   }
   ingest_args a;
   memset(&a, 0, sizeof a);
   a.dt = 0.01;
   cf_motive_opts_default(&a.mopts);
+  cf_meshseq_opts_default(&a.mesh);
+  a.mopts.up = 0; /* --up's default depends on the kind */
   cf_recording tmp;
   cf_recording_init(&tmp);
   a.meta = tmp.meta;
   if (parse_args(argc, argv, &a)) return 1;
+  a.mesh.up = a.mopts.up ? a.mopts.up : 'z';
+  if (!a.mopts.up) a.mopts.up = 'y';
   default_density(&a.meta);
   cf_recording r;
   cf_error err = {0, ""};
-  int rc = cf_motive_read(a.in, &a.mopts, &r, &err);
+  int rc = strcmp(a.kind, "meshes") ? cf_motive_read(a.in, &a.mopts, &r, &err) : cf_meshseq_read(a.in, &a.mesh, &r, &err);
   if (!rc && a.dt > 0 && r.n_frames > 0) rc = cf_recording_resample(&r, a.dt, &err);
   if (!rc) {
     cf_sha256_file(a.in, r.source_sha256, NULL);

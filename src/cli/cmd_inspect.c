@@ -1,5 +1,6 @@
 /* cmd_inspect.c — `clothfit inspect REC.h5 [--json]`: what is in a
- * recording: frames, duration, dt, markers and their missing data. */
+ * recording: frames, duration, dt, markers and their missing data, the
+ * mesh of a mesh sequence. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,9 +29,11 @@ static void print_text(const char *path, const cf_recording *r) {
   printf("cloth             material '%s', size '%s' (%.3f x %.3f m), density %g kg/m^2\n", m->material, m->size,
          m->width_m, m->height_m, m->density);
   printf("motion            '%s', speed '%s', repetition '%s'\n", m->motion, m->speed, m->repetition);
+  if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, 0);
   printf("markers           %d", r->n_markers);
   if (r->n_dropped) printf(" (%d never-seen marker(s) dropped at ingest)", r->n_dropped);
-  printf("\n  %-32s %10s %14s\n", "name", "missing", "longest gap");
+  if (r->n_markers) printf("\n  %-32s %10s %14s", "name", "missing", "longest gap");
+  printf("\n");
   for (int k = 0; k < r->n_markers; k++) {
     cf_marker_quality q = cf_recording_quality(r, k);
     printf("  %-32s %9.2f%% %12.3f s\n", r->names[k], 100 * q.missing_fraction, q.longest_gap_s);
@@ -74,7 +77,9 @@ static void print_json(const char *path, const cf_recording *r) {
     json_num("longest_gap_s", q.longest_gap_s);
     printf("}");
   }
-  printf("]}\n");
+  printf("]");
+  if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, 1);
+  printf("}\n");
 }
 
 int cmd_inspect(int argc, char **argv) {

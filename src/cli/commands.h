@@ -15,6 +15,16 @@ int cmd_simulate(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 
+/* `clothfit ingest meshes` (ingest_meshes.c): its options --times, --fps,
+ * --units (1: taken, *bad set on a bad value; 0: not one of them), its
+ * help, a check of the options against the kind (0 or the exit status), and
+ * the mesh line of the summary (text, or a JSON member). */
+#include "cf_io.h"
+int cf_ingest_mesh_option(const char *opt, const char *v, cf_meshseq_opts *o, int *bad);
+int cf_ingest_mesh_check(const char *kind, const cf_meshseq_opts *o);
+void cf_ingest_mesh_summary(const cf_recording *r, int json);
+extern const char *cf_ingest_mesh_help;
+
 /* Print "clothfit <cmd>: message" to stderr; returns 1 (the exit status). */
 int cf_cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* True if argv has --help or -h. */

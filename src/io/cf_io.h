@@ -77,6 +77,14 @@ typedef struct {           /* /meta of the HDF5 file; "" / NaN = unknown */
   double width_m, height_m, density; /* m, m, kg/m^2 */
 } cf_rec_meta;
 
+/* A depth-camera mesh sequence (SPEC §6 /mesh): node positions on the
+ * recording's time axis and one fixed connectivity.  n_nodes == 0: none. */
+typedef struct {
+  int n_nodes, n_faces, nv; /* nv = 3 (triangles) or 4 (quads) */
+  double *nodes;            /* [T*N*3] m, z up; resampled with the markers */
+  int *faces;               /* [F*nv] 0-based node indices */
+} cf_rec_mesh;
+
 typedef struct {
   int n_frames, n_markers;
   double *time;           /* [T] s, starts at 0, strictly increasing */
@@ -96,6 +104,7 @@ typedef struct {
   int n_dropped;          /* markers dropped because they were never seen */
   char **dropped;
   cf_rec_meta meta;
+  cf_rec_mesh mesh;       /* mesh sequences ("meshes"): nodes + faces; no markers */
 } cf_recording;
 
 /* Per-marker data quality of a recording (SPEC §6 /quality). */
@@ -133,6 +142,28 @@ int cf_motive_read(const char *path, const cf_motive_opts *o, cf_recording *rec,
 /* The same from memory; name is used in messages. */
 int cf_motive_read_mem(const void *buf, size_t len, const char *name, const cf_motive_opts *o,
                        cf_recording *rec, cf_error *err);
+
+/* Depth-camera mesh sequences: one OBJ or PLY file per frame, fixed
+ * connectivity, irregular timestamps (thesis §4.1.1).  The times come from
+ * times_file (lines "FILE TIME", in frame order, or one "TIME" a line for
+ * the files in name order), else from the file names: the last number of
+ * the stem is seconds ("frame_000123_1.234567.obj"), or with fps > 0 a
+ * frame index (t = index / fps).  See meshseq.c for every rule. */
+typedef struct {
+  const char *times_file; /* NULL: times from the file names */
+  double fps;             /* > 0: the names carry frame indices */
+  double unit_scale;      /* source length unit -> m (mm 0.001, cm 0.01, m 1) */
+  char up;                /* 'z' (default) or 'y': (x, y, z) = (x_s, -z_s, y_s) */
+} cf_meshseq_opts;
+
+void cf_meshseq_opts_default(cf_meshseq_opts *o);
+/* Read every .obj/.ply file of a folder, or those a glob pattern matches,
+ * into rec (native frames, times from 0, metres, z up, rec->mesh filled,
+ * no markers).  Errors (CF_EIO, CF_EFORMAT) name the file, the line (or byte
+ * offset of binary data) and what was expected. */
+int cf_meshseq_read(const char *dir_or_glob, const cf_meshseq_opts *o, cf_recording *rec, cf_error *err);
+/* Median of the T - 1 steps of t (0 if T < 2). */
+double cf_median_step(const double *t, int T);
 
 /* The HDF5 recording layout of SPEC §6 (/, /meta, /time, /markers, /quality,
  * /source).  Writing is atomic and fills r->created. */

@@ -226,7 +226,7 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static double median_step(const double *t, int T) {
+double cf_median_step(const double *t, int T) {
   if (T < 2) return 0;
   double *d = malloc(sizeof(double) * (T - 1));
   if (!d) return t[1] - t[0];
@@ -284,7 +284,7 @@ static int finish(mv_state *st, cf_recording *rec) {
   rec->n_info = st->n_info, st->n_info = 0;
   rec->time_offset = rec->time[0];
   for (int i = 0; i < rec->n_frames; i++) rec->time[i] -= rec->time_offset;
-  rec->dt = median_step(rec->time, rec->n_frames);
+  rec->dt = cf_median_step(rec->time, rec->n_frames);
   rec->uniform = 0;
   rec->up = st->opts->up;
   rec->unit_scale = st->unit_scale;

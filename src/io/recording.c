@@ -35,6 +35,8 @@ void cf_recording_free(cf_recording *r) {
     free(r->info[i].value);
   }
   free(r->info);
+  free(r->mesh.nodes);
+  free(r->mesh.faces);
   cf_recording_init(r);
 }
 
@@ -70,9 +72,25 @@ static void interp_marker(const cf_recording *r, int j, double w, int k, double 
   for (int c = 0; c < 3; c++) out[c] = w > 0 ? a[c] + w * (b[c] - a[c]) : a[c];
 }
 
+/* The mesh nodes (if any) are resampled as the markers of a view of r. */
+static int resample_mesh(cf_recording *r, double dt, cf_error *err) {
+  cf_recording v;
+  cf_recording_init(&v);
+  v.n_frames = r->n_frames, v.n_markers = r->mesh.n_nodes, v.pos = r->mesh.nodes;
+  v.time = malloc(sizeof(double) * r->n_frames);
+  if (!v.time) return cf_error_set(err, CF_ENOMEM, "resample: out of memory");
+  memcpy(v.time, r->time, sizeof(double) * r->n_frames);
+  int rc = cf_recording_resample(&v, dt, err);
+  r->mesh.nodes = v.pos;
+  free(v.time);
+  return rc;
+}
+
 int cf_recording_resample(cf_recording *r, double dt, cf_error *err) {
   if (!(dt > 0) || !isfinite(dt)) return cf_error_set(err, CF_EINVAL, "resample: dt must be > 0 (got %g)", dt);
   if (r->n_frames == 0) return cf_error_set(err, CF_EINVAL, "resample: the recording has no frames");
+  int rc = r->mesh.n_nodes > 0 ? resample_mesh(r, dt, err) : CF_OK;
+  if (rc) return rc;
   double t0 = r->time[0], span = r->time[r->n_frames - 1] - t0;
   double n_steps = floor(span / dt + 1e-9);
   if (n_steps > 1e8) return cf_error_set(err, CF_EINVAL, "resample: %.6g s at dt %g s is too many frames", span, dt);

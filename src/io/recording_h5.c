@@ -9,7 +9,10 @@
  *   /quality     missing_fraction [K], longest_gap_s [K], longest_gap_frames [K],
  *                filled [K]; dropped_markers [n] (never seen, if any)
  *   /source      attrs: the source file's own header key/values (Motive row 1)
+ *   /mesh        (mesh sequences) nodes [T,N,3], faces [F,3|4] int, 0-based;
+ *                attrs element ("triangles" | "quads"), index_base 0
  * Writes are atomic (temporary name + rename). */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +95,17 @@ static int write_quality(hid_t f, const cf_recording *r) {
   return ok;
 }
 
+static int write_mesh(hid_t f, const cf_rec_mesh *m, int T) {
+  if (m->n_nodes == 0) return 1;
+  hsize_t dn[3] = {(hsize_t)T, (hsize_t)m->n_nodes, 3}, df[2] = {(hsize_t)m->n_faces, (hsize_t)m->nv};
+  hid_t g = H5Gcreate2(f, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  int ok = g >= 0 && cf_h5_dataset(g, "nodes", H5T_NATIVE_DOUBLE, 3, dn, m->nodes) &&
+           cf_h5_dataset(g, "faces", H5T_NATIVE_INT, 2, df, m->faces) &&
+           cf_h5_attr_string(g, "element", m->nv == 4 ? "quads" : "triangles") && cf_h5_attr_double(g, "index_base", 0);
+  if (g >= 0) H5Gclose(g);
+  return ok;
+}
+
 /* Attribute names may not contain '/' in every reader: replace it. */
 static void attr_name(const char *key, char *buf, size_t size) {
   snprintf(buf, size, "%s", key);
@@ -125,7 +139,7 @@ int cf_recording_write_h5(const char *path, cf_recording *r, cf_error *err) {
   hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (f < 0) return cf_error_set(err, CF_EIO, "%s: cannot create HDF5 file (is the folder writable?)", path);
   int ok = write_root(f, r) && write_meta(f, &r->meta) && write_time(f, r) && write_markers(f, r) &&
-           write_quality(f, r) && write_source(f, r);
+           write_quality(f, r) && write_source(f, r) && write_mesh(f, &r->mesh, r->n_frames);
   ok = H5Fclose(f) >= 0 && ok;
   if (!ok) {
     cf_io_commit(tmp, path, 0, err);
@@ -221,6 +235,24 @@ static int read_arrays(hid_t f, const char *path, cf_recording *r, cf_error *err
   return CF_OK;
 }
 
+static int read_mesh(hid_t f, const char *path, cf_recording *r, cf_error *err) {
+  cf_rec_mesh *m = &r->mesh;
+  hsize_t dn[3], df[2];
+  if (H5Lexists(f, "mesh", H5P_DEFAULT) <= 0 || H5Lexists(f, "mesh/nodes", H5P_DEFAULT) <= 0) return CF_OK;
+  if (!cf_h5_read_dataset(f, "mesh/nodes", H5T_NATIVE_DOUBLE, 3, dn, (void **)&m->nodes) ||
+      !cf_h5_read_dataset(f, "mesh/faces", H5T_NATIVE_INT, 2, df, (void **)&m->faces) ||
+      dn[0] != (hsize_t)r->n_frames || dn[1] == 0 || dn[1] > INT_MAX || dn[2] != 3 || df[0] > INT_MAX ||
+      (df[1] != 3 && df[1] != 4))
+    return cf_error_set(err, CF_EFORMAT, "%s: /mesh needs nodes [T,N,3] with T = %d from /time and faces [F,3|4]",
+                        path, r->n_frames);
+  m->n_nodes = (int)dn[1], m->n_faces = (int)df[0], m->nv = (int)df[1];
+  for (size_t i = 0; i < df[0] * df[1]; i++)
+    if (m->faces[i] < 0 || m->faces[i] >= m->n_nodes)
+      return cf_error_set(err, CF_EFORMAT, "%s: /mesh/faces[%zu][%zu] = %d is not a node index 0..%d", path,
+                          i / (size_t)df[1], i % (size_t)df[1], m->faces[i], m->n_nodes - 1);
+  return CF_OK;
+}
+
 int cf_recording_read_h5(const char *path, cf_recording *r, cf_error *err) {
   cf_recording_init(r);
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
@@ -233,6 +265,7 @@ int cf_recording_read_h5(const char *path, cf_recording *r, cf_error *err) {
     rc = cf_error_set(err, CF_EFORMAT, "%s: not a clothfit recording (root attribute clothfit_format is '%s', "
                       "expected '%s')", path, format, FORMAT);
   if (!rc) rc = read_arrays(f, path, r, err);
+  if (!rc) rc = read_mesh(f, path, r, err);
   if (!rc) {
     read_root(f, r);
     read_meta(f, &r->meta);

@@ -1,0 +1,100 @@
+/* meshseq_frame.c — what the OBJ and PLY frame parsers share: the frame's
+ * growing arrays, face rules (triangles or quads, one kind, no repeated
+ * node), final checks and error messages. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "meshseq_internal.h"
+
+void cf_meshframe_free(cf_meshframe *fr) {
+  free(fr->x);
+  free(fr->faces);
+  free(fr->face_at);
+  memset(fr, 0, sizeof *fr);
+}
+
+int cf_meshframe_vfail(cf_error *err, const char *name, int binary, long at, const char *prefix, const char *fmt,
+                       va_list ap) {
+  char what[400];
+  vsnprintf(what, sizeof what, fmt, ap);
+  int code = strncmp(what, "out of memory", 13) ? CF_EFORMAT : CF_ENOMEM;
+  return cf_error_set(err, code, "%s: %s %ld: %s%s", name, binary ? "byte offset" : "line", at, prefix, what);
+}
+
+int cf_meshframe_fail(cf_error *err, const char *name, int binary, long at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = cf_meshframe_vfail(err, name, binary, at, "", fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+const char *cf_meshframe_quote(const char *s, const char *e, char *buf, size_t size) {
+  size_t n = (size_t)(e - s), o = 0;
+  if (size < 8) return "";
+  buf[o++] = '\'';
+  for (size_t i = 0; i < n && o + 5 < size && i < 40; i++)
+    buf[o++] = (unsigned char)s[i] >= 32 && (unsigned char)s[i] < 127 ? s[i] : '?';
+  if (n > 40 || o + 5 >= size) buf[o++] = '.', buf[o++] = '.', buf[o++] = '.';
+  buf[o++] = '\'';
+  buf[o] = 0;
+  return buf;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap) return 1;
+  size_t n = *cap ? *cap : 64;
+  while (n < need) n *= 2;
+  void *q = realloc(*p, n * elem);
+  if (!q) return 0;
+  *p = q, *cap = n;
+  return 1;
+}
+
+int cf_meshframe_reserve(cf_meshframe *fr, size_t nodes, size_t faces) {
+  size_t cf = fr->cap_faces;
+  if (!grow((void **)&fr->x, &fr->cap_nodes, fr->n_nodes + nodes, 3 * sizeof(double))) return 0;
+  if (!grow((void **)&fr->faces, &fr->cap_faces, fr->n_faces + faces, 4 * sizeof(int))) return 0;
+  fr->cap_faces = cf; /* the same capacity for face_at */
+  return grow((void **)&fr->face_at, &fr->cap_faces, fr->n_faces + faces, sizeof(long));
+}
+
+void cf_meshframe_add_node(cf_meshframe *fr, const double *x) {
+  memcpy(fr->x + 3 * (size_t)fr->n_nodes++, x, 3 * sizeof(double));
+}
+
+int cf_meshframe_add_face(cf_meshframe *fr, const int *idx, int nv, long at, const char *name, cf_error *err) {
+  if (nv != 3 && nv != 4)
+    return cf_meshframe_fail(err, name, fr->binary, at, "face %d has %d vertices, expected 3 (triangle) or 4 (quad)",
+                             fr->n_faces + 1, nv);
+  if (fr->nv && nv != fr->nv)
+    return cf_meshframe_fail(err, name, fr->binary, at, "face %d is a %s after %s (first face at %s %ld): expected "
+                             "all triangles or all quads", fr->n_faces + 1, nv == 3 ? "triangle" : "quad",
+                             fr->nv == 3 ? "triangles" : "quads", fr->binary ? "byte offset" : "line", fr->face_at[0]);
+  for (int a = 0; a < nv; a++)
+    for (int b = a + 1; b < nv; b++)
+      if (idx[a] == idx[b])
+        return cf_meshframe_fail(err, name, fr->binary, at, "face %d lists vertex %d twice (degenerate face)",
+                                 fr->n_faces + 1, idx[a] + fr->base);
+  fr->nv = nv;
+  memcpy(fr->faces + (size_t)nv * fr->n_faces, idx, nv * sizeof(int));
+  fr->face_at[fr->n_faces++] = at;
+  return CF_OK;
+}
+
+int cf_meshframe_finish(cf_meshframe *fr, long end_at, const char *name, cf_error *err) {
+  if (fr->n_nodes == 0) return cf_meshframe_fail(err, name, 0, end_at, "no vertices in the file");
+  if (fr->n_faces == 0)
+    return cf_meshframe_fail(err, name, 0, end_at, "no faces in the file (a mesh sequence needs triangles or quads)");
+  for (int f = 0; f < fr->n_faces; f++)
+    for (int a = 0; a < fr->nv; a++) {
+      int i = fr->faces[(size_t)fr->nv * f + a];
+      if (i < 0 || i >= fr->n_nodes)
+        return cf_meshframe_fail(err, name, fr->binary, fr->face_at[f], "face %d vertex %d: index %lld out of range "
+                                 "(the file has %d vertices, indices %d..%d)", f + 1, a + 1, (long long)i + fr->base,
+                                 fr->n_nodes, fr->base, fr->n_nodes - 1 + fr->base);
+    }
+  return CF_OK;
+}

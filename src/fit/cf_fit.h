@@ -106,6 +106,74 @@ int cf_fit_run_eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, doubl
 const int *cf_fit_run_marker_nodes(const cf_fit_run *r);
 const cf_mesh *cf_fit_run_mesh(const cf_fit_run *r);
 
+/* ------------------------------------------------------------ Nelder-Mead */
+/* Minimize the mean error over the window [t0, t1) with GSL's nmsimplex2 on
+ * 1-3 parameters (delta, alpha[, mu]) within bounds (outside, and where the
+ * simulation fails, the objective is a large penalty, never NaN). */
+enum { CF_PARAM_DELTA = 0, CF_PARAM_ALPHA = 1, CF_PARAM_MU = 2 };
+
+typedef struct {
+  int n;                    /* parameters fitted: 2 (delta, alpha) or 3 (+ mu) */
+  double start[3], step[3]; /* initial point and simplex step */
+  double lo[3], hi[3];      /* bounds */
+  int max_evals;            /* default 200 */
+  double size_tol;          /* stop when the simplex size is below (default 1e-4) */
+  int t0, t1;               /* training window (t1 <= 0: to the end) */
+} cf_nm_options;
+
+typedef struct {
+  double x[3], f; /* best vertex after each iteration */
+} cf_nm_step;
+
+typedef struct {
+  double best[3];
+  double f_best;     /* mean error (cm) on the training window */
+  double f_start;    /* at the starting point */
+  int evaluations, iterations, converged;
+  int n_path;
+  cf_nm_step *path;  /* [n_path], malloc'ed: free with cf_nm_result_free */
+} cf_nm_result;
+
+/* Defaults for (delta, alpha) around a start point, bounds [0, rho] x
+ * [0, 4 rho] widened to contain the start. */
+void cf_nm_options_default(cf_nm_options *o, double rho, double delta0, double alpha0);
+int cf_fit_nelder_mead(cf_fit_run *run, const cf_fit_point *base, const cf_nm_options *o,
+                       cf_nm_result *res, cf_error *err);
+void cf_nm_result_free(cf_nm_result *res);
+/* Apply parameter vector x (o->n entries) to a point. */
+void cf_fit_point_set(cf_fit_point *pt, int n, const double *x);
+
+/* ------------------------------------------------------------- grid sweep */
+typedef struct {
+  int nd, na;            /* grid sizes */
+  const double *delta;   /* [nd] */
+  const double *alpha;   /* [na] */
+  int t0, t1;            /* evaluation window */
+  int threads;           /* worker processes; 0: all cores */
+  int prune;             /* exact pruning of hopeless points (SPEC §8) */
+} cf_sweep_options;
+
+typedef struct {
+  int nd, na;
+  double *e, *s, *dmax;  /* [nd*na] mean error/std (cm), index id*na + ia */
+  int *status;           /* CF_OK or failure code */
+  unsigned char *pruned; /* 1: e is a lower bound */
+  char (*reason)[128];   /* failure reasons */
+  int best;              /* index of the smallest e among exact points, -1 if none */
+  double wall_s;
+} cf_sweep_result;
+
+/* The default grid of SPEC §8: alpha = rho*linspace(0.05, 4, 16), delta =
+ * rho*linspace(0.05, 1, 15); arrays malloc'ed into *delta, *alpha. */
+int cf_sweep_default_grid(double rho, double **delta, int *nd, double **alpha, int *na);
+/* Evaluate every grid point on the target on all cores.  The workers are
+ * forked processes (see sweep.c for why not threads); each owns its
+ * cf_fit_run, so results do not depend on the number of workers (except for
+ * pruned lower bounds, which depend on the order points finish). */
+int cf_sweep_run(const cf_fit_target *tg, const cf_params *base, const cf_fit_point *fixed,
+                 const cf_sweep_options *o, cf_sweep_result *res, cf_error *err);
+void cf_sweep_result_free(cf_sweep_result *res);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,120 @@
+/* nelder_mead.c — parameter fit with GSL's nmsimplex2 (thesis §4.1.2). */
+#include <gsl/gsl_multimin.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf_fit.h"
+
+#define PENALTY 1e6 /* cm: worse than any real error, finite for GSL */
+
+typedef struct {
+  cf_fit_run *run;
+  const cf_fit_point *base;
+  const cf_nm_options *o;
+  int evals;
+} nm_ctx;
+
+void cf_fit_point_set(cf_fit_point *pt, int n, const double *x) {
+  if (n > CF_PARAM_DELTA) pt->delta = x[CF_PARAM_DELTA];
+  if (n > CF_PARAM_ALPHA) pt->alpha = x[CF_PARAM_ALPHA];
+  if (n > CF_PARAM_MU) pt->mu = x[CF_PARAM_MU];
+}
+
+static double objective(const gsl_vector *v, void *params) {
+  nm_ctx *c = params;
+  double x[3], outside = 0;
+  for (int i = 0; i < c->o->n; i++) {
+    x[i] = gsl_vector_get(v, i);
+    if (x[i] < c->o->lo[i]) outside += c->o->lo[i] - x[i];
+    if (x[i] > c->o->hi[i]) outside += x[i] - c->o->hi[i];
+  }
+  if (outside > 0) return PENALTY * (1 + outside);
+  cf_fit_point pt = *c->base;
+  cf_fit_point_set(&pt, c->o->n, x);
+  cf_fit_result r;
+  c->evals++;
+  if (cf_fit_run_eval(c->run, &pt, c->o->t0, c->o->t1, 0, NULL, &r) != CF_OK || r.status != CF_OK ||
+      !isfinite(r.err.e_cm))
+    return PENALTY;
+  return r.err.e_cm;
+}
+
+void cf_nm_options_default(cf_nm_options *o, double rho, double delta0, double alpha0) {
+  memset(o, 0, sizeof *o);
+  o->n = 2;
+  o->start[0] = delta0;
+  o->start[1] = alpha0;
+  o->step[0] = 0.1 * (delta0 > 0 ? delta0 : rho);
+  o->step[1] = 0.1 * (alpha0 > 0 ? alpha0 : rho);
+  o->lo[0] = o->lo[1] = 0;
+  o->hi[0] = fmax(rho, 2 * delta0);
+  o->hi[1] = fmax(4 * rho, 2 * alpha0);
+  o->max_evals = 200;
+  o->size_tol = 1e-4;
+}
+
+static int push_path(cf_nm_result *res, const double *x, double f, int n) {
+  cf_nm_step *p = realloc(res->path, sizeof *p * (res->n_path + 1));
+  if (!p) return CF_ENOMEM;
+  res->path = p;
+  memset(&p[res->n_path], 0, sizeof *p);
+  memcpy(p[res->n_path].x, x, sizeof(double) * n);
+  p[res->n_path++].f = f;
+  return CF_OK;
+}
+
+int cf_fit_nelder_mead(cf_fit_run *run, const cf_fit_point *base, const cf_nm_options *o,
+                       cf_nm_result *res, cf_error *err) {
+  memset(res, 0, sizeof *res);
+  if (o->n < 1 || o->n > 3)
+    return cf_error_set(err, CF_EINVAL, "Nelder-Mead: %d parameters, expected 1 to 3", o->n);
+  nm_ctx c = {run, base, o, 0};
+  gsl_multimin_function fn = {objective, (size_t)o->n, &c};
+  gsl_vector *x = gsl_vector_alloc(o->n), *step = gsl_vector_alloc(o->n);
+  gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, o->n);
+  if (!x || !step || !m) {
+    gsl_vector_free(x);
+    gsl_vector_free(step);
+    if (m) gsl_multimin_fminimizer_free(m);
+    return cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory");
+  }
+  for (int i = 0; i < o->n; i++) {
+    gsl_vector_set(x, i, o->start[i]);
+    gsl_vector_set(step, i, o->step[i]);
+  }
+  res->f_start = objective(x, &c);
+  gsl_multimin_fminimizer_set(m, &fn, x, step);
+  int rc = CF_OK, status = GSL_CONTINUE;
+  int max_evals = o->max_evals > 0 ? o->max_evals : 200;
+  double tol = o->size_tol > 0 ? o->size_tol : 1e-4;
+  while (status == GSL_CONTINUE && c.evals < max_evals && rc == CF_OK) {
+    if (gsl_multimin_fminimizer_iterate(m)) break;
+    res->iterations++;
+    double xb[3];
+    for (int i = 0; i < o->n; i++) xb[i] = gsl_vector_get(m->x, i);
+    rc = push_path(res, xb, m->fval, o->n);
+    status = gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), tol);
+  }
+  res->converged = status == GSL_SUCCESS;
+  /* never end worse than the start (acceptance: NM does not lose the grid optimum) */
+  if (m->fval <= res->f_start) {
+    for (int i = 0; i < o->n; i++) res->best[i] = gsl_vector_get(m->x, i);
+    res->f_best = m->fval;
+  } else {
+    memcpy(res->best, o->start, sizeof(double) * o->n);
+    res->f_best = res->f_start;
+  }
+  res->evaluations = c.evals;
+  gsl_multimin_fminimizer_free(m);
+  gsl_vector_free(x);
+  gsl_vector_free(step);
+  if (rc) return cf_error_set(err, rc, "Nelder-Mead: out of memory recording the path");
+  return CF_OK;
+}
+
+void cf_nm_result_free(cf_nm_result *res) {
+  free(res->path);
+  res->path = NULL;
+  res->n_path = 0;
+}

@@ -33,7 +33,7 @@ int mv_fail(mv_state *st, long line, int col, const char *fmt, ...) {
 
 /* ------------------------------------------------------------------ cells */
 /* 1: a finite number in *v; 0: blank; -1: anything else. */
-static int parse_number(const char *s, size_t len, double *v) {
+int mv_parse_number(const char *s, size_t len, double *v) {
   char buf[80];
   if (len == 0) return 0;
   if (len >= sizeof buf) return -1;
@@ -60,14 +60,14 @@ static void data_cell(mv_state *st, const char *s, size_t len) {
   int j = st->cell;
   double v;
   if (j >= st->ncols) return; /* counted; ragged rows fail at the row's end */
-  if (j == 0 || j == 1) {
-    if (parse_number(s, len, &v) != 1) bad_cell(st, s, len, j ? "Time" : "Frame");
-    else if (j == 1) st->t_row = v;
+  if (j == st->time_col || j == st->frame_col) {
+    if (mv_parse_number(s, len, &v) != 1) bad_cell(st, s, len, j == st->time_col ? st->time_label : "Frame");
+    else if (j == st->time_col) st->t_row = v;
     return;
   }
   const mv_col *c = &st->cols[j];
   if (c->k < 0) return;
-  int r = parse_number(s, len, &v);
+  int r = mv_parse_number(s, len, &v);
   if (r < 0) {
     char what[96], q[64];
     snprintf(what, sizeof what, "marker %s %c", mv_quote(st->names[c->k], q, sizeof q), "XYZ"[c->axis]);
@@ -141,12 +141,12 @@ static void store_row(mv_state *st) {
 
 static void data_row(mv_state *st) {
   if (st->cell != st->ncols) {
-    mv_fail(st, st->line, 0, "%d cells, expected %d as in the 'Frame' row (line %ld)", st->cell, st->ncols,
+    mv_fail(st, st->line, 0, "%d cells, expected %d as in %s (line %ld)", st->cell, st->ncols, st->fmt->header_row,
             st->frame_line);
     return;
   }
   if (st->T > 0 && !(st->t_row > st->time[st->T - 1])) {
-    mv_fail(st, st->line, 2, "time %.9g s %s the previous frame's %.9g s: time stamps must increase",
+    mv_fail(st, st->line, st->time_col + 1, "time %.9g s %s the previous frame's %.9g s: time stamps must increase",
             st->t_row, st->t_row == st->time[st->T - 1] ? "repeats" : "goes back from", st->time[st->T - 1]);
     return;
   }
@@ -156,7 +156,9 @@ static void data_row(mv_state *st) {
 
 static void header_record(mv_state *st) {
   st->cur.line = st->line;
-  if (st->phase == 0) {
+  if (st->fmt->header) {
+    st->fmt->header(st, &st->cur);
+  } else if (st->phase == 0) {
     mv_metadata_row(st, &st->cur);
     st->phase = 1;
   } else if (st->cur.n > 0 && mv_eq(st->cur.cells[0], "Frame")) {
@@ -188,8 +190,8 @@ static int scan_segment(mv_state *st, const unsigned char *b, size_t n) {
                      c, st->line_bytes + i + 1);
   }
   if (st->line_bytes + n > MV_MAX_LINE)
-    return mv_fail(st, st->line, 0, "line longer than %u bytes: not a Motive CSV export (or a corrupt one)",
-                   MV_MAX_LINE);
+    return mv_fail(st, st->line, 0, "line longer than %u bytes: not %s (or a corrupt one)",
+                   MV_MAX_LINE, st->fmt->what);
   return CF_OK;
 }
 
@@ -262,11 +264,9 @@ static int drop_unseen(mv_state *st, cf_recording *rec) {
 }
 
 static int check_frames(mv_state *st) {
-  if (st->total_bytes == 0) return mv_fail(st, 1, 0, "empty file: not a Motive CSV export");
-  if (st->phase < 2)
-    return mv_fail(st, st->last_line, 0, "truncated header: the file ends before the 'Frame,Time (Seconds),...' row "
-                   "(expected Type, Name, ID and Rotation/Position rows, then Frame)");
-  if (st->T == 0) return mv_fail(st, st->frame_line, 0, "no data frames after the 'Frame' row");
+  if (st->total_bytes == 0) return mv_fail(st, 1, 0, "empty file: not %s", st->fmt->what);
+  if (st->phase < 2) return mv_fail(st, st->last_line, 0, "%s", st->fmt->no_header);
+  if (st->T == 0) return mv_fail(st, st->frame_line, 0, "no data frames after %s", st->fmt->header_row);
   if (st->frames_expected >= 0 && st->frames_expected != st->T)
     return mv_fail(st, st->last_line, 0, "%d data frames, but the metadata row says Total Exported Frames %ld "
                    "(truncated or edited export?)", st->T, st->frames_expected);
@@ -288,7 +288,7 @@ static int finish(mv_state *st, cf_recording *rec) {
   rec->uniform = 0;
   rec->up = st->opts->up;
   rec->unit_scale = st->unit_scale;
-  snprintf(rec->source_kind, sizeof rec->source_kind, "motive");
+  snprintf(rec->source_kind, sizeof rec->source_kind, "%s", st->fmt->kind);
   snprintf(rec->source_file, sizeof rec->source_file, "%s", st->name);
   return CF_OK;
 }
@@ -308,12 +308,6 @@ static void state_free(mv_state *st) {
   free(st->seen);
 }
 
-typedef struct {
-  const char *buf;
-  size_t len;
-  FILE *f;
-} source;
-
 static void read_file(mv_state *st, struct csv_parser *p, FILE *f) {
   char *chunk = malloc(1 << 16);
   size_t n;
@@ -329,40 +323,65 @@ static void read_file(mv_state *st, struct csv_parser *p, FILE *f) {
   free(chunk);
 }
 
-static int run(const source *src, const char *name, const cf_motive_opts *o, cf_recording *rec, cf_error *err) {
-  cf_motive_opts def;
-  if (!o) cf_motive_opts_default(&def), o = &def;
+int mv_run(mv_state *st, const mv_source *src, cf_recording *rec) {
   cf_recording_init(rec);
-  mv_state st;
-  memset(&st, 0, sizeof st);
-  st.name = name, st.opts = o, st.err = err, st.line = 1, st.frames_expected = -1, st.unit_scale = 1;
-  if (o->up != 'y' && o->up != 'z') return cf_error_set(err, CF_EINVAL, "%s: up axis must be 'y' or 'z'", name);
+  st->line = 1, st->frames_expected = -1, st->unit_scale = st->unit_scale > 0 ? st->unit_scale : 1;
+  if (st->opts->up != 'y' && st->opts->up != 'z')
+    return cf_error_set(st->err, CF_EINVAL, "%s: up axis must be 'y' or 'z'", st->name);
   struct csv_parser p;
-  if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0) return cf_error_set(err, CF_ENOMEM, "%s: csv_init failed", name);
-  if (src->f) read_file(&st, &p, src->f);
-  else feed(&st, &p, src->buf, src->len);
-  if (!st.rc && csv_fini(&p, cb_field, cb_row, &st) != 0 && !st.rc) csv_failure(&st, &p, st.last_line + 1);
+  if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
+    return cf_error_set(st->err, CF_ENOMEM, "%s: csv_init failed", st->name);
+  if (src->f) read_file(st, &p, src->f);
+  else feed(st, &p, src->buf, src->len);
+  if (!st->rc && csv_fini(&p, cb_field, cb_row, st) != 0 && !st->rc) csv_failure(st, &p, st->last_line + 1);
   csv_free(&p);
-  if (!st.rc) finish(&st, rec);
-  state_free(&st);
-  if (st.rc) cf_recording_free(rec);
-  return st.rc;
+  if (!st->rc) finish(st, rec);
+  state_free(st);
+  if (st->rc) cf_recording_free(rec);
+  return st->rc;
 }
 
-int cf_motive_read_mem(const void *buf, size_t len, const char *name, const cf_motive_opts *o,
-                       cf_recording *rec, cf_error *err) {
-  source src = {buf, len, NULL};
-  return run(&src, name ? name : "<memory>", o, rec, err);
-}
-
-int cf_motive_read(const char *path, const cf_motive_opts *o, cf_recording *rec, cf_error *err) {
+int mv_run_file(const char *path, void (*init)(mv_state *st, void *user), void *user, cf_recording *rec,
+                cf_error *err) {
   FILE *f = fopen(path, "rb");
   if (!f) {
     cf_recording_init(rec);
     return cf_error_set(err, CF_EIO, "%s: cannot open: %s", path, strerror(errno));
   }
-  source src = {NULL, 0, f};
-  int rc = run(&src, path, o, rec, err);
+  mv_state st;
+  memset(&st, 0, sizeof st);
+  init(&st, user);
+  st.name = path, st.err = err;
+  mv_source src = {NULL, 0, f};
+  int rc = mv_run(&st, &src, rec);
   fclose(f);
   return rc;
+}
+
+/* ------------------------------------------------------------ Motive CSV */
+static const mv_format motive_format = {
+    "motive", "a Motive CSV export", "the 'Frame' row",
+    "truncated header: the file ends before the 'Frame,Time (Seconds),...' row (expected Type, Name, ID and "
+    "Rotation/Position rows, then Frame)",
+    NULL};
+
+static const cf_motive_opts motive_defaults = {'y', 0, 0, 0};
+
+static void motive_init(mv_state *st, void *opts) {
+  st->fmt = &motive_format, st->opts = opts ? opts : &motive_defaults;
+  st->frame_col = 0, st->time_col = 1, st->time_label = "Time";
+}
+
+int cf_motive_read_mem(const void *buf, size_t len, const char *name, const cf_motive_opts *o,
+                       cf_recording *rec, cf_error *err) {
+  mv_state st;
+  memset(&st, 0, sizeof st);
+  motive_init(&st, (void *)o);
+  st.name = name ? name : "<memory>", st.err = err;
+  mv_source src = {buf, len, NULL};
+  return mv_run(&st, &src, rec);
+}
+
+int cf_motive_read(const char *path, const cf_motive_opts *o, cf_recording *rec, cf_error *err) {
+  return mv_run_file(path, motive_init, (void *)o, rec, err);
 }

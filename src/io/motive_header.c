@@ -25,7 +25,7 @@ static int starts_with(const char *s, const char *prefix) {
 }
 
 /* ------------------------------------------------------------ metadata row */
-static int add_info(mv_state *st, const char *k, const char *v) {
+int mv_add_info(mv_state *st, const char *k, const char *v) {
   cf_kv *n = realloc(st->info, sizeof(cf_kv) * (st->n_info + 1));
   if (!n) return mv_fail(st, 1, 0, "out of memory");
   st->info = n;
@@ -77,7 +77,7 @@ int mv_metadata_row(mv_state *st, const mv_row *r) {
   for (int j = 0; j < r->n && !st->rc; j += 2) {
     const char *k = cell(r, j), *v = cell(r, j + 1);
     if (!*k) continue;
-    if (add_info(st, k, v)) break;
+    if (mv_add_info(st, k, v)) break;
     if (mv_eq(k, "Length Units")) {
       have_units = 1;
       length_units(st, v, j + 2);
@@ -168,7 +168,7 @@ static int axis_of(const char *a) {
   return mv_eq(a, "X") ? 0 : mv_eq(a, "Y") ? 1 : mv_eq(a, "Z") ? 2 : -1;
 }
 
-static int new_marker(mv_state *st, const char *name, int j) {
+int mv_new_marker(mv_state *st, const char *name, int j) {
   int K = st->K;
   char **nn = realloc(st->names, sizeof(char *) * (K + 1));
   if (nn) st->names = nn;
@@ -195,7 +195,7 @@ static int marker_column(mv_state *st, const header_rows *h, int j, int a) {
         return mv_fail(st, st->frame_line, j + 1, "duplicate marker name %s: a second %c column (first at column %d)",
                        mv_quote(name, q, sizeof q), "XYZ"[a], i + 1);
   } else {
-    if (new_marker(st, name, j)) return st->rc;
+    if (mv_new_marker(st, name, j)) return st->rc;
     k = st->K - 1;
   }
   st->cols[j].k = k;

@@ -6,6 +6,7 @@
 #define CF_MOTIVE_INTERNAL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cf_io.h"
 
@@ -22,8 +23,24 @@ typedef struct {
   int k, axis; /* marker and axis (0..2) of a data column; k < 0: skipped */
 } mv_col;
 
+typedef struct mv_state mv_state;
+
+/* What differs between the CSV formats read with this machinery (Motive
+ * exports; generic marker CSV in csv_generic.c): names in messages, the
+ * header, the lead columns. */
 typedef struct {
+  const char *kind;       /* source_kind of the recording: "motive" | "csv" */
+  const char *what;       /* "a Motive CSV export" */
+  const char *header_row; /* "the 'Frame' row" */
+  const char *no_header;  /* why a file that ends before the header is wrong */
+  /* Interpret header record r; sets phase 2 (and the columns) at the last
+   * header row.  NULL: the Motive header rows (motive_header.c). */
+  int (*header)(mv_state *st, mv_row *r);
+} mv_format;
+
+struct mv_state {
   /* inputs */
+  const mv_format *fmt;
   const char *name;
   const cf_motive_opts *opts;
   cf_error *err;
@@ -57,7 +74,10 @@ typedef struct {
   int T;
   size_t cap;      /* frames allocated */
   char *seen;      /* [K] 1 if the marker has a sample somewhere */
-} mv_state;
+  int time_col, frame_col; /* 0-based lead columns (frame_col -1: none) */
+  const char *time_label;  /* the time column in messages */
+  const void *user;        /* the format's own options */
+};
 
 /* Error helpers: "<file>: line L[, column C]: message"; return the code
  * and remember it in st->rc (only the first error is kept). */
@@ -65,6 +85,26 @@ int mv_fail(mv_state *st, long line, int col, const char *fmt, ...) __attribute_
 /* A cell quoted for a message: at most 40 characters, non-printables as '?'. */
 const char *mv_quote(const char *s, char *buf, size_t size);
 int mv_eq(const char *a, const char *b); /* case-insensitive equality */
+
+/* Where the bytes come from: buf[len] or f. */
+typedef struct {
+  const char *buf;
+  size_t len;
+  FILE *f;
+} mv_source;
+
+/* Read src into rec with the state st (fmt, name, opts, err set; the rest
+ * zero): libcsv streaming, data rows, the recording.  Frees the state. */
+int mv_run(mv_state *st, const mv_source *src, cf_recording *rec);
+/* Open path and mv_run it with a state prepared by init(st, user). */
+int mv_run_file(const char *path, void (*init)(mv_state *st, void *user), void *user, cf_recording *rec,
+                cf_error *err);
+/* A cell as a finite number: 1 (in *v), 0 if blank, -1 otherwise. */
+int mv_parse_number(const char *s, size_t len, double *v);
+/* A new marker named name whose first column is j (0-based). */
+int mv_new_marker(mv_state *st, const char *name, int j);
+/* Append a key/value pair of the source's header (the recording's info). */
+int mv_add_info(mv_state *st, const char *k, const char *v);
 
 /* motive_header.c */
 int mv_metadata_row(mv_state *st, const mv_row *r);

@@ -24,6 +24,28 @@ static void free_strings(char **s, int n) {
   free(s);
 }
 
+cf_marker_proc *cf_marker_proc_new(int n_markers) {
+  cf_marker_proc *p = calloc(1, sizeof *p);
+  size_t K = (size_t)n_markers + 1;
+  if (p) p->cell = malloc(sizeof(int) * 2 * K), p->filled = calloc(K, sizeof(int));
+  if (p && (!p->cell || !p->filled)) {
+    cf_marker_proc_free(p);
+    return NULL;
+  }
+  for (int i = 0; p && i < 2 * n_markers; i++) p->cell[i] = -1;
+  if (p) p->stick[0] = p->stick[1] = -1;
+  return p;
+}
+
+void cf_marker_proc_free(cf_marker_proc *p) {
+  if (!p) return;
+  free(p->cell), free(p->weight), free(p->controlled), free(p->filled);
+  free_strings(p->merged, p->n_merged);
+  free_strings(p->ghosts, p->n_ghosts);
+  free_strings(p->removed, p->n_removed);
+  free(p);
+}
+
 void cf_recording_free(cf_recording *r) {
   if (!r) return;
   free(r->time);
@@ -35,6 +57,7 @@ void cf_recording_free(cf_recording *r) {
     free(r->info[i].value);
   }
   free(r->info);
+  cf_marker_proc_free(r->proc);
   free(r->mesh.nodes);
   free(r->mesh.faces);
   cf_recording_init(r);
@@ -56,6 +79,7 @@ cf_marker_quality cf_recording_quality(const cf_recording *r, int k) {
   }
   q.missing_fraction = r->n_frames ? (double)n_missing / r->n_frames : 0;
   q.longest_gap_s = q.longest_gap_frames * r->dt;
+  if (r->proc && r->proc->filled) q.filled = r->proc->filled[k];
   return q;
 }
 

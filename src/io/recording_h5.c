@@ -9,6 +9,9 @@
  *   /quality     missing_fraction [K], longest_gap_s [K], longest_gap_frames [K],
  *                filled [K]; dropped_markers [n] (never seen, if any)
  *   /source      attrs: the source file's own header key/values (Motive row 1)
+ *   marker processing (markers_h5.c): /markers/lattice, /markers/weight,
+ *                /markers/controlled, /stick/endpoints, trimming and merging
+ *                records in /quality
  *   /mesh        (mesh sequences) nodes [T,N,3], faces [F,3|4] int, 0-based;
  *                attrs element ("triangles" | "quads"), index_base 0
  * Writes are atomic (temporary name + rename). */
@@ -22,6 +25,7 @@
 #include "cf_io.h"
 #include "clothfit_version.h"
 #include "h5util.h"
+#include "markers_internal.h"
 
 #define FORMAT "recording-1"
 
@@ -139,7 +143,8 @@ int cf_recording_write_h5(const char *path, cf_recording *r, cf_error *err) {
   hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (f < 0) return cf_error_set(err, CF_EIO, "%s: cannot create HDF5 file (is the folder writable?)", path);
   int ok = write_root(f, r) && write_meta(f, &r->meta) && write_time(f, r) && write_markers(f, r) &&
-           write_quality(f, r) && write_source(f, r) && write_mesh(f, &r->mesh, r->n_frames);
+           write_quality(f, r) && write_source(f, r) && write_mesh(f, &r->mesh, r->n_frames) &&
+           mk_write_h5(f, r);
   ok = H5Fclose(f) >= 0 && ok;
   if (!ok) {
     cf_io_commit(tmp, path, 0, err);
@@ -270,6 +275,7 @@ int cf_recording_read_h5(const char *path, cf_recording *r, cf_error *err) {
     read_root(f, r);
     read_meta(f, &r->meta);
     read_source(f, r);
+    mk_read_h5(f, r);
   }
   H5Fclose(f);
   if (rc) cf_recording_free(r);

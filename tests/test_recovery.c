@@ -9,63 +9,16 @@
 #include <string.h>
 
 #include "cf_fit.h"
+#include "synthrec.h"
 #include "testutil.h"
 
 enum { ROWS = 5, COLS = 4, T = 601 };
 static const double RHO = 0.1042, DELTA = 0.041, ALPHA = 0.307;
 
-static double gauss(unsigned long long *s) {
-  double u1 = 0.5 * (cf_test_rand(s) + 1) + 1e-300, u2 = 0.5 * (cf_test_rand(s) + 1);
-  return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
-}
-
-static double *make_recording(void) {
-  double lat[ROWS * COLS * 3];
-  for (int r = 0; r < ROWS; r++)
-    for (int c = 0; c < COLS; c++) {
-      double *p = lat + 3 * (r * COLS + c);
-      p[0] = 0.42 * c / (COLS - 1);
-      p[1] = 0;
-      p[2] = 0.594 * (1 - (double)r / (ROWS - 1));
-    }
-  cf_mesh *m = cf_mesh_lattice_refine(ROWS, COLS, lat);
-  int kin[2] = {cf_mesh_lattice_node(ROWS, COLS, 0, 0), cf_mesh_lattice_node(ROWS, COLS, 0, COLS - 1)};
-  cf_params p;
-  cf_params_default(&p);
-  p.rho = RHO;
-  p.delta = DELTA;
-  p.alpha = ALPHA;
-  cf_error err;
-  cf_sim *s = cf_sim_alloc(m, &p, kin, 2, &err);
-  double *rec = malloc(sizeof(double) * T * ROWS * COLS * 3), x0[6], kp[6];
-  memcpy(x0, m->x + 3 * kin[0], 24);
-  memcpy(x0 + 3, m->x + 3 * kin[1], 24);
-  cf_drive d = {CF_DRIVE_SHAKE, 0.075, 0.6, {0, 1, 0}};
-  unsigned long long seed = 12345;
-  for (int k = 0; k < T; k++) {
-    if (k) {
-      cf_drive_eval(&d, 2, x0, k * p.dt, kp);
-      if (cf_sim_step(s, kp, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
-        exit(2);
-      }
-    }
-    for (int j = 0; j < ROWS * COLS; j++) {
-      double *q = rec + 3 * ((size_t)k * ROWS * COLS + j);
-      memcpy(q, cf_sim_x(s) + 3 * cf_mesh_lattice_node(ROWS, COLS, j / COLS, j % COLS), 24);
-      int controlled = j == 0 || j == COLS - 1;
-      if (k > 0 && !controlled)
-        for (int dd = 0; dd < 3; dd++) q[dd] += 1e-4 * gauss(&seed);
-    }
-  }
-  cf_sim_free(s);
-  cf_mesh_free(m);
-  return rec;
-}
-
 int main(void) {
   cf_runtime_init();
-  double *rec = make_recording();
+  cf_test_rec_spec sp = {ROWS, COLS, T, 0.42, 0.594, RHO, DELTA, ALPHA, 0.075, 0.6, 0.01, 1e-4, 12345};
+  double *rec = cf_test_shaken_recording(&sp);
   cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, RHO};
   cf_params base;
   cf_params_default(&base);

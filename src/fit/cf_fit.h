@@ -174,6 +174,56 @@ int cf_sweep_run(const cf_fit_target *tg, const cf_params *base, const cf_fit_po
                  const cf_sweep_options *o, cf_sweep_result *res, cf_error *err);
 void cf_sweep_result_free(cf_sweep_result *res);
 
+/* ------------------------------------------- a-priori formulas (4.6)-(4.7) */
+/* delta = d0 + d1 S + d2 V + d3 rho,  alpha = a0 + a1 S + a2 V + a3 rho:
+ * S = cloth area / A3 area (1 for A3, 2 for A2), V (m^2/s^2) the speed
+ * measure below, rho the density (kg/m^2). */
+typedef struct {
+  double d[4], a[4];
+} cf_formula;
+
+/* Table 4.6 of the thesis, repetition I (reference values, SPEC §8). */
+extern const cf_formula cf_formula_thesis_rep1;
+
+void cf_formula_predict(const cf_formula *f, double S, double V, double rho, double *delta,
+                        double *alpha);
+/* S of a width x height cloth. */
+double cf_size_measure(double width_m, double height_m);
+/* V: squared speeds of every marker at every frame where it and the next
+ * frame are present (forward differences at dt); the values >= their median
+ * are averaged.  pos [T*K*3], NaN = missing.  NaN if no speed exists. */
+double cf_speed_measure(int T, int K, double dt, const double *pos);
+
+/* One recording of a study: its target and descriptors. */
+typedef struct {
+  const cf_fit_target *tg;
+  double S, V;          /* size and speed measures (rho is tg->rho) */
+  double delta, alpha;  /* per-recording optimum (for the least-squares start) */
+  double e_opt;         /* error at that optimum (for E*), NaN if unknown */
+} cf_study_item;
+
+/* Least squares of the 4+4 coefficients on the per-recording optima
+ * (GSL multifit); needs >= 4 recordings with independent (1, S, V, rho). */
+int cf_regress_lsq(const cf_study_item *items, int n, cf_formula *f, cf_error *err);
+
+typedef struct {
+  cf_formula f;       /* fitted coefficients */
+  cf_formula f_start; /* least-squares start */
+  double R, R_start;  /* (4.7) at the fit and at the start (cm) */
+  double E;           /* mean of the items' e_opt (E*), NaN if unknown */
+  int evaluations, iterations;
+} cf_regress_result;
+
+/* R(f) = mean over items of the whole-recording mean error with the
+ * formula's (delta, alpha); items run on worker processes (0: all cores).
+ * Failed simulations count as a large penalty. */
+int cf_regress_objective(const cf_study_item *items, int n, const cf_params *base,
+                         const cf_formula *f, int workers, double *R, cf_error *err);
+/* Nelder-Mead on the 8 coefficients minimizing R, started from least
+ * squares (or from *start when not NULL). */
+int cf_regress_fit(const cf_study_item *items, int n, const cf_params *base, const cf_formula *start,
+                   int max_evals, int workers, cf_regress_result *res, cf_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,20 +1,16 @@
 /* sweep.c — grid sweep over (delta, alpha) on all cores (thesis §4.2.2,
- * SPEC §8).  Points are handed out dynamically (an atomic counter), so a
- * slow point does not stall the others; every worker owns its driven
- * simulation, so results are independent of the number of workers. */
+ * SPEC §8), on the worker processes of parallel.c.  Each worker owns one
+ * driven simulation; results do not depend on the number of workers, except
+ * the lower bounds of pruned points (pruning uses the best exact error the
+ * worker itself has seen, so it stays exact for the argmin). */
 #include <math.h>
 #include <stdio.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <errno.h>
-#include <sys/mman.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cf_fit.h"
+#include "parallel.h"
 
 int cf_sweep_default_grid(double rho, double **delta, int *nd, double **alpha, int *na) {
   *nd = 15;
@@ -31,131 +27,59 @@ int cf_sweep_default_grid(double rho, double **delta, int *nd, double **alpha, i
   return CF_OK;
 }
 
-/* Workers are forked processes, not threads: Debian's serial OpenBLAS (used
- * by CHOLMOD's supernodal factorization) is not safe to call from several
- * threads at once, and neither is HDF5.  Results and the dynamic work
- * counter live in one shared anonymous mapping. */
 typedef struct {
-  atomic_int next;
-  atomic_int failed;        /* a worker could not set up */
-  pthread_mutex_t lock;     /* process-shared: guards best */
-  double best;              /* smallest exact mean error so far (pruning bound) */
-  cf_error err;
-} sweep_shared;
+  double e, s, dmax;
+  int status, pruned;
+  char reason[128];
+} point_rec;
 
 typedef struct {
   const cf_fit_target *tg;
   const cf_params *base;
   const cf_fit_point *fixed;
   const cf_sweep_options *o;
-  cf_sweep_result *res;     /* arrays in shared memory while running */
-  sweep_shared *sh;
+  cf_fit_run *run; /* per worker */
+  double best;     /* per worker: smallest exact error seen */
 } sweep_ctx;
 
-static void record(sweep_ctx *c, int idx, const cf_fit_result *r) {
-  cf_sweep_result *s = c->res;
-  s->e[idx] = r->err.e_cm;
-  s->s[idx] = r->err.s_cm;
-  s->dmax[idx] = r->err.d_max_cm;
-  s->status[idx] = r->status;
-  s->pruned[idx] = (unsigned char)r->pruned;
-  snprintf(s->reason[idx], sizeof s->reason[idx], "%s", r->reason);
-  if (r->status == CF_OK && !r->pruned) {
-    pthread_mutex_lock(&c->sh->lock);
-    if (r->err.e_cm < c->sh->best) c->sh->best = r->err.e_cm;
-    pthread_mutex_unlock(&c->sh->lock);
-  }
+static int sweep_init(void *arg, cf_error *err) {
+  sweep_ctx *c = arg;
+  c->run = cf_fit_run_alloc(c->tg, c->base, err);
+  return c->run ? CF_OK : err->code;
 }
 
-static double prune_bound(sweep_ctx *c) {
-  if (!c->o->prune) return 0;
-  pthread_mutex_lock(&c->sh->lock);
-  double b = isfinite(c->sh->best) ? c->sh->best : 0;
-  pthread_mutex_unlock(&c->sh->lock);
-  return b;
+static int sweep_item(int idx, void *arg, void *out) {
+  sweep_ctx *c = arg;
+  point_rec *p = out;
+  cf_fit_point pt = *c->fixed;
+  pt.delta = c->o->delta[idx / c->o->na];
+  pt.alpha = c->o->alpha[idx % c->o->na];
+  double bound = c->o->prune && isfinite(c->best) ? c->best : 0;
+  cf_fit_result r;
+  int rc = cf_fit_run_eval(c->run, &pt, c->o->t0, c->o->t1, bound, NULL, &r);
+  if (rc) return rc;
+  p->e = r.err.e_cm;
+  p->s = r.err.s_cm;
+  p->dmax = r.err.d_max_cm;
+  p->status = r.status;
+  p->pruned = r.pruned;
+  snprintf(p->reason, sizeof p->reason, "%.127s", r.reason);
+  if (r.status == CF_OK && !r.pruned && r.err.e_cm < c->best) c->best = r.err.e_cm;
+  return CF_OK;
 }
 
-static void worker(sweep_ctx *c) {
-  cf_error err;
-  cf_fit_run *run = cf_fit_run_alloc(c->tg, c->base, &err);
-  if (!run) {
-    if (atomic_fetch_add(&c->sh->failed, 1) == 0) c->sh->err = err;
-    return;
-  }
-  int n = c->o->nd * c->o->na;
-  for (int idx; (idx = atomic_fetch_add(&c->sh->next, 1)) < n;) {
-    cf_fit_point pt = *c->fixed;
-    pt.delta = c->o->delta[idx / c->o->na];
-    pt.alpha = c->o->alpha[idx % c->o->na];
-    cf_fit_result r;
-    if (cf_fit_run_eval(run, &pt, c->o->t0, c->o->t1, prune_bound(c), NULL, &r) != CF_OK) {
-      r.status = CF_ENOMEM;
-      strcpy(r.reason, "out of memory");
-      r.err.e_cm = INFINITY;
-    }
-    record(c, idx, &r);
-  }
-  cf_fit_run_free(run);
-}
-
-/* One shared mapping holds the sweep_shared block and every result array. */
-typedef struct {
-  void *base;
-  size_t size;
-} shared_map;
-
-static void *carve(char **p, size_t bytes) {
-  void *q = *p;
-  *p += (bytes + 63) & ~(size_t)63;
-  return q;
-}
-
-static int map_shared(shared_map *mp, sweep_ctx *c, cf_sweep_result *res, int nd, int na) {
+static int alloc_result(cf_sweep_result *res, int nd, int na) {
   size_t n = (size_t)nd * na;
-  size_t need = 64 * 8 + sizeof(sweep_shared) + n * (3 * sizeof(double) + sizeof(int) + 1 + 128);
-  mp->size = need;
-  mp->base = mmap(NULL, need, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (mp->base == MAP_FAILED) return CF_ENOMEM;
-  char *p = mp->base;
-  c->sh = carve(&p, sizeof(sweep_shared));
   memset(res, 0, sizeof *res);
   res->nd = nd;
   res->na = na;
-  res->e = carve(&p, n * sizeof(double));
-  res->s = carve(&p, n * sizeof(double));
-  res->dmax = carve(&p, n * sizeof(double));
-  res->status = carve(&p, n * sizeof(int));
-  res->pruned = carve(&p, n);
-  res->reason = carve(&p, n * 128);
-  pthread_mutexattr_t at;
-  pthread_mutexattr_init(&at);
-  pthread_mutexattr_setpshared(&at, PTHREAD_PROCESS_SHARED);
-  pthread_mutex_init(&c->sh->lock, &at);
-  pthread_mutexattr_destroy(&at);
-  atomic_init(&c->sh->next, 0);
-  atomic_init(&c->sh->failed, 0);
-  c->sh->best = INFINITY;
-  return CF_OK;
-}
-
-/* Copy the results out of the shared mapping into malloc'ed arrays. */
-static int unshare(cf_sweep_result *res) {
-  cf_sweep_result sh = *res;
-  size_t n = (size_t)sh.nd * sh.na;
-  res->e = malloc(n * sizeof(double));
-  res->s = malloc(n * sizeof(double));
-  res->dmax = malloc(n * sizeof(double));
-  res->status = malloc(n * sizeof(int));
+  res->e = malloc(sizeof(double) * n);
+  res->s = malloc(sizeof(double) * n);
+  res->dmax = malloc(sizeof(double) * n);
+  res->status = malloc(sizeof(int) * n);
   res->pruned = malloc(n);
-  res->reason = malloc(n * 128);
-  if (!res->e || !res->s || !res->dmax || !res->status || !res->pruned || !res->reason) return CF_ENOMEM;
-  memcpy(res->e, sh.e, n * sizeof(double));
-  memcpy(res->s, sh.s, n * sizeof(double));
-  memcpy(res->dmax, sh.dmax, n * sizeof(double));
-  memcpy(res->status, sh.status, n * sizeof(int));
-  memcpy(res->pruned, sh.pruned, n);
-  memcpy(res->reason, sh.reason, n * 128);
-  return CF_OK;
+  res->reason = calloc(n, sizeof *res->reason);
+  return res->e && res->s && res->dmax && res->status && res->pruned && res->reason ? CF_OK : CF_ENOMEM;
 }
 
 void cf_sweep_result_free(cf_sweep_result *res) {
@@ -168,66 +92,42 @@ void cf_sweep_result_free(cf_sweep_result *res) {
   memset(res, 0, sizeof *res);
 }
 
-static int n_workers(const cf_sweep_options *o, int n) {
-  long t = o->threads > 0 ? o->threads : sysconf(_SC_NPROCESSORS_ONLN);
-  if (t < 1) t = 1;
-  if (t > n) t = n;
-  if (t > 256) t = 256;
-  return (int)t;
-}
-
-/* Fork the workers (the calling process works too) and wait for them. */
-static int run_workers(sweep_ctx *c, int nw) {
-  pid_t pid[256];
-  int forked = 0;
-  for (; forked < nw - 1; forked++) {
-    pid[forked] = fork();
-    if (pid[forked] < 0) break;
-    if (pid[forked] == 0) {
-      worker(c);
-      _exit(0);
-    }
+static void unpack(cf_sweep_result *res, const point_rec *p, int n) {
+  res->best = -1;
+  for (int i = 0; i < n; i++) {
+    res->e[i] = p[i].e;
+    res->s[i] = p[i].s;
+    res->dmax[i] = p[i].dmax;
+    res->status[i] = p[i].status;
+    res->pruned[i] = (unsigned char)p[i].pruned;
+    memcpy(res->reason[i], p[i].reason, sizeof res->reason[i]);
+    if (p[i].status == CF_OK && !p[i].pruned && (res->best < 0 || p[i].e < res->e[res->best])) res->best = i;
   }
-  worker(c);
-  int crashed = 0;
-  for (int i = 0; i < forked; i++) {
-    int st;
-    while (waitpid(pid[i], &st, 0) < 0 && errno == EINTR) {
-    }
-    crashed |= !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-  }
-  return crashed;
 }
 
 int cf_sweep_run(const cf_fit_target *tg, const cf_params *base, const cf_fit_point *fixed,
                  const cf_sweep_options *o, cf_sweep_result *res, cf_error *err) {
   if (o->nd < 1 || o->na < 1)
     return cf_error_set(err, CF_EINVAL, "sweep: empty grid (%d x %d)", o->nd, o->na);
-  sweep_ctx c = {.tg = tg, .base = base, .fixed = fixed, .o = o, .res = res};
-  shared_map mp;
-  if (map_shared(&mp, &c, res, o->nd, o->na))
-    return cf_error_set(err, CF_ENOMEM, "sweep: cannot map shared memory for the results");
+  int n = o->nd * o->na;
+  point_rec *recs = calloc((size_t)n, sizeof *recs);
+  if (!recs || alloc_result(res, o->nd, o->na)) {
+    free(recs);
+    cf_sweep_result_free(res);
+    return cf_error_set(err, CF_ENOMEM, "sweep: out of memory");
+  }
+  sweep_ctx c = {tg, base, fixed, o, NULL, INFINITY};
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  int n = o->nd * o->na;
-  int crashed = run_workers(&c, n_workers(o, n));
+  int rc = cf_parallel_run(n, o->threads, sizeof *recs, sweep_init, sweep_item, &c, recs, err);
   clock_gettime(CLOCK_MONOTONIC, &t1);
-  int rc = CF_OK;
-  if (atomic_load(&c.sh->failed)) {
-    rc = c.sh->err.code ? c.sh->err.code : CF_EINVAL;
-    if (err) *err = c.sh->err;
-  } else if (crashed || atomic_load(&c.sh->next) < n) {
-    rc = cf_error_set(err, CF_ESOLVER, "sweep: a worker process died before finishing its points");
+  cf_fit_run_free(c.run); /* the caller's own worker */
+  if (rc == CF_OK) unpack(res, recs, n);
+  free(recs);
+  if (rc) {
+    cf_sweep_result_free(res);
+    return rc;
   }
-  pthread_mutex_destroy(&c.sh->lock);
-  if (rc == CF_OK && unshare(res)) rc = cf_error_set(err, CF_ENOMEM, "sweep: out of memory");
-  if (rc) memset(res, 0, sizeof *res);
-  munmap(mp.base, mp.size);
-  if (rc) return rc;
   res->wall_s = (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec);
-  res->best = -1;
-  for (int i = 0; i < n; i++)
-    if (res->status[i] == CF_OK && !res->pruned[i] && (res->best < 0 || res->e[i] < res->e[res->best]))
-      res->best = i;
   return CF_OK;
 }

@@ -1,0 +1,29 @@
+/* parallel.h — internal: run n independent items on worker processes.
+ *
+ * Why processes: Debian's serial OpenBLAS (under CHOLMOD's supernodal
+ * factorization) is not safe to call from several threads at once, and
+ * neither is HDF5; forked workers share nothing but one anonymous shared
+ * mapping holding the work counter and the result records.  Items are
+ * handed out dynamically, so a slow item does not stall the rest, and each
+ * item's result depends only on the item: results are identical whatever
+ * the number of workers. */
+#ifndef CF_PARALLEL_H
+#define CF_PARALLEL_H
+#include <stddef.h>
+
+#include "cf_common.h"
+
+/* Compute item i into out (rec_size bytes, zeroed).  ctx is the caller's,
+ * as it was at fork time (changes in a worker are not seen by others).
+ * Return CF_OK, or an error code that aborts the whole run. */
+typedef int (*cf_item_fn)(int i, void *ctx, void *out);
+/* Called once in each worker before its first item (may be NULL): set up
+ * per-worker state in ctx (e.g. allocate simulations). */
+typedef int (*cf_worker_init_fn)(void *ctx, cf_error *err);
+
+/* Run items 0..n-1 on `workers` processes (0: all cores; the caller works
+ * too).  out receives n records of rec_size bytes.  Progress callback
+ * optional (called in the parent with the count of items taken). */
+int cf_parallel_run(int n, int workers, size_t rec_size, cf_worker_init_fn init, cf_item_fn fn,
+                    void *ctx, void *out, cf_error *err);
+#endif

@@ -1,0 +1,214 @@
+/* regress.c — the a-priori aerodynamic formulas (thesis §4.2.3): speed and
+ * size measures, least squares on per-recording optima, and Nelder-Mead on
+ * R (4.7) over a study. */
+#include <gsl/gsl_multifit.h>
+#include <gsl/gsl_multimin.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf_fit.h"
+#include "parallel.h"
+
+#define PENALTY 1e3 /* cm, per recording whose simulation fails */
+
+const cf_formula cf_formula_thesis_rep1 = {{-0.0223, -0.0178, 0.0714, 0.7664},
+                                           {0.2082, -0.1481, 1.1804, 1.7440}};
+
+void cf_formula_predict(const cf_formula *f, double S, double V, double rho, double *delta,
+                        double *alpha) {
+  *delta = f->d[0] + f->d[1] * S + f->d[2] * V + f->d[3] * rho;
+  *alpha = f->a[0] + f->a[1] * S + f->a[2] * V + f->a[3] * rho;
+}
+
+double cf_size_measure(double width_m, double height_m) { return width_m * height_m / (0.297 * 0.420); }
+
+double cf_speed_measure(int T, int K, double dt, const double *pos) {
+  size_t cap = (size_t)(T > 1 ? T - 1 : 0) * K, n = 0;
+  double *v2 = malloc(sizeof(double) * (cap + 1));
+  if (!v2) return NAN;
+  for (int t = 0; t + 1 < T; t++)
+    for (int j = 0; j < K; j++) {
+      const double *a = pos + ((size_t)t * K + j) * 3, *b = a + (size_t)K * 3;
+      double dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
+      double s = (dx * dx + dy * dy + dz * dz) / (dt * dt);
+      if (!isnan(s)) v2[n++] = s;
+    }
+  double V = NAN;
+  if (n > 0) {
+    gsl_sort(v2, 1, n);
+    double med = gsl_stats_median_from_sorted_data(v2, 1, n), sum = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+      if (v2[i] >= med) {
+        sum += v2[i];
+        k++;
+      }
+    V = sum / k;
+  }
+  free(v2);
+  return V;
+}
+
+/* One linear least-squares fit y ~ c0 + c1 S + c2 V + c3 rho. */
+static int lsq4(const cf_study_item *it, int n, int which, double c[4]) {
+  gsl_matrix *X = gsl_matrix_alloc(n, 4), *cov = gsl_matrix_alloc(4, 4);
+  gsl_vector *y = gsl_vector_alloc(n), *cv = gsl_vector_alloc(4);
+  gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc(n, 4);
+  int rc = X && cov && y && cv && w ? CF_OK : CF_ENOMEM;
+  for (int i = 0; rc == CF_OK && i < n; i++) {
+    gsl_matrix_set(X, i, 0, 1);
+    gsl_matrix_set(X, i, 1, it[i].S);
+    gsl_matrix_set(X, i, 2, it[i].V);
+    gsl_matrix_set(X, i, 3, it[i].tg->rho);
+    gsl_vector_set(y, i, which ? it[i].alpha : it[i].delta);
+  }
+  double chisq;
+  size_t rank = 0;
+  if (rc == CF_OK && gsl_multifit_linear_tsvd(X, y, 1e-10, cv, cov, &chisq, &rank, w)) rc = CF_ESOLVER;
+  if (rc == CF_OK && rank < 4) rc = CF_EINVAL;
+  for (int k = 0; rc == CF_OK && k < 4; k++) c[k] = gsl_vector_get(cv, k);
+  if (w) gsl_multifit_linear_free(w);
+  gsl_matrix_free(X);
+  gsl_matrix_free(cov);
+  gsl_vector_free(y);
+  gsl_vector_free(cv);
+  return rc;
+}
+
+int cf_regress_lsq(const cf_study_item *items, int n, cf_formula *f, cf_error *err) {
+  if (n < 4) return cf_error_set(err, CF_EINVAL, "regression: %d recordings, need at least 4", n);
+  int rc = lsq4(items, n, 0, f->d);
+  if (rc == CF_OK) rc = lsq4(items, n, 1, f->a);
+  if (rc == CF_EINVAL)
+    return cf_error_set(err, rc, "regression: the recordings do not separate size, speed and density "
+                                 "(the 4 x 4 design is rank deficient: vary S, V and rho)");
+  if (rc) return cf_error_set(err, rc, "regression: least squares failed");
+  return CF_OK;
+}
+
+typedef struct {
+  const cf_study_item *items;
+  const cf_params *base;
+  const cf_formula *f;
+} r_ctx;
+
+static int r_item(int i, void *arg, void *out) {
+  r_ctx *c = arg;
+  const cf_study_item *it = &c->items[i];
+  double *e = out;
+  cf_fit_point pt = {0, 0, 0, 0, 0};
+  cf_formula_predict(c->f, it->S, it->V, it->tg->rho, &pt.delta, &pt.alpha);
+  *e = PENALTY;
+  if (!(pt.delta >= 0 && pt.alpha >= 0)) return CF_OK; /* outside the model's domain */
+  cf_error err;
+  cf_fit_run *run = cf_fit_run_alloc(it->tg, c->base, &err);
+  if (!run) return CF_OK;
+  cf_fit_result r;
+  int rc = cf_fit_run_eval(run, &pt, 0, 0, 0, NULL, &r);
+  if (rc == CF_OK && r.status == CF_OK && isfinite(r.err.e_cm)) *e = r.err.e_cm;
+  cf_fit_run_free(run);
+  return rc;
+}
+
+int cf_regress_objective(const cf_study_item *items, int n, const cf_params *base,
+                         const cf_formula *f, int workers, double *R, cf_error *err) {
+  double *e = calloc((size_t)n, sizeof *e);
+  if (!e) return cf_error_set(err, CF_ENOMEM, "regression: out of memory");
+  r_ctx c = {items, base, f};
+  int rc = cf_parallel_run(n, workers, sizeof(double), NULL, r_item, &c, e, err);
+  double s = 0;
+  for (int i = 0; i < n; i++) s += e[i];
+  *R = s / n;
+  free(e);
+  return rc;
+}
+
+typedef struct {
+  const cf_study_item *items;
+  int n, workers, evals, rc;
+  const cf_params *base;
+  cf_error err;
+} nm8_ctx;
+
+static void unpack8(const gsl_vector *v, cf_formula *f) {
+  for (int k = 0; k < 4; k++) {
+    f->d[k] = gsl_vector_get(v, k);
+    f->a[k] = gsl_vector_get(v, 4 + k);
+  }
+}
+
+static double nm8_objective(const gsl_vector *v, void *arg) {
+  nm8_ctx *c = arg;
+  cf_formula f;
+  unpack8(v, &f);
+  double R = PENALTY;
+  c->evals++;
+  if (c->rc == CF_OK) c->rc = cf_regress_objective(c->items, c->n, c->base, &f, c->workers, &R, &c->err);
+  return c->rc == CF_OK ? R : PENALTY;
+}
+
+/* Simplex steps: 10 % of each coefficient's typical contribution. */
+static void nm8_steps(const cf_study_item *it, int n, const cf_formula *f, gsl_vector *x, gsl_vector *st) {
+  double mS = 0, mV = 0, mr = 0;
+  for (int i = 0; i < n; i++) {
+    mS += it[i].S / n;
+    mV += it[i].V / n;
+    mr += it[i].tg->rho / n;
+  }
+  double scale[4] = {1, mS > 0 ? 1 / mS : 1, mV > 0 ? 1 / mV : 1, mr > 0 ? 1 / mr : 1};
+  for (int k = 0; k < 4; k++) {
+    gsl_vector_set(x, k, f->d[k]);
+    gsl_vector_set(x, 4 + k, f->a[k]);
+    gsl_vector_set(st, k, 0.1 * fmax(fabs(f->d[k]), 0.01 * scale[k]));
+    gsl_vector_set(st, 4 + k, 0.1 * fmax(fabs(f->a[k]), 0.05 * scale[k]));
+  }
+}
+
+int cf_regress_fit(const cf_study_item *items, int n, const cf_params *base, const cf_formula *start,
+                   int max_evals, int workers, cf_regress_result *res, cf_error *err) {
+  memset(res, 0, sizeof *res);
+  int rc = start ? CF_OK : cf_regress_lsq(items, n, &res->f_start, err);
+  if (rc) return rc;
+  if (start) res->f_start = *start;
+  double se = 0;
+  for (int i = 0; i < n; i++) se += items[i].e_opt;
+  res->E = se / n;
+  nm8_ctx c = {items, n, workers, 0, CF_OK, base, {0, ""}};
+  gsl_multimin_function fn = {nm8_objective, 8, &c};
+  gsl_vector *x = gsl_vector_alloc(8), *st = gsl_vector_alloc(8);
+  gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, 8);
+  if (!x || !st || !m) {
+    gsl_vector_free(x);
+    gsl_vector_free(st);
+    if (m) gsl_multimin_fminimizer_free(m);
+    return cf_error_set(err, CF_ENOMEM, "regression: out of memory");
+  }
+  nm8_steps(items, n, &res->f_start, x, st);
+  res->R_start = nm8_objective(x, &c);
+  gsl_multimin_fminimizer_set(m, &fn, x, st);
+  int status = GSL_CONTINUE;
+  while (status == GSL_CONTINUE && c.evals < (max_evals > 0 ? max_evals : 400) && c.rc == CF_OK) {
+    if (gsl_multimin_fminimizer_iterate(m)) break;
+    res->iterations++;
+    status = gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), 1e-5);
+  }
+  if (m->fval <= res->R_start) {
+    unpack8(m->x, &res->f);
+    res->R = m->fval;
+  } else {
+    res->f = res->f_start;
+    res->R = res->R_start;
+  }
+  res->evaluations = c.evals;
+  gsl_multimin_fminimizer_free(m);
+  gsl_vector_free(x);
+  gsl_vector_free(st);
+  if (c.rc) {
+    if (err) *err = c.err;
+    return c.rc;
+  }
+  return CF_OK;
+}

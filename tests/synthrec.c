@@ -1,0 +1,64 @@
+#include "synthrec.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static double gauss(unsigned long long *s) {
+  double u1 = 0.5 * (cf_test_rand(s) + 1) + 1e-300, u2 = 0.5 * (cf_test_rand(s) + 1);
+  return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+double *cf_test_shaken_recording(const cf_test_rec_spec *sp) {
+  int R = sp->rows, C = sp->cols, K = R * C;
+  double *lat = malloc(sizeof(double) * 3 * K);
+  for (int r = 0; r < R; r++)
+    for (int c = 0; c < C; c++) {
+      double *p = lat + 3 * (r * C + c);
+      p[0] = sp->width * c / (C - 1);
+      p[1] = 0;
+      p[2] = sp->height * (1 - (double)r / (R - 1));
+    }
+  cf_mesh *m = cf_mesh_lattice_refine(R, C, lat);
+  int kin[2] = {cf_mesh_lattice_node(R, C, 0, 0), cf_mesh_lattice_node(R, C, 0, C - 1)};
+  cf_params p;
+  cf_params_default(&p);
+  p.rho = sp->rho;
+  p.delta = sp->delta;
+  p.alpha = sp->alpha;
+  p.dt = sp->dt > 0 ? sp->dt : 0.01;
+  cf_error err;
+  cf_sim *s = m ? cf_sim_alloc(m, &p, kin, 2, &err) : NULL;
+  if (!s) {
+    fprintf(stderr, "synthetic recording: %s\n", m ? err.msg : "bad lattice");
+    exit(2);
+  }
+  double *rec = malloc(sizeof(double) * sp->T * K * 3), x0[6], kp[6];
+  memcpy(x0, m->x + 3 * kin[0], 3 * sizeof(double));
+  memcpy(x0 + 3, m->x + 3 * kin[1], 3 * sizeof(double));
+  cf_drive d = {CF_DRIVE_SHAKE, sp->amplitude, sp->frequency, {0, 1, 0}};
+  unsigned long long seed = sp->seed ? sp->seed : 12345;
+  for (int k = 0; k < sp->T; k++) {
+    if (k) {
+      cf_drive_eval(&d, 2, x0, k * p.dt, kp);
+      if (cf_sim_step(s, kp, &err)) {
+        fprintf(stderr, "synthetic recording: %s\n", err.msg);
+        exit(2);
+      }
+    }
+    for (int j = 0; j < K; j++) {
+      double *q = rec + 3 * ((size_t)k * K + j);
+      memcpy(q, cf_sim_x(s) + 3 * cf_mesh_lattice_node(R, C, j / C, j % C), 3 * sizeof(double));
+      int controlled = j == 0 || j == C - 1;
+      if (k > 0 && !controlled && sp->noise > 0)
+        for (int dd = 0; dd < 3; dd++) q[dd] += sp->noise * gauss(&seed);
+    }
+  }
+  cf_sim_free(s);
+  cf_mesh_free(m);
+  free(lat);
+  return rec;
+}

@@ -1,0 +1,19 @@
+/* synthrec.h — test helper: recordings made by the model itself.  A W x H
+ * sheet hangs in the xz plane (row 0 on top), its rows x cols marker
+ * lattice refined once into the simulation mesh (the fitting mesh), the two
+ * top corners shaken across the plane (axis y) with amplitude A (m) and
+ * frequency f (Hz); markers are sampled at the lattice nodes every step. */
+#ifndef CF_SYNTHREC_H
+#define CF_SYNTHREC_H
+#include "cf_sim.h"
+
+typedef struct {
+  int rows, cols, T;
+  double width, height, rho, delta, alpha, amplitude, frequency, dt;
+  double noise;            /* Gaussian marker noise (m), not on the corners */
+  unsigned long long seed;
+} cf_test_rec_spec;
+
+/* [T*rows*cols*3] malloc'ed; exits the test with a message on failure. */
+double *cf_test_shaken_recording(const cf_test_rec_spec *sp);
+#endif

@@ -1,6 +1,11 @@
 #include "testutil.h"
 
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+
+extern char **environ;
 
 int cf_test_failures = 0;
 
@@ -32,4 +37,23 @@ char *cf_test_slurp(const char *path, size_t *len) {
   if (b && len) *len = (size_t)n;
   fclose(f);
   return b;
+}
+
+int cf_test_run(char *const argv[], const char *dir, char **out, char **err) {
+  char so[1100], se[1100];
+  snprintf(so, sizeof so, "%s/run.stdout", dir);
+  snprintf(se, sizeof se, "%s/run.stderr", dir);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, so, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 2, se, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid;
+  int st = -1, rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc == 0) waitpid(pid, &st, 0);
+  if (out) *out = cf_test_slurp(so, NULL);
+  if (err) *err = cf_test_slurp(se, NULL);
+  remove(so);
+  remove(se);
+  return rc == 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }

@@ -25,4 +25,8 @@ double cf_test_rand(unsigned long long *state);
 /* Whole file as a NUL-terminated malloc'ed string (NULL on error); *len
  * gets its size when len is not NULL. */
 char *cf_test_slurp(const char *path, size_t *len);
+/* Run argv[0] (no shell) with stdout and stderr in files under dir;
+ * returns the exit status (-1 if it did not exit normally).  *out and *err
+ * (when not NULL) get what it printed (malloc'ed, NULL if unreadable). */
+int cf_test_run(char *const argv[], const char *dir, char **out, char **err);
 #endif

@@ -72,7 +72,7 @@ static int same_mesh(const cf_meshframe *a, const char *an, const cf_meshframe *
     return cf_meshframe_fail(err, bn, b->binary, b->face_at[n], "face %d is one more than the %d faces of %s: the "
                              "connectivity must be the same in every frame", n + 1, n, an);
   if (a->n_faces > n)
-    return cf_meshframe_fail(err, bn, 0, b->faces_at, "%d faces, expected %d as in %s: the connectivity must be the "
+    return cf_meshframe_fail(err, bn, 0, b->faces_at, "%d face(s), expected %d as in %s: the connectivity must be the "
                              "same in every frame", n, a->n_faces, an);
   return CF_OK;
 }

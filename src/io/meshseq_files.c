@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 
 #include "meshseq_internal.h"
+#include "textfile.h"
 
 void ms_list_free(ms_list *l) {
   for (int i = 0; i < l->n; i++) free(l->f[i].path);
@@ -296,14 +297,10 @@ static int check_times(times_state *ts) {
 }
 
 static int times_from_file(ms_list *l, const char *path, cf_error *err) {
-  char *buf;
-  size_t len;
-  int rc = ms_slurp(path, &buf, &len, err);
-  if (rc) return rc;
+  char *buf = cf_text_slurp(path, "a text file of frame times", err);
+  if (!buf) return err ? err->code : CF_EIO;
   times_state ts = {path, l, err, 0, 0, 0, 0};
-  rc = memchr(buf, 0, len) ? cf_error_set(err, CF_EFORMAT, "%s: line 1: binary data: expected a text file of times",
-                                          path)
-                           : parse_times(&ts, buf, len);
+  int rc = parse_times(&ts, buf, strlen(buf));
   if (!rc) rc = check_times(&ts);
   free(buf);
   return rc;

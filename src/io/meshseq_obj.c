@@ -62,7 +62,7 @@ static int face_vertex(obj_state *st, const char *s, const char *t, int a, int *
   long v = ie > s && (*s == '-' || *s == '+' || (*s >= '0' && *s <= '9')) ? strtol(s, &end, 10) : 0;
   if (ie == s || end != ie || v < INT_MIN + 1 || v > INT_MAX)
     return fail(st, "face vertex %d: expected an index 'i', 'i/j', 'i/j/k' or 'i//k', found %s", s, t, a);
-  if (v == 0) return fail(st, "face vertex %d: index 0 in %s (OBJ indices start at 1; negative ones count back)", s, t, a);
+  if (v == 0) return fail(st, "face vertex %d: index 0 (%s): OBJ indices start at 1 (negative ones count back)", s, t, a);
   int n = st->fr->n_nodes;
   if (v < 0 && -v > n)
     return cf_meshframe_fail(st->err, st->name, 0, st->line, "face vertex %d: relative index %ld reaches before the "

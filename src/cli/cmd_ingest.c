@@ -1,6 +1,7 @@
-/* cmd_ingest.c — `clothfit ingest motive FILE.csv -o REC.h5 ...`: read a
- * Motive CSV export, resample it to a uniform dt and write the HDF5
- * recording of SPEC §6. */
+/* cmd_ingest.c — `clothfit ingest motive|csv|meshes ... -o REC.h5 ...`:
+ * read a Motive CSV export, a generic marker CSV or a mesh sequence, process
+ * the markers (ingest_markers.c), resample to a uniform dt and write the
+ * HDF5 recording of SPEC §6. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,8 @@ typedef struct {
   cf_motive_opts mopts;
   cf_rec_meta meta;
   cf_meshseq_opts mesh; /* ingest meshes */
+  cf_marker_opts mk;    /* marker processing (motive, csv) */
+  cf_csv_opts csv;      /* ingest csv */
 } ingest_args;
 
 static const struct {
@@ -106,7 +109,9 @@ static int parse_args(int argc, char **argv, ingest_args *a) {
     int bad = 0;
     if (flag_option(argv[i], a)) continue;
     if (argv[i][0] == '-' && i + 1 < argc &&
-        (meta_option(argv[i], argv[i + 1], a, &bad) || cf_ingest_mesh_option(argv[i], argv[i + 1], &a->mesh, &bad))) {
+        (meta_option(argv[i], argv[i + 1], a, &bad) || cf_ingest_mesh_option(argv[i], argv[i + 1], &a->mesh, &bad) ||
+         cf_ingest_marker_option(argv[i], argv[i + 1], &a->mk, &bad) ||
+         cf_ingest_csv_option(argv[i], argv[i + 1], &a->csv, &bad))) {
       if (bad) return cf_cli_fail("ingest", "invalid value '%s' for %s (see --help)", argv[i + 1], argv[i]);
       i++;
     } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -117,9 +122,9 @@ static int parse_args(int argc, char **argv, ingest_args *a) {
                             !strcmp(a->kind, "meshes") ? "; quote a glob pattern so that the shell leaves it alone" : "");
   }
   if (!a->kind || !a->in) return cf_cli_fail("ingest", "usage: clothfit ingest motive FILE.csv -o REC.h5 (see --help)");
-  if (strcmp(a->kind, "motive") && strcmp(a->kind, "meshes"))
-    return cf_cli_fail("ingest", "unknown source kind '%s' (this build reads: motive, meshes)", a->kind);
-  if (cf_ingest_mesh_check(a->kind, &a->mesh)) return 1;
+  if (strcmp(a->kind, "motive") && strcmp(a->kind, "meshes") && strcmp(a->kind, "csv"))
+    return cf_cli_fail("ingest", "unknown source kind '%s' (this build reads: motive, csv, meshes)", a->kind);
+  if (cf_ingest_mesh_check(a->kind, &a->mesh) || cf_ingest_markers_check(a->kind, &a->mk, &a->csv)) return 1;
   if (!a->out) return cf_cli_fail("ingest", "missing -o REC.h5 (see --help)");
   struct stat si, so;
   if (!stat(a->in, &si) && !stat(a->out, &so) && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
@@ -135,8 +140,8 @@ static void default_density(cf_rec_meta *m) {
 
 static void summary(const ingest_args *a, const cf_recording *r) {
   double dur = r->n_frames ? r->time[r->n_frames - 1] : 0;
-  printf("source            %s (%s, up %c, unit scale %g)\n", a->in, r->mesh.n_nodes ? "mesh sequence" : "Motive",
-         r->up, r->unit_scale);
+  printf("source            %s (%s, up %c, unit scale %g)\n", a->in,
+         r->mesh.n_nodes ? "mesh sequence" : !strcmp(a->kind, "csv") ? "generic CSV" : "Motive", r->up, r->unit_scale);
   printf("frames            %d over %.4f s, dt %.6g s (%s)\n", r->n_frames, dur, r->dt,
          r->uniform ? "resampled linearly" : "native frames");
   printf("markers           %d", r->n_markers);
@@ -144,6 +149,7 @@ static void summary(const ingest_args *a, const cf_recording *r) {
                            r->n_dropped > 1 ? ", ..." : "");
   printf("\n");
   if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, 0);
+  cf_cli_markers_report(r, 0);
   printf("output            %s\n", a->out);
   if (a->json) {
     printf("{\"output\":");
@@ -154,16 +160,30 @@ static void summary(const ingest_args *a, const cf_recording *r) {
            "\"resampling\":\"%s\"",
            r->n_frames, r->n_markers, r->n_dropped, r->dt, dur, r->uniform ? "linear" : "native");
     if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, 1);
+    cf_cli_markers_report(r, 1);
     printf(",\"source_sha256\":");
     if (r->source_sha256[0]) printf("\"%s\"}\n", r->source_sha256);
     else printf("null}\n");
   }
 }
 
+/* Read the source; markers are processed (and resampled), meshes resampled. */
+static int read_source(ingest_args *a, cf_recording *r, cf_error *err) {
+  int meshes = !strcmp(a->kind, "meshes"), rc;
+  a->csv.unit_scale = a->mesh.unit_scale, a->csv.up = a->mesh.up;
+  if (meshes) rc = cf_meshseq_read(a->in, &a->mesh, r, err);
+  else if (!strcmp(a->kind, "csv")) rc = cf_csv_read(a->in, &a->csv, r, err);
+  else rc = cf_motive_read(a->in, &a->mopts, r, err);
+  if (!rc && meshes && a->dt > 0 && r->n_frames > 0) rc = cf_recording_resample(r, a->dt, err);
+  if (!rc && !meshes) rc = cf_markers_process(r, &a->mk, a->dt, err);
+  return rc;
+}
+
 int cmd_ingest(int argc, char **argv) {
   if (cf_cli_wants_help(argc, argv)) {
     fputs(help, stdout);
     fputs(cf_ingest_mesh_help, stdout);
+    fputs(cf_ingest_markers_help, stdout);
     return 0;
   }
   ingest_args a;
@@ -175,14 +195,15 @@ int cmd_ingest(int argc, char **argv) {
   cf_recording tmp;
   cf_recording_init(&tmp);
   a.meta = tmp.meta;
-  if (parse_args(argc, argv, &a)) return 1;
+  cf_marker_opts_default(&a.mk);
+  cf_csv_opts_default(&a.csv);
+  if (cf_ingest_meta(argc, argv, &a.meta, &a.mk) || parse_args(argc, argv, &a)) return 1;
   a.mesh.up = a.mopts.up ? a.mopts.up : 'z';
   if (!a.mopts.up) a.mopts.up = 'y';
   default_density(&a.meta);
   cf_recording r;
   cf_error err = {0, ""};
-  int rc = strcmp(a.kind, "meshes") ? cf_motive_read(a.in, &a.mopts, &r, &err) : cf_meshseq_read(a.in, &a.mesh, &r, &err);
-  if (!rc && a.dt > 0 && r.n_frames > 0) rc = cf_recording_resample(&r, a.dt, &err);
+  int rc = read_source(&a, &r, &err);
   if (!rc) {
     cf_sha256_file(a.in, r.source_sha256, NULL);
     r.meta = a.meta;

@@ -30,13 +30,17 @@ static void print_text(const char *path, const cf_recording *r) {
          m->width_m, m->height_m, m->density);
   printf("motion            '%s', speed '%s', repetition '%s'\n", m->motion, m->speed, m->repetition);
   if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, 0);
+  cf_cli_markers_report(r, 0);
   printf("markers           %d", r->n_markers);
   if (r->n_dropped) printf(" (%d never-seen marker(s) dropped at ingest)", r->n_dropped);
   if (r->n_markers) printf("\n  %-32s %10s %14s", "name", "missing", "longest gap");
+  if (r->n_markers && r->proc) printf(" %8s %7s %7s", "cell", "weight", "filled");
   printf("\n");
   for (int k = 0; k < r->n_markers; k++) {
     cf_marker_quality q = cf_recording_quality(r, k);
-    printf("  %-32s %9.2f%% %12.3f s\n", r->names[k], 100 * q.missing_fraction, q.longest_gap_s);
+    printf("  %-32s %9.2f%% %12.3f s", r->names[k], 100 * q.missing_fraction, q.longest_gap_s);
+    cf_cli_marker_fields(r, k, 0);
+    printf("\n");
   }
 }
 
@@ -75,10 +79,12 @@ static void print_json(const char *path, const cf_recording *r) {
     json_field("name", r->names[k], 0);
     json_num("missing_fraction", q.missing_fraction);
     json_num("longest_gap_s", q.longest_gap_s);
+    cf_cli_marker_fields(r, k, 1);
     printf("}");
   }
   printf("]");
   if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, 1);
+  cf_cli_markers_report(r, 1);
   printf("}\n");
 }
 

@@ -25,6 +25,20 @@ int cf_ingest_mesh_check(const char *kind, const cf_meshseq_opts *o);
 void cf_ingest_mesh_summary(const cf_recording *r, int json);
 extern const char *cf_ingest_mesh_help;
 
+/* Marker processing and generic CSV for `clothfit ingest motive|csv` and
+ * the report in `inspect` (ingest_markers.c): options as above; --meta
+ * FILE is read first (cf_ingest_meta, 0 or the exit status) so that the
+ * other options override it; the report of r->proc (text lines or JSON
+ * members) and a marker's cell, weight and filled count (table columns or
+ * JSON members). */
+int cf_ingest_marker_option(const char *opt, const char *v, cf_marker_opts *o, int *bad);
+int cf_ingest_csv_option(const char *opt, const char *v, cf_csv_opts *o, int *bad);
+int cf_ingest_meta(int argc, char **argv, cf_rec_meta *meta, cf_marker_opts *o);
+int cf_ingest_markers_check(const char *kind, const cf_marker_opts *o, const cf_csv_opts *c);
+void cf_cli_markers_report(const cf_recording *r, int json);
+void cf_cli_marker_fields(const cf_recording *r, int k, int json);
+extern const char *cf_ingest_markers_help;
+
 /* Print "clothfit <cmd>: message" to stderr; returns 1 (the exit status). */
 int cf_cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* True if argv has --help or -h. */

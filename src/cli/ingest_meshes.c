@@ -39,9 +39,9 @@ int cf_ingest_mesh_option(const char *opt, const char *v, cf_meshseq_opts *o, in
 }
 
 int cf_ingest_mesh_check(const char *kind, const cf_meshseq_opts *o) {
-  int given = o->times_file || o->fps > 0 || o->unit_scale != 1;
+  int given = o->times_file || o->fps > 0 || (o->unit_scale != 1 && strcmp(kind, "csv"));
   if (strcmp(kind, "meshes") && given) return cf_cli_fail("ingest", "--times, --fps and --units are options of "
-                                                          "'ingest meshes' (see --help)");
+                                                          "'ingest meshes' (--units also of 'ingest csv')");
   if (o->times_file && o->fps > 0) return cf_cli_fail("ingest", "give --times FILE or --fps F, not both");
   return 0;
 }

@@ -357,7 +357,7 @@ static int reorder(cf_recording *r, const int *at, int RC, cf_error *err) {
 
 int mk_lattice(cf_recording *r, const cf_marker_opts *o, const mk_map *map, const char *not_cloth, cf_error *err) {
   int rows = o->rows, cols = o->cols, RC = rows * cols, first = -1, rc;
-  int *at = malloc(sizeof(int) * (RC + 1));
+  int *at = malloc(sizeof(int) * ((RC > r->n_markers ? RC : r->n_markers) + 1)); /* cells, or candidates */
   char *mask = calloc((size_t)r->n_markers + 1, 1);
   cf_lattice_fit *fit = &r->proc->fit;
   if (!at || !mask) rc = cf_error_set(err, CF_ENOMEM, "out of memory");

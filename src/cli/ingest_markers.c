@@ -1,0 +1,199 @@
+/* ingest_markers.c — what marker processing (SPEC §6) adds to `clothfit
+ * ingest motive|csv` and `clothfit inspect`: the options (--lattice, --map,
+ * --merge, --max-gap, --controlled, --stick, --meta, and the generic CSV's
+ * --time-column, --columns-pattern), their help, and the report of the
+ * lattice, controlled markers, stick, trimming, merges and ghosts. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+
+const char *cf_ingest_markers_help =
+    "\n"
+    "clothfit ingest csv FILE.csv -o REC.h5 [--time-column NAME] [--columns-pattern P]\n"
+    "         [--units mm|cm|m] [--up z|y] [options of motive]\n"
+    "\n"
+    "Read a generic marker CSV: a header row, then one row a frame with a time column\n"
+    "(--time-column, default 'time') and x, y, z columns per marker named by the pattern\n"
+    "(--columns-pattern, default '{name}_{axis}': A_x, A_y, A_z).  Blank cells are\n"
+    "missing samples.  --units: length unit of the file (default m); --up: default z.\n"
+    "\n"
+    "Marker processing (ingest motive and csv; thesis Remark 4.2.1):\n"
+    "  --lattice RxC        the cloth's marker lattice, rows x columns (5x4: A2 hanging\n"
+    "                       portrait, 4x3: A3): ghosts are dropped, the markers placed on\n"
+    "                       the lattice at the first frame where all are present (PCA plane,\n"
+    "                       rows by height, columns across), the recording trimmed to start\n"
+    "                       there; markers are written lattice cells first (row 0 = top)\n"
+    "  --map FILE           mapping file: 'TARGET = FRAG1, FRAG2' merges label fragments,\n"
+    "                       'cell ROW COL = NAME' places markers, 'drop = NAME, ...'\n"
+    "  --merge auto|none    join tracks that end and restart nearby (default: auto with a\n"
+    "                       lattice, none without)\n"
+    "  --merge-radius M     distance from the extrapolated track (default 0.03 m)\n"
+    "  --merge-gap S        longest gap bridged automatically (default 1 s)\n"
+    "  --ghost-radius M     a track never within M of two cloth tracks is a ghost (0.25 m)\n"
+    "  --controlled NAMES|top-corners  the markers that drive the simulation (default\n"
+    "                       top-corners): their gaps are interpolated linearly, and the\n"
+    "                       recording ends at the last frame where all are present\n"
+    "  --stick A,B          the stick's endpoint markers (gaps interpolated, /stick/endpoints)\n"
+    "  --max-gap S          longest gap of a controlled or stick marker that is interpolated\n"
+    "                       (default 0.25 s); a longer one is an error\n"
+    "  --meta FILE          sidecar INI with material, size, width_m, height_m, density,\n"
+    "                       motion, speed, repetition, notes, lattice, controlled, stick;\n"
+    "                       command-line options win\n";
+
+static int non_negative(const char *s, double *v) {
+  char *end;
+  *v = strtod(s, &end);
+  return end != s && !*end && isfinite(*v) && *v >= 0;
+}
+
+static int copy_value(char *dst, size_t size, const char *v) { return snprintf(dst, size, "%s", v) < (int)size; }
+
+int cf_ingest_marker_option(const char *opt, const char *v, cf_marker_opts *o, int *bad) {
+  if (!strcmp(opt, "--lattice")) *bad = !cf_parse_lattice(v, &o->rows, &o->cols);
+  else if (!strcmp(opt, "--map")) *bad = !copy_value(o->map, sizeof o->map, v);
+  else if (!strcmp(opt, "--merge")) *bad = strcmp(v, "auto") && strcmp(v, "none"), o->merge = !strcmp(v, "auto");
+  else if (!strcmp(opt, "--merge-radius")) *bad = !non_negative(v, &o->merge_radius) || !(o->merge_radius > 0);
+  else if (!strcmp(opt, "--merge-gap")) *bad = !non_negative(v, &o->merge_max_gap) || !(o->merge_max_gap > 0);
+  else if (!strcmp(opt, "--ghost-radius")) *bad = !non_negative(v, &o->ghost_radius) || !(o->ghost_radius > 0);
+  else if (!strcmp(opt, "--max-gap")) *bad = !non_negative(v, &o->max_gap);
+  else if (!strcmp(opt, "--controlled")) *bad = !copy_value(o->controlled, sizeof o->controlled, v);
+  else if (!strcmp(opt, "--stick")) *bad = !copy_value(o->stick, sizeof o->stick, v);
+  else if (!strcmp(opt, "--meta")) *bad = 0; /* read first, by cf_ingest_meta */
+  else return 0;
+  return 1;
+}
+
+int cf_ingest_csv_option(const char *opt, const char *v, cf_csv_opts *o, int *bad) {
+  if (!strcmp(opt, "--time-column")) o->time_column = v, *bad = !*v;
+  else if (!strcmp(opt, "--columns-pattern")) o->pattern = v, *bad = !strstr(v, "{name}") || !strstr(v, "{axis}");
+  else return 0;
+  return 1;
+}
+
+int cf_ingest_meta(int argc, char **argv, cf_rec_meta *meta, cf_marker_opts *o) {
+  for (int i = 1; i + 1 < argc; i++) {
+    cf_error err = {0, ""};
+    if (strcmp(argv[i], "--meta")) continue;
+    if (cf_meta_load(argv[i + 1], meta, o, &err)) return cf_cli_fail("ingest", "%s", err.msg);
+  }
+  return 0;
+}
+
+int cf_ingest_markers_check(const char *kind, const cf_marker_opts *o, const cf_csv_opts *c) {
+  cf_csv_opts d;
+  cf_csv_opts_default(&d);
+  if (strcmp(kind, "csv") && (strcmp(c->time_column, d.time_column) || strcmp(c->pattern, d.pattern)))
+    return cf_cli_fail("ingest", "--time-column and --columns-pattern are options of 'ingest csv' (see --help)");
+  if (!strcmp(kind, "meshes") && (o->rows || o->map[0] || o->stick[0] || o->merge == CF_MERGE_AUTO))
+    return cf_cli_fail("ingest", "--lattice, --map, --merge and --stick are for marker recordings (motive, csv)");
+  return 0;
+}
+
+/* ----------------------------------------------------------------- report */
+static void name_list(const cf_recording *r, const int *idx, int n, int json) {
+  for (int i = 0; i < n; i++) {
+    if (json) printf("%s", i ? "," : ""), cf_cli_json_string(stdout, r->names[idx[i]]);
+    else printf("%s%s", i ? ", " : "", r->names[idx[i]]);
+  }
+}
+
+static void string_list(const char *label, char **s, int n, int json) {
+  if (json) {
+    printf(",\"%s\":[", label);
+    for (int i = 0; i < n; i++) printf("%s", i ? "," : ""), cf_cli_json_string(stdout, s[i]);
+    printf("]");
+    return;
+  }
+  if (n) printf("%-17s %d\n", label, n);
+  for (int i = 0; i < n && i < 12; i++) printf("  %s\n", s[i]);
+  if (n > 12) printf("  ... (%d more)\n", n - 12);
+}
+
+static void lattice_text(const cf_marker_proc *p) {
+  const cf_lattice_fit *f = &p->fit;
+  if (!p->rows) {
+    printf("lattice           none (no --lattice)\n");
+    return;
+  }
+  printf("lattice           %dx%d (%s, first complete frame at source time %.4f s): rows %.1f cm and columns "
+         "%.1f cm apart, neighbour spacings within %.0f %%, rotated %.1f deg in plane, plane rms %.2f cm\n",
+         p->rows, p->cols, f->method, f->first_time, 100 * f->row_spacing, 100 * f->col_spacing, 100 * f->spacing_dev,
+         f->angle_deg, 100 * f->plane_rms);
+}
+
+static void lattice_json(const cf_marker_proc *p) {
+  const cf_lattice_fit *f = &p->fit;
+  if (!p->rows) {
+    printf(",\"lattice\":null");
+    return;
+  }
+  printf(",\"lattice\":{\"rows\":%d,\"cols\":%d,\"method\":", p->rows, p->cols);
+  cf_cli_json_string(stdout, f->method);
+  const double v[] = {f->first_time, f->angle_deg, f->row_spacing, f->col_spacing, f->spacing_dev, f->plane_rms};
+  const char *k[] = {"first_complete_time_s", "angle_deg", "row_spacing_m", "col_spacing_m", "spacing_deviation",
+                     "plane_rms_m"};
+  for (int i = 0; i < 6; i++) printf(",\"%s\":", k[i]), cf_cli_json_number(stdout, v[i]);
+  printf("}");
+}
+
+static int total_filled(const cf_recording *r) {
+  int n = 0;
+  for (int k = 0; k < r->n_markers; k++) n += r->proc->filled[k];
+  return n;
+}
+
+static void report_text(const cf_recording *r) {
+  const cf_marker_proc *p = r->proc;
+  lattice_text(p);
+  printf("controlled        ");
+  name_list(r, p->controlled, p->n_controlled, 0);
+  printf("%s (gaps up to %.3g s interpolated; %d samples filled in all)\n", p->n_controlled ? "" : "none", p->max_gap,
+         total_filled(r));
+  if (p->stick[0] >= 0) printf("stick             %s, %s (radius %g m)\n", r->names[p->stick[0]], r->names[p->stick[1]],
+                               p->stick_radius);
+  printf("trimmed           %.4f s (%d frames) at the start, %.4f s (%d frames) at the end\n", p->trim_start_s,
+         p->trim_start_frames, p->trim_end_s, p->trim_end_frames);
+  string_list("merged fragments", p->merged, p->n_merged, 0);
+  string_list("ghosts dropped", p->ghosts, p->n_ghosts, 0);
+  string_list("removed by map", p->removed, p->n_removed, 0);
+}
+
+static void report_json(const cf_recording *r) {
+  const cf_marker_proc *p = r->proc;
+  lattice_json(p);
+  printf(",\"controlled\":[");
+  name_list(r, p->controlled, p->n_controlled, 1);
+  printf("],\"stick\":");
+  if (p->stick[0] >= 0) printf("["), name_list(r, p->stick, 2, 1), printf("]");
+  else printf("null");
+  printf(",\"max_gap_s\":%.9g,\"filled_samples\":%d,\"trimmed_start_frames\":%d,\"trimmed_start_s\":%.9g,"
+         "\"trimmed_end_frames\":%d,\"trimmed_end_s\":%.9g", p->max_gap, total_filled(r), p->trim_start_frames,
+         p->trim_start_s, p->trim_end_frames, p->trim_end_s);
+  string_list("merged", p->merged, p->n_merged, 1);
+  string_list("ghosts", p->ghosts, p->n_ghosts, 1);
+  string_list("removed", p->removed, p->n_removed, 1);
+}
+
+void cf_cli_markers_report(const cf_recording *r, int json) {
+  if (!r->proc) return;
+  if (json) report_json(r);
+  else report_text(r);
+}
+
+void cf_cli_marker_fields(const cf_recording *r, int k, int json) {
+  const cf_marker_proc *p = r->proc;
+  if (!p) return;
+  double w = p->weight ? p->weight[k] : NAN;
+  if (json) {
+    printf(",\"cell\":[%d,%d],\"weight\":", p->cell[2 * k], p->cell[2 * k + 1]);
+    cf_cli_json_number(stdout, w);
+    printf(",\"filled\":%d", p->filled[k]);
+  } else if (p->cell[2 * k] >= 0) {
+    printf(" %4d,%-3d %7.4f %7d", p->cell[2 * k], p->cell[2 * k + 1], w, p->filled[k]);
+  } else {
+    printf(" %8s %7s %7d", "-", "-", p->filled[k]);
+  }
+}

@@ -127,7 +127,12 @@ typedef struct {
   int max_iter;    /* projection iterations per step before giving up */
   int reuse_factor;/* 1: reuse the projection factor across iterations/steps
                       (chord method with a convergence safeguard) */
+  int max_substep_level; /* a step whose projection does not converge is
+                      split in halves, recursively, down to dt / 2^level
+                      (default 4; 0: never split) */
 } cf_params;
+
+#define CF_MAX_SUBSTEP_LEVEL 10
 
 void cf_params_default(cf_params *p);
 /* Check ranges; names the offending parameter. */
@@ -140,6 +145,7 @@ typedef struct {
   long steps;
   long iterations;      /* projection iterations, all steps */
   long factorizations;  /* numeric factorizations of J M^-1 J^T */
+  long substeps;        /* steps taken at dt / 2^level, level > 0 */
   int last_iterations;
   double last_violation;/* max relative violation after the last step */
   double max_violation; /* max over all steps */
@@ -154,8 +160,11 @@ void cf_sim_free(cf_sim *s);
 /* Replace positions and/or velocities (NULL keeps the current one). */
 void cf_sim_set_state(cf_sim *s, const double *x, const double *v);
 /* Advance one step dt.  kin_pos[n_kin*3]: positions of the kinematic nodes
- * at the new time (NULL: they stay where they are).  On failure the state is
- * left at the last good step and err names step, time and violation. */
+ * at the new time (NULL: they stay where they are).  A step whose projection
+ * does not converge is retried as two half steps (kinematic nodes moving
+ * linearly), recursively down to dt / 2^max_substep_level.  On failure the
+ * state is left at the last good step and err names step, time and
+ * violation. */
 int cf_sim_step(cf_sim *s, const double *kin_pos, cf_error *err);
 const double *cf_sim_x(const cf_sim *s);
 const double *cf_sim_v(const cf_sim *s);

@@ -20,6 +20,7 @@ void cf_params_default(cf_params *p) {
   p->tol = 1e-3;
   p->max_iter = 50;
   p->reuse_factor = 1;
+  p->max_substep_level = 4;
 }
 
 int cf_params_check(const cf_params *p, cf_error *err) {
@@ -36,6 +37,9 @@ int cf_params_check(const cf_params *p, cf_error *err) {
     return cf_error_set(err, CF_EINVAL,
                         "parameter ks = %g: the shear energy is not implemented yet; use ks = 0",
                         p->ks);
+  if (p->max_substep_level < 0 || p->max_substep_level > CF_MAX_SUBSTEP_LEVEL)
+    return cf_error_set(err, CF_EINVAL, "parameter max_substep_level = %d: expected 0..%d",
+                        p->max_substep_level, CF_MAX_SUBSTEP_LEVEL);
   if (p->max_iter < 1)
     return cf_error_set(err, CF_EINVAL, "parameter max_iter = %d: expected >= 1", p->max_iter);
   return CF_OK;
@@ -46,20 +50,29 @@ struct cf_sim {
   cf_params p;
   cf_model *md;
   cf_proj *proj;
-  cf_ustep *us;
+  cf_ustep *us[CF_MAX_SUBSTEP_LEVEL + 1]; /* per step length dt / 2^level */
   int n, n_kin;
   int *kin;
   unsigned char *is_kin;
   double *x, *v, *xn, *vs;
+  double *xb, *vb;            /* state at the start of the step (for failures) */
+  double *kfrom, *kto, *kmid; /* kinematic positions; kmid per substep level */
   double t;
   cf_sim_stats st;
 };
+
+static cf_ustep *ustep_at(cf_sim *s, int level, cf_error *err);
 
 void cf_sim_free(cf_sim *s) {
   if (!s) return;
   cf_model_free(s->md);
   cf_proj_free(s->proj);
-  cf_ustep_free(s->us);
+  for (int l = 0; l <= CF_MAX_SUBSTEP_LEVEL; l++) cf_ustep_free(s->us[l]);
+  free(s->xb);
+  free(s->vb);
+  free(s->kfrom);
+  free(s->kto);
+  free(s->kmid);
   free(s->kin);
   free(s->is_kin);
   free(s->x);
@@ -94,8 +107,14 @@ cf_sim *cf_sim_alloc(const cf_mesh *mesh, const cf_params *p, const int *kin, in
   s->v = calloc(3 * (size_t)n, sizeof(double));
   s->xn = malloc(sizeof(double) * 3 * n);
   s->vs = calloc(3 * (size_t)n, sizeof(double));
+  s->xb = malloc(sizeof(double) * 3 * n);
+  s->vb = malloc(sizeof(double) * 3 * n);
+  s->kfrom = malloc(sizeof(double) * 3 * (n_kin + 1));
+  s->kto = malloc(sizeof(double) * 3 * (n_kin + 1));
+  s->kmid = malloc(sizeof(double) * 3 * (n_kin + 1) * (CF_MAX_SUBSTEP_LEVEL + 1));
   double *invm = malloc(sizeof(double) * n);
-  if (!s->kin || !s->is_kin || !s->x || !s->v || !s->xn || !s->vs || !invm) {
+  if (!s->kin || !s->is_kin || !s->x || !s->v || !s->xn || !s->vs || !invm || !s->xb || !s->vb ||
+      !s->kfrom || !s->kto || !s->kmid) {
     free(invm);
     cf_sim_free(s);
     cf_error_set(err, CF_ENOMEM, "simulation: out of memory");
@@ -108,10 +127,10 @@ cf_sim *cf_sim_alloc(const cf_mesh *mesh, const cf_params *p, const int *kin, in
   if (s->md) {
     for (int i = 0; i < n; i++) invm[i] = s->is_kin[i] ? 0 : 1 / s->md->mass[i];
     s->proj = cf_proj_alloc(s->md, invm, err);
-    s->us = cf_ustep_alloc(mesh, s->md->mass, p, s->is_kin, err);
+    if (s->proj) ustep_at(s, 0, err);
   }
   free(invm);
-  if (!s->md || !s->proj || !s->us) {
+  if (!s->md || !s->proj || !s->us[0]) {
     cf_sim_free(s);
     return NULL;
   }
@@ -130,47 +149,104 @@ static int all_finite(const double *a, size_t n) {
   return 1;
 }
 
-int cf_sim_step(cf_sim *s, const double *kin_pos, cf_error *err) {
-  double dt = s->p.dt, t1 = s->t + dt;
+/* The unconstrained-step solver for step length dt / 2^level (made on
+ * first use: its matrix depends on the step when kappa or beta > 0). */
+static cf_ustep *ustep_at(cf_sim *s, int level, cf_error *err) {
+  if (!s->us[level]) {
+    cf_params p = s->p;
+    p.dt = s->p.dt / (double)(1 << level);
+    s->us[level] = cf_ustep_alloc(s->mesh, s->md->mass, &p, s->is_kin, err);
+  }
+  return s->us[level];
+}
+
+/* One implicit-Euler step of length dt/2^level moving the kinematic nodes to
+ * kin_to.  The state changes only on success. */
+static int try_step(cf_sim *s, int level, const double *kin_to, cf_proj_result *pr, cf_error *perr) {
+  double h = s->p.dt / (double)(1 << level);
   int n = s->n;
+  memset(pr, 0, sizeof *pr);
   for (int k = 0; k < s->n_kin; k++) {
     int i = s->kin[k];
     for (int d = 0; d < 3; d++) {
-      double target = kin_pos ? kin_pos[3 * k + d] : s->x[3 * i + d];
-      s->vs[3 * i + d] = (target - s->x[3 * i + d]) / dt;
-      s->xn[3 * i + d] = target;
+      s->vs[3 * i + d] = (kin_to[3 * k + d] - s->x[3 * i + d]) / h;
+      s->xn[3 * i + d] = kin_to[3 * k + d];
     }
   }
-  if (kin_pos && !all_finite(kin_pos, 3 * (size_t)s->n_kin))
-    return cf_error_set(err, CF_ENONFINITE, "step %ld (t = %.4f s): prescribed position is not finite",
-                        s->st.steps + 1, t1);
-  int rc = cf_ustep_apply(s->us, s->x, s->v, s->vs, err);
+  cf_ustep *us = ustep_at(s, level, perr);
+  if (!us) return perr->code;
+  int rc = cf_ustep_apply(us, s->x, s->v, s->vs, perr);
   if (rc) return rc;
   for (int i = 0; i < n; i++)
     if (!s->is_kin[i])
-      for (int d = 0; d < 3; d++) s->xn[3 * i + d] = s->x[3 * i + d] + dt * s->vs[3 * i + d];
-  cf_proj_result pr;
-  cf_error perr;
-  rc = cf_proj_solve(s->proj, s->xn, s->p.tol, s->p.max_iter, s->p.reuse_factor, &pr, &perr);
-  s->st.iterations += pr.iterations;
-  s->st.factorizations += pr.factorizations;
-  if (rc == CF_OK && !all_finite(s->xn, 3 * (size_t)n)) {
-    rc = CF_ENONFINITE;
-    cf_error_set(&perr, rc, "non-finite node position after projection (violation %.3g)", pr.violation);
-  }
+      for (int d = 0; d < 3; d++) s->xn[3 * i + d] = s->x[3 * i + d] + h * s->vs[3 * i + d];
+  /* an attempt that can still be split gives up early: halving the step is
+   * cheaper than a long, slowly converging projection */
+  int iters = level < s->p.max_substep_level && s->p.max_iter > 15 ? 15 : s->p.max_iter;
+  rc = cf_proj_solve(s->proj, s->xn, s->p.tol, iters, s->p.reuse_factor, pr, perr);
+  s->st.iterations += pr->iterations;
+  s->st.factorizations += pr->factorizations;
+  if (rc == CF_OK && !all_finite(s->xn, 3 * (size_t)n))
+    rc = cf_error_set(perr, CF_ENONFINITE, "non-finite node position after projection (violation %.3g)",
+                      pr->violation);
   if (rc) {
     cf_proj_invalidate(s->proj);
-    return cf_error_set(err, rc, "step %ld (t = %.4f s): %s", s->st.steps + 1, t1, perr.msg);
+    return rc;
   }
   for (int q = 0; q < 3 * n; q++) {
-    s->v[q] = (s->xn[q] - s->x[q]) / dt;
+    s->v[q] = (s->xn[q] - s->x[q]) / h;
     s->x[q] = s->xn[q];
   }
-  s->t = t1;
+  s->t += h;
+  if (level > 0) s->st.substeps++;
+  s->st.last_iterations += pr->iterations;
+  if (pr->violation > s->st.last_violation) s->st.last_violation = pr->violation;
+  return CF_OK;
+}
+
+/* Advance from the kinematic positions kin_from to kin_to in one step of
+ * dt/2^level, or, when the projection does not converge, in two half steps
+ * (kinematic nodes at the midpoint in between), down to max_substep_level.
+ * The constraint violation per step grows like g dt^2 / h (h the element
+ * size), so fine meshes need shorter steps than the recording's dt. */
+static int advance(cf_sim *s, int level, const double *kin_from, const double *kin_to, cf_error *perr) {
+  cf_proj_result pr;
+  int rc = try_step(s, level, kin_to, &pr, perr);
+  if (rc != CF_ENOCONV || level >= s->p.max_substep_level) return rc;
+  double *mid = s->kmid + (size_t)3 * s->n_kin * level;
+  for (int q = 0; q < 3 * s->n_kin; q++) mid[q] = 0.5 * (kin_from[q] + kin_to[q]);
+  rc = advance(s, level + 1, kin_from, mid, perr);
+  return rc ? rc : advance(s, level + 1, mid, kin_to, perr);
+}
+
+int cf_sim_step(cf_sim *s, const double *kin_pos, cf_error *err) {
+  double t0 = s->t, t1 = s->t + s->p.dt;
+  int nk = 3 * s->n_kin;
+  for (int k = 0; k < s->n_kin; k++)
+    for (int d = 0; d < 3; d++) {
+      s->kfrom[3 * k + d] = s->x[3 * s->kin[k] + d];
+      s->kto[3 * k + d] = kin_pos ? kin_pos[3 * k + d] : s->kfrom[3 * k + d];
+    }
+  if (!all_finite(s->kto, (size_t)nk))
+    return cf_error_set(err, CF_ENONFINITE, "step %ld (t = %.4f s): prescribed position is not finite",
+                        s->st.steps + 1, t1);
+  memcpy(s->xb, s->x, sizeof(double) * 3 * s->n);
+  memcpy(s->vb, s->v, sizeof(double) * 3 * s->n);
+  s->st.last_iterations = 0;
+  s->st.last_violation = 0;
+  cf_error perr;
+  int rc = advance(s, 0, s->kfrom, s->kto, &perr);
+  if (rc) { /* back to the last good step */
+    memcpy(s->x, s->xb, sizeof(double) * 3 * s->n);
+    memcpy(s->v, s->vb, sizeof(double) * 3 * s->n);
+    s->t = t0;
+    return cf_error_set(err, rc, "step %ld (t = %.4f s): %s", s->st.steps + 1, t1, perr.msg);
+  }
+  s->t = t1; /* exact, whatever the substeps added up to */
+  for (int k = 0; k < s->n_kin; k++) /* exactly on the prescribed positions */
+    memcpy(s->x + 3 * s->kin[k], s->kto + 3 * k, 3 * sizeof(double));
   s->st.steps++;
-  s->st.last_iterations = pr.iterations;
-  s->st.last_violation = pr.violation;
-  if (pr.violation > s->st.max_violation) s->st.max_violation = pr.violation;
+  if (s->st.last_violation > s->st.max_violation) s->st.max_violation = s->st.last_violation;
   return CF_OK;
 }
 

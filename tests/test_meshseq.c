@@ -288,6 +288,8 @@ static void run_scenario(const char *tmp, const scenario *sc, int n) {
   CHECK(rc == CF_OK, "%s: %s", sc->what, err.msg);
   if (rc) return seq_free(&s);
   check_native(sc->what, &s, &r, sc->scale, sc->up);
+  CHECK(!r.source_sha256[0] || strspn(r.source_sha256, "0123456789abcdef") == 64, "%s: source_sha256 '%s'",
+        sc->what, r.source_sha256);
   rc = cf_recording_resample(&r, DT, &err);
   CHECK(rc == CF_OK, "%s: resample: %s", sc->what, err.msg);
   if (!rc) check_resampled(sc->what, &s, &r, sc->scale, sc->up);

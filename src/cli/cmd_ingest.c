@@ -205,7 +205,7 @@ int cmd_ingest(int argc, char **argv) {
   cf_error err = {0, ""};
   int rc = read_source(&a, &r, &err);
   if (!rc) {
-    cf_sha256_file(a.in, r.source_sha256, NULL);
+    if (!r.source_sha256[0]) cf_sha256_file(a.in, r.source_sha256, NULL); /* unless the reader did */
     r.meta = a.meta;
     rc = cf_recording_write_h5(a.out, &r, &err);
   }

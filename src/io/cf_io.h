@@ -126,6 +126,8 @@ cf_marker_quality cf_recording_quality(const cf_recording *r, int k);
 int cf_recording_resample(cf_recording *r, double dt, cf_error *err);
 /* Hex SHA-256 of a file into hex[65]; CF_EINVAL if built without nettle. */
 int cf_sha256_file(const char *path, char hex[65], cf_error *err);
+/* The same of the n files' bytes one after the other. */
+int cf_sha256_files(const char *const *paths, int n, char hex[65], cf_error *err);
 
 /* Motive (OptiTrack) CSV exports, format versions 1.21-1.25. */
 typedef struct {

@@ -157,6 +157,18 @@ static int fill(cf_recording *r, const char *src, const ms_list *l, const cf_mes
   return CF_OK;
 }
 
+/* source_sha256: the frame files in frame order, then the times file ("" if
+ * this build has no SHA-256). */
+static int hash_sources(cf_recording *r, const ms_list *l, const cf_meshseq_opts *o) {
+  const char **paths = malloc(sizeof(char *) * (l->n + 1));
+  if (!paths) return 0;
+  for (int i = 0; i < l->n; i++) paths[i] = l->f[i].path;
+  if (o->times_file) paths[l->n] = o->times_file;
+  cf_sha256_files(paths, l->n + (o->times_file != NULL), r->source_sha256, NULL);
+  free(paths);
+  return 1;
+}
+
 int cf_meshseq_read(const char *src, const cf_meshseq_opts *o, cf_recording *rec, cf_error *err) {
   cf_meshseq_opts def;
   if (!o) cf_meshseq_opts_default(&def), o = &def;
@@ -168,6 +180,7 @@ int cf_meshseq_read(const char *src, const cf_meshseq_opts *o, cf_recording *rec
   if (!rc) rc = ms_times(&l, o, err);
   if (!rc) rc = read_frames(&l, o, &rec->mesh, err);
   if (!rc) rc = fill(rec, src, &l, o, err);
+  if (!rc && !hash_sources(rec, &l, o)) rc = cf_error_set(err, CF_ENOMEM, "%s: out of memory", src);
   ms_list_free(&l);
   if (rc) cf_recording_free(rec);
   return rc;

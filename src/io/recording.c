@@ -148,24 +148,34 @@ int cf_recording_resample(cf_recording *r, double dt, cf_error *err) {
 }
 
 #ifdef CF_HAVE_NETTLE
-int cf_sha256_file(const char *path, char hex[65], cf_error *err) {
+static int hash_file(struct sha256_ctx *ctx, const char *path, cf_error *err) {
   FILE *f = fopen(path, "rb");
   if (!f) return cf_error_set(err, CF_EIO, "%s: cannot open for hashing", path);
-  struct sha256_ctx ctx;
-  sha256_init(&ctx);
-  unsigned char buf[65536], dig[SHA256_DIGEST_SIZE];
+  unsigned char buf[65536];
   size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) sha256_update(&ctx, n, buf);
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) sha256_update(ctx, n, buf);
   int bad = ferror(f);
   fclose(f);
-  if (bad) return cf_error_set(err, CF_EIO, "%s: read error while hashing", path);
+  return bad ? cf_error_set(err, CF_EIO, "%s: read error while hashing", path) : CF_OK;
+}
+
+int cf_sha256_files(const char *const *paths, int n, char hex[65], cf_error *err) {
+  struct sha256_ctx ctx;
+  unsigned char dig[SHA256_DIGEST_SIZE];
+  sha256_init(&ctx);
+  for (int i = 0; i < n; i++) {
+    int rc = hash_file(&ctx, paths[i], err);
+    if (rc) return rc;
+  }
   sha256_digest(&ctx, sizeof dig, dig);
   for (int i = 0; i < SHA256_DIGEST_SIZE; i++) snprintf(hex + 2 * i, 3, "%02x", dig[i]);
   return CF_OK;
 }
 #else
-int cf_sha256_file(const char *path, char hex[65], cf_error *err) {
+int cf_sha256_files(const char *const *paths, int n, char hex[65], cf_error *err) {
   hex[0] = 0;
-  return cf_error_set(err, CF_EINVAL, "%s: built without SHA-256 support (nettle)", path);
+  return cf_error_set(err, CF_EINVAL, "%s: built without SHA-256 support (nettle)", n ? paths[0] : "");
 }
 #endif
+
+int cf_sha256_file(const char *path, char hex[65], cf_error *err) { return cf_sha256_files(&path, 1, hex, err); }

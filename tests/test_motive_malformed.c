@@ -3,7 +3,6 @@
  * an error naming the file, the line and what was wrong; `clothfit ingest`
  * (argv[3]) must exit non-zero with exactly one stderr line and leave no
  * output file (neither REC.h5 nor REC.h5.tmp.*) behind. */
-#include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -101,19 +100,11 @@ static int run_ingest(const char *exe, const char *path, const char *dir, int *l
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static int dir_entries(const char *dir) {
-  DIR *d = opendir(dir);
-  int n = 0;
-  for (struct dirent *e; d && (e = readdir(d));) n += e->d_name[0] != '.';
-  if (d) closedir(d);
-  return n;
-}
-
 static void check_cli(const char *exe, const char *path, const char *outdir) {
   int lines = 0, status = run_ingest(exe, path, outdir, &lines);
   CHECK(status != 0 && status != -1, "%s: clothfit ingest exit status %d", path, status);
   CHECK(lines == 1, "%s: %d stderr lines, expected exactly 1", path, lines);
-  CHECK(dir_entries(outdir) == 0, "%s: ingest left %d file(s) in %s", path, dir_entries(outdir), outdir);
+  CHECK(cf_test_dir_entries(outdir) == 0, "%s: ingest left %d file(s) in %s", path, cf_test_dir_entries(outdir), outdir);
 }
 
 /* A 1 MB+ line, written by the test: in the metadata row and in a data row. */
@@ -146,8 +137,8 @@ int main(int argc, char **argv) {
   CHECK(mkdtemp(tmp) != NULL, "mkdtemp");
   snprintf(outdir, sizeof outdir, "%s/out", tmp);
   mkdir(outdir, 0755);
-  CHECK(n_cases >= 20 && dir_entries(dir) == n_cases, "%d cases, %d files in %s: every malformed file needs an "
-        "expected message here", n_cases, dir_entries(dir), dir);
+  CHECK(n_cases >= 20 && cf_test_dir_entries(dir) == n_cases, "%d cases, %d files in %s: every malformed file needs an "
+        "expected message here", n_cases, cf_test_dir_entries(dir), dir);
   for (int i = 0; i < n_cases; i++) {
     snprintf(path, sizeof path, "%s/%s", dir, cases[i].file);
     check_reader(path, cases[i].line, cases[i].why);

@@ -1,5 +1,6 @@
 #include "testutil.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -56,4 +57,12 @@ int cf_test_run(char *const argv[], const char *dir, char **out, char **err) {
   remove(so);
   remove(se);
   return rc == 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int cf_test_dir_entries(const char *dir) {
+  DIR *d = opendir(dir);
+  int n = 0;
+  for (struct dirent *e; d && (e = readdir(d));) n += e->d_name[0] != '.';
+  if (d) closedir(d);
+  return n;
 }

@@ -29,4 +29,6 @@ char *cf_test_slurp(const char *path, size_t *len);
  * returns the exit status (-1 if it did not exit normally).  *out and *err
  * (when not NULL) get what it printed (malloc'ed, NULL if unreadable). */
 int cf_test_run(char *const argv[], const char *dir, char **out, char **err);
+/* Entries of a folder other than those starting with '.' (0 if unreadable). */
+int cf_test_dir_entries(const char *dir);
 #endif

@@ -132,9 +132,8 @@ static int header_columns(mv_state *st, const mv_row *r, column *c) {
   int n = 0;
   for (int j = 0; j < r->n && !st->rc; j++) header_cell(st, r, j, c, &n);
   if (!st->rc && st->time_col < 0)
-    return mv_fail(st, r->line, 0, "no time column '%s' in the header row (name it with --time-column)",
-                   x->o.time_column);
-  if (!st->rc && n == 0) return mv_fail(st, r->line, 0, "no marker columns in the header row");
+    mv_fail(st, r->line, 0, "no time column '%s' in the header row (name it with --time-column)", x->o.time_column);
+  if (!st->rc && n == 0) mv_fail(st, r->line, 0, "no marker columns in the header row");
   if (!st->rc) group_columns(st, r->line, c, n);
   for (int i = 0; i < n; i++) free(c[i].name);
   return st->rc;
@@ -151,7 +150,6 @@ static int csv_header(mv_state *st, mv_row *r) {
   header_columns(st, r, c);
   free(c);
   if (st->rc) return st->rc;
-  st->time_label = r->cells[st->time_col];
   st->row = malloc(sizeof(double) * 3 * (st->K + 1));
   st->seen = calloc((size_t)st->K + 1, 1);
   if (!st->row || !st->seen) return mv_fail(st, r->line, 0, "out of memory");

@@ -265,7 +265,7 @@ static int drop_unseen(mv_state *st, cf_recording *rec) {
 
 static int check_frames(mv_state *st) {
   if (st->total_bytes == 0) return mv_fail(st, 1, 0, "empty file: not %s", st->fmt->what);
-  if (st->phase < 2) return mv_fail(st, st->last_line, 0, "%s", st->fmt->no_header);
+  if (st->phase < 2) return mv_fail(st, st->last_line > 0 ? st->last_line : 1, 0, "%s", st->fmt->no_header);
   if (st->T == 0) return mv_fail(st, st->frame_line, 0, "no data frames after %s", st->fmt->header_row);
   if (st->frames_expected >= 0 && st->frames_expected != st->T)
     return mv_fail(st, st->last_line, 0, "%d data frames, but the metadata row says Total Exported Frames %ld "

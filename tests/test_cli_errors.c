@@ -226,7 +226,7 @@ int main(int argc, char **argv) {
   config_case("non-numeric value", "delta", "delta = 0.04l   ; typo", 0, 1, "delta");
   config_case("nx = 1", "nx", "nx = 1", 0, 1, "nx");
   config_case("negative rho", "rho", "rho = -0.1042", 0, 0, "rho");
-  config_case("ks != 0", "ks", "ks = 0.5", 0, 0, "ks");
+  config_case("negative ks", "ks", "ks = -0.5", 0, 0, "ks");
   config_case("malformed line", "height", "height 0.594", 0, 1, NULL);
   config_case("binary garbage (NUL bytes)", NULL, NULL, 1, 0, NULL);
   config_case("binary garbage (no NUL)", NULL, NULL, 0, 0, NULL);

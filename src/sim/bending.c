@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "element.h"
+#include "shear.h"
 
 /* Surface stiffness S at rest, as a CHOLMOD triplet summed into CSC. */
 static cholmod_sparse *stiffness(const cf_mesh *m, cholmod_common *cc) {
@@ -81,10 +82,12 @@ struct cf_ustep {
   cholmod_factor *L;  /* factor of B_ff */
   cholmod_dense *R, *X, *Y, *E;
   double *w, *kw;     /* [3n] scratch */
+  cf_sstep *shear;    /* ks > 0: the coupled step of shear.c does the work */
 };
 
 void cf_ustep_free(cf_ustep *u) {
   if (!u) return;
+  cf_sstep_free(u->shear);
   if (u->K) cholmod_free_sparse(&u->K, &u->cc);
   if (u->L) cholmod_free_factor(&u->L, &u->cc);
   if (u->R) cholmod_free_dense(&u->R, &u->cc);
@@ -163,7 +166,11 @@ cf_ustep *cf_ustep_alloc(const cf_mesh *m, const double *mass, const cf_params *
   u->fidx = malloc(sizeof(int) * u->n);
   int rc = u->fidx ? CF_OK : CF_ENOMEM;
   for (int i = 0; rc == CF_OK && i < u->n; i++) u->fidx[i] = is_kin[i] ? -1 : u->nf++;
-  if (rc == CF_OK && !u->diagonal && u->nf > 0) {
+  if (rc == CF_OK && p->ks > 0) {
+    if (!u->diagonal) u->K = cf_bending_matrix(m, mass, &u->cc);
+    u->shear = u->diagonal || u->K ? cf_sstep_alloc(m, mass, p, is_kin, u->K, err) : NULL;
+    rc = u->shear ? CF_OK : CF_ENOMEM;
+  } else if (rc == CF_OK && !u->diagonal && u->nf > 0) {
     u->K = cf_bending_matrix(m, mass, &u->cc);
     u->R = cholmod_allocate_dense(u->nf, 3, u->nf, CHOLMOD_REAL, &u->cc);
     u->w = malloc(sizeof(double) * 3 * u->n);
@@ -195,6 +202,7 @@ static void k_apply(const cholmod_sparse *K, const double *w, double *kw, int n)
 }
 
 int cf_ustep_apply(cf_ustep *u, const double *x, const double *v, double *vs, cf_error *err) {
+  if (u->shear) return cf_sstep_apply(u->shear, x, v, vs, err);
   double dt = u->dt, gz = u->dt * u->delta * u->g;
   if (u->diagonal) {
     double den = u->rho + dt * u->alpha;

@@ -120,7 +120,8 @@ typedef struct {
   double alpha;    /* Rayleigh damping on M, kg/(m^2 s) */
   double beta;     /* Rayleigh damping on K */
   double kappa;    /* bending stiffness */
-  double ks;       /* shear energy constant (0: none) */
+  double ks;       /* shear energy constant (0: none; > 0: the cloth is
+                      quasi-inextensible, the F rows become the energy) */
   double g;        /* gravity, 9.8 */
   double dt;       /* time step, s */
   double tol;      /* relative constraint tolerance of the projection */

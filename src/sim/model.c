@@ -132,17 +132,29 @@ static int alloc_rows(cf_model *md, sizes *s) {
 }
 
 /* Count rows and storage, then fill. */
-static int build_rows(cf_model *md, const adjacency *a) {
+/* Which rows: CF_MODEL_FULL = edges, E/F/G at interior nodes, F at corners
+ * (inextensible); CF_MODEL_QUASI = edges, E/G at interior nodes (quasi-
+ * inextensible, Definition 2: shears, does not stretch); CF_MODEL_SHEAR =
+ * the F rows of every node (C_F of the shear energy, §2.4.6). */
+static int rows_at(const cf_mesh *m, int k, int mode) {
+  if (mode == CF_MODEL_SHEAR) return 1;
+  if (m->is_boundary[k]) return mode == CF_MODEL_FULL && m->is_corner[k] ? 1 : 0;
+  return mode == CF_MODEL_FULL ? 3 : 2;
+}
+
+static int build_rows(cf_model *md, const adjacency *a, int mode) {
+  int shear_only = mode == CF_MODEL_SHEAR;
   const cf_mesh *m = md->mesh;
   cf_element_rule r;
   cf_element_rule_get(m->nv, &r);
   int n = m->n_nodes, maxnl = 0;
   int *nb = malloc(sizeof(int) * (size_t)m->n_elems * m->nv);
   if (!nb) return CF_ENOMEM;
-  sizes s = {0, 0, 0, m->n_bedges, 2 * m->n_bedges, 4 * m->n_bedges};
+  int ne = shear_only ? 0 : m->n_bedges;
+  sizes s = {0, 0, 0, ne, 2 * ne, 4 * ne};
   for (int k = 0; k < n; k++) {
     int nl = neighbourhood(m, a, k, nb);
-    int rows = m->is_boundary[k] ? (m->is_corner[k] ? 1 : 0) : 3;
+    int rows = rows_at(m, k, shear_only);
     s.cap_rows += rows;
     s.cap_nodes += rows * nl;
     s.cap_T += rows * nl * nl;
@@ -151,7 +163,7 @@ static int build_rows(cf_model *md, const adjacency *a) {
   double *TE = malloc(sizeof(double) * maxnl * maxnl * 3 + 1);
   int rc = TE && alloc_rows(md, &s) == CF_OK ? CF_OK : CF_ENOMEM;
   double *TF = TE + maxnl * maxnl, *TG = TF + maxnl * maxnl;
-  for (int e = 0; rc == CF_OK && e < m->n_bedges; e++) {
+  for (int e = 0; rc == CF_OK && e < ne; e++) {
     int pair[2] = {m->bedges[2 * e], m->bedges[2 * e + 1]};
     if (pair[0] > pair[1]) {
       int t = pair[0];
@@ -163,15 +175,15 @@ static int build_rows(cf_model *md, const adjacency *a) {
     rc = add_row(md, &s, CF_ROW_EDGE, pair[0], pair, 2, Te, l2, l2);
   }
   for (int k = 0; rc == CF_OK && k < n; k++) {
-    if (m->is_boundary[k] && !m->is_corner[k]) continue;
+    if (!rows_at(m, k, shear_only)) continue;
     int nl = neighbourhood(m, a, k, nb);
     node_tensors(m, a, &r, k, nb, nl, md->mass[k], TE, TF, TG);
     double E0 = quad_form(TE, nb, nl, m->x), F0 = quad_form(TF, nb, nl, m->x),
            G0 = quad_form(TG, nb, nl, m->x);
     double sEG = sqrt(E0 * G0);
-    if (!m->is_boundary[k]) {
+    if (!m->is_boundary[k] && !shear_only) {
       rc = add_row(md, &s, CF_ROW_E, k, nb, nl, TE, E0, E0);
-      if (rc == CF_OK) rc = add_row(md, &s, CF_ROW_F, k, nb, nl, TF, F0, sEG);
+      if (rc == CF_OK && mode == CF_MODEL_FULL) rc = add_row(md, &s, CF_ROW_F, k, nb, nl, TF, F0, sEG);
       if (rc == CF_OK) rc = add_row(md, &s, CF_ROW_G, k, nb, nl, TG, G0, G0);
     } else {
       rc = add_row(md, &s, CF_ROW_F, k, nb, nl, TF, F0, sEG);
@@ -183,7 +195,7 @@ static int build_rows(cf_model *md, const adjacency *a) {
   return rc;
 }
 
-cf_model *cf_model_alloc(const cf_mesh *mesh, cf_error *err) {
+cf_model *cf_model_alloc_mode(const cf_mesh *mesh, int mode, cf_error *err) {
   if (!mesh->bedges) {
     cf_error_set(err, CF_EINVAL, "model: mesh is not finalized (call cf_mesh_finalize)");
     return NULL;
@@ -197,7 +209,7 @@ cf_model *cf_model_alloc(const cf_mesh *mesh, cf_error *err) {
     md->mass = malloc(sizeof(double) * md->n);
     if (md->mass && build_adjacency(mesh, &a) == CF_OK) {
       cf_mesh_lumped_mass(mesh, mesh->x, md->mass);
-      rc = build_rows(md, &a);
+      rc = build_rows(md, &a, mode);
     }
   }
   free(a.ptr);
@@ -208,6 +220,10 @@ cf_model *cf_model_alloc(const cf_mesh *mesh, cf_error *err) {
     return NULL;
   }
   return md;
+}
+
+cf_model *cf_model_alloc(const cf_mesh *mesh, cf_error *err) {
+  return cf_model_alloc_mode(mesh, CF_MODEL_FULL, err);
 }
 
 void cf_model_free(cf_model *md) {

@@ -19,6 +19,12 @@ struct cf_model {
   double *mass;
 };
 
+/* Row sets (model.c): the inextensible constraints, the quasi-inextensible
+ * ones (no F rows: used with the shear energy), the F rows of every node
+ * (C_F of (2.17), for the shear energy itself). */
+enum { CF_MODEL_FULL = 0, CF_MODEL_QUASI = 1, CF_MODEL_SHEAR = 2 };
+cf_model *cf_model_alloc_mode(const cf_mesh *mesh, int mode, cf_error *err);
+
 /* g[l*3+d] = sum_j T_lj p_j[d] for the local nodes of row r; returns
  * C_r + c0_r = sum_l <p_l, g_l>.  The gradient of C_r w.r.t. p_l is 2 g_l. */
 double cf_model_row_half_grad(const cf_model *md, int r, const double *x, double *g);

@@ -33,10 +33,6 @@ int cf_params_check(const cf_params *p, cf_error *err) {
       return cf_error_set(err, CF_EINVAL, "parameter %s = %g: expected a finite number %s 0",
                           c[i].name, c[i].v, c[i].strict ? ">" : ">=");
   }
-  if (p->ks != 0)
-    return cf_error_set(err, CF_EINVAL,
-                        "parameter ks = %g: the shear energy is not implemented yet; use ks = 0",
-                        p->ks);
   if (p->max_substep_level < 0 || p->max_substep_level > CF_MAX_SUBSTEP_LEVEL)
     return cf_error_set(err, CF_EINVAL, "parameter max_substep_level = %d: expected 0..%d",
                         p->max_substep_level, CF_MAX_SUBSTEP_LEVEL);
@@ -123,7 +119,8 @@ cf_sim *cf_sim_alloc(const cf_mesh *mesh, const cf_params *p, const int *kin, in
   if (n_kin > 0) memcpy(s->kin, kin, sizeof(int) * n_kin); /* kin may be NULL when n_kin = 0 */
   for (int k = 0; k < n_kin; k++) s->is_kin[kin[k]] = 1;
   memcpy(s->x, mesh->x, sizeof(double) * 3 * n);
-  s->md = cf_model_alloc(mesh, err);
+  /* with the shear energy the cloth is quasi-inextensible: F is free */
+  s->md = cf_model_alloc_mode(mesh, p->ks > 0 ? CF_MODEL_QUASI : CF_MODEL_FULL, err);
   if (s->md) {
     for (int i = 0; i < n; i++) invm[i] = s->is_kin[i] ? 0 : 1 / s->md->mass[i];
     s->proj = cf_proj_alloc(s->md, invm, err);

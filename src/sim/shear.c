@@ -1,0 +1,179 @@
+/* shear.c — unconstrained step with the shear energy (see shear.h). */
+#include "shear.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cf_sstep {
+  const cf_mesh *mesh;
+  const double *mass;
+  const unsigned char *is_kin;
+  const cholmod_sparse *K;
+  cf_model *F;          /* F rows of every node */
+  cf_params p;
+  int n, nf;
+  int *fidx;            /* node -> free index or -1 */
+  double *g, *C, *kw, *w;
+  double *rhs;          /* = R->x (owned by R) */
+  cholmod_common cc;
+  cholmod_factor *L;
+  cholmod_triplet *T;
+  cholmod_dense *R, *X, *Y, *E;
+};
+
+void cf_sstep_free(cf_sstep *s) {
+  if (!s) return;
+  cf_model_free(s->F);
+  if (s->L) cholmod_free_factor(&s->L, &s->cc);
+  if (s->T) cholmod_free_triplet(&s->T, &s->cc);
+  if (s->R) cholmod_free_dense(&s->R, &s->cc);
+  if (s->X) cholmod_free_dense(&s->X, &s->cc);
+  if (s->Y) cholmod_free_dense(&s->Y, &s->cc);
+  if (s->E) cholmod_free_dense(&s->E, &s->cc);
+  cholmod_finish(&s->cc);
+  free(s->fidx);
+  free(s->g);
+  free(s->C);
+  free(s->kw);
+  free(s->w);
+  free(s);
+}
+
+/* Triplet capacity: mass + bending (9 per K entry) + shear blocks. */
+static size_t capacity(const cf_sstep *s) {
+  size_t cap = 3 * (size_t)s->n;
+  if (s->K) cap += 3 * (size_t)((const int *)s->K->p)[s->n];
+  for (int r = 0; r < s->F->nrows; r++) {
+    size_t nl = (size_t)(s->F->row_ptr[r + 1] - s->F->row_ptr[r]);
+    cap += 9 * nl * nl;
+  }
+  return cap;
+}
+
+cf_sstep *cf_sstep_alloc(const cf_mesh *m, const double *mass, const cf_params *p,
+                         const unsigned char *is_kin, const cholmod_sparse *K, cf_error *err) {
+  cf_sstep *s = calloc(1, sizeof *s);
+  if (!s) {
+    cf_error_set(err, CF_ENOMEM, "shear step: out of memory");
+    return NULL;
+  }
+  cholmod_start(&s->cc);
+  s->cc.print = 0;
+  s->mesh = m;
+  s->mass = mass;
+  s->is_kin = is_kin;
+  s->K = K;
+  s->p = *p;
+  s->n = m->n_nodes;
+  s->F = cf_model_alloc_mode(m, CF_MODEL_SHEAR, err);
+  s->fidx = malloc(sizeof(int) * s->n);
+  s->w = malloc(sizeof(double) * 3 * s->n);
+  s->kw = malloc(sizeof(double) * 3 * s->n);
+  if (!s->F || !s->fidx || !s->w || !s->kw) {
+    if (s->F) cf_error_set(err, CF_ENOMEM, "shear step: out of memory");
+    cf_sstep_free(s);
+    return NULL;
+  }
+  for (int i = 0; i < s->n; i++) s->fidx[i] = is_kin[i] ? -1 : s->nf++;
+  size_t ns = (size_t)s->F->row_ptr[s->F->nrows];
+  s->g = malloc(sizeof(double) * 3 * (ns + 1));
+  s->C = malloc(sizeof(double) * (s->F->nrows + 1));
+  s->T = cholmod_allocate_triplet(3 * s->nf, 3 * s->nf, capacity(s), 1, CHOLMOD_REAL, &s->cc);
+  s->R = cholmod_allocate_dense(3 * s->nf, 1, 3 * s->nf, CHOLMOD_REAL, &s->cc);
+  if (!s->g || !s->C || !s->T || !s->R) {
+    cf_error_set(err, CF_ENOMEM, "shear step: out of memory");
+    cf_sstep_free(s);
+    return NULL;
+  }
+  s->rhs = s->R->x;
+  return s;
+}
+
+/* Add value at global DOFs (a, b): into the upper triangle when both are
+ * free, into the right-hand side when b is kinematic (a free). */
+static void put(cf_sstep *s, int a, int b, double val, const double *vs) {
+  int na = a / 3, nb = b / 3;
+  if (s->fidx[na] < 0) return;
+  int fa = 3 * s->fidx[na] + a % 3;
+  if (s->fidx[nb] < 0) {
+    s->rhs[fa] -= val * vs[b];
+    return;
+  }
+  int fb = 3 * s->fidx[nb] + b % 3;
+  if (fa > fb) return; /* the symmetric partner adds the upper entry */
+  cholmod_triplet *T = s->T;
+  ((int *)T->i)[T->nnz] = fa;
+  ((int *)T->j)[T->nnz] = fb;
+  ((double *)T->x)[T->nnz++] = val;
+}
+
+static void shear_terms(cf_sstep *s, const double *x, const double *vs) {
+  const cf_model *F = s->F;
+  double h = s->p.dt, ks = s->p.ks;
+  for (int r = 0; r < F->nrows; r++) {
+    const int *nb = F->nodes + F->row_ptr[r];
+    int nl = F->row_ptr[r + 1] - F->row_ptr[r], k = F->node[r];
+    double *g = s->g + 3 * F->row_ptr[r];
+    double C = cf_model_row_half_grad(F, r, x, g) - F->c0[r], mk = s->mass[k];
+    for (int q = 0; q < 3 * nl; q++) g[q] *= 2; /* the gradient of C_k */
+    for (int a = 0; a < 3 * nl; a++) {
+      int ga = 3 * nb[a / 3] + a % 3;
+      if (s->fidx[nb[a / 3]] >= 0) s->rhs[3 * s->fidx[nb[a / 3]] + a % 3] -= h * ks * mk * C * g[a];
+      for (int b = 0; b < 3 * nl; b++) put(s, ga, 3 * nb[b / 3] + b % 3, h * h * ks * mk * g[a] * g[b], vs);
+    }
+  }
+}
+
+static void base_terms(cf_sstep *s, const double *x, const double *v, const double *vs) {
+  const cf_params *p = &s->p;
+  double h = p->dt, c2 = h * p->beta + h * h * p->kappa;
+  for (int i = 0; i < s->n; i++) {
+    int f = s->fidx[i];
+    for (int d = 0; d < 3 && f >= 0; d++) {
+      s->rhs[3 * f + d] = p->rho * s->mass[i] * v[3 * i + d] - (d == 2 ? h * p->delta * p->g * s->mass[i] : 0);
+      put(s, 3 * i + d, 3 * i + d, (p->rho + h * p->alpha) * s->mass[i], vs);
+    }
+  }
+  if (!s->K) return;
+  const int *Kp = s->K->p, *Ki = s->K->i;
+  const double *Kx = s->K->x;
+  for (int j = 0; j < s->n; j++)
+    for (int q = Kp[j]; q < Kp[j + 1]; q++) {
+      int i = Ki[q];
+      if (s->fidx[i] < 0) continue;
+      for (int d = 0; d < 3; d++) {
+        s->rhs[3 * s->fidx[i] + d] -= h * p->kappa * Kx[q] * x[3 * j + d];
+        put(s, 3 * i + d, 3 * j + d, c2 * Kx[q], vs);
+      }
+    }
+}
+
+int cf_sstep_apply(cf_sstep *s, const double *x, const double *v, double *vs, cf_error *err) {
+  if (s->nf == 0) return CF_OK;
+  s->T->nnz = 0;
+  base_terms(s, x, v, vs);
+  shear_terms(s, x, vs);
+  cholmod_sparse *A = cholmod_triplet_to_sparse(s->T, s->T->nnz, &s->cc);
+  if (!A) return cf_error_set(err, CF_ENOMEM, "shear step: out of memory");
+  if (!s->L) s->L = cholmod_analyze(A, &s->cc);
+  int ok = s->L && cholmod_factorize(A, s->L, &s->cc) && s->cc.status == CHOLMOD_OK &&
+           cholmod_solve2(CHOLMOD_A, s->L, s->R, NULL, &s->X, NULL, &s->Y, &s->E, &s->cc);
+  cholmod_free_sparse(&A, &s->cc);
+  if (!ok) return cf_error_set(err, CF_ESOLVER, "shear step: factorization failed (status %d)", s->cc.status);
+  const double *X = s->X->x;
+  for (int i = 0; i < s->n; i++)
+    if (s->fidx[i] >= 0)
+      for (int d = 0; d < 3; d++) vs[3 * i + d] = X[3 * s->fidx[i] + d];
+  return CF_OK;
+}
+
+double cf_sstep_energy(const cf_sstep *s, const double *x) {
+  double e = 0;
+  const cf_model *F = s->F;
+  for (int r = 0; r < F->nrows; r++) {
+    double C = cf_model_row_half_grad(F, r, x, s->g + 3 * F->row_ptr[r]) - F->c0[r];
+    e += 0.5 * s->p.ks * s->mass[F->node[r]] * C * C;
+  }
+  return e;
+}

@@ -1,0 +1,21 @@
+/* shear.h — internal: the unconstrained step with the optional shear energy
+ * (thesis §2.4.6): S = ks/2 C_F^T M C_F over the F rows of every node,
+ * force F_s = -ks J_F^T M C_F, integrated implicitly with the Gauss-Newton
+ * Hessian ks J_F^T M J_F (the full Hessian is indefinite).  The system
+ * couples x, y, z and changes with the state, so it is assembled and
+ * factored every step (symbolic analysis once).  Used only when ks > 0. */
+#ifndef CF_SHEAR_H
+#define CF_SHEAR_H
+#include <cholmod.h>
+
+#include "model.h"
+
+typedef struct cf_sstep cf_sstep;
+/* K: the bending matrix (borrowed, may be NULL when kappa = beta = 0). */
+cf_sstep *cf_sstep_alloc(const cf_mesh *m, const double *mass, const cf_params *p,
+                         const unsigned char *is_kin, const cholmod_sparse *K, cf_error *err);
+void cf_sstep_free(cf_sstep *s);
+int cf_sstep_apply(cf_sstep *s, const double *x, const double *v, double *vstar, cf_error *err);
+/* Shear energy at x (for tests). */
+double cf_sstep_energy(const cf_sstep *s, const double *x);
+#endif

@@ -186,7 +186,7 @@ int cf_io_commit(const char *tmp, const char *path, int ok, cf_error *err);
  * marker lattice.  cf_markers_process runs, in this order:
  *   1. the mapping file (opts.map): explicit merges of label fragments and
  *      explicit drops;
- *   2. automatic fragment merging (markers.c: fragments.c): a track that
+ *   2. automatic fragment merging (fragments.c): a track that
  *      ends and one that starts later (no overlap) are joined when the start
  *      lies within merge_radius of the end extrapolated at constant velocity
  *      over the gap (<= merge_max_gap); competing candidates are resolved by

@@ -257,6 +257,34 @@ static void test_too_many(void) {
   synth_sheet_free(&s);
 }
 
+/* Two tracks end 2 cm apart and two start nearby: the nearest pair first
+ * (B <- S1, 0.9 cm) would leave A without a continuation within 3 cm; the
+ * global assignment joins both (A <- S1, B <- S2, 1.1 cm each). */
+static void test_competing(void) {
+  const char *labels[] = {"A", "B", "S1", "S2"};
+  const double at[4] = {0, 0.02, 0.011, 0.031};
+  synth_sheet s;
+  synth_sheet_make(&s, 2, 2, 30, 0.01, 0, 0, 0);
+  cf_recording r;
+  synth_recording(&r, &s, 4, (char *const *)labels, NULL);
+  for (int i = 0; i < 30; i++)
+    for (int k = 0; k < 4; k++) {
+      double *p = r.pos + 3 * ((size_t)i * 4 + k);
+      if ((k < 2 && i < 10) || (k >= 2 && i >= 12)) p[0] = at[k], p[1] = 0, p[2] = 1;
+    }
+  cf_marker_opts o;
+  cf_marker_opts_default(&o);
+  o.merge = CF_MERGE_AUTO;
+  cf_error err = {0, ""};
+  CHECK(cf_markers_process(&r, &o, 0, &err) == 0, "%s", err.msg);
+  CHECK(r.n_markers == 2 && r.proc->n_merged == 2 && strstr(r.proc->merged[0], "A <- S1") &&
+        strstr(r.proc->merged[1], "B <- S2"), "competing fragments: %d markers, %s", r.n_markers,
+        r.proc && r.proc->n_merged ? r.proc->merged[0] : "no merge");
+  CHECK(r.n_markers == 2 && P(&r, 20, 0)[0] == 0.011 && P(&r, 20, 1)[0] == 0.031, "joined samples");
+  cf_recording_free(&r);
+  synth_sheet_free(&s);
+}
+
 /* --------------------------------------------------------- HDF5 and meta */
 static void test_h5(const char *dir) {
   synth_sheet s;
@@ -322,6 +350,7 @@ int main(void) {
   test_gap_too_long();
   test_map(dir);
   test_too_many();
+  test_competing();
   test_h5(dir);
   test_meta(dir);
   char path[1100];

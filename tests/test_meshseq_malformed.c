@@ -5,7 +5,6 @@
  * expected; `clothfit ingest meshes` (argv[2]) must exit non-zero with
  * exactly one stderr line and leave no output file behind.  A folder with a
  * times.txt is read with --times FOLDER/times.txt. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,14 +87,6 @@ static void check_reader(const char *dir, const malformed *c) {
   CHECK(strchr(err.msg, '\n') == NULL, "%s: multi-line message", c->dir);
 }
 
-static int dir_entries(const char *dir) {
-  DIR *d = opendir(dir);
-  int n = 0;
-  for (struct dirent *e; d && (e = readdir(d));) n += e->d_name[0] != '.';
-  if (d) closedir(d);
-  return n;
-}
-
 static void check_cli(const char *exe, const char *dir, const char *tmp, const char *outdir) {
   char times[1300], out[1200], *se = NULL;
   snprintf(out, sizeof out, "%s/rec.h5", outdir);
@@ -106,7 +97,7 @@ static void check_cli(const char *exe, const char *dir, const char *tmp, const c
   CHECK(status > 0, "%s: clothfit ingest meshes exit status %d", dir, status);
   CHECK(lines == 1 && se[strlen(se) - 1] == '\n', "%s: %d stderr lines, expected exactly 1: %s", dir, lines,
         se ? se : "");
-  CHECK(dir_entries(outdir) == 0, "%s: ingest left %d file(s) in %s", dir, dir_entries(outdir), outdir);
+  CHECK(cf_test_dir_entries(outdir) == 0, "%s: ingest left %d file(s) in %s", dir, cf_test_dir_entries(outdir), outdir);
   free(se);
 }
 
@@ -120,8 +111,8 @@ int main(int argc, char **argv) {
   CHECK(mkdtemp(tmp) != NULL, "mkdtemp");
   snprintf(outdir, sizeof outdir, "%s/out", tmp);
   mkdir(outdir, 0755);
-  CHECK(n_cases >= 30 && dir_entries(argv[1]) == n_cases, "%d cases, %d folders in %s: every malformed case "
-        "needs an expected message here", n_cases, dir_entries(argv[1]), argv[1]);
+  CHECK(n_cases >= 30 && cf_test_dir_entries(argv[1]) == n_cases, "%d cases, %d folders in %s: every malformed case "
+        "needs an expected message here", n_cases, cf_test_dir_entries(argv[1]), argv[1]);
   for (int i = 0; i < n_cases; i++) {
     snprintf(dir, sizeof dir, "%s/%s", argv[1], cases[i].dir);
     check_reader(dir, &cases[i]);

@@ -266,9 +266,12 @@ static int cloth_markers(const cf_recording *r, const char *not_cloth, int RC, i
   for (int k = 0; k < r->n_markers; k++)
     if (!not_cloth[k]) at[n++] = k;
   if (n == RC) return CF_OK;
+  const cf_marker_proc *p = r->proc;
   if (n < RC)
-    return cf_error_set(err, CF_EINVAL, "only %d cloth markers for a lattice of %d cells (after merging fragments "
-                        "and dropping ghosts): check --lattice, or join fragments with a mapping file (--map)", n, RC);
+    return cf_error_set(err, CF_EINVAL, "only %d cloth marker(s) for a lattice of %d cells after merging fragments "
+                        "and dropping %d ghost(s)%s%s%s: check --lattice and --ghost-radius, or join fragments with a "
+                        "mapping file (--map)", n, RC, p->n_ghosts, p->n_ghosts ? " (" : "",
+                        p->n_ghosts ? p->ghosts[0] : "", p->n_ghosts > 1 ? ", ...)" : p->n_ghosts ? ")" : "");
   by_presence_rec = r;
   qsort(at, (size_t)n, sizeof(int), by_presence);
   char list[320] = "";

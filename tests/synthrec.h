@@ -16,4 +16,13 @@ typedef struct {
 
 /* [T*rows*cols*3] malloc'ed; exits the test with a message on failure. */
 double *cf_test_shaken_recording(const cf_test_rec_spec *sp);
+/* (synthrec_h5.c, links src/io) The recording pos [T*rows*cols*3] of sp
+ * as an HDF5 recording file: markers M00.. in lattice order, uniform dt,
+ * polyester of sp's size and density.  Flags: CF_TEST_REC_LATTICE adds the
+ * marker processing of an ingest with --lattice (cells, weights, top
+ * corners controlled); NO_DENSITY leaves the density unknown; NATIVE marks
+ * the time as native (not resampled).  0 or the error code (message on
+ * stderr). */
+enum { CF_TEST_REC_LATTICE = 1, CF_TEST_REC_NO_DENSITY = 2, CF_TEST_REC_NATIVE = 4 };
+int cf_test_write_recording_h5(const char *path, const cf_test_rec_spec *sp, const double *pos, int flags);
 #endif

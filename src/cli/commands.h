@@ -14,6 +14,13 @@ typedef struct {
 int cmd_simulate(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
+/* Fitting (shared helpers in fit_cli.h). */
+int cmd_sweep(int argc, char **argv);
+int cmd_fit(int argc, char **argv);
+int cmd_sensitivity(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
+int cmd_regress(int argc, char **argv);
+int cmd_experiment(int argc, char **argv);
 
 /* `clothfit ingest meshes` (ingest_meshes.c): its options --times, --fps,
  * --units (1: taken, *bad set on a bad value; 0: not one of them), its

@@ -11,6 +11,12 @@ static const cf_command commands[] = {
     {"ingest", "read a motion-capture export (Motive CSV) into an HDF5 recording", cmd_ingest},
     {"inspect", "summarize an HDF5 recording: frames, dt, markers, missing data", cmd_inspect},
     {"simulate", "simulate a cloth from a config file, write trajectories to HDF5", cmd_simulate},
+    {"sweep", "grid search of (delta, alpha) per recording on all cores (Tables A.1, 4.5)", cmd_sweep},
+    {"fit", "Nelder-Mead fit of (delta, alpha) with training/testing windows", cmd_fit},
+    {"sensitivity", "error map around a parameter point (or 1-D scans)", cmd_sensitivity},
+    {"predict", "a-priori (delta, alpha) from size, speed and density (Table 4.9)", cmd_predict},
+    {"regress", "fit the a-priori formulas (4.6)-(4.7) to a study's optima (Table 4.6)", cmd_regress},
+    {"experiment", "run a whole study: ingest, sweep, fit, regress (experiment aero)", cmd_experiment},
 };
 static const int n_commands = sizeof commands / sizeof commands[0];
 

@@ -24,6 +24,15 @@
 extern "C" {
 #endif
 
+/* --------------------------------------------------------------- progress */
+/* Long computations report how far they are (for a progress bar): fn is
+ * called in the calling process with the work done so far and the total
+ * (grid points, evaluations ...).  May be NULL everywhere it is accepted. */
+typedef struct {
+  void (*fn)(long done, long total, void *user);
+  void *user;
+} cf_fit_progress;
+
 /* ---------------------------------------------------------------- metrics */
 typedef struct {
   double e_cm; /* normalized M-norm error sqrt(sum w|d|^2 / sum w) (4.3) */
@@ -119,6 +128,7 @@ typedef struct {
   int max_evals;            /* default 200 */
   double size_tol;          /* stop when the simplex size is below (default 1e-4) */
   int t0, t1;               /* training window (t1 <= 0: to the end) */
+  const cf_fit_progress *progress; /* evaluations of max_evals (may be NULL) */
 } cf_nm_options;
 
 typedef struct {
@@ -151,6 +161,7 @@ typedef struct {
   int t0, t1;            /* evaluation window */
   int threads;           /* worker processes; 0: all cores */
   int prune;             /* exact pruning of hopeless points (SPEC §8) */
+  const cf_fit_progress *progress; /* points done of nd*na (may be NULL) */
 } cf_sweep_options;
 
 typedef struct {
@@ -220,9 +231,11 @@ typedef struct {
 int cf_regress_objective(const cf_study_item *items, int n, const cf_params *base,
                          const cf_formula *f, int workers, double *R, cf_error *err);
 /* Nelder-Mead on the 8 coefficients minimizing R, started from least
- * squares (or from *start when not NULL). */
+ * squares (or from *start when not NULL); progress (may be NULL) counts
+ * evaluations of R against max_evals. */
 int cf_regress_fit(const cf_study_item *items, int n, const cf_params *base, const cf_formula *start,
-                   int max_evals, int workers, cf_regress_result *res, cf_error *err);
+                   int max_evals, int workers, const cf_fit_progress *progress, cf_regress_result *res,
+                   cf_error *err);
 
 #ifdef __cplusplus
 }

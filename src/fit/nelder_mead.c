@@ -34,9 +34,10 @@ static double objective(const gsl_vector *v, void *params) {
   cf_fit_point_set(&pt, c->o->n, x);
   cf_fit_result r;
   c->evals++;
-  if (cf_fit_run_eval(c->run, &pt, c->o->t0, c->o->t1, 0, NULL, &r) != CF_OK || r.status != CF_OK ||
-      !isfinite(r.err.e_cm))
-    return PENALTY;
+  int rc = cf_fit_run_eval(c->run, &pt, c->o->t0, c->o->t1, 0, NULL, &r);
+  const cf_fit_progress *pg = c->o->progress;
+  if (pg && pg->fn) pg->fn(c->evals, c->o->max_evals > 0 ? c->o->max_evals : 200, pg->user);
+  if (rc != CF_OK || r.status != CF_OK || !isfinite(r.err.e_cm)) return PENALTY;
   return r.err.e_cm;
 }
 

@@ -23,13 +23,14 @@ typedef struct {
   cf_worker_init_fn init;
   cf_item_fn fn;
   void *ctx;
+  const cf_fit_progress *progress; /* in the calling process only */
 } job;
 
 static void note_failure(job *j, const cf_error *err) {
   if (atomic_fetch_add(&j->head->failed, 1) == 0) j->head->err = *err;
 }
 
-static void work(job *j) {
+static void work(job *j, int caller) {
   cf_error err = {0, ""};
   if (j->init && j->init(j->ctx, &err)) {
     note_failure(j, &err);
@@ -42,7 +43,8 @@ static void work(job *j) {
       note_failure(j, &err);
       return;
     }
-    atomic_fetch_add(&j->head->done, 1);
+    int done = atomic_fetch_add(&j->head->done, 1) + 1;
+    if (caller && j->progress && j->progress->fn) j->progress->fn(done, j->n, j->progress->user);
   }
 }
 
@@ -55,12 +57,12 @@ static int n_workers(int workers, int n) {
 }
 
 int cf_parallel_run(int n, int workers, size_t rec_size, cf_worker_init_fn init, cf_item_fn fn,
-                    void *ctx, void *out, cf_error *err) {
+                    void *ctx, void *out, const cf_fit_progress *progress, cf_error *err) {
   if (n <= 0) return CF_OK;
   size_t head = (sizeof(shared_head) + 63) & ~(size_t)63, size = head + (size_t)n * rec_size;
   void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (map == MAP_FAILED) return cf_error_set(err, CF_ENOMEM, "cannot map %zu bytes of shared memory", size);
-  job j = {map, (char *)map + head, rec_size, n, init, fn, ctx};
+  job j = {map, (char *)map + head, rec_size, n, init, fn, ctx, progress};
   atomic_init(&j.head->next, 0);
   atomic_init(&j.head->done, 0);
   atomic_init(&j.head->failed, 0);
@@ -70,11 +72,11 @@ int cf_parallel_run(int n, int workers, size_t rec_size, cf_worker_init_fn init,
     pid[forked] = fork();
     if (pid[forked] < 0) break;
     if (pid[forked] == 0) {
-      work(&j);
+      work(&j, 0);
       _exit(0);
     }
   }
-  work(&j);
+  work(&j, 1);
   int crashed = 0;
   for (int i = 0; i < forked; i++) {
     int st = 0;

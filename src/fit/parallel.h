@@ -11,7 +11,7 @@
 #define CF_PARALLEL_H
 #include <stddef.h>
 
-#include "cf_common.h"
+#include "cf_fit.h"
 
 /* Compute item i into out (rec_size bytes, zeroed).  ctx is the caller's,
  * as it was at fork time (changes in a worker are not seen by others).
@@ -22,8 +22,9 @@ typedef int (*cf_item_fn)(int i, void *ctx, void *out);
 typedef int (*cf_worker_init_fn)(void *ctx, cf_error *err);
 
 /* Run items 0..n-1 on `workers` processes (0: all cores; the caller works
- * too).  out receives n records of rec_size bytes.  Progress callback
- * optional (called in the parent with the count of items taken). */
+ * too).  out receives n records of rec_size bytes.  progress (may be NULL)
+ * is called in the calling process, after each item it computes, with the
+ * count of items finished by all workers. */
 int cf_parallel_run(int n, int workers, size_t rec_size, cf_worker_init_fn init, cf_item_fn fn,
-                    void *ctx, void *out, cf_error *err);
+                    void *ctx, void *out, const cf_fit_progress *progress, cf_error *err);
 #endif

@@ -118,7 +118,7 @@ int cf_regress_objective(const cf_study_item *items, int n, const cf_params *bas
   double *e = calloc((size_t)n, sizeof *e);
   if (!e) return cf_error_set(err, CF_ENOMEM, "regression: out of memory");
   r_ctx c = {items, base, f};
-  int rc = cf_parallel_run(n, workers, sizeof(double), NULL, r_item, &c, e, err);
+  int rc = cf_parallel_run(n, workers, sizeof(double), NULL, r_item, &c, e, NULL, err);
   double s = 0;
   for (int i = 0; i < n; i++) s += e[i];
   *R = s / n;
@@ -128,8 +128,9 @@ int cf_regress_objective(const cf_study_item *items, int n, const cf_params *bas
 
 typedef struct {
   const cf_study_item *items;
-  int n, workers, evals, rc;
+  int n, workers, evals, max_evals, rc;
   const cf_params *base;
+  const cf_fit_progress *progress;
   cf_error err;
 } nm8_ctx;
 
@@ -147,6 +148,7 @@ static double nm8_objective(const gsl_vector *v, void *arg) {
   double R = PENALTY;
   c->evals++;
   if (c->rc == CF_OK) c->rc = cf_regress_objective(c->items, c->n, c->base, &f, c->workers, &R, &c->err);
+  if (c->progress && c->progress->fn) c->progress->fn(c->evals, c->max_evals, c->progress->user);
   return c->rc == CF_OK ? R : PENALTY;
 }
 
@@ -168,7 +170,8 @@ static void nm8_steps(const cf_study_item *it, int n, const cf_formula *f, gsl_v
 }
 
 int cf_regress_fit(const cf_study_item *items, int n, const cf_params *base, const cf_formula *start,
-                   int max_evals, int workers, cf_regress_result *res, cf_error *err) {
+                   int max_evals, int workers, const cf_fit_progress *progress, cf_regress_result *res,
+                   cf_error *err) {
   memset(res, 0, sizeof *res);
   int rc = start ? CF_OK : cf_regress_lsq(items, n, &res->f_start, err);
   if (rc) return rc;
@@ -176,7 +179,8 @@ int cf_regress_fit(const cf_study_item *items, int n, const cf_params *base, con
   double se = 0;
   for (int i = 0; i < n; i++) se += items[i].e_opt;
   res->E = se / n;
-  nm8_ctx c = {items, n, workers, 0, CF_OK, base, {0, ""}};
+  if (max_evals <= 0) max_evals = 400;
+  nm8_ctx c = {items, n, workers, 0, max_evals, CF_OK, base, progress, {0, ""}};
   gsl_multimin_function fn = {nm8_objective, 8, &c};
   gsl_vector *x = gsl_vector_alloc(8), *st = gsl_vector_alloc(8);
   gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, 8);
@@ -190,7 +194,7 @@ int cf_regress_fit(const cf_study_item *items, int n, const cf_params *base, con
   res->R_start = nm8_objective(x, &c);
   gsl_multimin_fminimizer_set(m, &fn, x, st);
   int status = GSL_CONTINUE;
-  while (status == GSL_CONTINUE && c.evals < (max_evals > 0 ? max_evals : 400) && c.rc == CF_OK) {
+  while (status == GSL_CONTINUE && c.evals < max_evals && c.rc == CF_OK) {
     if (gsl_multimin_fminimizer_iterate(m)) break;
     res->iterations++;
     status = gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), 1e-5);

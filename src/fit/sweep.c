@@ -119,7 +119,7 @@ int cf_sweep_run(const cf_fit_target *tg, const cf_params *base, const cf_fit_po
   sweep_ctx c = {tg, base, fixed, o, NULL, INFINITY};
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  int rc = cf_parallel_run(n, o->threads, sizeof *recs, sweep_init, sweep_item, &c, recs, err);
+  int rc = cf_parallel_run(n, o->threads, sizeof *recs, sweep_init, sweep_item, &c, recs, o->progress, err);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   cf_fit_run_free(c.run); /* the caller's own worker */
   if (rc == CF_OK) unpack(res, recs, n);

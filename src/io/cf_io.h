@@ -11,6 +11,9 @@
 #include <stddef.h>
 
 #include "cf_common.h"
+/* cf_fit_target etc. for the fitting inputs and results; the path through
+ * top_inc also works in builds without fit_dep (the fuzz targets) */
+#include "fit/cf_fit.h"
 #include "cf_sim.h"
 
 #ifdef __cplusplus
@@ -310,6 +313,9 @@ int cf_parse_units(const char *s, double *scale);
  * speed, repetition, notes, lattice, controlled, stick, into meta and mo.
  * Unknown keys and malformed values are errors naming file, line and key. */
 int cf_meta_load(const char *path, cf_rec_meta *meta, cf_marker_opts *mo, cf_error *err);
+/* The same for a file with other sections too (a ground-truth sidecar of
+ * `synth`: [meta], [truth], [cells] ...): only the top and [meta] are read. */
+int cf_meta_load_section(const char *path, cf_rec_meta *meta, cf_marker_opts *mo, cf_error *err);
 
 /* ------------------------------------------------------------ generic CSV */
 /* A header row, then one row a frame: a time column and x, y, z columns per
@@ -332,6 +338,170 @@ int cf_csv_read_mem(const void *buf, size_t len, const char *name, const cf_csv_
 /* Write r as a generic CSV (time, <name>_x, <name>_y, <name>_z; metres;
  * %.17g, so reading it back is exact; missing samples blank).  Atomic. */
 int cf_csv_write(const char *path, const cf_recording *r, cf_error *err);
+
+/* ------------------------------------------ fitting inputs (fit_input.c) */
+/* The bridge from an HDF5 recording to src/fit (which never reads files,
+ * cf_fit.h): the rows x cols lattice markers (first in marker order,
+ * row-major, after marker processing) copied into one contiguous
+ * [T][rows*cols][3] array, their lattice weights, the controlled markers,
+ * rho from /meta density, dt from /time (must be uniform), the size measure
+ * S = area / A3 area (NaN without width/height) and the speed measure V of
+ * the lattice markers (cf_speed_measure).  It lives in src/io because it
+ * needs the recording reader and is shared by every fitting command and by
+ * reports; src/fit stays free of I/O. */
+typedef struct {
+  cf_fit_target tg;        /* points into pos, weight, ctrl below */
+  double *pos, *weight;    /* [T*K*3], [K] (malloc'ed) */
+  int *ctrl;               /* [tg.n_ctrl] lattice indices, NULL: top corners */
+  double S, V;             /* size and speed measures (NaN if unknown) */
+  double duration;         /* s: (T - 1) dt */
+  cf_rec_meta meta;
+  char path[1024];         /* the recording file */
+  char name[256];          /* its stem: results groups are named after it */
+} cf_fit_input;
+
+/* Read path and build the target.  One-line errors naming the file: not a
+ * recording, no lattice ("ingest with --lattice RxC"), no density, native
+ * (non-uniform) time, lattice markers not first, controlled markers off the
+ * lattice, fewer than 2 frames. */
+int cf_fit_input_load(const char *path, cf_fit_input *in, cf_error *err);
+/* The same from a recording in memory (path names it in messages). */
+int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err);
+void cf_fit_input_free(cf_fit_input *in);
+/* The file name without folders and its last extension ("a/b/rec.h5" -> "rec"). */
+void cf_path_stem(const char *path, char *buf, size_t size);
+
+/* A study's file lists (study.c).  An experiment list is an INI file
+ *   [recordings]
+ *   files = a.h5, b.h5      ; comma- or blank-separated, relative to the INI;
+ *                           ; the key may repeat or continue on indented lines
+ * *files (malloc'ed array of malloc'ed paths) and *text (the whole file, for
+ * provenance; may be NULL).  Unknown sections or keys are errors. */
+int cf_experiment_load(const char *path, char ***files, int *n, char **text, cf_error *err);
+void cf_strings_free(char **s, int n);
+/* delta and alpha of the [truth] section of a ground-truth sidecar (synth's
+ * NAME.truth.ini); other sections are ignored; NaN when absent. */
+int cf_truth_load(const char *path, double *delta, double *alpha, cf_error *err);
+
+/* --------------------------------------------- results files (results*.c) */
+/* What sweeps, fits, sensitivity maps and regressions produced (SPEC §6
+ * "Results file"), in memory and in HDF5 (layout in results_h5.c).  A
+ * results file is rewritten whole and atomically: commands with -o read the
+ * existing file (if any), replace the parts they computed and write it back,
+ * so `sweep`, `fit`, `sensitivity` and `regress` can fill one file. */
+typedef struct {           /* a grid sweep of one recording */
+  int nd, na;
+  double *delta, *alpha;   /* [nd], [na] axes */
+  double *e, *s;           /* [nd*na] mean error / std (cm), index id*na + ia; pruned: lower bounds */
+  int *status;             /* CF_OK or why the simulation failed */
+  unsigned char *pruned;   /* 1: e is a lower bound (exact pruning) */
+  char **reason;           /* [nd*na] failure message, "" if ok */
+  int best;                /* index of the best exact point, -1 if none */
+  double t0_s, t1_s;       /* evaluation window (s); t1_s <= 0: to the end */
+  double wall_s;
+  int workers, prune;
+} cf_res_sweep;
+
+typedef struct {           /* the refined optimum */
+  char method[32];         /* "nelder-mead" */
+  char start_kind[32];     /* "grid" | "apriori" | "given" */
+  int n_params;            /* parameters fitted: 2 (delta, alpha) */
+  double start[3], x[3];   /* delta, alpha, mu (mu NaN: not fitted) */
+  double f_start, f_best;  /* objective (training error, cm) at start and optimum */
+  double train_t0_s, train_t1_s;             /* training window (s) */
+  double e_train, s_train, e_test, s_test;   /* cm; test NaN if empty */
+  double e_all, s_all;     /* whole recording */
+  int evaluations, iterations, converged;
+  int n_path;
+  double *path;            /* [n_path*4]: delta, alpha, mu, f after each iteration */
+} cf_res_fit;
+
+typedef struct {           /* per-frame errors at the optimum */
+  int T;
+  double dt, delta, alpha;
+  double *e, *s, *d;       /* [T] cm, NaN where no marker is present */
+} cf_res_series;
+
+typedef struct {           /* sensitivity map (thesis Fig. 4.6) or 1-D scan */
+  char kind[16];           /* "map" | "delta" | "alpha" */
+  double at_delta, at_alpha;
+  int nd, na;
+  double *delta, *alpha;   /* [nd], [na] */
+  double *e, *s;           /* [nd*na] cm */
+  int *status;
+} cf_res_sens;
+
+typedef struct {
+  char name[256];          /* the group name: recording file stem */
+  char recording[1024];    /* the recording file */
+  cf_rec_meta meta;
+  double rho, S, V, dt, duration;
+  int frames;
+  double truth_delta, truth_alpha; /* ground truth of synthetic recordings, NaN if unknown */
+  int has_sweep, has_fit, has_series, has_sens;
+  cf_res_sweep sweep;
+  cf_res_fit fit;
+  cf_res_series series;
+  cf_res_sens sens;
+} cf_res_rec;
+
+typedef struct {
+  int has;
+  cf_formula f, f_start;   /* fitted coefficients, least-squares start */
+  double R, R_start, E;    /* R* (4.7), R at the start, E* (cm) */
+  int evaluations, iterations;
+  int n_used;
+  char **used;             /* the recordings (group names) */
+} cf_res_regression;
+
+typedef struct {
+  char tool_version[64], git_revision[64], hostname[256];
+  char start_time[32], end_time[32]; /* ISO 8601 UTC */
+  char command[2048];      /* the command line */
+  int workers;
+  char *config_text;       /* the experiment config, NULL if none */
+  char *history;           /* earlier runs that wrote this file, one a line */
+} cf_res_provenance;
+
+typedef struct {
+  int n;
+  cf_res_rec *recs;
+  cf_res_regression reg;
+  cf_res_provenance prov;
+} cf_results;
+
+void cf_results_init(cf_results *r);
+void cf_results_free(cf_results *r);
+/* The record named name, added (zeroed, NaN descriptors) when missing and
+ * create is set; NULL if absent (or out of memory).  Pointers into r->recs
+ * stay valid until the next call that creates one. */
+cf_res_rec *cf_results_rec(cf_results *r, const char *name, int create);
+/* Free the arrays of rec (sweep, fit path, series, map); keeps its name. */
+void cf_res_rec_clear(cf_res_rec *rec);
+/* Copy the descriptors (name, file, meta, rho, S, V, dt, frames) of in. */
+void cf_res_rec_describe(cf_res_rec *rec, const cf_fit_input *in);
+/* Replace rec's sweep / sensitivity with the grid and result given. */
+int cf_res_set_sweep(cf_res_rec *rec, const cf_sweep_options *o, const cf_sweep_result *sr, double dt);
+int cf_res_set_sens(cf_res_rec *rec, const char *kind, double at_delta, double at_alpha, const cf_sweep_options *o,
+                    const cf_sweep_result *sr);
+/* Replace rec's per-frame series with fe[T] at (delta, alpha). */
+int cf_res_set_series(cf_res_rec *rec, const cf_frame_error *fe, int T, double dt, double delta, double alpha);
+/* The optimum of rec: the refined one if any, else the sweep's best point;
+ * 0 if neither. */
+int cf_res_optimum(const cf_res_rec *rec, double *delta, double *alpha, double *e, double *s);
+void cf_res_regression_clear(cf_res_regression *g);
+/* Provenance of this run: version, revision, host, start time, command. */
+void cf_results_stamp(cf_results *r, int argc, char **argv, int workers, const char *config_text);
+
+/* The current time as ISO 8601 UTC ("2024-01-31T12:00:00Z"). */
+void cf_iso_time_now(char *buf, size_t size);
+/* Read a results file (CF_EIO if missing or unreadable, CF_EFORMAT if not
+ * a results file). */
+int cf_results_read(const char *path, cf_results *r, cf_error *err);
+/* Read path into r if it exists, else leave r empty (freshly initialized). */
+int cf_results_read_or_new(const char *path, cf_results *r, cf_error *err);
+/* Write atomically (fills the end time). */
+int cf_results_write(const char *path, cf_results *r, cf_error *err);
 
 #ifdef __cplusplus
 }

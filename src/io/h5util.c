@@ -5,14 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cf_h5_attr_double(hid_t obj, const char *name, double v) {
+static int attr_scalar(hid_t obj, const char *name, hid_t type, const void *v) {
   hid_t sp = H5Screate(H5S_SCALAR);
-  hid_t a = H5Acreate2(obj, name, H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT);
-  herr_t r = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_DOUBLE, &v);
+  hid_t a = H5Acreate2(obj, name, type, sp, H5P_DEFAULT, H5P_DEFAULT);
+  herr_t r = a < 0 ? -1 : H5Awrite(a, type, v);
   if (a >= 0) H5Aclose(a);
   H5Sclose(sp);
   return r >= 0;
 }
+
+int cf_h5_attr_double(hid_t obj, const char *name, double v) { return attr_scalar(obj, name, H5T_NATIVE_DOUBLE, &v); }
+
+int cf_h5_attr_int(hid_t obj, const char *name, int v) { return attr_scalar(obj, name, H5T_NATIVE_INT, &v); }
 
 int cf_h5_attr_string(hid_t obj, const char *name, const char *s) {
   hid_t t = H5Tcopy(H5T_C_S1);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 int cf_h5_attr_double(hid_t obj, const char *name, double v);
+int cf_h5_attr_int(hid_t obj, const char *name, int v);
 int cf_h5_attr_string(hid_t obj, const char *name, const char *s);
 int cf_h5_dataset(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims, const void *data);
 

@@ -178,6 +178,7 @@ typedef struct {
   cf_rec_meta *meta;
   cf_marker_opts *mo;
   cf_error *err;
+  int other_sections; /* 1: skip sections other than [meta] */
 } meta_ctx;
 
 static int copy_value(char *dst, size_t size, const char *v) {
@@ -196,6 +197,7 @@ static int meta_key(void *user, const char *section, const char *name, const cha
   cf_marker_opts *o = c->mo;
   int ok = 1;
   const char *expect = "a number > 0";
+  if (section[0] && strcasecmp(section, "meta") && c->other_sections) return 1;
   if (section[0] && strcasecmp(section, "meta"))
     return cf_error_set(c->err, CF_EFORMAT, "%s:%d: unknown section [%s] (keys go at the top or under [meta])",
                         c->path, line, section), 0;
@@ -219,11 +221,19 @@ static int meta_key(void *user, const char *section, const char *name, const cha
   return 1;
 }
 
-int cf_meta_load(const char *path, cf_rec_meta *meta, cf_marker_opts *mo, cf_error *err) {
+static int meta_load(const char *path, cf_rec_meta *meta, cf_marker_opts *mo, int other_sections, cf_error *err) {
   char *text = cf_text_slurp(path, "a text INI metadata file", err);
   if (!text) return err ? err->code : CF_EIO;
-  meta_ctx c = {path, meta, mo, err};
+  meta_ctx c = {path, meta, mo, err, other_sections};
   int rc = cf_ini_parse_text(path, text, meta_key, &c, err);
   free(text);
   return rc;
+}
+
+int cf_meta_load(const char *path, cf_rec_meta *meta, cf_marker_opts *mo, cf_error *err) {
+  return meta_load(path, meta, mo, 0, err);
+}
+
+int cf_meta_load_section(const char *path, cf_rec_meta *meta, cf_marker_opts *mo, cf_error *err) {
+  return meta_load(path, meta, mo, 1, err);
 }

@@ -1,0 +1,282 @@
+/* cmd_experiment.c — `clothfit experiment aero [--dataset DIR]`: the
+ * aerodynamics study of thesis §4.2 end to end: ingest every Motive CSV of
+ * the dataset (with its sidecars), sweep the (delta, alpha) grid of each
+ * recording, refine the optima by Nelder-Mead, fit the a-priori formulas,
+ * and print Tables A.1, 4.5 and 4.6.  Everything goes to one results file
+ * (and the recordings next to it).
+ *
+ * A dataset is a folder of NAME.csv (Motive exports) with, per file,
+ *   NAME.meta.ini   ingest metadata (cf_meta_load: material, size, density,
+ *                   motion, speed, repetition, lattice = RxC, controlled ...),
+ *                   or the [meta] section of NAME.truth.ini;
+ *   NAME.truth.ini  optional ground truth ([truth] delta, alpha) of synthetic
+ *                   recordings, printed next to the fitted values;
+ *   NAME.map        optional marker mapping file (fragments, cells, drops),
+ *                   used unless --no-maps.
+ * as `clothfit synth` writes them (datasets/aero-mini). */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "fit_cli.h"
+
+static const char *help =
+    "usage: clothfit experiment aero [--dataset DIR] [-o RESULTS.h5] [--recordings DIR]\n"
+    "                                [--workers N] [--prune] [--no-refine] [--max-evals N]\n"
+    "                                [--regress-evals N] [--no-maps] [--delta-grid A:B:N[*rho]]\n"
+    "                                [--alpha-grid A:B:N[*rho]] [--json]\n"
+    "\n"
+    "The aerodynamics study (thesis §4.2): ingest every Motive CSV of DIR (default\n"
+    "datasets/aero-mini) with its sidecars NAME.meta.ini (or the [meta] of\n"
+    "NAME.truth.ini; must give lattice = RxC and the density), NAME.map (marker\n"
+    "mapping, unless --no-maps) and NAME.truth.ini ([truth] delta, alpha: shown\n"
+    "next to the fit); sweep the default (delta, alpha) grid of each recording,\n"
+    "refine its optimum by Nelder-Mead on the whole recording (unless\n"
+    "--no-refine), fit the a-priori formulas (4.6)-(4.7) when there are at least 4\n"
+    "recordings, and print Tables A.1, 4.5 and 4.6.\n"
+    "\n"
+    "  -o RESULTS.h5       default reports/aero.h5 (rewritten)\n"
+    "  --recordings DIR    where the ingested REC.h5 go (default: RESULTS without\n"
+    "                      .h5, plus -recordings/)\n"
+    "  --workers N         worker processes (default 0 = all cores)\n"
+    "  --prune             exact pruning of hopeless grid points (faster)\n"
+    "  --max-evals N       Nelder-Mead evaluations per recording (default 100)\n"
+    "  --regress-evals N   evaluations of R in the regression (default 200)\n"
+    "  --delta-grid, --alpha-grid   the sweep's grid (see clothfit sweep --help)\n";
+
+typedef struct {
+  const char *dataset, *out, *recdir, *workers, *max_evals, *reg_evals, *dgrid, *agrid;
+  int prune, no_refine, no_maps, json, nw, evals, revals;
+  cf_cli_grid gd, ga;
+  char recdir_buf[4096];
+  char **csv;   /* the dataset's CSV files, sorted */
+  int n;
+} exp_args;
+
+static int check_values(exp_args *a, const char **pos, int npos) {
+  if (npos != 1) return cf_cli_fail("experiment", "expected one experiment name: aero (see --help)");
+  if (strcmp(pos[0], "aero")) return cf_cli_fail("experiment", "unknown experiment '%s' (available: aero)", pos[0]);
+  if (!a->dataset) a->dataset = "datasets/aero-mini";
+  if (!a->out) a->out = "reports/aero.h5";
+  a->evals = 100, a->revals = 200;
+  if (a->max_evals && !cf_cli_parse_int(a->max_evals, 1, &a->evals))
+    return cf_cli_fail("experiment", "invalid --max-evals '%s': expected a count >= 1", a->max_evals);
+  if (a->reg_evals && !cf_cli_parse_int(a->reg_evals, 1, &a->revals))
+    return cf_cli_fail("experiment", "invalid --regress-evals '%s': expected a count >= 1", a->reg_evals);
+  if (cf_cli_grids("experiment", a->dgrid, a->agrid, &a->gd, &a->ga)) return 1;
+  if (!a->recdir) {
+    size_t l = strlen(a->out);
+    l -= l > 3 && !strcmp(a->out + l - 3, ".h5") ? 3 : 0;
+    snprintf(a->recdir_buf, sizeof a->recdir_buf, "%.*s-recordings", (int)l, a->out);
+    a->recdir = a->recdir_buf;
+  }
+  return cf_cli_workers("experiment", a->workers, &a->nw);
+}
+
+static int by_name(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+/* The *.csv files of the dataset folder, sorted. */
+static int list_csv(exp_args *a) {
+  DIR *d = opendir(a->dataset);
+  if (!d) return cf_cli_fail("experiment", "%s: cannot open the dataset folder (give --dataset DIR)", a->dataset);
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t l = strlen(e->d_name);
+    if (l < 5 || strcmp(e->d_name + l - 4, ".csv")) continue;
+    char **p = realloc(a->csv, sizeof(char *) * (a->n + 1));
+    if (!p) break;
+    a->csv = p;
+    size_t size = strlen(a->dataset) + l + 2;
+    if ((p[a->n] = malloc(size))) snprintf(p[a->n++], size, "%s/%s", a->dataset, e->d_name);
+  }
+  closedir(d);
+  if (!a->n) return cf_cli_fail("experiment", "%s: no Motive CSV files (*.csv) in the dataset folder", a->dataset);
+  qsort(a->csv, (size_t)a->n, sizeof *a->csv, by_name);
+  return 0;
+}
+
+static int exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+/* Metadata and marker options from the sidecars of base (csv without .csv). */
+static int sidecars(const char *base, int use_map, cf_rec_meta *meta, cf_marker_opts *mo, cf_error *err) {
+  char p[4200];
+  snprintf(p, sizeof p, "%s.meta.ini", base);
+  int rc;
+  if (exists(p)) {
+    rc = cf_meta_load(p, meta, mo, err);
+  } else {
+    snprintf(p, sizeof p, "%s.truth.ini", base);
+    if (!exists(p)) return cf_error_set(err, CF_EIO, "%s.csv: no sidecar %s.meta.ini or %s.truth.ini", base, base, base);
+    rc = cf_meta_load_section(p, meta, mo, err);
+  }
+  if (!rc && mo->rows < 2) rc = cf_error_set(err, CF_EINVAL, "%s: no lattice = RxC in the metadata", p);
+  snprintf(p, sizeof p, "%s.map", base);
+  if (!rc && use_map && exists(p)) snprintf(mo->map, sizeof mo->map, "%.1000s", p);
+  return rc;
+}
+
+/* Ingest one CSV into REC.h5 and the fitting input. */
+static int ingest_one(const exp_args *a, const char *csv, cf_fit_input *in, double truth[2], cf_error *err) {
+  char base[4096], h5[4600], stem[256];
+  snprintf(base, sizeof base, "%.*s", (int)(strlen(csv) - 4), csv);
+  cf_path_stem(csv, stem, sizeof stem);
+  snprintf(h5, sizeof h5, "%s/%s.h5", a->recdir, stem);
+  cf_recording r;
+  cf_recording_init(&r);
+  cf_rec_meta meta = r.meta;
+  cf_marker_opts mo;
+  cf_marker_opts_default(&mo);
+  cf_motive_opts o;
+  cf_motive_opts_default(&o);
+  int rc = sidecars(base, !a->no_maps, &meta, &mo, err);
+  if (!rc) rc = cf_motive_read(csv, &o, &r, err);
+  if (!rc) rc = cf_markers_process(&r, &mo, 0.01, err);
+  if (!rc) {
+    r.meta = meta;
+    cf_sha256_file(csv, r.source_sha256, NULL);
+    rc = cf_recording_write_h5(h5, &r, err);
+  }
+  if (!rc) rc = cf_fit_input_from_recording(&r, h5, in, err);
+  cf_recording_free(&r);
+  char tp[4200];
+  snprintf(tp, sizeof tp, "%s.truth.ini", base);
+  truth[0] = truth[1] = NAN;
+  if (!rc && exists(tp)) rc = cf_truth_load(tp, &truth[0], &truth[1], err);
+  return rc;
+}
+
+static int ingest_all(const exp_args *a, cf_fit_input *in, cf_results *res) {
+  cf_cli_bar bar;
+  cf_cli_bar_start(&bar, "ingest", a->n);
+  cf_error err = {0, ""};
+  int rc = 0;
+  for (int i = 0; i < a->n && !rc; i++) {
+    double truth[2];
+    cf_res_rec *rec = NULL;
+    if (ingest_one(a, a->csv[i], &in[i], truth, &err)) rc = cf_cli_fail("experiment", "%s", err.msg);
+    else if (!(rec = cf_results_rec(res, in[i].name, 1))) rc = cf_cli_fail("experiment", "out of memory");
+    else cf_res_rec_describe(rec, &in[i]), rec->truth_delta = truth[0], rec->truth_alpha = truth[1];
+    cf_progress_update(&bar.bar, i + 1);
+  }
+  cf_cli_bar_end(&bar);
+  return rc;
+}
+
+static int sweep_all(const exp_args *a, cf_fit_input *in, cf_results *res) {
+  cf_cli_bar bar;
+  cf_error err = {0, ""};
+  cf_cli_bar_start(&bar, "sweep", (long)a->n * a->gd.n * a->ga.n);
+  int rc = 0;
+  for (int i = 0; i < a->n && !rc; i++)
+    if (cf_cli_sweep(&in[i], &a->gd, &a->ga, 0, 0, a->nw, a->prune, &bar, cf_results_rec(res, in[i].name, 0), &err))
+      rc = cf_cli_fail("experiment", "%s", err.msg);
+  cf_cli_bar_end(&bar);
+  return rc;
+}
+
+static int refine_all(const exp_args *a, cf_fit_input *in, cf_results *res) {
+  if (a->no_refine) return 0;
+  cf_cli_bar bar;
+  cf_error err = {0, ""};
+  cf_cli_bar_start(&bar, "fit", (long)a->n * a->evals);
+  int rc = 0;
+  for (int i = 0; i < a->n && !rc; i++) {
+    cf_res_rec *rec = cf_results_rec(res, in[i].name, 0);
+    const cf_res_sweep *w = &rec->sweep;
+    if (w->best < 0) continue; /* every grid point failed: nothing to refine */
+    if (cf_cli_refine(&in[i], w->delta[w->best / w->na], w->alpha[w->best % w->na], "grid", 0, in[i].tg.T, a->evals,
+                      &bar, rec, &err))
+      rc = cf_cli_fail("experiment", "%s", err.msg);
+  }
+  cf_cli_bar_end(&bar);
+  return rc;
+}
+
+static int regress_all(const exp_args *a, cf_fit_input *in, cf_results *res) {
+  if (a->n < 4) return 0; /* the formulas have 4 coefficients each */
+  cf_cli_bar bar;
+  cf_error err = {0, ""};
+  cf_cli_bar_start(&bar, "regress", a->revals);
+  int rc = cf_cli_regress(in, a->n, res, a->out, a->revals, a->nw, &bar, &res->reg, &err);
+  cf_cli_bar_end(&bar);
+  return rc ? cf_cli_fail("experiment", "%s", err.msg) : 0;
+}
+
+/* The settings of this run, kept as the config text of the provenance. */
+static char *settings(const exp_args *a) {
+  size_t size = 600 + strlen(a->dataset) + strlen(a->recdir) + (a->dgrid ? strlen(a->dgrid) : 0) +
+                (a->agrid ? strlen(a->agrid) : 0);
+  for (int i = 0; i < a->n; i++) size += strlen(a->csv[i]) + 4;
+  char *t = malloc(size);
+  if (!t) return NULL;
+  int k = snprintf(t, size, "[experiment]\nname = aero\ndataset = %s\nrecordings = %s\ndelta_grid = %s\nalpha_grid = %s\n"
+                   "prune = %d\nrefine = %s\nmax_evals = %d\nregress_evals = %d\nmaps = %d\ndt = 0.01\nfiles =",
+                   a->dataset, a->recdir, a->dgrid ? a->dgrid : "0.05:1:15*rho", a->agrid ? a->agrid : "0.05:4:16*rho",
+                   a->prune, a->no_refine ? "no" : "nelder-mead, whole recording", a->evals,
+                   a->revals, !a->no_maps);
+  for (int i = 0; i < a->n && k > 0 && (size_t)k < size; i++) k += snprintf(t + k, size - k, "\n  %s", a->csv[i]);
+  if (k > 0 && (size_t)k < size) snprintf(t + k, size - k, "\n");
+  return t;
+}
+
+static void report(const exp_args *a, const cf_results *res) {
+  printf("aerodynamics study: %d recordings from %s\n\n", res->n, a->dataset);
+  cf_cli_table_a1(res);
+  printf("\n");
+  cf_cli_table_45(res);
+  if (res->reg.has) {
+    printf("\n");
+    cf_cli_table_46(&res->reg);
+  } else {
+    printf("\n(no regression: it needs at least 4 recordings)\n");
+  }
+  printf("\nresults: %s\nrecordings: %s/\n", a->out, a->recdir);
+  if (!a->json) return;
+  printf("{");
+  cf_cli_json_recordings(res);
+  if (res->reg.has) {
+    cf_cli_json_num("R_cm", res->reg.R, 0);
+    cf_cli_json_num("E_cm", res->reg.E, 0);
+  }
+  cf_cli_json_str("output", a->out, 0);
+  printf("}\n");
+}
+
+int cmd_experiment(int argc, char **argv) {
+  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+  exp_args a;
+  memset(&a, 0, sizeof a);
+  const cf_cli_opt opts[] = {{"--dataset", &a.dataset, NULL},  {"-o", &a.out, NULL},
+                             {"--recordings", &a.recdir, NULL}, {"--workers", &a.workers, NULL},
+                             {"--max-evals", &a.max_evals, NULL}, {"--regress-evals", &a.reg_evals, NULL},
+                             {"--prune", NULL, &a.prune},       {"--no-refine", NULL, &a.no_refine},
+                             {"--no-maps", NULL, &a.no_maps},   {"--json", NULL, &a.json},
+                             {"--delta-grid", &a.dgrid, NULL},  {"--alpha-grid", &a.agrid, NULL},
+                             {NULL, NULL, NULL}};
+  const char *pos[2];
+  int npos = 0;
+  cf_fit_input *in = NULL;
+  cf_results res;
+  cf_results_init(&res);
+  char *text = NULL;
+  int rc = cf_cli_parse("experiment", argc, argv, opts, pos, 2, &npos) || check_values(&a, pos, npos) || list_csv(&a);
+  if (!rc && !(in = calloc((size_t)a.n, sizeof *in))) rc = cf_cli_fail("experiment", "out of memory");
+  if (!rc) text = settings(&a);
+  /* a fresh results file: the study is recomputed whole */
+  rc = rc || (cf_results_stamp(&res, argc, argv, a.nw, text), 0) || ingest_all(&a, in, &res) ||
+       sweep_all(&a, in, &res) || refine_all(&a, in, &res) || regress_all(&a, in, &res) ||
+       cf_cli_results_write("experiment", a.out, &res);
+  if (!rc) report(&a, &res);
+  cf_results_free(&res);
+  cf_cli_free_inputs(in, a.n);
+  cf_strings_free(a.csv, a.n);
+  free(text);
+  return rc;
+}

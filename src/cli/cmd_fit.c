@@ -1,0 +1,164 @@
+/* cmd_fit.c — `clothfit fit REC.h5 [--params delta,alpha] [--start
+ * grid|apriori|D,A] [--train A:B] [--json]`: Nelder-Mead on (delta, alpha)
+ * (thesis §4.1.2, SPEC §8) over a training window, reporting the errors on
+ * the training and testing windows.  The JSON keys delta, alpha, mu,
+ * mean_error_cm, mean_std_cm, method and evaluations are fixed (SPEC §2);
+ * mean_error_cm / mean_std_cm are over the whole recording. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "fit_cli.h"
+
+static const char *help =
+    "usage: clothfit fit REC.h5 [--params delta,alpha] [--start grid|apriori|D,A]\n"
+    "                    [--train A:B] [--max-evals N] [--workers N] [--prune]\n"
+    "                    [-o RESULTS.h5] [--json]\n"
+    "\n"
+    "Fit the aerodynamic parameters (delta, alpha) of the inextensible model to a\n"
+    "recording by Nelder-Mead (GSL nmsimplex2) on the mean error over a training\n"
+    "window, and report the errors on the training and testing windows and on the\n"
+    "whole recording (cm).\n"
+    "\n"
+    "  --params delta,alpha  the parameters fitted (mu needs contact, which the\n"
+    "                        driven simulation does not model yet)\n"
+    "  --start grid          start from the grid optimum (default: runs the sweep of\n"
+    "                        `clothfit sweep` on the training window first)\n"
+    "  --start apriori       start from the a-priori formula (4.10)-(4.11), thesis\n"
+    "                        Table 4.6 repetition I (needs the cloth size)\n"
+    "  --start D,A           start from delta = D, alpha = A\n"
+    "  --train A:B           training window as fractions of the recording\n"
+    "                        (default 0:0.5, the first half); testing = the rest\n"
+    "  --max-evals N         Nelder-Mead evaluations at most (default 200)\n"
+    "  --workers N, --prune  for the grid start (see clothfit sweep --help)\n"
+    "  -o RESULTS.h5         store the fit, the per-frame errors at the optimum and\n"
+    "                        the grid (added to the file if it exists)\n"
+    "  --json                one JSON object on the last line: delta, alpha, mu\n"
+    "                        (null), mean_error_cm, mean_std_cm (whole recording),\n"
+    "                        method, evaluations, and train_/test_ errors, start\n";
+
+typedef struct {
+  const char *params, *start, *train, *max_evals, *workers, *out;
+  int prune, json, nw, evals, t0, t1;
+  double f0, f1, d0, a0;
+  char start_kind[16];
+} fit_args;
+
+static int check_values(fit_args *a) {
+  if (a->params && strcmp(a->params, "delta,alpha"))
+    return cf_cli_fail("fit", strstr(a->params, "mu") ? "--params %s: fitting mu needs contact (table, stick), which "
+                       "the driven simulation does not model yet; use --params delta,alpha"
+                       : "invalid --params '%s': expected delta,alpha", a->params);
+  a->f0 = 0, a->f1 = 0.5;
+  if (a->train && (!cf_cli_parse_range(a->train, &a->f0, &a->f1) || a->f1 > 1))
+    return cf_cli_fail("fit", "invalid --train '%s': expected A:B, fractions with 0 <= A < B <= 1", a->train);
+  a->evals = 200;
+  if (a->max_evals && !cf_cli_parse_int(a->max_evals, 1, &a->evals))
+    return cf_cli_fail("fit", "invalid --max-evals '%s': expected a count >= 1", a->max_evals);
+  const char *s = a->start ? a->start : "grid";
+  if (!strcmp(s, "grid") || !strcmp(s, "apriori")) snprintf(a->start_kind, sizeof a->start_kind, "%s", s);
+  else if (cf_cli_parse_pair(s, &a->d0, &a->a0)) snprintf(a->start_kind, sizeof a->start_kind, "given");
+  else return cf_cli_fail("fit", "invalid --start '%s': expected grid, apriori or D,A (two numbers >= 0)", s);
+  return cf_cli_workers("fit", a->workers, &a->nw);
+}
+
+/* The start point: the grid optimum (sweeping first), the formula, or given. */
+static int start_point(fit_args *a, const cf_fit_input *in, cf_res_rec *rec) {
+  cf_error err = {0, ""};
+  if (!strcmp(a->start_kind, "apriori")) {
+    if (!isfinite(in->S))
+      return cf_cli_fail("fit", "%s: --start apriori needs the cloth size (ingest with --size A2|A3|WxH)", in->path);
+    cf_formula_predict(&cf_formula_thesis_rep1, in->S, in->V, in->tg.rho, &a->d0, &a->a0);
+    a->d0 = fmax(a->d0, 0.05 * in->tg.rho), a->a0 = fmax(a->a0, 0.05 * in->tg.rho); /* inside the model's domain */
+    return 0;
+  }
+  if (strcmp(a->start_kind, "grid")) return 0;
+  cf_cli_grid gd, ga;
+  cf_cli_parse_grid(NULL, 'd', &gd), cf_cli_parse_grid(NULL, 'a', &ga);
+  cf_cli_bar bar;
+  cf_cli_bar_start(&bar, "fit: sweep", (long)gd.n * ga.n);
+  int rc = cf_cli_sweep(in, &gd, &ga, a->t0, a->t1, a->nw, a->prune, &bar, rec, &err);
+  cf_cli_bar_end(&bar);
+  if (rc) return cf_cli_fail("fit", "%s", err.msg);
+  if (rec->sweep.best < 0)
+    return cf_cli_fail("fit", "%s: every grid point failed (e.g. %s); try --start D,A", in->path, rec->sweep.reason[0]);
+  a->d0 = rec->sweep.delta[rec->sweep.best / rec->sweep.na];
+  a->a0 = rec->sweep.alpha[rec->sweep.best % rec->sweep.na];
+  return 0;
+}
+
+static int run_fit(fit_args *a, const cf_fit_input *in, cf_res_rec *rec) {
+  a->t0 = (int)floor(a->f0 * in->tg.T + 0.5), a->t1 = (int)floor(a->f1 * in->tg.T + 0.5);
+  if (a->t1 - a->t0 < 2)
+    return cf_cli_fail("fit", "%s: the training window holds %d frame(s); use a longer --train", in->path,
+                       a->t1 - a->t0);
+  if (start_point(a, in, rec)) return 1;
+  cf_cli_bar bar;
+  cf_error err = {0, ""};
+  cf_cli_bar_start(&bar, "fit: Nelder-Mead", a->evals);
+  int rc = cf_cli_refine(in, a->d0, a->a0, a->start_kind, a->t0, a->t1, a->evals, &bar, rec, &err);
+  cf_cli_bar_end(&bar);
+  return rc ? cf_cli_fail("fit", "%s", err.msg) : 0;
+}
+
+static void report(const fit_args *a, const cf_res_rec *rec) {
+  const cf_res_fit *f = &rec->fit;
+  printf("recording         %s (%d frames, dt %g s, rho %g kg/m^2)\n", rec->recording, rec->frames, rec->dt, rec->rho);
+  printf("start             %s: delta %.5f alpha %.5f (training error %.4f cm)\n", f->start_kind, f->start[0],
+         f->start[1], f->f_start);
+  printf("optimum           delta %.5f alpha %.5f (%s, %d evaluations, %d iterations%s)\n", f->x[0], f->x[1],
+         f->method, f->evaluations, f->iterations, f->converged ? "" : ", not converged");
+  printf("training          %.2f-%.2f s: error %.4f cm, std %.4f cm\n", f->train_t0_s, f->train_t1_s, f->e_train,
+         f->s_train);
+  if (isfinite(f->e_test)) printf("testing           the other frames: error %.4f cm, std %.4f cm\n", f->e_test, f->s_test);
+  printf("whole recording   error %.4f cm, std %.4f cm\n", f->e_all, f->s_all);
+  if (a->out) printf("results           %s\n", a->out);
+  if (!a->json) return;
+  printf("{");
+  cf_cli_json_num("delta", f->x[0], 1);
+  cf_cli_json_num("alpha", f->x[1], 0);
+  cf_cli_json_num("mu", NAN, 0);
+  cf_cli_json_num("mean_error_cm", f->e_all, 0);
+  cf_cli_json_num("mean_std_cm", f->s_all, 0);
+  cf_cli_json_str("method", f->method, 0);
+  printf(",\"evaluations\":%d,\"iterations\":%d,\"converged\":%s", f->evaluations, f->iterations,
+         f->converged ? "true" : "false");
+  cf_cli_json_str("start", f->start_kind, 0);
+  cf_cli_json_num("start_delta", f->start[0], 0);
+  cf_cli_json_num("start_alpha", f->start[1], 0);
+  cf_cli_json_num("train_error_cm", f->e_train, 0);
+  cf_cli_json_num("train_std_cm", f->s_train, 0);
+  cf_cli_json_num("test_error_cm", f->e_test, 0);
+  cf_cli_json_num("test_std_cm", f->s_test, 0);
+  cf_cli_json_str("recording", rec->recording, 0);
+  cf_cli_json_str("output", a->out, 0);
+  printf("}\n");
+}
+
+int cmd_fit(int argc, char **argv) {
+  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+  fit_args a;
+  memset(&a, 0, sizeof a);
+  const cf_cli_opt opts[] = {{"--params", &a.params, NULL},  {"--start", &a.start, NULL},
+                             {"--train", &a.train, NULL},    {"--max-evals", &a.max_evals, NULL},
+                             {"--workers", &a.workers, NULL}, {"-o", &a.out, NULL},
+                             {"--prune", NULL, &a.prune},    {"--json", NULL, &a.json},
+                             {NULL, NULL, NULL}};
+  const char *path = NULL;
+  int npos = 0;
+  cf_fit_input *in = NULL;
+  cf_results res;
+  cf_results_init(&res);
+  int rc = cf_cli_parse("fit", argc, argv, opts, &path, 1, &npos) || check_values(&a);
+  if (!rc && !path) rc = cf_cli_fail("fit", "missing REC.h5 (see --help)");
+  rc = rc || cf_cli_load_inputs("fit", &path, 1, &in) || cf_cli_results_begin("fit", a.out, &res, argc, argv, a.nw, NULL);
+  cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
+  if (!rc && !rec) rc = cf_cli_fail("fit", "out of memory");
+  rc = rc || run_fit(&a, in, rec) || cf_cli_results_write("fit", a.out, &res);
+  if (!rc) report(&a, rec);
+  cf_results_free(&res);
+  cf_cli_free_inputs(in, in ? 1 : 0);
+  return rc;
+}

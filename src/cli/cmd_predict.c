@@ -1,0 +1,163 @@
+/* cmd_predict.c — `clothfit predict REC.h5... [--formula thesis-rep1|
+ * RESULTS.h5]`: the a-priori parameters (4.10)-(4.11) of each recording
+ * from its size S, speed V and density rho, the error they give, and the
+ * fitted optimum next to them when a results file has it (Table 4.9).
+ * `--S S --V V --rho RHO` applies the formula to given numbers. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "fit_cli.h"
+
+static const char *help =
+    "usage: clothfit predict REC.h5... [--formula thesis-rep1|RESULTS.h5] [--optima RESULTS.h5]\n"
+    "                        [--no-eval] [--json]\n"
+    "       clothfit predict --S S --V V --rho RHO [--formula ...] [--json]\n"
+    "\n"
+    "delta-hat = d0 + d1 S + d2 V + d3 rho and alpha-hat = a0 + a1 S + a2 V + a3 rho\n"
+    "(thesis (4.6), (4.10)-(4.11)) per recording: S = cloth area / A3 area, V = mean\n"
+    "of the upper half of the markers' squared speeds (m^2/s^2), rho = density.\n"
+    "The error e-hat (cm) is simulated at (delta-hat, alpha-hat) unless --no-eval.\n"
+    "Next to them the fitted optimum (delta*, alpha*, e*) from --optima (default: the\n"
+    "--formula file when it is a results file), like Table 4.9.\n"
+    "\n"
+    "  --formula thesis-rep1  Table 4.6, repetition I (default)\n"
+    "  --formula RESULTS.h5   the /regression of `clothfit regress -o`\n";
+
+typedef struct {
+  const char *formula, *optima, *S, *V, *rho;
+  int no_eval, json;
+  cf_formula f;
+  cf_results opt; /* the optima file, if any */
+  int have_opt;
+} pred_args;
+
+static int load_formula(pred_args *a) {
+  cf_error err = {0, ""};
+  const char *ff = a->formula ? a->formula : "thesis-rep1";
+  if (!strcmp(ff, "thesis-rep1")) {
+    a->f = cf_formula_thesis_rep1;
+  } else {
+    cf_results r;
+    if (cf_results_read(ff, &r, &err)) return cf_cli_fail("predict", "--formula: %s", err.msg);
+    int has = r.reg.has;
+    a->f = r.reg.f;
+    cf_results_free(&r);
+    if (!has) return cf_cli_fail("predict", "%s: no /regression (run clothfit regress ... -o %s first)", ff, ff);
+    if (!a->optima) a->optima = ff;
+  }
+  if (a->optima && cf_results_read(a->optima, &a->opt, &err)) return cf_cli_fail("predict", "--optima: %s", err.msg);
+  a->have_opt = a->optima != NULL;
+  return 0;
+}
+
+static void print_header(void) {
+  printf("%-24s %-13s %5s %7s %7s %8s %8s %7s %7s %8s %8s\n", "recording", "material", "S", "V", "rho", "delta^",
+         "delta*", "alpha^", "alpha*", "e^_cm", "e*_cm");
+}
+
+static void print_row(const char *name, const char *material, double S, double V, double rho, double d, double a,
+                      double e, double ds, double as, double es) {
+  printf("%-24s %-13s %5.2f %7.4f %7.4f %8.4f %8.4f %7.4f %7.4f %8.3f %8.3f\n", name, material[0] ? material : "-", S,
+         V, rho, d, ds, a, as, e, es);
+}
+
+static int numbers_mode(pred_args *a) {
+  double S, V, rho, d, al;
+  if (!a->S || !a->V || !a->rho) return cf_cli_fail("predict", "--S, --V and --rho go together (see --help)");
+  char *e1, *e2, *e3;
+  S = strtod(a->S, &e1), V = strtod(a->V, &e2), rho = strtod(a->rho, &e3);
+  if (*e1 || *e2 || *e3 || !isfinite(S) || !isfinite(V) || !isfinite(rho) || S <= 0 || V < 0 || rho <= 0)
+    return cf_cli_fail("predict", "invalid --S '%s' --V '%s' --rho '%s': expected S > 0, V >= 0, rho > 0", a->S, a->V,
+                       a->rho);
+  cf_formula_predict(&a->f, S, V, rho, &d, &al);
+  print_header();
+  print_row("(given)", "", S, V, rho, d, al, NAN, NAN, NAN, NAN);
+  if (a->json) {
+    printf("{");
+    cf_cli_json_num("S", S, 1), cf_cli_json_num("V", V, 0), cf_cli_json_num("rho", rho, 0);
+    cf_cli_json_num("delta_hat", d, 0), cf_cli_json_num("alpha_hat", al, 0);
+    printf("}\n");
+  }
+  return 0;
+}
+
+typedef struct {
+  double d, a, e, ds, as, es;
+} pred_row;
+
+static int predict_one(pred_args *a, const cf_fit_input *in, pred_row *p) {
+  if (!isfinite(in->S))
+    return cf_cli_fail("predict", "%s: no cloth size, so no S (ingest with --size A2|A3|WxH)", in->path);
+  if (!isfinite(in->V)) return cf_cli_fail("predict", "%s: no marker speed can be measured (V)", in->path);
+  cf_formula_predict(&a->f, in->S, in->V, in->tg.rho, &p->d, &p->a);
+  p->e = p->ds = p->as = p->es = NAN;
+  double s;
+  char reason[256];
+  cf_error err = {0, ""};
+  if (!a->no_eval && p->d >= 0 && p->a >= 0 && cf_cli_eval(in, p->d, p->a, NULL, &p->e, &s, reason, &err))
+    return cf_cli_fail("predict", "%s", err.msg);
+  const cf_res_rec *r = a->have_opt ? cf_results_rec(&a->opt, in->name, 0) : NULL;
+  if (r) cf_res_optimum(r, &p->ds, &p->as, &p->es, &s);
+  return 0;
+}
+
+static void json_rows(const cf_fit_input *in, const pred_row *p, int n) {
+  printf("{\"recordings\":[");
+  for (int i = 0; i < n; i++) {
+    printf("%s{", i ? "," : "");
+    cf_cli_json_str("name", in[i].name, 1);
+    cf_cli_json_num("S", in[i].S, 0), cf_cli_json_num("V", in[i].V, 0), cf_cli_json_num("rho", in[i].tg.rho, 0);
+    cf_cli_json_num("delta_hat", p[i].d, 0), cf_cli_json_num("alpha_hat", p[i].a, 0);
+    cf_cli_json_num("error_hat_cm", p[i].e, 0);
+    cf_cli_json_num("delta_opt", p[i].ds, 0), cf_cli_json_num("alpha_opt", p[i].as, 0);
+    cf_cli_json_num("error_opt_cm", p[i].es, 0);
+    printf("}");
+  }
+  printf("]}\n");
+}
+
+static int recordings_mode(pred_args *a, const char **paths, int n) {
+  cf_fit_input *in = NULL;
+  pred_row *p = calloc((size_t)n + 1, sizeof *p);
+  int rc = !p ? cf_cli_fail("predict", "out of memory") : cf_cli_load_inputs("predict", paths, n, &in);
+  cf_cli_bar bar;
+  cf_cli_bar_start(&bar, "predict", n);
+  for (int i = 0; !rc && i < n; i++) {
+    rc = predict_one(a, &in[i], &p[i]);
+    cf_progress_update(&bar.bar, i + 1);
+  }
+  cf_cli_bar_end(&bar);
+  if (!rc) {
+    print_header();
+    for (int i = 0; i < n; i++)
+      print_row(in[i].name, in[i].meta.material, in[i].S, in[i].V, in[i].tg.rho, p[i].d, p[i].a, p[i].e, p[i].ds,
+                p[i].as, p[i].es);
+    if (a->json) json_rows(in, p, n);
+  }
+  cf_cli_free_inputs(in, n);
+  free(p);
+  return rc;
+}
+
+int cmd_predict(int argc, char **argv) {
+  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+  pred_args a;
+  memset(&a, 0, sizeof a);
+  cf_results_init(&a.opt);
+  const cf_cli_opt opts[] = {{"--formula", &a.formula, NULL}, {"--optima", &a.optima, NULL}, {"--S", &a.S, NULL},
+                             {"--V", &a.V, NULL},             {"--rho", &a.rho, NULL},       {"--no-eval", NULL, &a.no_eval},
+                             {"--json", NULL, &a.json},       {NULL, NULL, NULL}};
+  const char **pos = calloc((size_t)argc + 1, sizeof *pos);
+  int npos = 0, numbers = 0;
+  int rc = !pos || cf_cli_parse("predict", argc, argv, opts, pos, argc, &npos);
+  numbers = a.S || a.V || a.rho;
+  if (!rc && numbers && npos) rc = cf_cli_fail("predict", "give either recordings or --S/--V/--rho, not both");
+  if (!rc && !numbers && !npos) rc = cf_cli_fail("predict", "missing REC.h5 (or --S S --V V --rho RHO; see --help)");
+  rc = rc || load_formula(&a) || (numbers ? numbers_mode(&a) : recordings_mode(&a, pos, npos));
+  cf_results_free(&a.opt);
+  free(pos);
+  return rc;
+}

@@ -1,0 +1,93 @@
+/* cmd_regress.c — `clothfit regress REC.h5... --from RESULTS.h5`: the
+ * a-priori formulas (4.6) fitted to a study (thesis §4.2.3): least squares
+ * on the per-recording optima of RESULTS, then Nelder-Mead on the 8
+ * coefficients minimizing R (4.7), the mean error of the recordings
+ * simulated with the formula's parameters; prints Table 4.6. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "fit_cli.h"
+
+static const char *help =
+    "usage: clothfit regress REC.h5... --from RESULTS.h5 [-o RESULTS.h5] [--max-evals N]\n"
+    "                        [--workers N] [--json]\n"
+    "\n"
+    "Fit delta = d0 + d1 S + d2 V + d3 rho and alpha = a0 + a1 S + a2 V + a3 rho\n"
+    "(thesis (4.6)) to the recordings: least squares on their optima in RESULTS.h5\n"
+    "(refined if any, else the grid's best; from `clothfit sweep` or `fit`), then\n"
+    "Nelder-Mead on R (4.7) = the mean error of the recordings simulated with the\n"
+    "formula.  Needs at least 4 recordings that vary in size, speed and density.\n"
+    "Prints the coefficients, R* and E* (mean of the optima's errors), like Table\n"
+    "4.6; -o stores them in /regression (the file may be RESULTS.h5 itself).\n"
+    "\n"
+    "  --max-evals N   evaluations of R at most (default 400; each simulates every\n"
+    "                  recording)\n"
+    "  --workers N     worker processes (default 0 = all cores)\n";
+
+typedef struct {
+  const char *from, *out, *max_evals, *workers;
+  int json, evals, nw;
+} reg_args;
+
+static int check_values(reg_args *a, int npos) {
+  if (!npos) return cf_cli_fail("regress", "missing REC.h5 (see --help)");
+  if (!a->from) return cf_cli_fail("regress", "missing --from RESULTS.h5 (the optima of clothfit sweep/fit)");
+  a->evals = 400;
+  if (a->max_evals && !cf_cli_parse_int(a->max_evals, 1, &a->evals))
+    return cf_cli_fail("regress", "invalid --max-evals '%s': expected a count >= 1", a->max_evals);
+  return cf_cli_workers("regress", a->workers, &a->nw);
+}
+
+static int run(reg_args *a, const cf_fit_input *in, int n, cf_results *res) {
+  cf_results opt;
+  cf_error err = {0, ""};
+  if (cf_results_read(a->from, &opt, &err)) return cf_cli_fail("regress", "--from: %s", err.msg);
+  cf_cli_bar bar;
+  cf_cli_bar_start(&bar, "regress", a->evals);
+  int rc = cf_cli_regress(in, n, &opt, a->from, a->evals, a->nw, &bar, &res->reg, &err);
+  cf_cli_bar_end(&bar);
+  cf_results_free(&opt);
+  return rc ? cf_cli_fail("regress", "%s", err.msg) : 0;
+}
+
+static void report(const reg_args *a, const cf_res_regression *g) {
+  cf_cli_table_46(g);
+  if (a->out) printf("results: %s\n", a->out);
+  if (!a->json) return;
+  const char *dn[4] = {"d0", "d1", "d2", "d3"}, *an[4] = {"a0", "a1", "a2", "a3"};
+  printf("{");
+  for (int k = 0; k < 4; k++) cf_cli_json_num(dn[k], g->f.d[k], k == 0);
+  for (int k = 0; k < 4; k++) cf_cli_json_num(an[k], g->f.a[k], 0);
+  cf_cli_json_num("R_cm", g->R, 0);
+  cf_cli_json_num("E_cm", g->E, 0);
+  cf_cli_json_num("R_start_cm", g->R_start, 0);
+  printf(",\"evaluations\":%d,\"recordings\":%d", g->evaluations, g->n_used);
+  cf_cli_json_str("output", a->out, 0);
+  printf("}\n");
+}
+
+int cmd_regress(int argc, char **argv) {
+  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+  reg_args a;
+  memset(&a, 0, sizeof a);
+  const cf_cli_opt opts[] = {{"--from", &a.from, NULL},       {"-o", &a.out, NULL},
+                             {"--max-evals", &a.max_evals, NULL}, {"--workers", &a.workers, NULL},
+                             {"--json", NULL, &a.json},       {NULL, NULL, NULL}};
+  const char **pos = calloc((size_t)argc + 1, sizeof *pos);
+  int npos = 0;
+  cf_fit_input *in = NULL;
+  cf_results res;
+  cf_results_init(&res);
+  int rc = !pos || cf_cli_parse("regress", argc, argv, opts, pos, argc, &npos) || check_values(&a, npos) ||
+           cf_cli_load_inputs("regress", pos, npos, &in) ||
+           cf_cli_results_begin("regress", a.out, &res, argc, argv, a.nw, NULL) || run(&a, in, npos, &res) ||
+           cf_cli_results_write("regress", a.out, &res);
+  if (!rc) report(&a, &res.reg);
+  cf_results_free(&res);
+  cf_cli_free_inputs(in, npos);
+  free(pos);
+  return rc;
+}

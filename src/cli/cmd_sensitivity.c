@@ -1,0 +1,156 @@
+/* cmd_sensitivity.c — `clothfit sensitivity REC.h5 --at D,A [-n 10]`: the
+ * mean error on an n x n grid over [0, 2D] x [0, 2A] (thesis §4.1.3, Fig.
+ * 4.6; delta = 0 and alpha = 0 are valid model parameters), or 1-D scans of
+ * one parameter with the other held (--scan delta|alpha). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "fit_cli.h"
+
+static const char *help =
+    "usage: clothfit sensitivity REC.h5 --at D,A [-n 10] [--scan delta|alpha]\n"
+    "                            [--window T0:T1] [--workers N] [-o RESULTS.h5] [--json]\n"
+    "\n"
+    "The mean error (cm) of the recording on an n x n grid over [0, 2D] x [0, 2A]\n"
+    "around the point (delta, alpha) = (D, A), printed as a table (rows delta,\n"
+    "columns alpha).  --scan delta (or alpha): n points of that parameter over\n"
+    "[0, 2D] (or [0, 2A]) with the other held at the point.  Failed simulations\n"
+    "print as 'fail'.  -o stores the map (added to the file if it exists).\n";
+
+typedef struct {
+  const char *at, *n, *scan, *window, *workers, *out;
+  int json, np, nw;
+  double D, A, w0, w1;
+} sens_args;
+
+static int check_values(sens_args *a) {
+  if (!a->at) return cf_cli_fail("sensitivity", "missing --at D,A (the point to study; see --help)");
+  if (!cf_cli_parse_pair(a->at, &a->D, &a->A) || (a->D == 0 && a->A == 0))
+    return cf_cli_fail("sensitivity", "invalid --at '%s': expected D,A, two numbers >= 0 (not both 0)", a->at);
+  a->np = 10;
+  if (a->n && !cf_cli_parse_int(a->n, 2, &a->np))
+    return cf_cli_fail("sensitivity", "invalid -n '%s': expected a count >= 2", a->n);
+  if (a->scan && strcmp(a->scan, "delta") && strcmp(a->scan, "alpha"))
+    return cf_cli_fail("sensitivity", "invalid --scan '%s': expected delta or alpha", a->scan);
+  a->w0 = 0, a->w1 = INFINITY;
+  if (a->window && !cf_cli_parse_range(a->window, &a->w0, &a->w1))
+    return cf_cli_fail("sensitivity", "invalid --window '%s': expected T0:T1 in seconds", a->window);
+  return cf_cli_workers("sensitivity", a->workers, &a->nw);
+}
+
+/* Axes: linspace(0, 2 X, n), or the single value X when held. */
+static void axes(const sens_args *a, cf_cli_grid *gd, cf_cli_grid *ga) {
+  int sd = !a->scan || !strcmp(a->scan, "delta"), sa = !a->scan || !strcmp(a->scan, "alpha");
+  cf_cli_grid d = {sd ? 0 : a->D, sd ? 2 * a->D : a->D, sd ? a->np : 1, 0};
+  cf_cli_grid al = {sa ? 0 : a->A, sa ? 2 * a->A : a->A, sa ? a->np : 1, 0};
+  *gd = d, *ga = al;
+}
+
+static void print_cell(double e, int status) {
+  if (status) printf(" %8s", "fail");
+  else printf(" %8.4f", e);
+}
+
+static void print_table(const cf_res_sens *w) {
+  if (w->na == 1 || w->nd == 1) {
+    int by_delta = w->na == 1, n = by_delta ? w->nd : w->na;
+    printf("%10s %8s %8s\n", by_delta ? "delta" : "alpha", "error_cm", "std_cm");
+    for (int i = 0; i < n; i++) {
+      printf("%10.5f", by_delta ? w->delta[i] : w->alpha[i]);
+      print_cell(w->e[i], w->status[i]);
+      print_cell(w->s[i], w->status[i]);
+      printf("\n");
+    }
+    return;
+  }
+  printf("error (cm): rows delta, columns alpha\n%10s", "d \\ a");
+  for (int j = 0; j < w->na; j++) printf(" %8.4f", w->alpha[j]);
+  printf("\n");
+  for (int i = 0; i < w->nd; i++) {
+    printf("%10.5f", w->delta[i]);
+    for (int j = 0; j < w->na; j++) print_cell(w->e[i * w->na + j], w->status[i * w->na + j]);
+    printf("\n");
+  }
+}
+
+static void print_array(const char *key, const double *v, const int *status, int n) {
+  printf(",\"%s\":[", key);
+  for (int i = 0; i < n; i++) {
+    printf(i ? "," : "");
+    cf_cli_json_number(stdout, status && status[i] ? NAN : v[i]);
+  }
+  printf("]");
+}
+
+static void report(const sens_args *a, const cf_res_rec *rec) {
+  const cf_res_sens *w = &rec->sens;
+  printf("recording %s around delta %g, alpha %g\n", rec->recording, a->D, a->A);
+  print_table(w);
+  if (a->out) printf("results: %s\n", a->out);
+  if (!a->json) return;
+  printf("{");
+  cf_cli_json_str("kind", w->kind, 1);
+  cf_cli_json_num("at_delta", a->D, 0);
+  cf_cli_json_num("at_alpha", a->A, 0);
+  print_array("delta", w->delta, NULL, w->nd);
+  print_array("alpha", w->alpha, NULL, w->na);
+  print_array("error_cm", w->e, w->status, w->nd * w->na);
+  print_array("std_cm", w->s, w->status, w->nd * w->na);
+  cf_cli_json_str("output", a->out, 0);
+  printf("}\n");
+}
+
+/* The grid as a sweep into a scratch record, then stored as rec->sens. */
+static int run(sens_args *a, const cf_fit_input *in, cf_res_rec *rec) {
+  cf_cli_grid gd, ga;
+  axes(a, &gd, &ga);
+  int t0, t1;
+  cf_cli_window_frames(in, a->w0, a->w1, &t0, &t1);
+  if (t1 - t0 < 2) return cf_cli_fail("sensitivity", "%s: the window holds %d frame(s)", in->path, t1 - t0);
+  cf_res_rec scratch;
+  memset(&scratch, 0, sizeof scratch);
+  cf_cli_bar bar;
+  cf_error err = {0, ""};
+  cf_cli_bar_start(&bar, "sensitivity", (long)gd.n * ga.n);
+  int rc = cf_cli_sweep(in, &gd, &ga, t0, t1, a->nw, 0, &bar, &scratch, &err);
+  cf_cli_bar_end(&bar);
+  if (!rc) {
+    const cf_res_sweep *w = &scratch.sweep;
+    cf_sweep_options o = {w->nd, w->na, w->delta, w->alpha, t0, t1, a->nw, 0, NULL};
+    cf_sweep_result sr = {w->nd, w->na, w->e, w->s, NULL, w->status, w->pruned, NULL, w->best, w->wall_s};
+    cf_res_rec_describe(rec, in);
+    if (cf_res_set_sens(rec, a->scan ? a->scan : "map", a->D, a->A, &o, &sr))
+      rc = cf_error_set(&err, CF_ENOMEM, "out of memory");
+  }
+  cf_res_rec_clear(&scratch);
+  return rc ? cf_cli_fail("sensitivity", "%s", err.msg) : 0;
+}
+
+int cmd_sensitivity(int argc, char **argv) {
+  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+  sens_args a;
+  memset(&a, 0, sizeof a);
+  const cf_cli_opt opts[] = {{"--at", &a.at, NULL},         {"-n", &a.n, NULL},
+                             {"--scan", &a.scan, NULL},     {"--window", &a.window, NULL},
+                             {"--workers", &a.workers, NULL}, {"-o", &a.out, NULL},
+                             {"--json", NULL, &a.json},     {NULL, NULL, NULL}};
+  const char *path = NULL;
+  int npos = 0;
+  cf_fit_input *in = NULL;
+  cf_results res;
+  cf_results_init(&res);
+  int rc = cf_cli_parse("sensitivity", argc, argv, opts, &path, 1, &npos) || check_values(&a);
+  if (!rc && !path) rc = cf_cli_fail("sensitivity", "missing REC.h5 (see --help)");
+  rc = rc || cf_cli_load_inputs("sensitivity", &path, 1, &in) ||
+       cf_cli_results_begin("sensitivity", a.out, &res, argc, argv, a.nw, NULL);
+  cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
+  if (!rc && !rec) rc = cf_cli_fail("sensitivity", "out of memory");
+  rc = rc || run(&a, in, rec) || cf_cli_results_write("sensitivity", a.out, &res);
+  if (!rc) report(&a, rec);
+  cf_results_free(&res);
+  cf_cli_free_inputs(in, in ? 1 : 0);
+  return rc;
+}

@@ -1,0 +1,148 @@
+/* cmd_sweep.c — `clothfit sweep REC.h5... [-o results.h5] ...`: the grid
+ * search of thesis §4.2.2 (SPEC §8) per recording, on all cores, with the
+ * Table A.1 and Table 4.5 summaries. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "fit_cli.h"
+
+static const char *help =
+    "usage: clothfit sweep REC.h5... [-o RESULTS.h5] [--workers N] [--prune] [--window T0:T1]\n"
+    "                      [--delta-grid A:B:N[*rho]] [--alpha-grid A:B:N[*rho]]\n"
+    "                      [--experiment FILE.ini] [--json]\n"
+    "\n"
+    "Simulate every recording (HDF5, ingested with --lattice) at every point of a\n"
+    "(delta, alpha) grid and find the point with the smallest mean error (SPEC §8).\n"
+    "Default grid: delta = rho * 0.05..1 (15 points), alpha = rho * 0.05..4 (16\n"
+    "points), rho = the recording's density; A:B:N gives N points from A to B,\n"
+    "with *rho scaled by the density.  Prints the best point per recording (Table\n"
+    "A.1: error, std, alpha, delta) and the means by material, size, motion and\n"
+    "speed (Table 4.5).\n"
+    "\n"
+    "  -o RESULTS.h5        store the error surfaces (added to the file if it exists)\n"
+    "  --workers N          worker processes (default 0 = all cores)\n"
+    "  --prune              stop hopeless grid points early (exact for the optimum;\n"
+    "                       their errors are stored as lower bounds)\n"
+    "  --window T0:T1       evaluate the mean error over [T0, T1) seconds (T1 may be\n"
+    "                       left out: to the end)\n"
+    "  --experiment FILE    also the recordings of an INI list: [recordings]\n"
+    "                       files = a.h5, b.h5 (relative to the INI)\n"
+    "  --json               one JSON object on the last line\n";
+
+typedef struct {
+  const char *out, *workers, *window, *dgrid, *agrid, *experiment;
+  int prune, json;
+  cf_cli_grid gd, ga;
+  double w0, w1;
+  int nw;
+} sweep_args;
+
+static int check_values(sweep_args *a) {
+  if (cf_cli_grids("sweep", a->dgrid, a->agrid, &a->gd, &a->ga)) return 1;
+  a->w0 = 0, a->w1 = INFINITY;
+  if (a->window && !cf_cli_parse_range(a->window, &a->w0, &a->w1))
+    return cf_cli_fail("sweep", "invalid --window '%s': expected T0:T1 in seconds with 0 <= T0 < T1", a->window);
+  return cf_cli_workers("sweep", a->workers, &a->nw);
+}
+
+/* Recordings named on the command line, then those of --experiment. */
+static int collect(sweep_args *a, const char **pos, int npos, const char ***paths, int *n, char **files_store[],
+                   int *nfiles, char **text) {
+  *files_store = NULL, *nfiles = 0, *text = NULL;
+  cf_error err = {0, ""};
+  if (a->experiment && cf_experiment_load(a->experiment, files_store, nfiles, text, &err))
+    return cf_cli_fail("sweep", "%s", err.msg);
+  *paths = malloc(sizeof(char *) * (npos + *nfiles + 1));
+  if (!*paths) return cf_cli_fail("sweep", "out of memory");
+  memcpy(*paths, pos, sizeof(char *) * npos);
+  for (int i = 0; i < *nfiles; i++) (*paths)[npos + i] = (*files_store)[i];
+  *n = npos + *nfiles;
+  if (*n == 0) return cf_cli_fail("sweep", "missing REC.h5 (see --help)");
+  return 0;
+}
+
+static int run_all(const sweep_args *a, cf_fit_input *in, int n, cf_results *res) {
+  cf_cli_bar bar;
+  cf_cli_bar_start(&bar, "sweep", (long)n * a->gd.n * a->ga.n);
+  cf_error err = {0, ""};
+  int rc = 0;
+  for (int i = 0; i < n && !rc; i++) {
+    int t0, t1;
+    cf_cli_window_frames(&in[i], a->w0, a->w1, &t0, &t1);
+    cf_res_rec *rec = cf_results_rec(res, in[i].name, 1);
+    if (t1 - t0 < 2)
+      rc = cf_cli_fail("sweep", "%s: the window %s holds %d frame(s) of a %.3f s recording", in[i].path, a->window,
+                       t1 - t0 > 0 ? t1 - t0 : 0, in[i].duration);
+    else if (!rec || cf_cli_sweep(&in[i], &a->gd, &a->ga, t0, t1, a->nw, a->prune, &bar, rec, &err))
+      rc = cf_cli_fail("sweep", "%s", rec ? err.msg : "out of memory");
+  }
+  cf_cli_bar_end(&bar);
+  return rc;
+}
+
+/* A results view of this run's recordings (shallow copies). */
+static cf_results view_of(const cf_results *res, const cf_fit_input *in, int n) {
+  cf_results v;
+  cf_results_init(&v);
+  v.recs = calloc((size_t)n + 1, sizeof *v.recs);
+  for (int i = 0; v.recs && i < n; i++) {
+    const cf_res_rec *r = cf_results_rec((cf_results *)res, in[i].name, 0);
+    if (r) v.recs[v.n++] = *r;
+  }
+  return v;
+}
+
+static void report(const sweep_args *a, const cf_results *res, const cf_fit_input *in, int n) {
+  cf_results v = view_of(res, in, n);
+  cf_cli_table_a1(&v);
+  for (int i = 0; i < v.n; i++) {
+    const cf_res_sweep *w = &v.recs[i].sweep;
+    int failed = 0, pruned = 0;
+    for (int k = 0; k < w->nd * w->na; k++) failed += w->status[k] != 0, pruned += w->pruned[k];
+    if (failed || pruned || w->best < 0)
+      printf("  %s: %d of %d points failed, %d pruned%s\n", v.recs[i].name, failed, w->nd * w->na, pruned,
+             w->best < 0 ? ", no valid point" : "");
+  }
+  printf("\n");
+  cf_cli_table_45(&v);
+  if (a->out) printf("\nresults: %s\n", a->out);
+  if (a->json) {
+    printf("{");
+    cf_cli_json_recordings(&v);
+    cf_cli_json_str("output", a->out, 0);
+    printf("}\n");
+  }
+  free(v.recs);
+}
+
+int cmd_sweep(int argc, char **argv) {
+  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+  sweep_args a;
+  memset(&a, 0, sizeof a);
+  const cf_cli_opt opts[] = {{"-o", &a.out, NULL},          {"--workers", &a.workers, NULL},
+                             {"--window", &a.window, NULL}, {"--delta-grid", &a.dgrid, NULL},
+                             {"--alpha-grid", &a.agrid, NULL}, {"--experiment", &a.experiment, NULL},
+                             {"--prune", NULL, &a.prune},   {"--json", NULL, &a.json},
+                             {NULL, NULL, NULL}};
+  const char **pos = calloc((size_t)argc + 1, sizeof *pos), **paths = NULL;
+  char **files = NULL, *text = NULL;
+  int npos = 0, n = 0, nfiles = 0;
+  cf_fit_input *in = NULL;
+  cf_results res;
+  cf_results_init(&res);
+  int rc = !pos || cf_cli_parse("sweep", argc, argv, opts, pos, argc, &npos) || check_values(&a) ||
+           collect(&a, pos, npos, &paths, &n, &files, &nfiles, &text) || cf_cli_load_inputs("sweep", paths, n, &in) ||
+           cf_cli_results_begin("sweep", a.out, &res, argc, argv, a.nw, text) || run_all(&a, in, n, &res) ||
+           cf_cli_results_write("sweep", a.out, &res);
+  if (!rc) report(&a, &res, in, n);
+  cf_results_free(&res);
+  cf_cli_free_inputs(in, n);
+  cf_strings_free(files, nfiles);
+  free(text);
+  free(paths);
+  free(pos);
+  return rc;
+}

@@ -1,0 +1,183 @@
+/* fit_cli.c — option parsing, values, progress, recordings and results
+ * files for the fitting commands (fit_cli.h). */
+#include "fit_cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+
+/* ----------------------------------------------------------------- options */
+static const cf_cli_opt *find_opt(const cf_cli_opt *opts, const char *arg, size_t len) {
+  for (; opts->name; opts++)
+    if (strlen(opts->name) == len && !strncmp(opts->name, arg, len)) return opts;
+  return NULL;
+}
+
+int cf_cli_parse(const char *cmd, int argc, char **argv, const cf_cli_opt *opts, const char **pos, int max_pos,
+                 int *n_pos) {
+  *n_pos = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *eq = strchr(a, '=');
+    if (a[0] != '-' || !a[1]) {
+      if (*n_pos >= max_pos) return cf_cli_fail(cmd, "unexpected argument '%s' (see --help)", a);
+      pos[(*n_pos)++] = a;
+      continue;
+    }
+    size_t len = eq && a[1] == '-' ? (size_t)(eq - a) : strlen(a);
+    const cf_cli_opt *o = find_opt(opts, a, len);
+    if (!o) return cf_cli_fail(cmd, "unknown option '%s' (see --help)", a);
+    if (!o->value) {
+      if (len != strlen(a)) return cf_cli_fail(cmd, "option %s takes no value (see --help)", o->name);
+      *o->flag = 1;
+    } else if (len != strlen(a)) {
+      *o->value = a + len + 1;
+    } else if (i + 1 < argc) {
+      *o->value = argv[++i];
+    } else {
+      return cf_cli_fail(cmd, "option %s needs a value (see --help)", a);
+    }
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------------ values */
+static int number(const char *s, size_t len, double *v) {
+  char buf[64], *end;
+  if (len == 0 || len >= sizeof buf) return 0;
+  memcpy(buf, s, len);
+  buf[len] = 0;
+  errno = 0;
+  *v = strtod(buf, &end);
+  return *end == 0 && errno == 0 && isfinite(*v);
+}
+
+int cf_cli_parse_int(const char *s, int lo, int *v) {
+  char *end;
+  errno = 0;
+  long x = strtol(s, &end, 10);
+  if (end == s || *end || errno || x < lo || x > 1000000) return 0;
+  *v = (int)x;
+  return 1;
+}
+
+int cf_cli_parse_grid(const char *spec, char axis, cf_cli_grid *g) {
+  if (!spec) {
+    cf_cli_grid d = {0.05, axis == 'd' ? 1.0 : 4.0, axis == 'd' ? 15 : 16, 1};
+    *g = d;
+    return 1;
+  }
+  const char *c1 = strchr(spec, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+  if (!c2) return 0;
+  char nbuf[32];
+  size_t nl = strlen(c2 + 1);
+  const char *star = strstr(c2 + 1, "*rho");
+  g->per_rho = star && !strcmp(star, "*rho");
+  if (g->per_rho) nl = (size_t)(star - (c2 + 1));
+  if (nl == 0 || nl >= sizeof nbuf) return 0;
+  memcpy(nbuf, c2 + 1, nl);
+  nbuf[nl] = 0;
+  return number(spec, (size_t)(c1 - spec), &g->lo) && number(c1 + 1, (size_t)(c2 - c1 - 1), &g->hi) &&
+         cf_cli_parse_int(nbuf, 1, &g->n) && g->lo >= 0 && g->hi >= g->lo && (g->n > 1 || g->hi == g->lo) &&
+         (g->n == 1 || g->hi > g->lo);
+}
+
+int cf_cli_grids(const char *cmd, const char *dspec, const char *aspec, cf_cli_grid *gd, cf_cli_grid *ga) {
+  int bad_d = !cf_cli_parse_grid(dspec, 'd', gd), bad_a = !bad_d && !cf_cli_parse_grid(aspec, 'a', ga);
+  if (!bad_d && !bad_a) return 0;
+  return cf_cli_fail(cmd, "invalid --%s-grid '%s': expected A:B:N with 0 <= A < B and N >= 2 (or A:A:1), "
+                     "optionally followed by *rho", bad_d ? "delta" : "alpha", bad_d ? dspec : aspec);
+}
+
+double *cf_cli_axis(const cf_cli_grid *g, double rho) {
+  double *x = malloc(sizeof(double) * g->n), k = g->per_rho ? rho : 1;
+  for (int i = 0; x && i < g->n; i++) x[i] = k * (g->n > 1 ? g->lo + (g->hi - g->lo) * i / (g->n - 1) : g->lo);
+  return x;
+}
+
+int cf_cli_parse_range(const char *s, double *a, double *b) {
+  const char *c = strchr(s, ':');
+  if (!c || !number(s, (size_t)(c - s), a)) return 0;
+  if (!c[1]) *b = INFINITY;
+  else if (!number(c + 1, strlen(c + 1), b)) return 0;
+  return *a >= 0 && *b > *a;
+}
+
+int cf_cli_parse_pair(const char *s, double *a, double *b) {
+  const char *c = strchr(s, ',');
+  return c && number(s, (size_t)(c - s), a) && number(c + 1, strlen(c + 1), b) && *a >= 0 && *b >= 0;
+}
+
+int cf_cli_workers(const char *cmd, const char *s, int *workers) {
+  *workers = 0;
+  if (s && !cf_cli_parse_int(s, 0, workers))
+    return cf_cli_fail(cmd, "invalid value '%s' for --workers (expected a count >= 0; 0 = all cores)", s);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- progress */
+static void bar_update(long done, long total, void *user) {
+  (void)total;
+  cf_cli_bar *b = user;
+  cf_progress_update(&b->bar, b->offset + done);
+}
+
+void cf_cli_bar_start(cf_cli_bar *b, const char *label, long total) {
+  cf_progress_start(&b->bar, label, total);
+  b->offset = 0;
+  b->fp.fn = bar_update;
+  b->fp.user = b;
+}
+
+void cf_cli_bar_end(cf_cli_bar *b) { cf_progress_end(&b->bar); }
+
+/* -------------------------------------------------------------- recordings */
+void cf_cli_free_inputs(cf_fit_input *in, int n) {
+  for (int i = 0; in && i < n; i++) cf_fit_input_free(&in[i]);
+  free(in);
+}
+
+int cf_cli_load_inputs(const char *cmd, const char *const *paths, int n, cf_fit_input **in) {
+  *in = calloc((size_t)n + 1, sizeof **in);
+  if (!*in) return cf_cli_fail(cmd, "out of memory");
+  cf_error err = {0, ""};
+  for (int i = 0; i < n; i++) {
+    int rc = cf_fit_input_load(paths[i], &(*in)[i], &err);
+    for (int j = 0; !rc && j < i; j++)
+      if (!strcmp((*in)[j].name, (*in)[i].name))
+        rc = cf_error_set(&err, CF_EINVAL, "%s and %s have the same file name '%s' (results are stored by it)",
+                          paths[j], paths[i], (*in)[i].name);
+    if (rc) {
+      cf_cli_free_inputs(*in, n);
+      *in = NULL;
+      return cf_cli_fail(cmd, "%s", err.msg);
+    }
+  }
+  return 0;
+}
+
+void cf_cli_window_frames(const cf_fit_input *in, double a, double b, int *t0, int *t1) {
+  double T = in->tg.T, dt = in->tg.dt;
+  *t0 = (int)fmin(T, floor(a / dt + 0.5));
+  *t1 = isinf(b) ? in->tg.T : (int)fmin(T, floor(b / dt + 0.5));
+}
+
+/* ----------------------------------------------------------------- results */
+int cf_cli_results_begin(const char *cmd, const char *out, cf_results *r, int argc, char **argv, int workers,
+                         const char *config_text) {
+  cf_error err = {0, ""};
+  cf_results_init(r);
+  if (out && cf_results_read_or_new(out, r, &err))
+    return cf_cli_fail(cmd, "%s (choose another -o file or remove it)", err.msg);
+  cf_results_stamp(r, argc, argv, workers, config_text);
+  return 0;
+}
+
+int cf_cli_results_write(const char *cmd, const char *out, cf_results *r) {
+  cf_error err = {0, ""};
+  if (out && cf_results_write(out, r, &err)) return cf_cli_fail(cmd, "%s", err.msg);
+  return 0;
+}

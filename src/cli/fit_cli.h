@@ -1,0 +1,109 @@
+/* fit_cli.h — what the fitting commands share (sweep, fit, sensitivity,
+ * predict, regress, experiment): a table-driven option parser, grid and
+ * window values, a progress bar for src/fit's callbacks, loading the
+ * recordings (cf_fit_input), the sweep and refinement steps that fill a
+ * results record, results files, and the thesis-style tables. */
+#ifndef CF_FIT_CLI_H
+#define CF_FIT_CLI_H
+
+#include "cf_io.h"
+#include "progress.h"
+
+/* ----------------------------------------------------------------- options */
+typedef struct {
+  const char *name;   /* "--workers", "-o" */
+  const char **value; /* option with a value: where it goes (NULL: a flag) */
+  int *flag;          /* flag: set to 1 */
+} cf_cli_opt;
+
+/* Parse argv[1..] against opts (a NULL name ends the table): values go to
+ * *value (also "--name=value"), flags to *flag, other words to pos[]
+ * (*n_pos of at most max_pos).  0, or 1 after printing the one-line error. */
+int cf_cli_parse(const char *cmd, int argc, char **argv, const cf_cli_opt *opts, const char **pos, int max_pos,
+                 int *n_pos);
+
+/* "A:B:N" (N >= 1 points from A to B, 0 <= A <= B; N = 1 needs A = B) or
+ * "A:B:N*rho" (scaled by each recording's density).  NULL spec: the default
+ * of SPEC §8 for axis 'd' (delta: rho * 0.05..1, 15) or 'a' (alpha:
+ * rho * 0.05..4, 16). */
+typedef struct {
+  double lo, hi;
+  int n, per_rho;
+} cf_cli_grid;
+int cf_cli_parse_grid(const char *spec, char axis, cf_cli_grid *g);
+/* Both grids of --delta-grid / --alpha-grid (NULL: defaults); 0 or the
+ * exit status after printing the error. */
+int cf_cli_grids(const char *cmd, const char *dspec, const char *aspec, cf_cli_grid *gd, cf_cli_grid *ga);
+/* The axis for density rho, malloc'ed [g->n]. */
+double *cf_cli_axis(const cf_cli_grid *g, double rho);
+/* "A:B" numbers with 0 <= A < B (B may be omitted: +inf). */
+int cf_cli_parse_range(const char *s, double *a, double *b);
+/* "D,A": two finite numbers >= 0. */
+int cf_cli_parse_pair(const char *s, double *a, double *b);
+/* An integer >= lo. */
+int cf_cli_parse_int(const char *s, int lo, int *v);
+/* --workers value (NULL: 0 = all cores) into *workers; 0 or the exit status. */
+int cf_cli_workers(const char *cmd, const char *s, int *workers);
+
+/* ------------------------------------------------------------- progress */
+typedef struct {
+  cf_progress bar;
+  long offset;        /* work done before the current call */
+  cf_fit_progress fp; /* pass &fp to src/fit */
+} cf_cli_bar;
+void cf_cli_bar_start(cf_cli_bar *b, const char *label, long total);
+void cf_cli_bar_end(cf_cli_bar *b);
+
+/* ----------------------------------------------------------- recordings */
+/* Load every path (printing "clothfit CMD: <error>" and returning 1 on the
+ * first failure, or when two recordings share a file stem).  *in has n. */
+int cf_cli_load_inputs(const char *cmd, const char *const *paths, int n, cf_fit_input **in);
+void cf_cli_free_inputs(cf_fit_input *in, int n);
+/* Frames [t0, t1) of the window [a, b) in seconds (b = inf: to the end). */
+void cf_cli_window_frames(const cf_fit_input *in, double a, double b, int *t0, int *t1);
+
+/* ------------------------------------------------------- fitting steps */
+/* Sweep the grid (gd x ga axes for this recording's rho) over frames
+ * [t0, t1) into rec->sweep. */
+int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_grid *ga, int t0, int t1, int workers,
+                 int prune, cf_cli_bar *bar, cf_res_rec *rec, cf_error *err);
+/* Nelder-Mead on (delta, alpha) from (d0, a0) over the training frames
+ * [t0, t1), then the per-frame errors at the optimum: rec->fit (training,
+ * testing = the other frames, whole recording) and rec->series. */
+int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *start_kind, int t0, int t1,
+                  int max_evals, cf_cli_bar *bar, cf_res_rec *rec, cf_error *err);
+/* Simulate at (delta, alpha): per-frame errors fe[T] (may be NULL) and the
+ * mean error / std over the whole recording (+inf if the simulation fails,
+ * with reason). */
+int cf_cli_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_error *fe, double *e, double *s,
+                char reason[256], cf_error *err);
+
+/* The a-priori formulas (4.6) fitted to the recordings (cf_regress_fit:
+ * least squares on their optima in opt, named opt_name in messages, then
+ * Nelder-Mead on R) into g. */
+int cf_cli_regress(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, int max_evals,
+                   int workers, cf_cli_bar *bar, cf_res_regression *g, cf_error *err);
+
+/* --------------------------------------------------------------- results */
+/* Read OUT (if given and present) into r and stamp this run's provenance;
+ * 0 or the exit status after printing the error. */
+int cf_cli_results_begin(const char *cmd, const char *out, cf_results *r, int argc, char **argv, int workers,
+                         const char *config_text);
+/* Write r to OUT (if given); 0 or the exit status. */
+int cf_cli_results_write(const char *cmd, const char *out, cf_results *r);
+
+/* ---------------------------------------------------------------- tables */
+/* Table A.1: per recording material, size, motion, speed, error, std,
+ * alpha, delta at the optimum (refined if any), and the truth if known. */
+void cf_cli_table_a1(const cf_results *r);
+/* Table 4.5: mean error and std at the optima by material, size, motion,
+ * speed and overall (groups with metadata only). */
+void cf_cli_table_45(const cf_results *r);
+/* Table 4.6: the coefficients, R* and E*. */
+void cf_cli_table_46(const cf_res_regression *g);
+/* JSON members "recordings":[{name, delta, alpha, error_cm, std_cm ...}]. */
+void cf_cli_json_recordings(const cf_results *r);
+/* "key":value members (a leading comma unless first). */
+void cf_cli_json_num(const char *key, double v, int first);
+void cf_cli_json_str(const char *key, const char *v, int first);
+#endif

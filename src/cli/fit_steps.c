@@ -1,0 +1,177 @@
+/* fit_steps.c — the fitting steps the commands share (fit_cli.h): a grid
+ * sweep of one recording, the Nelder-Mead refinement with its training and
+ * testing errors and per-frame series, and one evaluation. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fit_cli.h"
+
+/* src/fit's messages say "recording: ..."; name the file instead. */
+static int with_file(const cf_fit_input *in, cf_error *err, int rc) {
+  if (rc && err && strncmp(err->msg, in->path, strlen(in->path))) {
+    char msg[sizeof err->msg];
+    const char *m = strncmp(err->msg, "recording: ", 11) ? err->msg : err->msg + 11;
+    snprintf(msg, sizeof msg, "%.200s: %.300s", in->path, m);
+    memcpy(err->msg, msg, sizeof msg);
+  }
+  return rc;
+}
+
+int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_grid *ga, int t0, int t1, int workers,
+                 int prune, cf_cli_bar *bar, cf_res_rec *rec, cf_error *err) {
+  double *dl = cf_cli_axis(gd, in->tg.rho), *al = cf_cli_axis(ga, in->tg.rho);
+  cf_params base;
+  cf_params_default(&base);
+  cf_fit_point fixed = {0, 0, 0, 0, 0};
+  cf_sweep_options o = {gd->n, ga->n, dl, al, t0, t1, workers, prune, bar ? &bar->fp : NULL};
+  cf_sweep_result sr;
+  int rc = !dl || !al ? cf_error_set(err, CF_ENOMEM, "out of memory") : cf_sweep_run(&in->tg, &base, &fixed, &o, &sr, err);
+  if (!rc) {
+    cf_res_rec_describe(rec, in);
+    if (cf_res_set_sweep(rec, &o, &sr, in->tg.dt)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
+    cf_sweep_result_free(&sr);
+  }
+  if (bar) bar->offset += (long)gd->n * ga->n;
+  free(dl);
+  free(al);
+  return with_file(in, err, rc);
+}
+
+/* Means over the frames outside [t0, t1). */
+static cf_window_error window_except(const cf_frame_error *fe, int T, int t0, int t1) {
+  cf_window_error a = cf_metric_window(fe, T, 0, t0), b = cf_metric_window(fe, T, t1, T), w = {NAN, NAN, 0, 0};
+  w.frames = a.frames + b.frames;
+  if (w.frames == 0) return w;
+  double fa = a.frames ? (double)a.frames / w.frames : 0, fb = b.frames ? (double)b.frames / w.frames : 0;
+  w.e_cm = (fa ? fa * a.e_cm : 0) + (fb ? fb * b.e_cm : 0);
+  w.s_cm = (fa ? fa * a.s_cm : 0) + (fb ? fb * b.s_cm : 0);
+  w.d_max_cm = fmax(a.frames ? a.d_max_cm : 0, b.frames ? b.d_max_cm : 0);
+  return w;
+}
+
+static int store_path(cf_res_fit *f, const cf_nm_result *nr) {
+  free(f->path);
+  f->n_path = nr->n_path;
+  f->path = malloc(sizeof(double) * 4 * (nr->n_path + 1));
+  if (!f->path) return CF_ENOMEM;
+  for (int i = 0; i < nr->n_path; i++) {
+    double *p = f->path + 4 * i;
+    p[0] = nr->path[i].x[0], p[1] = nr->path[i].x[1], p[2] = NAN, p[3] = nr->path[i].f;
+  }
+  return CF_OK;
+}
+
+static void store_fit(cf_res_fit *f, const cf_nm_result *nr, const char *start_kind, double d0, double a0) {
+  snprintf(f->method, sizeof f->method, "nelder-mead");
+  snprintf(f->start_kind, sizeof f->start_kind, "%s", start_kind);
+  f->n_params = 2;
+  f->start[0] = d0, f->start[1] = a0, f->start[2] = NAN;
+  f->x[0] = nr->best[0], f->x[1] = nr->best[1], f->x[2] = NAN;
+  f->f_start = nr->f_start, f->f_best = nr->f_best;
+  f->evaluations = nr->evaluations, f->iterations = nr->iterations, f->converged = nr->converged;
+}
+
+/* Errors of the optimum on the windows from its per-frame errors. */
+static void store_windows(cf_res_rec *rec, const cf_frame_error *fe, const cf_fit_result *r, int T, int t0, int t1,
+                          double dt) {
+  cf_res_fit *f = &rec->fit;
+  cf_window_error tr = cf_metric_window(fe, T, t0, t1), te = window_except(fe, T, t0, t1);
+  int ok = r->status == CF_OK;
+  f->train_t0_s = t0 * dt, f->train_t1_s = t1 * dt;
+  f->e_train = ok ? tr.e_cm : INFINITY, f->s_train = ok ? tr.s_cm : INFINITY;
+  f->e_test = ok ? te.e_cm : INFINITY, f->s_test = ok ? te.s_cm : INFINITY;
+  f->e_all = r->err.e_cm, f->s_all = r->err.s_cm;
+}
+
+int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *start_kind, int t0, int t1,
+                  int max_evals, cf_cli_bar *bar, cf_res_rec *rec, cf_error *err) {
+  cf_params base;
+  cf_params_default(&base);
+  cf_fit_run *run = cf_fit_run_alloc(&in->tg, &base, err);
+  if (!run) return with_file(in, err, err->code ? err->code : CF_EINVAL);
+  cf_nm_options o;
+  cf_nm_options_default(&o, in->tg.rho, d0, a0);
+  o.t0 = t0, o.t1 = t1, o.max_evals = max_evals > 0 ? max_evals : 200;
+  o.progress = bar ? &bar->fp : NULL;
+  cf_fit_point zero = {0, 0, 0, 0, 0};
+  cf_nm_result nr;
+  int T = in->tg.T, rc = cf_fit_nelder_mead(run, &zero, &o, &nr, err);
+  cf_frame_error *fe = rc ? NULL : malloc(sizeof *fe * T);
+  if (!rc && !fe) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
+  if (!rc) {
+    cf_res_rec_describe(rec, in);
+    rec->has_fit = 1;
+    store_fit(&rec->fit, &nr, start_kind, d0, a0);
+    cf_fit_point pt = {nr.best[0], nr.best[1], 0, 0, 0};
+    cf_fit_result r;
+    if ((rc = cf_fit_run_eval(run, &pt, 0, 0, 0, fe, &r))) cf_error_set(err, rc, "out of memory at the optimum");
+    if (!rc) store_windows(rec, fe, &r, T, t0, t1, in->tg.dt);
+    if (!rc && (store_path(&rec->fit, &nr) || cf_res_set_series(rec, fe, T, in->tg.dt, pt.delta, pt.alpha)))
+      rc = cf_error_set(err, CF_ENOMEM, "out of memory");
+  }
+  if (bar) bar->offset += o.max_evals;
+  cf_nm_result_free(&nr);
+  free(fe);
+  cf_fit_run_free(run);
+  return with_file(in, err, rc);
+}
+
+int cf_cli_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_error *fe, double *e, double *s,
+                char reason[256], cf_error *err) {
+  cf_params base;
+  cf_params_default(&base);
+  cf_fit_run *run = cf_fit_run_alloc(&in->tg, &base, err);
+  if (!run) return with_file(in, err, err->code ? err->code : CF_EINVAL);
+  cf_fit_point pt = {delta, alpha, 0, 0, 0};
+  cf_fit_result r;
+  int rc = cf_fit_run_eval(run, &pt, 0, 0, 0, fe, &r);
+  cf_fit_run_free(run);
+  *e = r.err.e_cm, *s = r.err.s_cm;
+  snprintf(reason, 256, "%s", r.reason);
+  if (rc) cf_error_set(err, rc, "simulation failed (%s)", cf_status_name(rc));
+  return with_file(in, err, rc);
+}
+
+/* The study items: targets, S, V and the optima of opt. */
+static int study_items(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, cf_study_item *it,
+                       cf_error *err) {
+  for (int i = 0; i < n; i++) {
+    const cf_res_rec *r = cf_results_rec((cf_results *)opt, in[i].name, 0);
+    double s;
+    it[i].tg = &in[i].tg, it[i].S = in[i].S, it[i].V = in[i].V;
+    if (!r || !cf_res_optimum(r, &it[i].delta, &it[i].alpha, &it[i].e_opt, &s))
+      return cf_error_set(err, CF_EINVAL, "%s: no optimum for %s (run clothfit sweep %s -o %s first)", opt_name,
+                          in[i].name, in[i].path, opt_name);
+    if (!isfinite(in[i].S))
+      return cf_error_set(err, CF_EINVAL, "%s: no cloth size, so no S (ingest with --size A2|A3|WxH)", in[i].path);
+    if (!isfinite(in[i].V)) return cf_error_set(err, CF_EINVAL, "%s: no marker speed can be measured (V)", in[i].path);
+  }
+  return CF_OK;
+}
+
+static int store_regression(cf_res_regression *g, const cf_regress_result *rr, const cf_fit_input *in, int n) {
+  cf_res_regression_clear(g);
+  g->has = 1;
+  g->f = rr->f, g->f_start = rr->f_start;
+  g->R = rr->R, g->R_start = rr->R_start, g->E = rr->E;
+  g->evaluations = rr->evaluations, g->iterations = rr->iterations;
+  g->used = calloc((size_t)n + 1, sizeof(char *));
+  for (int i = 0; g->used && i < n; i++)
+    if ((g->used[g->n_used] = strdup(in[i].name))) g->n_used++;
+  return g->n_used == n ? CF_OK : CF_ENOMEM;
+}
+
+int cf_cli_regress(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, int max_evals,
+                   int workers, cf_cli_bar *bar, cf_res_regression *g, cf_error *err) {
+  cf_study_item *it = calloc((size_t)n + 1, sizeof *it);
+  int rc = it ? study_items(in, n, opt, opt_name, it, err) : cf_error_set(err, CF_ENOMEM, "out of memory");
+  cf_params base;
+  cf_params_default(&base);
+  cf_regress_result rr;
+  if (!rc) rc = cf_regress_fit(it, n, &base, NULL, max_evals, workers, bar ? &bar->fp : NULL, &rr, err);
+  if (!rc && store_regression(g, &rr, in, n)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
+  free(it);
+  return rc;
+}

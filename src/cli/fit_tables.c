@@ -1,0 +1,115 @@
+/* fit_tables.c — the thesis-style tables of the fitting commands
+ * (fit_cli.h): Table A.1 (per recording), 4.5 (means by group), 4.6
+ * (regression), and their JSON members. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "fit_cli.h"
+
+static const char *or_dash(const char *s) { return s && s[0] ? s : "-"; }
+
+static int any_truth(const cf_results *r) {
+  for (int i = 0; i < r->n; i++)
+    if (isfinite(r->recs[i].truth_delta) || isfinite(r->recs[i].truth_alpha)) return 1;
+  return 0;
+}
+
+void cf_cli_table_a1(const cf_results *r) {
+  int truth = any_truth(r);
+  printf("%-24s %-13s %-5s %-6s %-6s %8s %8s %8s %8s %-11s", "recording", "material", "size", "motion", "speed",
+         "error_cm", "std_cm", "alpha", "delta", "optimum");
+  if (truth) printf(" %8s %8s", "alpha_tr", "delta_tr");
+  printf("\n");
+  for (int i = 0; i < r->n; i++) {
+    const cf_res_rec *c = &r->recs[i];
+    double d, a, e, s;
+    if (!cf_res_optimum(c, &d, &a, &e, &s)) continue;
+    printf("%-24s %-13s %-5s %-6s %-6s %8.3f %8.3f %8.4f %8.4f %-11s", c->name, or_dash(c->meta.material),
+           or_dash(c->meta.size), or_dash(c->meta.motion), or_dash(c->meta.speed), e, s, a, d,
+           c->has_fit ? c->fit.method : "grid");
+    if (truth) printf(" %8.4f %8.4f", c->truth_alpha, c->truth_delta);
+    printf("\n");
+  }
+}
+
+typedef const char *(*meta_field)(const cf_res_rec *c);
+static const char *f_material(const cf_res_rec *c) { return c->meta.material; }
+static const char *f_size(const cf_res_rec *c) { return c->meta.size; }
+static const char *f_motion(const cf_res_rec *c) { return c->meta.motion; }
+static const char *f_speed(const cf_res_rec *c) { return c->meta.speed; }
+
+/* Mean error and std of the optima whose field equals value (NULL: all). */
+static void group_row(const cf_results *r, const char *title, meta_field f, const char *value) {
+  double se = 0, ss = 0, d, a, e, s;
+  int n = 0;
+  for (int i = 0; i < r->n; i++)
+    if ((!value || !strcmp(f(&r->recs[i]), value)) && cf_res_optimum(&r->recs[i], &d, &a, &e, &s) && isfinite(e))
+      se += e, ss += s, n++;
+  if (n) printf("%-10s %-16s %8.3f %8.3f %4d\n", title, value ? value : "all", se / n, ss / n, n);
+}
+
+/* One row per distinct non-empty value of f, in order of appearance. */
+static void group_rows(const cf_results *r, const char *title, meta_field f) {
+  for (int i = 0; i < r->n; i++) {
+    const char *v = f(&r->recs[i]);
+    int seen = !v[0];
+    for (int j = 0; j < i && !seen; j++) seen = !strcmp(f(&r->recs[j]), v);
+    if (!seen) group_row(r, title, f, v);
+  }
+}
+
+void cf_cli_table_45(const cf_results *r) {
+  printf("%-10s %-16s %8s %8s %4s\n", "group", "value", "error_cm", "std_cm", "n");
+  group_rows(r, "material", f_material);
+  group_rows(r, "size", f_size);
+  group_rows(r, "motion", f_motion);
+  group_rows(r, "speed", f_speed);
+  group_row(r, "global", f_material, NULL);
+}
+
+void cf_cli_table_46(const cf_res_regression *g) {
+  printf("%-10s %12s %12s\n", "coefficient", "start (lsq)", "fitted");
+  for (int k = 0; k < 4; k++) printf("delta_%d    %12.4f %12.4f\n", k, g->f_start.d[k], g->f.d[k]);
+  for (int k = 0; k < 4; k++) printf("alpha_%d    %12.4f %12.4f\n", k, g->f_start.a[k], g->f.a[k]);
+  printf("R* (cm)    %12.3f %12.3f\n", g->R_start, g->R);
+  printf("E* (cm)    %12s %12.3f\n", "", g->E);
+  printf("(%d recordings, %d evaluations of R)\n", g->n_used, g->evaluations);
+}
+
+void cf_cli_json_num(const char *key, double v, int first) {
+  printf("%s\"%s\":", first ? "" : ",", key);
+  cf_cli_json_number(stdout, v);
+}
+
+void cf_cli_json_str(const char *key, const char *v, int first) {
+  printf("%s\"%s\":", first ? "" : ",", key);
+  if (v) cf_cli_json_string(stdout, v);
+  else printf("null");
+}
+
+void cf_cli_json_recordings(const cf_results *r) {
+  printf("\"recordings\":[");
+  for (int i = 0, k = 0; i < r->n; i++) {
+    const cf_res_rec *c = &r->recs[i];
+    double d = NAN, a = NAN, e = NAN, s = NAN;
+    cf_res_optimum(c, &d, &a, &e, &s);
+    printf("%s{", k++ ? "," : "");
+    cf_cli_json_str("name", c->name, 1);
+    cf_cli_json_str("material", c->meta.material, 0);
+    cf_cli_json_str("size", c->meta.size, 0);
+    cf_cli_json_str("motion", c->meta.motion, 0);
+    cf_cli_json_str("speed", c->meta.speed, 0);
+    cf_cli_json_num("delta", d, 0);
+    cf_cli_json_num("alpha", a, 0);
+    cf_cli_json_num("error_cm", e, 0);
+    cf_cli_json_num("std_cm", s, 0);
+    cf_cli_json_str("optimum", c->has_fit ? c->fit.method : c->has_sweep ? "grid" : NULL, 0);
+    cf_cli_json_num("S", c->S, 0);
+    cf_cli_json_num("V", c->V, 0);
+    cf_cli_json_num("rho", c->rho, 0);
+    printf("}");
+  }
+  printf("]");
+}

@@ -1,0 +1,122 @@
+/* fit_input.c — an HDF5 recording as a cf_fit_target (cf_io.h "fitting
+ * inputs"): the lattice markers, their weights and controlled corners from
+ * the marker processing (r->proc), rho from /meta, dt from /time, and the
+ * descriptors S and V of the a-priori formulas.  Every error is one line
+ * that names the file and says how to fix the recording. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cf_io.h"
+
+void cf_path_stem(const char *path, char *buf, size_t size) {
+  const char *b = strrchr(path, '/');
+  b = b ? b + 1 : path;
+  const char *dot = strrchr(b, '.');
+  size_t n = dot && dot != b ? (size_t)(dot - b) : strlen(b);
+  snprintf(buf, size, "%.*s", (int)n, b);
+}
+
+void cf_fit_input_free(cf_fit_input *in) {
+  free(in->pos);
+  free(in->weight);
+  free(in->ctrl);
+  memset(in, 0, sizeof *in);
+}
+
+/* Uniform time: resampled, and every t_i = i dt to 1e-9 relative. */
+static int check_time(const cf_recording *r, const char *path, cf_error *err) {
+  if (r->n_frames < 2)
+    return cf_error_set(err, CF_EINVAL, "%s: %d frame(s); fitting needs at least 2", path, r->n_frames);
+  int uniform = r->uniform && r->dt > 0;
+  for (int i = 0; uniform && i < r->n_frames; i++)
+    uniform = fabs(r->time[i] - i * r->dt) <= 1e-9 * fmax(1, i * r->dt);
+  if (!uniform)
+    return cf_error_set(err, CF_EINVAL, "%s: the time steps are not uniform (native frames); "
+                        "re-ingest with --dt SECONDS (e.g. --dt 0.01)", path);
+  return CF_OK;
+}
+
+/* A lattice whose cells are markers 0..K-1 in row-major order. */
+static int check_lattice(const cf_recording *r, const char *path, cf_error *err) {
+  const cf_marker_proc *p = r->proc;
+  if (!p || p->rows < 2 || p->cols < 2)
+    return cf_error_set(err, CF_EINVAL, "%s: no marker lattice; ingest with --lattice RxC (e.g. --lattice 5x4)",
+                        path);
+  int K = p->rows * p->cols;
+  if (K > r->n_markers)
+    return cf_error_set(err, CF_EFORMAT, "%s: a %dx%d lattice but only %d markers", path, p->rows, p->cols,
+                        r->n_markers);
+  for (int k = 0; k < K; k++)
+    if (p->cell[2 * k] != k / p->cols || p->cell[2 * k + 1] != k % p->cols)
+      return cf_error_set(err, CF_EFORMAT, "%s: marker %d (%s) is not lattice cell (%d, %d): the lattice markers "
+                          "must come first, row-major (re-ingest with this version)", path, k, r->names[k],
+                          k / p->cols, k % p->cols);
+  for (int c = 0; c < p->n_controlled; c++)
+    if (p->controlled[c] >= K)
+      return cf_error_set(err, CF_EINVAL, "%s: controlled marker %s is not on the lattice; the simulation can "
+                          "only drive lattice markers", path, r->names[p->controlled[c]]);
+  return CF_OK;
+}
+
+static int check_density(const cf_recording *r, const char *path, cf_error *err) {
+  if (isfinite(r->meta.density) && r->meta.density > 0) return CF_OK;
+  return cf_error_set(err, CF_EINVAL, "%s: no density in /meta; ingest with --density KG_M2 or a known "
+                      "--material", path);
+}
+
+static int copy_arrays(const cf_recording *r, cf_fit_input *in) {
+  const cf_marker_proc *p = r->proc;
+  int T = r->n_frames, K = p->rows * p->cols, M = r->n_markers;
+  in->pos = malloc(sizeof(double) * 3 * (size_t)T * K);
+  in->weight = malloc(sizeof(double) * K);
+  in->ctrl = p->n_controlled ? malloc(sizeof(int) * p->n_controlled) : NULL;
+  if (!in->pos || !in->weight || (p->n_controlled && !in->ctrl)) return CF_ENOMEM;
+  for (int t = 0; t < T; t++)
+    memcpy(in->pos + (size_t)t * K * 3, r->pos + (size_t)t * M * 3, sizeof(double) * 3 * K);
+  if (p->weight) {
+    memcpy(in->weight, p->weight, sizeof(double) * K);
+  } else {
+    free(in->weight);
+    in->weight = NULL; /* the fitter computes the lattice weights of frame 0 */
+  }
+  if (in->ctrl) memcpy(in->ctrl, p->controlled, sizeof(int) * p->n_controlled);
+  return CF_OK;
+}
+
+int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err) {
+  memset(in, 0, sizeof *in);
+  int rc = check_lattice(r, path, err);
+  if (!rc) rc = check_density(r, path, err);
+  if (!rc) rc = check_time(r, path, err);
+  if (rc) return rc;
+  if (copy_arrays(r, in)) {
+    cf_fit_input_free(in);
+    return cf_error_set(err, CF_ENOMEM, "%s: out of memory for %d frames", path, r->n_frames);
+  }
+  const cf_marker_proc *p = r->proc;
+  cf_fit_target tg = {p->rows, p->cols, r->n_frames, r->dt, in->pos, in->weight, p->n_controlled, in->ctrl,
+                      r->meta.density};
+  in->tg = tg;
+  in->meta = r->meta;
+  in->duration = (r->n_frames - 1) * r->dt;
+  in->S = r->meta.width_m > 0 && r->meta.height_m > 0 ? cf_size_measure(r->meta.width_m, r->meta.height_m) : NAN;
+  in->V = cf_speed_measure(r->n_frames, p->rows * p->cols, r->dt, in->pos);
+  snprintf(in->path, sizeof in->path, "%s", path);
+  cf_path_stem(path, in->name, sizeof in->name);
+  return CF_OK;
+}
+
+int cf_fit_input_load(const char *path, cf_fit_input *in, cf_error *err) {
+  cf_recording r;
+  memset(in, 0, sizeof *in);
+  if (access(path, R_OK) != 0) return cf_error_set(err, CF_EIO, "%s: cannot read: %s", path, strerror(errno));
+  int rc = cf_recording_read_h5(path, &r, err);
+  if (rc) return rc;
+  rc = cf_fit_input_from_recording(&r, path, in, err);
+  cf_recording_free(&r);
+  return rc;
+}

@@ -1,0 +1,240 @@
+/* results_h5.c — results files in HDF5 (SPEC §6 "Results file"):
+ *   /                      attrs clothfit_format = "results-1"
+ *   /provenance            attrs tool_version, git_revision, hostname,
+ *                          start_time, end_time, command, workers, config
+ *                          (the experiment config text, if any), history
+ *                          (earlier runs that wrote the file, one a line)
+ *   /recordings/<stem>     one group per recording (file stem), in the order
+ *                          written; attrs recording, material, size, motion,
+ *                          speed, repetition, width_m, height_m, density, rho,
+ *                          S, V, dt, duration_s, frames, truth_delta,
+ *                          truth_alpha (NaN = unknown)
+ *     sweep/               delta [nd], alpha [na], error [nd,na] (cm),
+ *                          std [nd,na] (cm), status [nd,na] (0 ok, else the
+ *                          failure code), reason [nd*na] (failure message or
+ *                          ""), pruned [nd,na] (1: error is a lower bound);
+ *                          attrs best_index (-1: none), best_delta,
+ *                          best_alpha, best_error, best_std, window_t0_s,
+ *                          window_t1_s (0: to the end), wall_s, workers, prune
+ *     fit/                 attrs method ("nelder-mead"), start ("grid" |
+ *                          "apriori" | "given"), n_params, start_delta,
+ *                          start_alpha, delta, alpha, mu (NaN: not fitted),
+ *                          f_start, f_best, train_t0_s, train_t1_s,
+ *                          error_train, std_train, error_test, std_test,
+ *                          error_all, std_all, evaluations, iterations,
+ *                          converged; path [n,4] (delta, alpha, mu, f: best
+ *                          vertex after each simplex iteration)
+ *     series/              e, s, d [T] (cm, per frame at the optimum); attrs
+ *                          dt, delta, alpha
+ *     sensitivity/         delta [nd], alpha [na], error, std, status
+ *                          [nd,na]; attrs kind ("map" | "delta" | "alpha"),
+ *                          at_delta, at_alpha
+ *   /regression            attrs d0..d3, a0..a3 (fitted), d0_start..a3_start
+ *                          (least squares), R, R_start, E (cm), evaluations,
+ *                          iterations; recordings [n] (group names)
+ * Written whole and atomically (temporary name + rename); read back by
+ * results_read.c.  Attributes are described once, in tables shared by the
+ * writer and the reader (results_fields.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "h5util.h"
+#include "results_fields.h"
+
+#define FORMAT "results-1"
+
+/* ------------------------------------------------------- attribute tables */
+#define FD(st, key, m) {key, offsetof(st, m), 'd', 0}
+#define FI(st, key, m) {key, offsetof(st, m), 'i', 0}
+#define FS(st, key, m) {key, offsetof(st, m), 's', sizeof(((st *)0)->m)}
+
+const cf_res_field cf_res_rec_fields[] = {
+    FS(cf_res_rec, "recording", recording),     FS(cf_res_rec, "material", meta.material),
+    FS(cf_res_rec, "size", meta.size),          FS(cf_res_rec, "motion", meta.motion),
+    FS(cf_res_rec, "speed", meta.speed),        FS(cf_res_rec, "repetition", meta.repetition),
+    FD(cf_res_rec, "width_m", meta.width_m),    FD(cf_res_rec, "height_m", meta.height_m),
+    FD(cf_res_rec, "density", meta.density),    FD(cf_res_rec, "rho", rho),
+    FD(cf_res_rec, "S", S),                     FD(cf_res_rec, "V", V),
+    FD(cf_res_rec, "dt", dt),                   FD(cf_res_rec, "duration_s", duration),
+    FI(cf_res_rec, "frames", frames),           FD(cf_res_rec, "truth_delta", truth_delta),
+    FD(cf_res_rec, "truth_alpha", truth_alpha), {NULL, 0, 0, 0}};
+
+const cf_res_field cf_res_sweep_fields[] = {
+    FI(cf_res_sweep, "best_index", best),     FD(cf_res_sweep, "window_t0_s", t0_s),
+    FD(cf_res_sweep, "window_t1_s", t1_s),    FD(cf_res_sweep, "wall_s", wall_s),
+    FI(cf_res_sweep, "workers", workers),     FI(cf_res_sweep, "prune", prune),
+    {NULL, 0, 0, 0}};
+
+const cf_res_field cf_res_fit_fields[] = {
+    FS(cf_res_fit, "method", method),            FS(cf_res_fit, "start", start_kind),
+    FI(cf_res_fit, "n_params", n_params),        FD(cf_res_fit, "start_delta", start[0]),
+    FD(cf_res_fit, "start_alpha", start[1]),     FD(cf_res_fit, "delta", x[0]),
+    FD(cf_res_fit, "alpha", x[1]),               FD(cf_res_fit, "mu", x[2]),
+    FD(cf_res_fit, "f_start", f_start),          FD(cf_res_fit, "f_best", f_best),
+    FD(cf_res_fit, "train_t0_s", train_t0_s),    FD(cf_res_fit, "train_t1_s", train_t1_s),
+    FD(cf_res_fit, "error_train", e_train),      FD(cf_res_fit, "std_train", s_train),
+    FD(cf_res_fit, "error_test", e_test),        FD(cf_res_fit, "std_test", s_test),
+    FD(cf_res_fit, "error_all", e_all),          FD(cf_res_fit, "std_all", s_all),
+    FI(cf_res_fit, "evaluations", evaluations),  FI(cf_res_fit, "iterations", iterations),
+    FI(cf_res_fit, "converged", converged),      {NULL, 0, 0, 0}};
+
+const cf_res_field cf_res_series_fields[] = {
+    FD(cf_res_series, "dt", dt), FD(cf_res_series, "delta", delta), FD(cf_res_series, "alpha", alpha),
+    {NULL, 0, 0, 0}};
+
+const cf_res_field cf_res_sens_fields[] = {
+    FS(cf_res_sens, "kind", kind), FD(cf_res_sens, "at_delta", at_delta), FD(cf_res_sens, "at_alpha", at_alpha),
+    {NULL, 0, 0, 0}};
+
+const cf_res_field cf_res_reg_fields[] = {
+    FD(cf_res_regression, "d0", f.d[0]),       FD(cf_res_regression, "d1", f.d[1]),
+    FD(cf_res_regression, "d2", f.d[2]),       FD(cf_res_regression, "d3", f.d[3]),
+    FD(cf_res_regression, "a0", f.a[0]),       FD(cf_res_regression, "a1", f.a[1]),
+    FD(cf_res_regression, "a2", f.a[2]),       FD(cf_res_regression, "a3", f.a[3]),
+    FD(cf_res_regression, "d0_start", f_start.d[0]), FD(cf_res_regression, "d1_start", f_start.d[1]),
+    FD(cf_res_regression, "d2_start", f_start.d[2]), FD(cf_res_regression, "d3_start", f_start.d[3]),
+    FD(cf_res_regression, "a0_start", f_start.a[0]), FD(cf_res_regression, "a1_start", f_start.a[1]),
+    FD(cf_res_regression, "a2_start", f_start.a[2]), FD(cf_res_regression, "a3_start", f_start.a[3]),
+    FD(cf_res_regression, "R", R),             FD(cf_res_regression, "R_start", R_start),
+    FD(cf_res_regression, "E", E),             FI(cf_res_regression, "evaluations", evaluations),
+    FI(cf_res_regression, "iterations", iterations), {NULL, 0, 0, 0}};
+
+const cf_res_field cf_res_prov_fields[] = {
+    FS(cf_res_provenance, "tool_version", tool_version), FS(cf_res_provenance, "git_revision", git_revision),
+    FS(cf_res_provenance, "hostname", hostname),         FS(cf_res_provenance, "start_time", start_time),
+    FS(cf_res_provenance, "end_time", end_time),         FS(cf_res_provenance, "command", command),
+    FI(cf_res_provenance, "workers", workers),           {NULL, 0, 0, 0}};
+
+static int write_fields(hid_t obj, const void *base, const cf_res_field *f) {
+  int ok = 1;
+  for (; ok && f->name; f++) {
+    const char *p = (const char *)base + f->off;
+    if (f->kind == 'd') ok = cf_h5_attr_double(obj, f->name, *(const double *)p);
+    else if (f->kind == 'i') ok = cf_h5_attr_int(obj, f->name, *(const int *)p);
+    else ok = cf_h5_attr_string(obj, f->name, p);
+  }
+  return ok;
+}
+
+/* ------------------------------------------------------------------ write */
+static int grid2(hid_t g, const char *name, hid_t type, int nd, int na, const void *v) {
+  hsize_t d[2] = {(hsize_t)nd, (hsize_t)na};
+  return cf_h5_dataset(g, name, type, 2, d, v);
+}
+
+static int vec(hid_t g, const char *name, int n, const double *v) {
+  hsize_t d[1] = {(hsize_t)n};
+  static const double none[1] = {0};
+  if (n == 0) v = none;
+  return cf_h5_dataset(g, name, H5T_NATIVE_DOUBLE, 1, d, v);
+}
+
+static int axes(hid_t g, int nd, const double *delta, int na, const double *alpha) {
+  return vec(g, "delta", nd, delta) && vec(g, "alpha", na, alpha);
+}
+
+static int best_attrs(hid_t g, const cf_res_sweep *w) {
+  int b = w->best;
+  return cf_h5_attr_double(g, "best_delta", b >= 0 ? w->delta[b / w->na] : NAN) &&
+         cf_h5_attr_double(g, "best_alpha", b >= 0 ? w->alpha[b % w->na] : NAN) &&
+         cf_h5_attr_double(g, "best_error", b >= 0 ? w->e[b] : NAN) &&
+         cf_h5_attr_double(g, "best_std", b >= 0 ? w->s[b] : NAN);
+}
+
+static int write_sweep(hid_t g, const void *part) {
+  const cf_res_sweep *w = part;
+  return axes(g, w->nd, w->delta, w->na, w->alpha) &&
+         grid2(g, "error", H5T_NATIVE_DOUBLE, w->nd, w->na, w->e) &&
+         grid2(g, "std", H5T_NATIVE_DOUBLE, w->nd, w->na, w->s) &&
+         grid2(g, "status", H5T_NATIVE_INT, w->nd, w->na, w->status) &&
+         grid2(g, "pruned", H5T_NATIVE_UCHAR, w->nd, w->na, w->pruned) &&
+         cf_h5_strings(g, "reason", w->reason, (size_t)w->nd * w->na) &&
+         write_fields(g, w, cf_res_sweep_fields) && best_attrs(g, w);
+}
+
+static int write_fit(hid_t g, const void *part) {
+  const cf_res_fit *f = part;
+  hsize_t d[2] = {(hsize_t)f->n_path, 4};
+  double none[4] = {0, 0, 0, 0};
+  return write_fields(g, f, cf_res_fit_fields) &&
+         cf_h5_dataset(g, "path", H5T_NATIVE_DOUBLE, 2, d, f->n_path ? f->path : none);
+}
+
+static int write_series(hid_t g, const void *part) {
+  const cf_res_series *s = part;
+  return vec(g, "e", s->T, s->e) && vec(g, "s", s->T, s->s) && vec(g, "d", s->T, s->d) &&
+         write_fields(g, s, cf_res_series_fields);
+}
+
+static int write_sens(hid_t g, const void *part) {
+  const cf_res_sens *m = part;
+  return axes(g, m->nd, m->delta, m->na, m->alpha) &&
+         grid2(g, "error", H5T_NATIVE_DOUBLE, m->nd, m->na, m->e) &&
+         grid2(g, "std", H5T_NATIVE_DOUBLE, m->nd, m->na, m->s) &&
+         grid2(g, "status", H5T_NATIVE_INT, m->nd, m->na, m->status) && write_fields(g, m, cf_res_sens_fields);
+}
+
+typedef int (*part_writer)(hid_t g, const void *part);
+
+/* Group `name` under parent written by fn (skipped when has == 0). */
+static int write_part(hid_t parent, const char *name, int has, part_writer fn, const void *part) {
+  if (!has) return 1;
+  hid_t g = H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  int ok = g >= 0 && fn(g, part);
+  if (g >= 0) H5Gclose(g);
+  return ok;
+}
+
+static int write_rec(hid_t parent, const cf_res_rec *r) {
+  hid_t g = H5Gcreate2(parent, r->name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  int ok = g >= 0 && write_fields(g, r, cf_res_rec_fields) &&
+           write_part(g, "sweep", r->has_sweep, write_sweep, &r->sweep) &&
+           write_part(g, "fit", r->has_fit, write_fit, &r->fit) &&
+           write_part(g, "series", r->has_series, write_series, &r->series) &&
+           write_part(g, "sensitivity", r->has_sens, write_sens, &r->sens);
+  if (g >= 0) H5Gclose(g);
+  return ok;
+}
+
+static int write_recordings(hid_t f, const cf_results *r) {
+  hid_t pl = H5Pcreate(H5P_GROUP_CREATE);
+  H5Pset_link_creation_order(pl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+  hid_t g = H5Gcreate2(f, "recordings", H5P_DEFAULT, pl, H5P_DEFAULT);
+  int ok = g >= 0;
+  for (int i = 0; ok && i < r->n; i++) ok = write_rec(g, &r->recs[i]);
+  if (g >= 0) H5Gclose(g);
+  H5Pclose(pl);
+  return ok;
+}
+
+static int write_regression(hid_t g, const void *part) {
+  const cf_res_regression *reg = part;
+  return write_fields(g, reg, cf_res_reg_fields) && cf_h5_strings(g, "recordings", reg->used, (size_t)reg->n_used);
+}
+
+static int write_provenance(hid_t g, const void *part) {
+  const cf_res_provenance *p = part;
+  return write_fields(g, p, cf_res_prov_fields) && (!p->config_text || cf_h5_attr_string(g, "config", p->config_text)) &&
+         (!p->history || cf_h5_attr_string(g, "history", p->history));
+}
+
+int cf_results_write(const char *path, cf_results *r, cf_error *err) {
+  cf_iso_time_now(r->prov.end_time, sizeof r->prov.end_time);
+  if (cf_io_ensure_parent(path, err)) return CF_EIO;
+  char tmp[4200];
+  cf_io_tmpname(path, tmp, sizeof tmp);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (f < 0) return cf_error_set(err, CF_EIO, "%s: cannot create the temporary file %s", path, tmp);
+  int ok = cf_h5_attr_string(f, "clothfit_format", FORMAT) &&
+           write_part(f, "provenance", 1, write_provenance, &r->prov) && write_recordings(f, r) &&
+           write_part(f, "regression", r->reg.has, write_regression, &r->reg);
+  ok = H5Fclose(f) >= 0 && ok;
+  if (!ok) {
+    cf_io_commit(tmp, path, 0, NULL);
+    return cf_error_set(err, CF_EIO, "%s: writing the results failed (disk full or a bad group name?)", path);
+  }
+  return cf_io_commit(tmp, path, 1, err);
+}

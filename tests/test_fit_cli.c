@@ -1,0 +1,356 @@
+/* test_fit_cli.c — the fitting commands (issue 4's command layer) on
+ * synthetic recordings made by the model itself (synthrec.h):
+ *   - the adapter HDF5 recording -> cf_fit_target (lattice markers, weights,
+ *     controlled corners, rho, dt, S, V) and its one-line errors;
+ *   - the results file: write -> read gives back every field;
+ *   - `fit --json` recovers (delta, alpha) within 5 % on a 4 s recording
+ *     (from a start 20 % off; with --grid also from the default grid start,
+ *     the physics suite) with the keys of SPEC §2, and stores the same
+ *     optimum in -o;
+ *   - `sweep`, `sensitivity`, `predict --optima` on one results file;
+ *   - `predict --S --V --rho` gives Table 4.9's delta-hat, alpha-hat;
+ *   - bad input: one line on stderr naming the problem, nothing on stdout,
+ *     no output file left.
+ * usage: test_fit_cli CLOTHFIT_EXE [--grid] */
+#include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cf_io.h"
+#include "synthrec.h"
+#include "testutil.h"
+
+static const char *exe;
+static char dir[] = "/tmp/cf_fit_cli.XXXXXX";
+static const double DELTA = 0.041, ALPHA = 0.307, RHO = 0.1042;
+
+static cf_test_rec_spec spec(int T) {
+  cf_test_rec_spec sp = {5, 4, T, 0.42, 0.594, RHO, DELTA, ALPHA, 0.075, 0.6, 0.01, 1e-4, 12345};
+  return sp;
+}
+
+/* dir/name from a T-frame synthetic recording; returns its positions. */
+static double *make_rec(const char *name, int T, int flags, char *path, size_t size) {
+  cf_test_rec_spec sp = spec(T);
+  double *pos = cf_test_shaken_recording(&sp);
+  snprintf(path, size, "%s/%s", dir, name);
+  CHECK(cf_test_write_recording_h5(path, &sp, pos, flags) == 0, "writing %s", path);
+  return pos;
+}
+
+/* ---------------------------------------------------------------- adapter */
+static void adapter_error(const char *name, int flags, const char *needle) {
+  char path[512];
+  free(make_rec(name, 20, flags, path, sizeof path));
+  cf_fit_input in;
+  cf_error err = {0, ""};
+  CHECK(cf_fit_input_load(path, &in, &err) != CF_OK, "%s accepted", name);
+  CHECK(strstr(err.msg, path) && strstr(err.msg, needle) && !strchr(err.msg, '\n'), "%s: '%s'", name, err.msg);
+}
+
+static void adapter(void) {
+  char path[512];
+  enum { T = 50, K = 20 };
+  double *pos = make_rec("adapter.h5", T, CF_TEST_REC_LATTICE, path, sizeof path), w[K];
+  cf_fit_input in;
+  cf_error err = {0, ""};
+  CHECK(cf_fit_input_load(path, &in, &err) == CF_OK, "%s", err.msg);
+  const cf_fit_target *tg = &in.tg;
+  CHECK(tg->rows == 5 && tg->cols == 4 && tg->T == T && tg->dt == 0.01 && tg->rho == RHO, "target shape");
+  CHECK(memcmp(tg->pos, pos, sizeof(double) * 3 * T * K) == 0, "positions differ");
+  cf_metric_lattice_weights(5, 4, pos, w, NULL);
+  CHECK(tg->weight && memcmp(tg->weight, w, sizeof w) == 0, "weights differ");
+  CHECK(tg->n_ctrl == 2 && tg->ctrl[0] == 0 && tg->ctrl[1] == 3, "controlled markers");
+  CHECK(fabs(in.S - 2) < 1e-12, "S = %.15g", in.S);
+  CHECK(in.V == cf_speed_measure(T, K, 0.01, pos), "V = %g", in.V);
+  CHECK(!strcmp(in.name, "adapter") && fabs(in.duration - 0.49) < 1e-12, "name '%s'", in.name);
+  cf_fit_input_free(&in);
+  free(pos);
+  adapter_error("nolattice.h5", 0, "ingest with --lattice RxC");
+  adapter_error("nodensity.h5", CF_TEST_REC_LATTICE | CF_TEST_REC_NO_DENSITY, "density");
+  adapter_error("native.h5", CF_TEST_REC_LATTICE | CF_TEST_REC_NATIVE, "not uniform");
+  snprintf(path, sizeof path, "%s/missing.h5", dir);
+  CHECK(cf_fit_input_load(path, &in, &err) != CF_OK && strstr(err.msg, path), "missing file: '%s'", err.msg);
+}
+
+/* ----------------------------------------------------------- results file */
+static int same(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+
+static int same_v(const double *a, const double *b, int n) {
+  for (int i = 0; i < n; i++)
+    if (!same(a[i], b[i])) return 0;
+  return 1;
+}
+
+static void fill_rec(cf_res_rec *r, int k) {
+  cf_res_sweep *w = &r->sweep;
+  r->has_sweep = r->has_fit = r->has_series = r->has_sens = 1;
+  snprintf(r->recording, sizeof r->recording, "/data/rec%d.h5", k);
+  snprintf(r->meta.material, sizeof r->meta.material, "wool");
+  snprintf(r->meta.speed, sizeof r->meta.speed, "fast");
+  r->meta.density = r->rho = 0.1804, r->S = 1, r->V = 0.25, r->dt = 0.01, r->frames = 4, r->truth_delta = 0.1;
+  w->nd = 2, w->na = 3, w->best = 4, w->t0_s = 0.5, w->wall_s = 1.25, w->workers = 2, w->prune = 1;
+  w->delta = malloc(sizeof(double) * 2), w->alpha = malloc(sizeof(double) * 3);
+  w->e = malloc(sizeof(double) * 6), w->s = malloc(sizeof(double) * 6);
+  w->status = calloc(6, sizeof(int)), w->pruned = calloc(6, 1), w->reason = calloc(6, sizeof(char *));
+  for (int i = 0; i < 6; i++) w->e[i] = 0.5 + i + k, w->s[i] = 0.25 * i, w->reason[i] = strdup("");
+  for (int i = 0; i < 3; i++) w->alpha[i] = 0.1 * (i + 1);
+  w->delta[0] = 0, w->delta[1] = 0.02;
+  w->status[1] = CF_ENOCONV, w->e[1] = INFINITY, w->pruned[5] = 1;
+  free(w->reason[1]), w->reason[1] = strdup("projection did not converge at step 12");
+  cf_res_fit *f = &r->fit;
+  snprintf(f->method, sizeof f->method, "nelder-mead"), snprintf(f->start_kind, sizeof f->start_kind, "grid");
+  f->n_params = 2, f->x[0] = 0.021, f->x[1] = 0.33, f->x[2] = NAN, f->e_test = NAN, f->evaluations = 31;
+  f->n_path = 3, f->path = malloc(sizeof(double) * 12);
+  for (int i = 0; i < 12; i++) f->path[i] = i % 4 == 2 ? NAN : 0.01 * i;
+  double fe_e[4] = {0, 0.1, NAN, 0.3};
+  cf_frame_error fe[4];
+  for (int i = 0; i < 4; i++) fe[i].e_cm = fe_e[i], fe[i].s_cm = 2 * fe_e[i], fe[i].d_cm = 5 * fe_e[i];
+  cf_res_set_series(r, fe, 4, 0.01, 0.021, 0.33);
+  cf_sweep_options o = {2, 3, w->delta, w->alpha, 0, 0, 1, 0, NULL};
+  cf_sweep_result sr = {2, 3, w->e, w->s, NULL, w->status, w->pruned, NULL, 4, 0};
+  cf_res_set_sens(r, "map", 0.01, 0.2, &o, &sr);
+}
+
+static void compare_rec(const cf_res_rec *a, const cf_res_rec *b) {
+  CHECK(!strcmp(a->name, b->name) && !strcmp(a->recording, b->recording) && !strcmp(a->meta.material, b->meta.material)
+        && !strcmp(a->meta.speed, b->meta.speed), "%s: names", a->name);
+  CHECK(same(a->rho, b->rho) && same(a->S, b->S) && same(a->V, b->V) && same(a->truth_delta, b->truth_delta) &&
+        same(a->truth_alpha, b->truth_alpha) && a->frames == b->frames, "%s: descriptors", a->name);
+  CHECK(a->has_sweep == b->has_sweep && a->has_fit == b->has_fit && a->has_series == b->has_series &&
+        a->has_sens == b->has_sens, "%s: parts", a->name);
+  const cf_res_sweep *w = &a->sweep, *v = &b->sweep;
+  int n = w->nd * w->na;
+  CHECK(w->nd == v->nd && w->na == v->na && w->best == v->best && same(w->t0_s, v->t0_s) && w->prune == v->prune,
+        "%s: sweep shape", a->name);
+  for (int i = 0; a->has_sweep && i < n && w->nd == v->nd && w->na == v->na; i++)
+    CHECK(same(w->e[i], v->e[i]) && same(w->s[i], v->s[i]) && w->status[i] == v->status[i] &&
+          w->pruned[i] == v->pruned[i] && !strcmp(w->reason[i], v->reason[i]), "%s: sweep point %d", a->name, i);
+  const cf_res_fit *f = &a->fit, *g = &b->fit;
+  CHECK(!strcmp(f->method, g->method) && !strcmp(f->start_kind, g->start_kind) && same_v(f->x, g->x, 3) &&
+        same(f->e_test, g->e_test) && f->evaluations == g->evaluations && f->n_path == g->n_path &&
+        (!f->n_path || same_v(f->path, g->path, 4 * f->n_path)), "%s: fit", a->name);
+  CHECK(a->series.T == b->series.T && (!a->has_series || (same_v(a->series.e, b->series.e, a->series.T) &&
+        same_v(a->series.d, b->series.d, a->series.T))), "%s: series", a->name);
+  CHECK(!strcmp(a->sens.kind, b->sens.kind) && a->sens.nd == b->sens.nd &&
+        (!a->has_sens || same_v(a->sens.e, b->sens.e, a->sens.nd * a->sens.na)), "%s: sensitivity", a->name);
+}
+
+static void compare(const cf_results *a, const cf_results *b) {
+  CHECK(a->n == b->n, "%d vs %d recordings", a->n, b->n);
+  for (int i = 0; i < a->n && i < b->n; i++) compare_rec(&a->recs[i], &b->recs[i]);
+  const cf_res_regression *g = &a->reg, *h = &b->reg;
+  CHECK(g->has == h->has && same_v(g->f.d, h->f.d, 4) && same_v(g->f.a, h->f.a, 4) && same(g->R, h->R) &&
+        same(g->E, h->E) && g->n_used == h->n_used, "regression");
+  for (int i = 0; i < g->n_used && i < h->n_used; i++) CHECK(!strcmp(g->used[i], h->used[i]), "used %d", i);
+  CHECK(!strcmp(a->prov.command, b->prov.command) && !strcmp(a->prov.start_time, b->prov.start_time) &&
+        !strcmp(a->prov.hostname, b->prov.hostname) && a->prov.workers == b->prov.workers &&
+        a->prov.config_text && b->prov.config_text && !strcmp(a->prov.config_text, b->prov.config_text),
+        "provenance");
+}
+
+static void round_trip(void) {
+  cf_results r, back, again;
+  cf_results_init(&r);
+  fill_rec(cf_results_rec(&r, "zeta", 1), 0);
+  fill_rec(cf_results_rec(&r, "alpha_rec", 1), 1); /* order of writing, not of names */
+  cf_res_rec *c = cf_results_rec(&r, "partial", 1);
+  c->has_sweep = 1, c->sweep.nd = c->sweep.na = 1, c->sweep.best = -1;
+  c->sweep.delta = calloc(1, sizeof(double)), c->sweep.alpha = calloc(1, sizeof(double));
+  c->sweep.e = calloc(1, sizeof(double)), c->sweep.s = calloc(1, sizeof(double));
+  c->sweep.status = calloc(1, sizeof(int)), c->sweep.pruned = calloc(1, 1), c->sweep.reason = calloc(1, sizeof(char *));
+  c->sweep.reason[0] = strdup("");
+  r.reg.has = 1, r.reg.f = cf_formula_thesis_rep1, r.reg.R = 0.578, r.reg.E = 0.516, r.reg.n_used = 2;
+  r.reg.used = calloc(2, sizeof(char *)), r.reg.used[0] = strdup("zeta"), r.reg.used[1] = strdup("alpha_rec");
+  char *argv[] = {"sweep", "a.h5", "--prune"};
+  cf_results_stamp(&r, 3, argv, 2, "[recordings]\nfiles = a.h5\n");
+  char p1[512], p2[512];
+  snprintf(p1, sizeof p1, "%s/rt1.h5", dir), snprintf(p2, sizeof p2, "%s/sub/rt2.h5", dir);
+  cf_error err = {0, ""};
+  CHECK(cf_results_write(p1, &r, &err) == CF_OK, "%s", err.msg);
+  CHECK(cf_results_read(p1, &back, &err) == CF_OK, "%s", err.msg);
+  CHECK(!strcmp(r.prov.command, "clothfit sweep a.h5 --prune"), "command '%s'", r.prov.command);
+  compare(&r, &back);
+  CHECK(cf_results_write(p2, &back, &err) == CF_OK && cf_results_read(p2, &again, &err) == CF_OK, "%s", err.msg);
+  compare(&r, &again);
+  char rec[512];
+  free(make_rec("notresults.h5", 5, 0, rec, sizeof rec));
+  cf_results bad;
+  CHECK(cf_results_read(rec, &bad, &err) == CF_EFORMAT && strstr(err.msg, "not a clothfit results file"), "%s",
+        err.msg);
+  cf_results_free(&r), cf_results_free(&back), cf_results_free(&again);
+}
+
+/* ------------------------------------------------------------------- CLI */
+/* Run exe with args (NULL-terminated); *out gets stdout (caller frees). */
+static int run(char **out, char **err, const char *a0, ...) {
+  char *argv[32] = {(char *)exe, (char *)a0};
+  va_list ap;
+  va_start(ap, a0);
+  for (int i = 2; i < 31 && (argv[i] = va_arg(ap, char *)); i++) {
+  }
+  va_end(ap);
+  return cf_test_run(argv, dir, out, err);
+}
+
+/* The number after "key": in a JSON line (NAN if absent or null). */
+static double json_num(const char *json, const char *key) {
+  char k[64];
+  snprintf(k, sizeof k, "\"%s\":", key);
+  const char *p = json ? strstr(json, k) : NULL;
+  return p && strncmp(p + strlen(k), "null", 4) ? strtod(p + strlen(k), NULL) : NAN;
+}
+
+static const char *last_line(const char *s) {
+  if (!s) return "";
+  const char *end = s + strlen(s);
+  while (end > s && end[-1] == '\n') end--;
+  const char *p = end;
+  while (p > s && p[-1] != '\n') p--;
+  return p;
+}
+
+/* Nothing named out* left in dir (no output, no temporary file). */
+static int no_output(void) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  int clean = 1;
+  while (d && (e = readdir(d))) clean &= strncmp(e->d_name, "out", 3) != 0;
+  if (d) closedir(d);
+  return clean;
+}
+
+#define FAIL_CASE(needle, ...)                                                                  \
+  do {                                                                                          \
+    char *o = NULL, *e = NULL;                                                                  \
+    int st = run(&o, &e, __VA_ARGS__, NULL);                                                    \
+    const char *nl = e ? strchr(e, '\n') : NULL;                                                \
+    CHECK(st > 0 && o && !o[0] && e && !strncmp(e, "clothfit ", 9) && strstr(e, needle) && nl && !nl[1] && \
+          no_output(), "%s: status %d, stdout '%s', stderr '%s'", #__VA_ARGS__, st, o ? o : "", e ? e : ""); \
+    free(o), free(e);                                                                           \
+  } while (0)
+
+static void cli_errors(const char *rec, const char *nolat) {
+  char out[512];
+  snprintf(out, sizeof out, "%s/out.h5", dir);
+  FAIL_CASE("ingest with --lattice RxC", "fit", (char *)nolat, "-o", out);
+  FAIL_CASE("missing.h5", "sweep", "missing.h5", "-o", out);
+  FAIL_CASE("invalid --delta-grid '1:0:5'", "sweep", (char *)rec, "--delta-grid", "1:0:5", "-o", out);
+  FAIL_CASE("invalid --alpha-grid 'abc'", "sweep", (char *)rec, "--alpha-grid", "abc", "-o", out);
+  FAIL_CASE("invalid --window", "sweep", (char *)rec, "--window", "5:1", "-o", out);
+  FAIL_CASE("invalid --start", "fit", (char *)rec, "--start", "0.1", "-o", out);
+  FAIL_CASE("mu", "fit", (char *)rec, "--params", "delta,alpha,mu", "-o", out);
+  FAIL_CASE("invalid --train", "fit", (char *)rec, "--train", "0.5:0.2", "-o", out);
+  FAIL_CASE("missing --at", "sensitivity", (char *)rec, "-o", out);
+  FAIL_CASE("no such results file", "regress", (char *)rec, "--from", "none.h5", "-o", out);
+  FAIL_CASE("not a clothfit results file", "predict", (char *)rec, "--formula", (char *)rec);
+  FAIL_CASE("unknown option '--bogus'", "sweep", (char *)rec, "--bogus", "-o", out);
+  FAIL_CASE("unknown experiment 'nope'", "experiment", "nope", "-o", out);
+  FAIL_CASE("cannot open the dataset folder", "experiment", "aero", "--dataset", "/nonexistent", "-o", out);
+}
+
+static const char *fit_keys[] = {"delta", "alpha", "mu", "mean_error_cm", "mean_std_cm", "method", "evaluations"};
+
+/* `fit --json` recovers the truth within 5 %, with the keys of SPEC §2,
+ * and -o holds the same optimum and its per-frame errors. */
+static void fit_recovers(const char *rec, int T, const char *start) {
+  char res[512], *o = NULL, *e = NULL;
+  snprintf(res, sizeof res, "%s/fit_%s.h5", dir, start ? "given" : "grid");
+  int st = start ? run(&o, &e, "fit", rec, "--start", start, "--json", "-o", res, NULL)
+                 : run(&o, &e, "fit", rec, "--json", "-o", res, NULL);
+  const char *j = last_line(o);
+  CHECK(st == 0 && j[0] == '{', "fit: status %d, stderr '%s'", st, e ? e : "");
+  for (size_t k = 0; k < sizeof fit_keys / sizeof *fit_keys; k++) {
+    char key[64];
+    snprintf(key, sizeof key, "\"%s\":", fit_keys[k]);
+    CHECK(strstr(j, key), "JSON without %s: %s", key, j);
+  }
+  double d = json_num(j, "delta"), a = json_num(j, "alpha");
+  printf("fit (start %s): delta %.5f alpha %.5f, error %.4f cm\n", start ? start : "grid", d, a,
+         json_num(j, "mean_error_cm"));
+  CHECK(fabs(d / DELTA - 1) < 0.05 && fabs(a / ALPHA - 1) < 0.05, "not within 5 %%: %s", j);
+  CHECK(strstr(j, "\"mu\":null") && strstr(j, "\"method\":\"nelder-mead\"") && json_num(j, "evaluations") > 0,
+        "%s", j);
+  cf_results r;
+  cf_error err = {0, ""};
+  CHECK(cf_results_read(res, &r, &err) == CF_OK && r.n == 1, "%s", err.msg);
+  if (r.n == 1) {
+    const cf_res_rec *c = &r.recs[0];
+    CHECK(c->has_fit && fabs(c->fit.x[0] - d) < 1e-8 && fabs(c->fit.x[1] - a) < 1e-8, "stored optimum differs");
+    CHECK(c->has_series && c->series.T == T && c->has_sweep == !start, "series / sweep");
+    CHECK(fabs(c->fit.e_all - json_num(j, "mean_error_cm")) < 1e-8, "stored error differs");
+  }
+  cf_results_free(&r);
+  free(o), free(e);
+}
+
+/* sweep (3 x 3 around the truth), sensitivity and predict on one file. */
+static void pipeline(const char *rec) {
+  char res[512], *o = NULL, *e = NULL;
+  snprintf(res, sizeof res, "%s/pipe.h5", dir);
+  int st = run(&o, &e, "sweep", rec, "--delta-grid", "0.031:0.051:3", "--alpha-grid", "0.257:0.357:3", "-o", res,
+               "--json", NULL);
+  const char *j = last_line(o);
+  CHECK(st == 0 && json_num(j, "delta") == DELTA && json_num(j, "alpha") == ALPHA, "sweep %d: %s %s", st, j, e);
+  CHECK(o && strstr(o, "global") && strstr(o, "polyester"), "no Table 4.5 in '%s'", o ? o : "");
+  free(o), free(e);
+  st = run(&o, &e, "sensitivity", rec, "--at", "0.041,0.307", "-n", "3", "-o", res, "--json", NULL);
+  CHECK(st == 0, "sensitivity: %s", e ? e : "");
+  free(o), free(e);
+  st = run(&o, &e, "predict", rec, "--optima", res, "--json", NULL);
+  j = last_line(o);
+  CHECK(st == 0 && json_num(j, "delta_opt") == DELTA && isfinite(json_num(j, "error_hat_cm")), "predict: %s", j);
+  free(o), free(e);
+  cf_results r;
+  cf_error err = {0, ""};
+  CHECK(cf_results_read(res, &r, &err) == CF_OK && r.n == 1 && r.recs[0].has_sweep && r.recs[0].has_sens, "%s",
+        err.msg);
+  /* the map's centre is exactly the truth: only the 0.1 mm marker noise is left */
+  if (r.n == 1 && r.recs[0].has_sens)
+    CHECK(r.recs[0].sens.delta[1] == DELTA && r.recs[0].sens.e[4] < 0.025, "map centre %.17g at delta %.17g",
+          r.recs[0].sens.e[4], r.recs[0].sens.delta[1]);
+  CHECK(r.prov.history && strstr(r.prov.history, "clothfit sweep"), "history '%s'", r.prov.history);
+  cf_results_free(&r);
+}
+
+/* Table 4.9: S = 2, the densities of Table 4.1 and V inside the printed
+ * rounding (test_formula.c explains the choice). */
+static void predict_table_4_9(void) {
+  const char *rho[4] = {"0.1042", "0.1804", "0.3046", "0.3046"}, *V[4] = {"0.14", "0.265", "0.315", "0.385"};
+  const double dhat[4] = {0.032, 0.099, 0.198, 0.203}, ahat[4] = {0.26, 0.54, 0.82, 0.90};
+  for (int i = 0; i < 4; i++) {
+    char *o = NULL, *e = NULL;
+    int st = run(&o, &e, "predict", "--S", "2", "--V", V[i], "--rho", rho[i], "--json", NULL);
+    const char *j = last_line(o);
+    double d = json_num(j, "delta_hat"), a = json_num(j, "alpha_hat");
+    CHECK(st == 0 && fabs(round(d * 1000) / 1000 - dhat[i]) < 1e-9 && fabs(round(a * 100) / 100 - ahat[i]) < 1e-9,
+          "row %d: %s", i, j);
+    free(o), free(e);
+  }
+}
+
+int main(int argc, char **argv) {
+  cf_runtime_init();
+  if (argc < 2) return fprintf(stderr, "usage: test_fit_cli CLOTHFIT_EXE [--grid]\n"), 2;
+  exe = argv[1];
+  if (!mkdtemp(dir)) return perror("mkdtemp"), 2;
+  setenv("CLOTHFIT_PROGRESS", "0", 1);
+  char rec[512], nolat[512];
+  free(make_rec("rec.h5", 401, CF_TEST_REC_LATTICE, rec, sizeof rec));
+  if (argc > 2 && !strcmp(argv[2], "--grid")) {
+    fit_recovers(rec, 401, NULL);
+    return cf_test_done("test_fit_cli --grid");
+  }
+  free(make_rec("nolat.h5", 20, 0, nolat, sizeof nolat));
+  adapter();
+  round_trip();
+  cli_errors(rec, nolat);
+  predict_table_4_9();
+  fit_recovers(rec, 401, "0.05,0.36");
+  pipeline(rec);
+  return cf_test_done("test_fit_cli");
+}

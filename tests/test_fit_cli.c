@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cf_io.h"
+#include "cli_json.h"
 #include "synthrec.h"
 #include "testutil.h"
 
@@ -197,23 +198,6 @@ static int run(char **out, char **err, const char *a0, ...) {
   return cf_test_run(argv, dir, out, err);
 }
 
-/* The number after "key": in a JSON line (NAN if absent or null). */
-static double json_num(const char *json, const char *key) {
-  char k[64];
-  snprintf(k, sizeof k, "\"%s\":", key);
-  const char *p = json ? strstr(json, k) : NULL;
-  return p && strncmp(p + strlen(k), "null", 4) ? strtod(p + strlen(k), NULL) : NAN;
-}
-
-static const char *last_line(const char *s) {
-  if (!s) return "";
-  const char *end = s + strlen(s);
-  while (end > s && end[-1] == '\n') end--;
-  const char *p = end;
-  while (p > s && p[-1] != '\n') p--;
-  return p;
-}
-
 /* Nothing named out* left in dir (no output, no temporary file). */
 static int no_output(void) {
   DIR *d = opendir(dir);
@@ -262,18 +246,18 @@ static void fit_recovers(const char *rec, int T, const char *start) {
   snprintf(res, sizeof res, "%s/fit_%s.h5", dir, start ? "given" : "grid");
   int st = start ? run(&o, &e, "fit", rec, "--start", start, "--json", "-o", res, NULL)
                  : run(&o, &e, "fit", rec, "--json", "-o", res, NULL);
-  const char *j = last_line(o);
+  const char *j = cf_test_last_line(o);
   CHECK(st == 0 && j[0] == '{', "fit: status %d, stderr '%s'", st, e ? e : "");
   for (size_t k = 0; k < sizeof fit_keys / sizeof *fit_keys; k++) {
     char key[64];
     snprintf(key, sizeof key, "\"%s\":", fit_keys[k]);
     CHECK(strstr(j, key), "JSON without %s: %s", key, j);
   }
-  double d = json_num(j, "delta"), a = json_num(j, "alpha");
+  double d = cf_test_json_num(j, "delta"), a = cf_test_json_num(j, "alpha");
   printf("fit (start %s): delta %.5f alpha %.5f, error %.4f cm\n", start ? start : "grid", d, a,
-         json_num(j, "mean_error_cm"));
+         cf_test_json_num(j, "mean_error_cm"));
   CHECK(fabs(d / DELTA - 1) < 0.05 && fabs(a / ALPHA - 1) < 0.05, "not within 5 %%: %s", j);
-  CHECK(strstr(j, "\"mu\":null") && strstr(j, "\"method\":\"nelder-mead\"") && json_num(j, "evaluations") > 0,
+  CHECK(strstr(j, "\"mu\":null") && strstr(j, "\"method\":\"nelder-mead\"") && cf_test_json_num(j, "evaluations") > 0,
         "%s", j);
   cf_results r;
   cf_error err = {0, ""};
@@ -282,7 +266,7 @@ static void fit_recovers(const char *rec, int T, const char *start) {
     const cf_res_rec *c = &r.recs[0];
     CHECK(c->has_fit && fabs(c->fit.x[0] - d) < 1e-8 && fabs(c->fit.x[1] - a) < 1e-8, "stored optimum differs");
     CHECK(c->has_series && c->series.T == T && c->has_sweep == !start, "series / sweep");
-    CHECK(fabs(c->fit.e_all - json_num(j, "mean_error_cm")) < 1e-8, "stored error differs");
+    CHECK(fabs(c->fit.e_all - cf_test_json_num(j, "mean_error_cm")) < 1e-8, "stored error differs");
   }
   cf_results_free(&r);
   free(o), free(e);
@@ -294,16 +278,16 @@ static void pipeline(const char *rec) {
   snprintf(res, sizeof res, "%s/pipe.h5", dir);
   int st = run(&o, &e, "sweep", rec, "--delta-grid", "0.031:0.051:3", "--alpha-grid", "0.257:0.357:3", "-o", res,
                "--json", NULL);
-  const char *j = last_line(o);
-  CHECK(st == 0 && json_num(j, "delta") == DELTA && json_num(j, "alpha") == ALPHA, "sweep %d: %s %s", st, j, e);
+  const char *j = cf_test_last_line(o);
+  CHECK(st == 0 && cf_test_json_num(j, "delta") == DELTA && cf_test_json_num(j, "alpha") == ALPHA, "sweep %d: %s %s", st, j, e);
   CHECK(o && strstr(o, "global") && strstr(o, "polyester"), "no Table 4.5 in '%s'", o ? o : "");
   free(o), free(e);
   st = run(&o, &e, "sensitivity", rec, "--at", "0.041,0.307", "-n", "3", "-o", res, "--json", NULL);
   CHECK(st == 0, "sensitivity: %s", e ? e : "");
   free(o), free(e);
   st = run(&o, &e, "predict", rec, "--optima", res, "--json", NULL);
-  j = last_line(o);
-  CHECK(st == 0 && json_num(j, "delta_opt") == DELTA && isfinite(json_num(j, "error_hat_cm")), "predict: %s", j);
+  j = cf_test_last_line(o);
+  CHECK(st == 0 && cf_test_json_num(j, "delta_opt") == DELTA && isfinite(cf_test_json_num(j, "error_hat_cm")), "predict: %s", j);
   free(o), free(e);
   cf_results r;
   cf_error err = {0, ""};
@@ -325,8 +309,8 @@ static void predict_table_4_9(void) {
   for (int i = 0; i < 4; i++) {
     char *o = NULL, *e = NULL;
     int st = run(&o, &e, "predict", "--S", "2", "--V", V[i], "--rho", rho[i], "--json", NULL);
-    const char *j = last_line(o);
-    double d = json_num(j, "delta_hat"), a = json_num(j, "alpha_hat");
+    const char *j = cf_test_last_line(o);
+    double d = cf_test_json_num(j, "delta_hat"), a = cf_test_json_num(j, "alpha_hat");
     CHECK(st == 0 && fabs(round(d * 1000) / 1000 - dhat[i]) < 1e-9 && fabs(round(a * 100) / 100 - ahat[i]) < 1e-9,
           "row %d: %s", i, j);
     free(o), free(e);

@@ -181,21 +181,26 @@ static int sweep_all(const exp_args *a, cf_fit_input *in, cf_results *res) {
   return rc;
 }
 
+/* Nelder-Mead from each grid optimum, several recordings at once. */
 static int refine_all(const exp_args *a, cf_fit_input *in, cf_results *res) {
   if (a->no_refine) return 0;
-  cf_cli_bar bar;
-  cf_error err = {0, ""};
-  cf_cli_bar_start(&bar, "fit", (long)a->n * a->evals);
-  int rc = 0;
-  for (int i = 0; i < a->n && !rc; i++) {
+  const cf_fit_input **sel = calloc((size_t)a->n, sizeof *sel);
+  cf_res_rec **recs = calloc((size_t)a->n, sizeof *recs);
+  double *d0 = calloc((size_t)a->n, sizeof *d0), *a0 = calloc((size_t)a->n, sizeof *a0);
+  int m = 0, rc = sel && recs && d0 && a0 ? 0 : cf_cli_fail("experiment", "out of memory");
+  for (int i = 0; !rc && i < a->n; i++) {
     cf_res_rec *rec = cf_results_rec(res, in[i].name, 0);
     const cf_res_sweep *w = &rec->sweep;
     if (w->best < 0) continue; /* every grid point failed: nothing to refine */
-    if (cf_cli_refine(&in[i], w->delta[w->best / w->na], w->alpha[w->best % w->na], "grid", 0, in[i].tg.T, a->evals,
-                      &bar, rec, &err))
-      rc = cf_cli_fail("experiment", "%s", err.msg);
+    sel[m] = &in[i], recs[m] = rec, d0[m] = w->delta[w->best / w->na], a0[m++] = w->alpha[w->best % w->na];
   }
+  cf_cli_bar bar;
+  cf_error err = {0, ""};
+  cf_cli_bar_start(&bar, "fit", m);
+  if (!rc && cf_cli_refine_many(sel, m, d0, a0, a->evals, a->nw, &bar, recs, &err))
+    rc = cf_cli_fail("experiment", "%s", err.msg);
   cf_cli_bar_end(&bar);
+  free(sel), free(recs), free(d0), free(a0);
   return rc;
 }
 

@@ -72,6 +72,10 @@ int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_gri
  * testing = the other frames, whole recording) and rec->series. */
 int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *start_kind, int t0, int t1,
                   int max_evals, cf_cli_bar *bar, cf_res_rec *rec, cf_error *err);
+/* The same for n recordings at once from their grid optima (d0[i], a0[i]),
+ * training on the whole recording, one recording per worker process. */
+int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, int max_evals,
+                       int workers, cf_cli_bar *bar, cf_res_rec *const *recs, cf_error *err);
 /* Simulate at (delta, alpha): per-frame errors fe[T] (may be NULL) and the
  * mean error / std over the whole recording (+inf if the simulation fails,
  * with reason). */

@@ -85,6 +85,37 @@ static void store_windows(cf_res_rec *rec, const cf_frame_error *fe, const cf_fi
   f->e_all = r->err.e_cm, f->s_all = r->err.s_cm;
 }
 
+static void nm_options(const cf_fit_input *in, double d0, double a0, int t0, int t1, int max_evals, cf_nm_options *o) {
+  cf_nm_options_default(o, in->tg.rho, d0, a0);
+  o->t0 = t0, o->t1 = t1, o->max_evals = max_evals > 0 ? max_evals : 200;
+}
+
+/* The fit nr into rec, with its errors on the windows, its path and the
+ * per-frame errors at the optimum (one more simulation). */
+static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const char *start_kind, double d0, double a0,
+                         int t0, int t1, cf_res_rec *rec, cf_error *err) {
+  cf_params base;
+  cf_params_default(&base);
+  cf_fit_run *run = cf_fit_run_alloc(&in->tg, &base, err);
+  if (!run) return with_file(in, err, err->code ? err->code : CF_EINVAL);
+  int T = in->tg.T, rc = CF_OK;
+  cf_frame_error *fe = malloc(sizeof *fe * T);
+  cf_fit_point pt = {nr->best[0], nr->best[1], 0, 0, 0};
+  cf_fit_result r;
+  if (!fe || cf_fit_run_eval(run, &pt, 0, 0, 0, fe, &r)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
+  if (!rc) {
+    cf_res_rec_describe(rec, in);
+    rec->has_fit = 1;
+    store_fit(&rec->fit, nr, start_kind, d0, a0);
+    store_windows(rec, fe, &r, T, t0, t1, in->tg.dt);
+    if (store_path(&rec->fit, nr) || cf_res_set_series(rec, fe, T, in->tg.dt, pt.delta, pt.alpha))
+      rc = cf_error_set(err, CF_ENOMEM, "out of memory");
+  }
+  free(fe);
+  cf_fit_run_free(run);
+  return rc;
+}
+
 int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *start_kind, int t0, int t1,
                   int max_evals, cf_cli_bar *bar, cf_res_rec *rec, cf_error *err) {
   cf_params base;
@@ -92,30 +123,33 @@ int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *star
   cf_fit_run *run = cf_fit_run_alloc(&in->tg, &base, err);
   if (!run) return with_file(in, err, err->code ? err->code : CF_EINVAL);
   cf_nm_options o;
-  cf_nm_options_default(&o, in->tg.rho, d0, a0);
-  o.t0 = t0, o.t1 = t1, o.max_evals = max_evals > 0 ? max_evals : 200;
+  nm_options(in, d0, a0, t0, t1, max_evals, &o);
   o.progress = bar ? &bar->fp : NULL;
   cf_fit_point zero = {0, 0, 0, 0, 0};
   cf_nm_result nr;
-  int T = in->tg.T, rc = cf_fit_nelder_mead(run, &zero, &o, &nr, err);
-  cf_frame_error *fe = rc ? NULL : malloc(sizeof *fe * T);
-  if (!rc && !fe) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
-  if (!rc) {
-    cf_res_rec_describe(rec, in);
-    rec->has_fit = 1;
-    store_fit(&rec->fit, &nr, start_kind, d0, a0);
-    cf_fit_point pt = {nr.best[0], nr.best[1], 0, 0, 0};
-    cf_fit_result r;
-    if ((rc = cf_fit_run_eval(run, &pt, 0, 0, 0, fe, &r))) cf_error_set(err, rc, "out of memory at the optimum");
-    if (!rc) store_windows(rec, fe, &r, T, t0, t1, in->tg.dt);
-    if (!rc && (store_path(&rec->fit, &nr) || cf_res_set_series(rec, fe, T, in->tg.dt, pt.delta, pt.alpha)))
-      rc = cf_error_set(err, CF_ENOMEM, "out of memory");
-  }
+  int rc = cf_fit_nelder_mead(run, &zero, &o, &nr, err);
+  cf_fit_run_free(run);
+  if (!rc) rc = store_refined(in, &nr, start_kind, d0, a0, t0, t1, rec, err);
   if (bar) bar->offset += o.max_evals;
   cf_nm_result_free(&nr);
-  free(fe);
-  cf_fit_run_free(run);
   return with_file(in, err, rc);
+}
+
+int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, int max_evals,
+                       int workers, cf_cli_bar *bar, cf_res_rec *const *recs, cf_error *err) {
+  cf_nm_options *o = calloc((size_t)n + 1, sizeof *o);
+  const cf_fit_target **tg = calloc((size_t)n + 1, sizeof *tg);
+  cf_nm_result *nr = calloc((size_t)n + 1, sizeof *nr);
+  int rc = o && tg && nr ? CF_OK : cf_error_set(err, CF_ENOMEM, "out of memory");
+  for (int i = 0; !rc && i < n; i++) nm_options(in[i], d0[i], a0[i], 0, in[i]->tg.T, max_evals, &o[i]), tg[i] = &in[i]->tg;
+  cf_params base;
+  cf_params_default(&base);
+  cf_fit_point zero = {0, 0, 0, 0, 0};
+  if (!rc) rc = cf_fit_nelder_mead_batch(n, tg, &base, &zero, o, workers, bar ? &bar->fp : NULL, nr, err);
+  for (int i = 0; !rc && i < n; i++) rc = store_refined(in[i], &nr[i], "grid", d0[i], a0[i], 0, in[i]->tg.T, recs[i], err);
+  for (int i = 0; nr && i < n; i++) cf_nm_result_free(&nr[i]);
+  free(o), free(tg), free(nr);
+  return rc;
 }
 
 int cf_cli_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_error *fe, double *e, double *s,

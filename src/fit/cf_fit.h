@@ -150,6 +150,13 @@ void cf_nm_options_default(cf_nm_options *o, double rho, double delta0, double a
 int cf_fit_nelder_mead(cf_fit_run *run, const cf_fit_point *base, const cf_nm_options *o,
                        cf_nm_result *res, cf_error *err);
 void cf_nm_result_free(cf_nm_result *res);
+/* Nelder-Mead on n targets at once (nm_batch.c), one per worker process
+ * (0: all cores): res[i] as cf_fit_nelder_mead gives for tg[i] with o[i]
+ * (the path keeps at most 1000 steps).  progress counts fits done.  A fit
+ * that cannot start (bad target) fails the batch, naming it. */
+int cf_fit_nelder_mead_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *fixed,
+                             const cf_nm_options *o, int workers, const cf_fit_progress *progress, cf_nm_result *res,
+                             cf_error *err);
 /* Apply parameter vector x (o->n entries) to a point. */
 void cf_fit_point_set(cf_fit_point *pt, int n, const double *x);
 

@@ -1,0 +1,78 @@
+/* nm_batch.c — Nelder-Mead on several recordings at once, one recording per
+ * worker process (parallel.c): each fit is serial, so a study of n
+ * recordings refines n at a time instead of one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf_fit.h"
+#include "parallel.h"
+
+enum { PATH_CAP = 1000 }; /* simplex steps kept per fit (iterations <= evaluations) */
+
+typedef struct {
+  double best[3], f_best, f_start;
+  int evaluations, iterations, converged, n_path, rc;
+  char msg[256];
+  cf_nm_step path[PATH_CAP];
+} nm_rec;
+
+typedef struct {
+  const cf_fit_target *const *tg;
+  const cf_params *base;
+  const cf_fit_point *fixed;
+  const cf_nm_options *o;
+} batch_ctx;
+
+static int batch_item(int i, void *arg, void *out) {
+  batch_ctx *c = arg;
+  nm_rec *r = out;
+  cf_error err = {0, ""};
+  cf_nm_options o = c->o[i];
+  o.progress = NULL; /* workers do not report; the batch counts fits done */
+  cf_nm_result nr;
+  memset(&nr, 0, sizeof nr);
+  cf_fit_run *run = cf_fit_run_alloc(c->tg[i], c->base, &err);
+  r->rc = run ? cf_fit_nelder_mead(run, c->fixed, &o, &nr, &err) : (err.code ? err.code : CF_EINVAL);
+  snprintf(r->msg, sizeof r->msg, "%s", err.msg);
+  if (!r->rc) {
+    memcpy(r->best, nr.best, sizeof r->best);
+    r->f_best = nr.f_best, r->f_start = nr.f_start;
+    r->evaluations = nr.evaluations, r->iterations = nr.iterations, r->converged = nr.converged;
+    r->n_path = nr.n_path < PATH_CAP ? nr.n_path : PATH_CAP;
+    memcpy(r->path, nr.path, sizeof(cf_nm_step) * r->n_path);
+  }
+  cf_nm_result_free(&nr);
+  cf_fit_run_free(run);
+  return r->rc == CF_ENOMEM ? CF_ENOMEM : CF_OK;
+}
+
+static int unpack(const nm_rec *r, cf_nm_result *res) {
+  memset(res, 0, sizeof *res);
+  memcpy(res->best, r->best, sizeof res->best);
+  res->f_best = r->f_best, res->f_start = r->f_start;
+  res->evaluations = r->evaluations, res->iterations = r->iterations, res->converged = r->converged;
+  res->path = malloc(sizeof(cf_nm_step) * (r->n_path + 1));
+  if (!res->path) return CF_ENOMEM;
+  res->n_path = r->n_path;
+  memcpy(res->path, r->path, sizeof(cf_nm_step) * r->n_path);
+  return CF_OK;
+}
+
+int cf_fit_nelder_mead_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *fixed,
+                             const cf_nm_options *o, int workers, const cf_fit_progress *progress, cf_nm_result *res,
+                             cf_error *err) {
+  nm_rec *recs = calloc((size_t)n + 1, sizeof *recs);
+  if (!recs) return cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory for %d fits", n);
+  for (int i = 0; i < n; i++) memset(&res[i], 0, sizeof res[i]);
+  batch_ctx c = {tg, base, fixed, o};
+  int rc = cf_parallel_run(n, workers, sizeof *recs, NULL, batch_item, &c, recs, progress, err);
+  for (int i = 0; !rc && i < n; i++) {
+    if (recs[i].rc) rc = cf_error_set(err, recs[i].rc, "fit %d of %d: %s", i + 1, n, recs[i].msg);
+    else if (unpack(&recs[i], &res[i])) rc = cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory");
+  }
+  if (rc)
+    for (int i = 0; i < n; i++) cf_nm_result_free(&res[i]);
+  free(recs);
+  return rc;
+}

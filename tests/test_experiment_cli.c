@@ -1,0 +1,145 @@
+/* test_experiment_cli.c — `clothfit experiment aero` on a tiny study made
+ * here: four short recordings of the model itself (synthrec.h) with
+ * different sizes, densities and speeds, written as Motive 1.21 CSV files
+ * (Y-up, metres, markers in reverse lattice order) with the sidecars of
+ * `clothfit synth` (NAME.meta.ini; for one recording only NAME.truth.ini,
+ * whose [meta] is read and its other sections skipped).  The command must
+ * ingest, sweep a small grid, refine, fit the a-priori formulas and write
+ * one results file with everything; a CSV without sidecars is a one-line
+ * error that leaves no results file.
+ * usage: test_experiment_cli CLOTHFIT_EXE */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cf_io.h"
+#include "cli_json.h"
+#include "synthrec.h"
+#include "testutil.h"
+
+enum { ROWS = 5, COLS = 4, K = ROWS * COLS, T = 121, N = 4 };
+static char dir[] = "/tmp/cf_experiment.XXXXXX";
+
+typedef struct {
+  const char *name, *material, *size;
+  double w, h, rho, delta, alpha, amp, freq;
+} study_rec;
+
+static const study_rec study[N] = {
+    {"polyester-A2", "polyester", "A2", 0.42, 0.594, 0.1042, 0.041, 0.307, 0.075, 0.6},
+    {"wool-A3", "wool", "A3", 0.297, 0.42, 0.1804, 0.107, 0.579, 0.05, 0.9},
+    {"denim-A2", "denim", "A2", 0.42, 0.594, 0.3046, 0.201, 0.898, 0.06, 1.0},
+    {"felt-A3", "felt", "A3", 0.297, 0.42, 0.1764, 0.14, 0.5, 0.08, 0.5},
+};
+
+/* Motive's frame is Y-up: (x_M, y_M, z_M) = (x, z, -y). */
+static void write_motive(const char *path, const double *pos) {
+  FILE *f = fopen(path, "w");
+  fprintf(f, "Format Version,1.21,Take Name,synthetic,Capture Frame Rate,100.000000,Export Frame Rate,100.000000,"
+             "Total Frames in Take,%d,Total Exported Frames,%d,Rotation Type,Quaternion,Length Units,Meters,"
+             "Coordinate Space,Global\n\n", T, T);
+  const char *rows[3] = {"Marker", "Cloth:", "ID"};
+  for (int r = 0; r < 3; r++) {
+    fprintf(f, ",");
+    for (int k = K - 1; k >= 0; k--)
+      for (int d = 0; d < 3; d++) r == 0 ? fprintf(f, ",Marker") : fprintf(f, ",%s%d", r == 1 ? rows[1] : "", k + 1);
+    fprintf(f, "\n");
+  }
+  fprintf(f, ",");
+  for (int k = 0; k < 3 * K; k++) fprintf(f, ",Position");
+  fprintf(f, "\nFrame,Time");
+  for (int k = 0; k < K; k++) fprintf(f, ",X,Y,Z");
+  fprintf(f, "\n");
+  for (int i = 0; i < T; i++) {
+    fprintf(f, "%d,%.6f", i, i * 0.01);
+    for (int k = K - 1; k >= 0; k--) {
+      const double *p = pos + 3 * ((size_t)i * K + k);
+      fprintf(f, ",%.9f,%.9f,%.9f", p[0], p[2], -p[1]);
+    }
+    fprintf(f, "\n");
+  }
+  fclose(f);
+}
+
+static void write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  fputs(text, f);
+  fclose(f);
+}
+
+static void make_study(const char *data) {
+  mkdir(data, 0777);
+  for (int i = 0; i < N; i++) {
+    const study_rec *s = &study[i];
+    cf_test_rec_spec sp = {ROWS, COLS, T, s->w, s->h, s->rho, s->delta, s->alpha, s->amp, s->freq, 0.01, 1e-4, 7 + i};
+    double *pos = cf_test_shaken_recording(&sp);
+    char path[600], meta[600], truth[900];
+    snprintf(path, sizeof path, "%s/%s.csv", data, s->name);
+    write_motive(path, pos);
+    free(pos);
+    snprintf(meta, sizeof meta, "[meta]\nmaterial = %s\nsize = %s\ndensity = %g\nmotion = shake\nspeed = %s\n"
+             "repetition = I\nlattice = %dx%d\n", s->material, s->size, s->rho, i % 2 ? "fast" : "slow", ROWS, COLS);
+    snprintf(truth, sizeof truth, "; ground truth\n%s\n[truth]\ndelta = %g\nalpha = %g  ; 1/s\n\n[cells]\nCloth:1 = 0 0\n",
+             meta, s->delta, s->alpha);
+    snprintf(path, sizeof path, "%s/%s.truth.ini", data, s->name);
+    write_text(path, truth);
+    snprintf(path, sizeof path, "%s/%s.meta.ini", data, s->name);
+    if (i != 3) write_text(path, meta); /* the last one: metadata from the truth file */
+  }
+}
+
+static void check_results(const char *out) {
+  cf_results r;
+  cf_error err = {0, ""};
+  CHECK(cf_results_read(out, &r, &err) == CF_OK, "%s", err.msg);
+  CHECK(r.n == N, "%d recordings in the results", r.n);
+  for (int i = 0; i < r.n; i++) {
+    const cf_res_rec *c = &r.recs[i];
+    const study_rec *s = NULL;
+    for (int j = 0; j < N; j++)
+      if (!strcmp(study[j].name, c->name)) s = &study[j];
+    CHECK(s && c->has_sweep && c->has_fit && c->has_series && c->sweep.nd == 3 && c->sweep.na == 3, "%s", c->name);
+    CHECK(s && c->truth_delta == s->delta && c->truth_alpha == s->alpha && c->rho == s->rho, "%s: truth", c->name);
+    CHECK(s && !strcmp(c->meta.material, s->material) && c->frames == T, "%s: metadata", c->name);
+    CHECK(c->fit.f_best <= c->fit.f_start && c->series.T == T, "%s: fit", c->name);
+  }
+  CHECK(r.reg.has && r.reg.n_used == N && isfinite(r.reg.R) && r.reg.R <= r.reg.R_start, "regression");
+  CHECK(r.prov.config_text && strstr(r.prov.config_text, "dataset = ") && strstr(r.prov.command, "experiment aero"),
+        "provenance");
+  cf_results_free(&r);
+}
+
+int main(int argc, char **argv) {
+  cf_runtime_init();
+  if (argc < 2) return fprintf(stderr, "usage: test_experiment_cli CLOTHFIT_EXE\n"), 2;
+  if (!mkdtemp(dir)) return perror("mkdtemp"), 2;
+  setenv("CLOTHFIT_PROGRESS", "0", 1);
+  char data[300], out[300], recs[300], *o = NULL, *e = NULL;
+  snprintf(data, sizeof data, "%s/study", dir), snprintf(out, sizeof out, "%s/reports/aero.h5", dir);
+  make_study(data);
+  char *args[] = {argv[1], "experiment", "aero", "--dataset", data, "-o", out, "--delta-grid", "0.2:1:3*rho",
+                  "--alpha-grid", "1:3:3*rho", "--max-evals", "10", "--regress-evals", "12", "--json", NULL};
+  int st = cf_test_run(args, dir, &o, &e);
+  const char *j = cf_test_last_line(o);
+  printf("%s", o ? o : "");
+  CHECK(st == 0 && j[0] == '{' && isfinite(cf_test_json_num(j, "R_cm")), "status %d: %s", st, e ? e : "");
+  CHECK(o && strstr(o, "global") && strstr(o, "delta_0") && strstr(o, "alpha_tr"), "tables missing");
+  check_results(out);
+  struct stat sb;
+  snprintf(recs, sizeof recs, "%s/reports/aero-recordings/wool-A3.h5", dir);
+  CHECK(stat(recs, &sb) == 0, "no %s", recs);
+  free(o), free(e);
+  /* a CSV without sidecars: one line naming it, no results file */
+  char lone[400], out2[300];
+  snprintf(lone, sizeof lone, "%s/aaa-lone.csv", data), snprintf(out2, sizeof out2, "%s/out2.h5", dir);
+  write_text(lone, "not read\n");
+  char *bad[] = {argv[1], "experiment", "aero", "--dataset", data, "-o", out2, NULL};
+  st = cf_test_run(bad, dir, &o, &e);
+  const char *nl = e ? strchr(e, '\n') : NULL;
+  CHECK(st == 1 && o && !o[0] && e && strstr(e, "aaa-lone") && strstr(e, "sidecar") && nl && !nl[1] &&
+        stat(out2, &sb) != 0, "lone CSV: %d '%s'", st, e ? e : "");
+  free(o), free(e);
+  return cf_test_done("test_experiment_cli");
+}

@@ -98,20 +98,9 @@ static int simulate(const cf_scenario *sc, run_state *r, summary *su, cf_error *
 }
 
 int cmd_simulate(int argc, char **argv) {
-  const char *cfg = NULL, *out = NULL;
-  int json = 0;
-  if (cf_cli_wants_help(argc, argv)) {
-    fputs(help, stdout);
-    return 0;
-  }
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "-o") && i + 1 < argc) out = argv[++i];
-    else if (!strcmp(argv[i], "--json")) json = 1;
-    else if (argv[i][0] == '-') return cf_cli_fail("simulate", "unknown option '%s' (see --help)", argv[i]);
-    else if (!cfg) cfg = argv[i];
-    else return cf_cli_fail("simulate", "unexpected argument '%s' (see --help)", argv[i]);
-  }
-  if (!cfg) return cf_cli_fail("simulate", "missing CONFIG.ini (see --help)");
+  const char *cfg, *out;
+  int json, a = cf_cli_config_args(argc, argv, help, &cfg, &out, &json);
+  if (a) return a < 0 ? 0 : a;
   cf_scenario sc;
   cf_error err = {0, ""};
   run_state r;

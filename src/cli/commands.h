@@ -21,6 +21,7 @@ int cmd_sensitivity(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_regress(int argc, char **argv);
 int cmd_experiment(int argc, char **argv);
+int cmd_synth(int argc, char **argv);
 
 /* `clothfit ingest meshes` (ingest_meshes.c): its options --times, --fps,
  * --units (1: taken, *bad set on a bad value; 0: not one of them), its
@@ -50,6 +51,10 @@ extern const char *cf_ingest_markers_help;
 int cf_cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* True if argv has --help or -h. */
 int cf_cli_wants_help(int argc, char **argv);
+/* The arguments of a command that runs one config, `CMD CONFIG [-o OUT]
+ * [--json]` (argv[0] = CMD): 0 when parsed, -1 after printing help for
+ * --help, 1 after printing an error. */
+int cf_cli_config_args(int argc, char **argv, const char *help, const char **cfg, const char **out, int *json);
 /* JSON output (json_out.c): a quoted, escaped string; a number or null. */
 #include <stdio.h>
 void cf_cli_json_string(FILE *f, const char *s);

@@ -11,6 +11,7 @@ static const cf_command commands[] = {
     {"ingest", "read a motion-capture export (Motive CSV) into an HDF5 recording", cmd_ingest},
     {"inspect", "summarize an HDF5 recording: frames, dt, markers, missing data", cmd_inspect},
     {"simulate", "simulate a cloth from a config file, write trajectories to HDF5", cmd_simulate},
+    {"synth", "make a synthetic Motive recording (simulated cloth, noise, gaps) + ground truth", cmd_synth},
     {"sweep", "grid search of (delta, alpha) per recording on all cores (Tables A.1, 4.5)", cmd_sweep},
     {"fit", "Nelder-Mead fit of (delta, alpha) with training/testing windows", cmd_fit},
     {"sensitivity", "error map around a parameter point (or 1-D scans)", cmd_sensitivity},
@@ -33,6 +34,25 @@ int cf_cli_fail(const char *cmd, const char *fmt, ...) {
 int cf_cli_wants_help(int argc, char **argv) {
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return 1;
+  return 0;
+}
+
+int cf_cli_config_args(int argc, char **argv, const char *help, const char **cfg, const char **out, int *json) {
+  const char *cmd = argv[0];
+  *cfg = *out = NULL;
+  *json = 0;
+  if (cf_cli_wants_help(argc, argv)) {
+    fputs(help, stdout);
+    return -1;
+  }
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "-o") && i + 1 < argc) *out = argv[++i];
+    else if (!strcmp(argv[i], "--json")) *json = 1;
+    else if (argv[i][0] == '-') return cf_cli_fail(cmd, "unknown option or missing value: '%s' (see --help)", argv[i]);
+    else if (!*cfg) *cfg = argv[i];
+    else return cf_cli_fail(cmd, "unexpected argument '%s' (see --help)", argv[i]);
+  }
+  if (!*cfg) return cf_cli_fail(cmd, "missing CONFIG.ini (see --help)");
   return 0;
 }
 

@@ -1,0 +1,34 @@
+/* synth_internal.h — shared pieces of `clothfit synth` (synth_cfg.c: the
+ * config; synth.c: motion, simulation, sampling; synth_marks.c: noise,
+ * gaps, fragments, ghosts; synth_write.c: the output files) and the Motive
+ * writer's stream function.  Not part of the public API. */
+#ifndef CF_SYNTH_INTERNAL_H
+#define CF_SYNTH_INTERNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cf_io.h"
+
+/* Deterministic random numbers (splitmix64), one stream per purpose so that
+ * changing e.g. the noise leaves the gaps alone. */
+typedef struct {
+  uint64_t s;
+} sy_rng;
+enum { SY_MOTION = 1, SY_NOISE, SY_GAPS, SY_FRAGMENTS, SY_GHOSTS };
+void sy_rng_init(sy_rng *g, unsigned long seed, int stream);
+double sy_uniform(sy_rng *g);  /* [0, 1) */
+double sy_normal(sy_rng *g);   /* standard normal */
+double sy_exponential(sy_rng *g, double mean);
+
+/* Noise, gaps, fragments and ghosts on r->truth: fills r->meas, r->gaps,
+ * r->tracks (synth_marks.c). */
+int sy_corrupt(const cf_synth_config *c, cf_synth_result *r, cf_error *err);
+
+/* Default speed targets and shake amplitudes. */
+double sy_target_speed(const cf_synth_config *c);
+
+/* Write the recording r to an open stream (motive_write.c); -1 on a write error. */
+int mw_write_stream(FILE *f, const cf_recording *r, const cf_motive_write_opts *o);
+
+#endif

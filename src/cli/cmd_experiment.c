@@ -31,10 +31,10 @@ static const char *help =
     "                                [--alpha-grid A:B:N[*rho]] [--json]\n"
     "\n"
     "The aerodynamics study (thesis §4.2): ingest every Motive CSV of DIR (default\n"
-    "datasets/aero-mini) with its sidecars NAME.meta.ini (or the [meta] of\n"
-    "NAME.truth.ini; must give lattice = RxC and the density), NAME.map (marker\n"
-    "mapping, unless --no-maps) and NAME.truth.ini ([truth] delta, alpha: shown\n"
-    "next to the fit); sweep the default (delta, alpha) grid of each recording,\n"
+    "datasets/aero-mini; or of DIR/recordings/ when DIR has none) with its sidecars\n"
+    "NAME.meta.ini (or the [meta] of NAME.truth.ini; must give lattice = RxC and\n"
+    "the density), NAME.map (marker mapping, unless --no-maps) and NAME.truth.ini\n"
+    "([truth] delta, alpha: shown next to the fit); sweep the default (delta, alpha) grid of each recording,\n"
     "refine its optimum by Nelder-Mead on the whole recording (unless\n"
     "--no-refine), fit the a-priori formulas (4.6)-(4.7) when there are at least 4\n"
     "recordings, and print Tables A.1, 4.5 and 4.6.\n"
@@ -52,7 +52,7 @@ typedef struct {
   const char *dataset, *out, *recdir, *workers, *max_evals, *reg_evals, *dgrid, *agrid;
   int prune, no_refine, no_maps, json, nw, evals, revals;
   cf_cli_grid gd, ga;
-  char recdir_buf[4096];
+  char recdir_buf[4096], dataset_buf[4096];
   char **csv;   /* the dataset's CSV files, sorted */
   int n;
 } exp_args;
@@ -77,16 +77,37 @@ static int check_values(exp_args *a, const char **pos, int npos) {
   return cf_cli_workers("experiment", a->workers, &a->nw);
 }
 
+static int is_csv(const char *name) {
+  size_t l = strlen(name);
+  return l >= 5 && !strcmp(name + l - 4, ".csv");
+}
+
+static int has_csv(DIR *d) {
+  struct dirent *e;
+  int any = 0;
+  while (!any && (e = readdir(d))) any = is_csv(e->d_name);
+  rewinddir(d);
+  return any;
+}
+
 static int by_name(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
 
-/* The *.csv files of the dataset folder, sorted. */
+/* The *.csv files of the dataset folder (or of its recordings/ subfolder
+ * when it has none itself), sorted. */
 static int list_csv(exp_args *a) {
   DIR *d = opendir(a->dataset);
+  if (d && !has_csv(d)) {
+    closedir(d);
+    snprintf(a->dataset_buf, sizeof a->dataset_buf, "%s/recordings", a->dataset);
+    d = opendir(a->dataset_buf);
+    if (d) a->dataset = a->dataset_buf;
+    else d = opendir(a->dataset);
+  }
   if (!d) return cf_cli_fail("experiment", "%s: cannot open the dataset folder (give --dataset DIR)", a->dataset);
   struct dirent *e;
   while ((e = readdir(d))) {
+    if (!is_csv(e->d_name)) continue;
     size_t l = strlen(e->d_name);
-    if (l < 5 || strcmp(e->d_name + l - 4, ".csv")) continue;
     char **p = realloc(a->csv, sizeof(char *) * (a->n + 1));
     if (!p) break;
     a->csv = p;
@@ -204,12 +225,20 @@ static int refine_all(const exp_args *a, cf_fit_input *in, cf_results *res) {
   return rc;
 }
 
+/* Recordings of the study with an optimum (some may fail at every point). */
+static int n_valid(const cf_results *res) {
+  int m = 0;
+  double d, a, e, s;
+  for (int i = 0; i < res->n; i++) m += cf_res_optimum(&res->recs[i], &d, &a, &e, &s) && isfinite(e);
+  return m;
+}
+
 static int regress_all(const exp_args *a, cf_fit_input *in, cf_results *res) {
-  if (a->n < 4) return 0; /* the formulas have 4 coefficients each */
+  if (n_valid(res) < 4) return 0; /* the formulas have 4 coefficients each: reported */
   cf_cli_bar bar;
   cf_error err = {0, ""};
   cf_cli_bar_start(&bar, "regress", a->revals);
-  int rc = cf_cli_regress(in, a->n, res, a->out, a->revals, a->nw, &bar, &res->reg, &err);
+  int rc = cf_cli_regress(in, a->n, res, a->out, 1, a->revals, a->nw, &bar, &res->reg, &err);
   cf_cli_bar_end(&bar);
   return rc ? cf_cli_fail("experiment", "%s", err.msg) : 0;
 }
@@ -240,8 +269,12 @@ static void report(const exp_args *a, const cf_results *res) {
     printf("\n");
     cf_cli_table_46(&res->reg);
   } else {
-    printf("\n(no regression: it needs at least 4 recordings)\n");
+    printf("\n(no regression: it needs at least 4 recordings with an optimum, there are %d)\n", n_valid(res));
   }
+  int failed = cf_cli_n_failed(res);
+  if (failed)
+    fprintf(stderr, "clothfit experiment: warning: %d of %d recordings have no valid grid point (every simulation "
+            "failed; see the table), left out of the means and the regression\n", failed, res->n);
   printf("\nresults: %s\nrecordings: %s/\n", a->out, a->recdir);
   if (!a->json) return;
   printf("{");

@@ -90,7 +90,7 @@ static cf_results view_of(const cf_results *res, const cf_fit_input *in, int n) 
   v.recs = calloc((size_t)n + 1, sizeof *v.recs);
   for (int i = 0; v.recs && i < n; i++) {
     const cf_res_rec *r = cf_results_rec((cf_results *)res, in[i].name, 0);
-    if (r) v.recs[v.n++] = *r;
+    if (r) v.recs[v.n] = *r, v.recs[v.n++].has_fit = 0; /* the grid's best, not an older fit */
   }
   return v;
 }
@@ -106,6 +106,10 @@ static void report(const sweep_args *a, const cf_results *res, const cf_fit_inpu
       printf("  %s: %d of %d points failed, %d pruned%s\n", v.recs[i].name, failed, w->nd * w->na, pruned,
              w->best < 0 ? ", no valid point" : "");
   }
+  int failed = cf_cli_n_failed(&v);
+  if (failed)
+    fprintf(stderr, "clothfit sweep: warning: %d of %d recordings have no valid grid point (every simulation "
+            "failed)\n", failed, v.n);
   printf("\n");
   cf_cli_table_45(&v);
   if (a->out) printf("\nresults: %s\n", a->out);

@@ -84,9 +84,10 @@ int cf_cli_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_err
 
 /* The a-priori formulas (4.6) fitted to the recordings (cf_regress_fit:
  * least squares on their optima in opt, named opt_name in messages, then
- * Nelder-Mead on R) into g. */
-int cf_cli_regress(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, int max_evals,
-                   int workers, cf_cli_bar *bar, cf_res_regression *g, cf_error *err);
+ * Nelder-Mead on R) into g.  A recording without an optimum is an error,
+ * or left out with skip_failed. */
+int cf_cli_regress(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, int skip_failed,
+                   int max_evals, int workers, cf_cli_bar *bar, cf_res_regression *g, cf_error *err);
 
 /* --------------------------------------------------------------- results */
 /* Read OUT (if given and present) into r and stamp this run's provenance;
@@ -98,8 +99,11 @@ int cf_cli_results_write(const char *cmd, const char *out, cf_results *r);
 
 /* ---------------------------------------------------------------- tables */
 /* Table A.1: per recording material, size, motion, speed, error, std,
- * alpha, delta at the optimum (refined if any), and the truth if known. */
+ * alpha, delta at the optimum (refined if any), and the truth if known;
+ * "no valid grid point" and the first failure for recordings without one. */
 void cf_cli_table_a1(const cf_results *r);
+/* Recordings of r without an optimum (every grid point failed). */
+int cf_cli_n_failed(const cf_results *r);
 /* Table 4.5: mean error and std at the optima by material, size, motion,
  * speed and overall (groups with metadata only). */
 void cf_cli_table_45(const cf_results *r);

@@ -168,24 +168,30 @@ int cf_cli_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_err
   return with_file(in, err, rc);
 }
 
-/* The study items: targets, S, V and the optima of opt. */
-static int study_items(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, cf_study_item *it,
-                       cf_error *err) {
+/* The study items: targets, S, V and the optima of opt; *m of them, the
+ * recordings without an optimum left out when skip is set (else an error). */
+static int study_items(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, int skip,
+                       cf_study_item *it, const char **names, int *m, cf_error *err) {
+  *m = 0;
   for (int i = 0; i < n; i++) {
     const cf_res_rec *r = cf_results_rec((cf_results *)opt, in[i].name, 0);
+    cf_study_item *t = &it[*m];
     double s;
-    it[i].tg = &in[i].tg, it[i].S = in[i].S, it[i].V = in[i].V;
-    if (!r || !cf_res_optimum(r, &it[i].delta, &it[i].alpha, &it[i].e_opt, &s))
+    t->tg = &in[i].tg, t->S = in[i].S, t->V = in[i].V;
+    int has = r && cf_res_optimum(r, &t->delta, &t->alpha, &t->e_opt, &s) && isfinite(t->e_opt);
+    if (!has && skip) continue;
+    if (!has)
       return cf_error_set(err, CF_EINVAL, "%s: no optimum for %s (run clothfit sweep %s -o %s first)", opt_name,
                           in[i].name, in[i].path, opt_name);
     if (!isfinite(in[i].S))
       return cf_error_set(err, CF_EINVAL, "%s: no cloth size, so no S (ingest with --size A2|A3|WxH)", in[i].path);
     if (!isfinite(in[i].V)) return cf_error_set(err, CF_EINVAL, "%s: no marker speed can be measured (V)", in[i].path);
+    names[(*m)++] = in[i].name;
   }
   return CF_OK;
 }
 
-static int store_regression(cf_res_regression *g, const cf_regress_result *rr, const cf_fit_input *in, int n) {
+static int store_regression(cf_res_regression *g, const cf_regress_result *rr, const char *const *names, int n) {
   cf_res_regression_clear(g);
   g->has = 1;
   g->f = rr->f, g->f_start = rr->f_start;
@@ -193,19 +199,22 @@ static int store_regression(cf_res_regression *g, const cf_regress_result *rr, c
   g->evaluations = rr->evaluations, g->iterations = rr->iterations;
   g->used = calloc((size_t)n + 1, sizeof(char *));
   for (int i = 0; g->used && i < n; i++)
-    if ((g->used[g->n_used] = strdup(in[i].name))) g->n_used++;
+    if ((g->used[g->n_used] = strdup(names[i]))) g->n_used++;
   return g->n_used == n ? CF_OK : CF_ENOMEM;
 }
 
-int cf_cli_regress(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, int max_evals,
-                   int workers, cf_cli_bar *bar, cf_res_regression *g, cf_error *err) {
+int cf_cli_regress(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, int skip_failed,
+                   int max_evals, int workers, cf_cli_bar *bar, cf_res_regression *g, cf_error *err) {
   cf_study_item *it = calloc((size_t)n + 1, sizeof *it);
-  int rc = it ? study_items(in, n, opt, opt_name, it, err) : cf_error_set(err, CF_ENOMEM, "out of memory");
+  const char **names = calloc((size_t)n + 1, sizeof *names);
+  int m = 0, rc = it && names ? study_items(in, n, opt, opt_name, skip_failed, it, names, &m, err)
+                              : cf_error_set(err, CF_ENOMEM, "out of memory");
   cf_params base;
   cf_params_default(&base);
   cf_regress_result rr;
-  if (!rc) rc = cf_regress_fit(it, n, &base, NULL, max_evals, workers, bar ? &bar->fp : NULL, &rr, err);
-  if (!rc && store_regression(g, &rr, in, n)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
+  if (!rc) rc = cf_regress_fit(it, m, &base, NULL, max_evals, workers, bar ? &bar->fp : NULL, &rr, err);
+  if (!rc && store_regression(g, &rr, names, m)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
   free(it);
+  free(names);
   return rc;
 }

@@ -16,6 +16,19 @@ static int any_truth(const cf_results *r) {
   return 0;
 }
 
+static const char *first_failure(const cf_res_sweep *w) {
+  for (int k = 0; k < w->nd * w->na; k++)
+    if (w->status[k]) return w->reason[k];
+  return "";
+}
+
+int cf_cli_n_failed(const cf_results *r) {
+  int n = 0;
+  double d, a, e, s;
+  for (int i = 0; i < r->n; i++) n += !cf_res_optimum(&r->recs[i], &d, &a, &e, &s);
+  return n;
+}
+
 void cf_cli_table_a1(const cf_results *r) {
   int truth = any_truth(r);
   printf("%-24s %-13s %-5s %-6s %-6s %8s %8s %8s %8s %-11s", "recording", "material", "size", "motion", "speed",
@@ -25,10 +38,13 @@ void cf_cli_table_a1(const cf_results *r) {
   for (int i = 0; i < r->n; i++) {
     const cf_res_rec *c = &r->recs[i];
     double d, a, e, s;
-    if (!cf_res_optimum(c, &d, &a, &e, &s)) continue;
-    printf("%-24s %-13s %-5s %-6s %-6s %8.3f %8.3f %8.4f %8.4f %-11s", c->name, or_dash(c->meta.material),
-           or_dash(c->meta.size), or_dash(c->meta.motion), or_dash(c->meta.speed), e, s, a, d,
-           c->has_fit ? c->fit.method : "grid");
+    printf("%-24s %-13s %-5s %-6s %-6s", c->name, or_dash(c->meta.material), or_dash(c->meta.size),
+           or_dash(c->meta.motion), or_dash(c->meta.speed));
+    if (!cf_res_optimum(c, &d, &a, &e, &s)) {
+      printf(" no valid grid point: %.90s\n", c->has_sweep ? first_failure(&c->sweep) : "not swept");
+      continue;
+    }
+    printf(" %8.3f %8.3f %8.4f %8.4f %-11s", e, s, a, d, c->has_fit ? c->fit.method : "grid");
     if (truth) printf(" %8.4f %8.4f", c->truth_alpha, c->truth_delta);
     printf("\n");
   }
@@ -94,7 +110,7 @@ void cf_cli_json_recordings(const cf_results *r) {
   for (int i = 0, k = 0; i < r->n; i++) {
     const cf_res_rec *c = &r->recs[i];
     double d = NAN, a = NAN, e = NAN, s = NAN;
-    cf_res_optimum(c, &d, &a, &e, &s);
+    int ok = cf_res_optimum(c, &d, &a, &e, &s);
     printf("%s{", k++ ? "," : "");
     cf_cli_json_str("name", c->name, 1);
     cf_cli_json_str("material", c->meta.material, 0);
@@ -105,7 +121,7 @@ void cf_cli_json_recordings(const cf_results *r) {
     cf_cli_json_num("alpha", a, 0);
     cf_cli_json_num("error_cm", e, 0);
     cf_cli_json_num("std_cm", s, 0);
-    cf_cli_json_str("optimum", c->has_fit ? c->fit.method : c->has_sweep ? "grid" : NULL, 0);
+    cf_cli_json_str("optimum", !ok ? NULL : c->has_fit ? c->fit.method : "grid", 0);
     cf_cli_json_num("S", c->S, 0);
     cf_cli_json_num("V", c->V, 0);
     cf_cli_json_num("rho", c->rho, 0);

@@ -184,7 +184,7 @@ void cf_results_stamp(cf_results *r, int argc, char **argv, int workers, const c
     size_t n = strlen(p->command);
     snprintf(p->command + n, sizeof p->command - n, "%s%s", i ? " " : "clothfit ", argv[i]);
   }
-  p->workers = workers;
+  p->workers = workers > 0 ? workers : (int)sysconf(_SC_NPROCESSORS_ONLN); /* 0: all cores */
   if (config_text) {
     free(p->config_text);
     p->config_text = strdup(config_text);

@@ -21,6 +21,8 @@ struct cf_fit_run {
   double *simk;     /* [K*3] simulated marker positions of one frame */
   double *kp;       /* [n_kin*3] */
   int counted;      /* frames of the recording with a marker present */
+  double span_max;  /* two controlled markers in one lattice row: the rest
+                       length of the row between them (0: no limit) */
 };
 
 void cf_fit_run_free(cf_fit_run *r) {
@@ -34,6 +36,8 @@ void cf_fit_run_free(cf_fit_run *r) {
   free(r->kp);
   free(r);
 }
+
+static double row_span(const cf_fit_target *tg, const int *ctrl, int n_ctrl);
 
 /* Frame 0 complete, controlled markers present in every frame. */
 static int check_target(const cf_fit_target *tg, const int *ctrl, int n_ctrl, cf_error *err) {
@@ -113,6 +117,7 @@ cf_fit_run *cf_fit_run_alloc(const cf_fit_target *tg, const cf_params *base, cf_
                                                              "does not make a valid mesh (degenerate quads)");
   if (rc == CF_OK) {
     memcpy(r->ctrl, ctrl, sizeof(int) * n_ctrl);
+    r->span_max = row_span(tg, ctrl, n_ctrl);
     rc = setup_nodes(r, err);
   }
   if (rc) {
@@ -120,6 +125,40 @@ cf_fit_run *cf_fit_run_alloc(const cf_fit_target *tg, const cf_params *base, cf_
     return NULL;
   }
   return r;
+}
+
+/* Two controlled markers on one lattice row (the usual two top corners):
+ * the boundary between them is inextensible, so their recorded distance may
+ * not exceed the row's length at frame 0.  Marker noise (~0.1 mm) on a
+ * straight, taut top edge would otherwise ask the edge to stretch, and the
+ * projection cannot meet its tolerance. */
+static double row_span(const cf_fit_target *tg, const int *ctrl, int n_ctrl) {
+  if (n_ctrl != 2 || ctrl[0] / tg->cols != ctrl[1] / tg->cols) return 0;
+  int a = ctrl[0] < ctrl[1] ? ctrl[0] : ctrl[1], b = ctrl[0] ^ ctrl[1] ^ a;
+  double L = 0;
+  for (int j = a; j < b; j++) {
+    const double *p = tg->pos + 3 * j, *q = p + 3;
+    L += sqrt((q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]) + (q[2] - p[2]) * (q[2] - p[2]));
+  }
+  return L;
+}
+
+/* Pull the two controlled positions symmetrically together when their
+ * distance exceeds span_max. */
+static void clamp_span(const cf_fit_run *r, double *kp) {
+  if (!(r->span_max > 0)) return;
+  double d[3], L = 0;
+  for (int i = 0; i < 3; i++) {
+    d[i] = kp[3 + i] - kp[i];
+    L += d[i] * d[i];
+  }
+  L = sqrt(L);
+  if (L <= r->span_max) return;
+  double f = 0.5 * (1 - r->span_max / L);
+  for (int i = 0; i < 3; i++) {
+    kp[i] += f * d[i];
+    kp[3 + i] -= f * d[i];
+  }
 }
 
 const int *cf_fit_run_marker_nodes(const cf_fit_run *r) { return r->marker_node; }
@@ -170,6 +209,7 @@ int cf_fit_run_eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, doubl
     if (k > 0) {
       for (int c = 0; c < r->n_kin; c++)
         memcpy(r->kp + 3 * c, tg->pos + ((size_t)k * K + r->ctrl[c]) * 3, 3 * sizeof(double));
+      clamp_span(r, r->kp);
       if (cf_sim_step(s, r->kp, &err)) {
         fail(res, err.code, err.msg);
         break;

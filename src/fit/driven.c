@@ -144,7 +144,9 @@ static double row_span(const cf_fit_target *tg, const int *ctrl, int n_ctrl) {
 }
 
 /* Pull the two controlled positions symmetrically together when their
- * distance exceeds span_max. */
+ * distance exceeds span_max by up to 1 mm or 0.5 % (marker noise).  A
+ * larger excess is left alone: the data are wrong (a swapped label, a
+ * corner marker off the cloth), and the failed simulation says so. */
 static void clamp_span(const cf_fit_run *r, double *kp) {
   if (!(r->span_max > 0)) return;
   double d[3], L = 0;
@@ -153,7 +155,7 @@ static void clamp_span(const cf_fit_run *r, double *kp) {
     L += d[i] * d[i];
   }
   L = sqrt(L);
-  if (L <= r->span_max) return;
+  if (L <= r->span_max || L - r->span_max > fmax(1e-3, 5e-3 * r->span_max)) return;
   double f = 0.5 * (1 - r->span_max / L);
   for (int i = 0; i < 3; i++) {
     kp[i] += f * d[i];

@@ -110,7 +110,7 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
          f->start[1], f->f_start);
   printf("optimum           delta %.5f alpha %.5f (%s, %d evaluations, %d iterations%s)\n", f->x[0], f->x[1],
          f->method, f->evaluations, f->iterations, f->converged ? "" : ", not converged");
-  printf("training          %.2f-%.2f s: error %.4f cm, std %.4f cm\n", f->train_t0_s, f->train_t1_s, f->e_train,
+  printf("training          [%.2f, %.2f) s: error %.4f cm, std %.4f cm\n", f->train_t0_s, f->train_t1_s, f->e_train,
          f->s_train);
   if (isfinite(f->e_test)) printf("testing           the other frames: error %.4f cm, std %.4f cm\n", f->e_test, f->s_test);
   printf("whole recording   error %.4f cm, std %.4f cm\n", f->e_all, f->s_all);

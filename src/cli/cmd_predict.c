@@ -53,15 +53,23 @@ static int load_formula(pred_args *a) {
   return 0;
 }
 
-static void print_header(void) {
-  printf("%-24s %-13s %5s %7s %7s %8s %8s %7s %7s %8s %8s\n", "recording", "material", "S", "V", "rho", "delta^",
+static void print_header(int w) {
+  printf("%-*s %-13s %5s %7s %7s %8s %8s %7s %7s %8s %8s\n", w, "recording", "material", "S", "V", "rho", "delta^",
          "delta*", "alpha^", "alpha*", "e^_cm", "e*_cm");
 }
 
-static void print_row(const char *name, const char *material, double S, double V, double rho, double d, double a,
+/* A number, or "-" when unknown. */
+static void cell(double v, int width, int prec) {
+  if (isfinite(v)) printf(" %*.*f", width, prec, v);
+  else printf(" %*s", width, "-");
+}
+
+static void print_row(int w, const char *name, const char *material, double S, double V, double rho, double d, double a,
                       double e, double ds, double as, double es) {
-  printf("%-24s %-13s %5.2f %7.4f %7.4f %8.4f %8.4f %7.4f %7.4f %8.3f %8.3f\n", name, material[0] ? material : "-", S,
-         V, rho, d, ds, a, as, e, es);
+  printf("%-*s %-13s", w, name, material[0] ? material : "-");
+  cell(S, 5, 2), cell(V, 7, 4), cell(rho, 7, 4), cell(d, 8, 4), cell(ds, 8, 4), cell(a, 7, 4), cell(as, 7, 4);
+  cell(e, 8, 3), cell(es, 8, 3);
+  printf("\n");
 }
 
 static int numbers_mode(pred_args *a) {
@@ -73,8 +81,8 @@ static int numbers_mode(pred_args *a) {
     return cf_cli_fail("predict", "invalid --S '%s' --V '%s' --rho '%s': expected S > 0, V >= 0, rho > 0", a->S, a->V,
                        a->rho);
   cf_formula_predict(&a->f, S, V, rho, &d, &al);
-  print_header();
-  print_row("(given)", "", S, V, rho, d, al, NAN, NAN, NAN, NAN);
+  print_header(9);
+  print_row(9, "(given)", "", S, V, rho, d, al, NAN, NAN, NAN, NAN);
   if (a->json) {
     printf("{");
     cf_cli_json_num("S", S, 1), cf_cli_json_num("V", V, 0), cf_cli_json_num("rho", rho, 0);
@@ -131,9 +139,11 @@ static int recordings_mode(pred_args *a, const char **paths, int n) {
   }
   cf_cli_bar_end(&bar);
   if (!rc) {
-    print_header();
+    int w = 9;
+    for (int i = 0; i < n; i++) w = (int)fmax(w, strlen(in[i].name));
+    print_header(w);
     for (int i = 0; i < n; i++)
-      print_row(in[i].name, in[i].meta.material, in[i].S, in[i].V, in[i].tg.rho, p[i].d, p[i].a, p[i].e, p[i].ds,
+      print_row(w, in[i].name, in[i].meta.material, in[i].S, in[i].V, in[i].tg.rho, p[i].d, p[i].a, p[i].e, p[i].ds,
                 p[i].as, p[i].es);
     if (a->json) json_rows(in, p, n);
   }

@@ -180,6 +180,9 @@ static int study_items(const cf_fit_input *in, int n, const cf_results *opt, con
     t->tg = &in[i].tg, t->S = in[i].S, t->V = in[i].V;
     int has = r && cf_res_optimum(r, &t->delta, &t->alpha, &t->e_opt, &s) && isfinite(t->e_opt);
     if (!has && skip) continue;
+    if (!has && r && r->has_sweep)
+      return cf_error_set(err, CF_EINVAL, "%s: %s has no optimum: every point of its sweep failed (leave it out)",
+                          opt_name, in[i].name);
     if (!has)
       return cf_error_set(err, CF_EINVAL, "%s: no optimum for %s (run clothfit sweep %s -o %s first)", opt_name,
                           in[i].name, in[i].path, opt_name);

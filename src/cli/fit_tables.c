@@ -30,15 +30,16 @@ int cf_cli_n_failed(const cf_results *r) {
 }
 
 void cf_cli_table_a1(const cf_results *r) {
-  int truth = any_truth(r);
-  printf("%-24s %-13s %-5s %-6s %-6s %8s %8s %8s %8s %-11s", "recording", "material", "size", "motion", "speed",
+  int truth = any_truth(r), w = 9;
+  for (int i = 0; i < r->n; i++) w = (int)fmax(w, strlen(r->recs[i].name));
+  printf("%-*s %-13s %-5s %-6s %-6s %8s %8s %8s %8s %-11s", w, "recording", "material", "size", "motion", "speed",
          "error_cm", "std_cm", "alpha", "delta", "optimum");
   if (truth) printf(" %8s %8s", "alpha_tr", "delta_tr");
   printf("\n");
   for (int i = 0; i < r->n; i++) {
     const cf_res_rec *c = &r->recs[i];
     double d, a, e, s;
-    printf("%-24s %-13s %-5s %-6s %-6s", c->name, or_dash(c->meta.material), or_dash(c->meta.size),
+    printf("%-*s %-13s %-5s %-6s %-6s", w, c->name, or_dash(c->meta.material), or_dash(c->meta.size),
            or_dash(c->meta.motion), or_dash(c->meta.speed));
     if (!cf_res_optimum(c, &d, &a, &e, &s)) {
       printf(" no valid grid point: %.90s\n", c->has_sweep ? first_failure(&c->sweep) : "not swept");

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Set up, build and run the whole test suite (meson test), then the 'fast'
 # suite again under AddressSanitizer + UndefinedBehaviorSanitizer, built with
-# clang in build-asan.  Extra arguments go to both meson test runs.
+# clang in build-asan, then every libFuzzer target (the readers: Motive CSV,
+# generic CSV, OBJ, PLY) for CLOTHFIT_FUZZ_SECONDS each (default 30; 0 skips),
+# counted as one test per target.  Extra arguments go to the meson test runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -18,4 +20,17 @@ ninja -C build-asan >/dev/null
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:intercept_tls_get_addr=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 meson test -C build-asan --suite fast --print-errorlogs --num-processes 2 "$@" || status=1
+secs=${CLOTHFIT_FUZZ_SECONDS:-30}
+if [ "$secs" -gt 0 ]; then
+  ok=0 bad=0
+  for t in motive csv obj ply; do
+    if FUZZ_TARGETS=$t bash scripts/fuzz.sh "$secs" >"build-asan/fuzz_$t.log" 2>&1; then
+      ok=$((ok + 1)); echo "fuzz_$t: ${secs} s, no crash"
+    else
+      bad=$((bad + 1)); status=1; echo "fuzz_$t: FAILED (see build-asan/fuzz_$t.log)"; tail -20 "build-asan/fuzz_$t.log"
+    fi
+  done
+  # the same summary lines as meson test, so .ci/run counts the fuzzers too
+  printf 'Ok:                 %d\nFail:               %d\n' "$ok" "$bad"
+fi
 exit $status

@@ -184,13 +184,15 @@ typedef struct {
 } size_result;
 
 static void usage(FILE *f) {
-  fputs("usage: bench_sim [--repeat R] [--reuse 0|1] [--max-iter N] [--quick] [--json]\n"
+  fputs("usage: bench_sim [--repeat R] [--reuse 0|1] [--max-iter N] [--max-size N] [--quick] [--json]\n"
         "\n"
         "  --repeat R   A2 simulations timed per reuse setting (default 20; 5 with --quick)\n"
         "  --reuse 0|1  cf_params.reuse_factor (default: the A2 case runs both, the\n"
         "               mesh scaling runs 1)\n"
         "  --max-iter N cf_params.max_iter, projection iterations per step before a\n"
         "               step fails (default: cf_params_default, 50)\n"
+        "  --max-size N skip the scaling meshes with more than N x N nodes (0: all\n"
+        "               skipped, for profiling the A2 case alone)\n"
         "  --quick      fewer steps on the large meshes (and fewer A2 repeats)\n"
         "  --json       one JSON object with every number on the last line\n",
         f);
@@ -198,7 +200,7 @@ static void usage(FILE *f) {
 
 int main(int argc, char **argv) {
   cf_runtime_init();
-  int repeat = 20, repeat_set = 0, reuse = -1, quick = 0, json = 0, max_iter = 0;
+  int repeat = 20, repeat_set = 0, reuse = -1, quick = 0, json = 0, max_iter = 0, max_size = 80;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
       char *end;
@@ -224,6 +226,14 @@ int main(int argc, char **argv) {
         return 2;
       }
       max_iter = (int)r;
+    } else if (!strcmp(argv[i], "--max-size") && i + 1 < argc) {
+      char *end;
+      long r = strtol(argv[++i], &end, 10);
+      if (*end || r < 0 || r > 100000) {
+        fprintf(stderr, "bench_sim: --max-size needs an integer >= 0, got '%s'\n", argv[i]);
+        return 2;
+      }
+      max_size = (int)r;
     } else if (!strcmp(argv[i], "--quick")) quick = 1;
     else if (!strcmp(argv[i], "--json")) json = 1;
     else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -327,9 +337,11 @@ int main(int argc, char **argv) {
   const int sizes[4] = {10, 20, 40, 80};
   const int steps_full[4] = {100, 100, 50, 20}, steps_quick[4] = {20, 20, 10, 3};
   size_result sz[4];
+  int nsz = 0;
+  while (nsz < 4 && sizes[nsz] <= max_size) nsz++;
   cf_params ps = base;
   ps.reuse_factor = reuse >= 0 ? reuse : 1;
-  for (int k = 0; k < 4; k++) {
+  for (int k = 0; k < nsz; k++) {
     sheet_cfg c = {sizes[k], sizes[k], quick ? steps_quick[k] : steps_full[k], NOISE};
     sz[k].n = sizes[k];
     sz[k].steps = c.steps;
@@ -374,7 +386,7 @@ int main(int argc, char **argv) {
   printf("   nodes    grid    rows  steps  setup ms    ms/step  it/step  fact/step  max viol  growth  peak RSS MB  note\n");
   double prev_ms = 0;
   int prev_nodes = 0;
-  for (int k = 0; k < 4; k++) {
+  for (int k = 0; k < nsz; k++) {
     const run_result *r = &sz[k].r;
     double ms = r->attempted ? 1e3 * r->stepping / (double)r->attempted : 0;
     char growth[16] = "     -";
@@ -424,7 +436,7 @@ int main(int argc, char **argv) {
            mem_growth, rss0, rss1, maxrss_a2, rss_after_a2, TARGET_MEM_MB, maxrss_mb());
     printf("\"scaling\":{\"reuse\":%d,\"noise_m\":%g,\"seed\":%llu,\"target_40_ms_per_step\":%g,\"sizes\":[",
            ps.reuse_factor, NOISE, (unsigned long long)NOISE_SEED, TARGET_40_MS);
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < nsz; k++) {
       const run_result *r = &sz[k].r;
       double ms = r->attempted ? 1e3 * r->stepping / (double)r->attempted : 0;
       printf("%s{\"n\":%d,\"nodes\":%d,\"rows\":%d,\"steps\":%d,\"steps_done\":%ld,\"setup_ms\":%.4f,"

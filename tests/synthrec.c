@@ -30,6 +30,8 @@ double *cf_test_shaken_recording(const cf_test_rec_spec *sp) {
   p.delta = sp->delta;
   p.alpha = sp->alpha;
   p.dt = sp->dt > 0 ? sp->dt : 0.01;
+  p.kappa = sp->kappa;
+  if (sp->tol > 0) p.tol = sp->tol;
   cf_error err;
   cf_sim *s = m ? cf_sim_alloc(m, &p, kin, 2, &err) : NULL;
   if (!s) {

@@ -12,6 +12,8 @@ typedef struct {
   double width, height, rho, delta, alpha, amplitude, frequency, dt;
   double noise;            /* Gaussian marker noise (m), not on the corners */
   unsigned long long seed;
+  double kappa;            /* bending stiffness (0: none) */
+  double tol;              /* projection tolerance (0: the default 1e-3) */
 } cf_test_rec_spec;
 
 /* [T*rows*cols*3] malloc'ed; exits the test with a message on failure. */

@@ -14,7 +14,8 @@ enum { ROWS = 5, COLS = 4, T = 301 };
 
 int main(void) {
   cf_runtime_init();
-  cf_test_rec_spec sp = {ROWS, COLS, T, 0.42, 0.594, 0.1042, 0.041, 0.307, 0.075, 0.6, 0.01, 0, 0};
+  cf_test_rec_spec sp = {.rows = ROWS, .cols = COLS, .T = T, .width = 0.42, .height = 0.594, .rho = 0.1042,
+                         .delta = 0.041, .alpha = 0.307, .amplitude = 0.075, .frequency = 0.6, .dt = 0.01};
   double *rec = cf_test_shaken_recording(&sp);
   cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042};
   cf_params base;

@@ -75,7 +75,9 @@ static void make_study(const char *data) {
   mkdir(data, 0777);
   for (int i = 0; i < N; i++) {
     const study_rec *s = &study[i];
-    cf_test_rec_spec sp = {ROWS, COLS, T, s->w, s->h, s->rho, s->delta, s->alpha, s->amp, s->freq, 0.01, 1e-4, 7 + i};
+    cf_test_rec_spec sp = {.rows = ROWS, .cols = COLS, .T = T, .width = s->w, .height = s->h, .rho = s->rho,
+                           .delta = s->delta, .alpha = s->alpha, .amplitude = s->amp, .frequency = s->freq,
+                           .dt = 0.01, .noise = 1e-4, .seed = 7 + i};
     double *pos = cf_test_shaken_recording(&sp);
     for (int t = 20; i == N - 1 && t < T; t++) pos[3 * ((size_t)t * K + COLS - 1)] += 0.01; /* 2.4 % stretch */
     char path[600], meta[600], truth[900];

@@ -30,7 +30,9 @@ static char dir[] = "/tmp/cf_fit_cli.XXXXXX";
 static const double DELTA = 0.041, ALPHA = 0.307, RHO = 0.1042;
 
 static cf_test_rec_spec spec(int T) {
-  cf_test_rec_spec sp = {5, 4, T, 0.42, 0.594, RHO, DELTA, ALPHA, 0.075, 0.6, 0.01, 1e-4, 12345};
+  cf_test_rec_spec sp = {.rows = 5, .cols = 4, .T = T, .width = 0.42, .height = 0.594, .rho = RHO, .delta = DELTA,
+                         .alpha = ALPHA, .amplitude = 0.075, .frequency = 0.6, .dt = 0.01, .noise = 1e-4,
+                         .seed = 12345};
   return sp;
 }
 

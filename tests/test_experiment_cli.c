@@ -6,8 +6,9 @@
  * `clothfit synth` (NAME.meta.ini; for one recording only NAME.truth.ini,
  * whose [meta] is read and its other sections skipped).  The command must
  * ingest, sweep a small grid, refine, fit the a-priori formulas and write
- * one results file with everything; a CSV without sidecars is a one-line
- * error that leaves no results file.
+ * one results file with everything, every part with the model settings
+ * given (--kappa, --tol); a CSV without sidecars is a one-line error that
+ * leaves no results file.
  * usage: test_experiment_cli CLOTHFIT_EXE */
 #include <math.h>
 #include <stdio.h>
@@ -95,6 +96,8 @@ static void make_study(const char *data) {
   }
 }
 
+static int model_given(const cf_res_model *m) { return m->kappa == 1e-3 && m->beta == 0 && m->tol == 1e-4; }
+
 static void check_results(const char *out) {
   cf_results r;
   cf_error err = {0, ""};
@@ -113,10 +116,12 @@ static void check_results(const char *out) {
     CHECK(s && c->truth_delta == s->delta && c->truth_alpha == s->alpha && c->rho == s->rho, "%s: truth", c->name);
     CHECK(s && !strcmp(c->meta.material, s->material) && c->frames == T, "%s: metadata", c->name);
     CHECK(c->fit.f_best <= c->fit.f_start && c->series.T == T, "%s: fit", c->name);
+    CHECK(model_given(&c->sweep.model) && model_given(&c->fit.model), "%s: model settings", c->name);
   }
   CHECK(r.reg.has && r.reg.n_used == N - 1 && isfinite(r.reg.R) && r.reg.R <= r.reg.R_start, "regression");
-  CHECK(r.prov.config_text && strstr(r.prov.config_text, "dataset = ") && strstr(r.prov.command, "experiment aero"),
-        "provenance");
+  CHECK(model_given(&r.reg.model), "regression: model settings");
+  CHECK(r.prov.config_text && strstr(r.prov.config_text, "dataset = ") && strstr(r.prov.config_text, "kappa = 1e-3") &&
+        strstr(r.prov.command, "experiment aero"), "provenance");
   cf_results_free(&r);
 }
 
@@ -129,7 +134,8 @@ int main(int argc, char **argv) {
   snprintf(data, sizeof data, "%s/study", dir), snprintf(out, sizeof out, "%s/reports/aero.h5", dir);
   make_study(data);
   char *args[] = {argv[1], "experiment", "aero", "--dataset", data, "-o", out, "--delta-grid", "0.2:1:3*rho",
-                  "--alpha-grid", "1:3:3*rho", "--max-evals", "10", "--regress-evals", "12", "--json", NULL};
+                  "--alpha-grid", "1:3:3*rho", "--max-evals", "10", "--regress-evals", "12", "--kappa", "1e-3",
+                  "--tol", "1e-4", "--json", NULL};
   int st = cf_test_run(args, dir, &o, &e);
   const char *j = cf_test_last_line(o);
   printf("%s", o ? o : "");

@@ -8,6 +8,10 @@
  *     the physics suite) with the keys of SPEC §2, and stores the same
  *     optimum in -o;
  *   - `sweep`, `sensitivity`, `predict --optima` on one results file;
+ *   - the model settings held fixed (--kappa, --beta, --tol): reported by
+ *     `fit` (text and JSON) and stored with every part of the results file
+ *     (files without them read as the defaults); `regress` refuses optima
+ *     found with other settings;
  *   - `predict --S --V --rho` gives Table 4.9's delta-hat, alpha-hat;
  *   - bad input: one line on stderr naming the problem, nothing on stdout,
  *     no output file left.
@@ -19,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <hdf5.h>
 
 #include "cf_io.h"
 #include "cli_json.h"
@@ -89,6 +95,12 @@ static int same_v(const double *a, const double *b, int n) {
   return 1;
 }
 
+static const cf_res_model MODEL = {1e-3, 0.02, 1e-4};
+
+static int same_model(const cf_res_model *a, const cf_res_model *b) {
+  return same(a->kappa, b->kappa) && same(a->beta, b->beta) && same(a->tol, b->tol);
+}
+
 static void fill_rec(cf_res_rec *r, int k) {
   cf_res_sweep *w = &r->sweep;
   r->has_sweep = r->has_fit = r->has_series = r->has_sens = 1;
@@ -117,6 +129,8 @@ static void fill_rec(cf_res_rec *r, int k) {
   cf_sweep_options o = {2, 3, w->delta, w->alpha, 0, 0, 1, 0, NULL};
   cf_sweep_result sr = {2, 3, w->e, w->s, NULL, w->status, w->pruned, NULL, 4, 0};
   cf_res_set_sens(r, "map", 0.01, 0.2, &o, &sr);
+  w->model = r->fit.model = r->sens.model = MODEL;
+  w->model.kappa = k; /* each part its own */
 }
 
 static void compare_rec(const cf_res_rec *a, const cf_res_rec *b) {
@@ -141,6 +155,8 @@ static void compare_rec(const cf_res_rec *a, const cf_res_rec *b) {
         same_v(a->series.d, b->series.d, a->series.T))), "%s: series", a->name);
   CHECK(!strcmp(a->sens.kind, b->sens.kind) && a->sens.nd == b->sens.nd &&
         (!a->has_sens || same_v(a->sens.e, b->sens.e, a->sens.nd * a->sens.na)), "%s: sensitivity", a->name);
+  CHECK(same_model(&w->model, &v->model) && same_model(&f->model, &g->model) &&
+        same_model(&a->sens.model, &b->sens.model), "%s: model settings", a->name);
 }
 
 static void compare(const cf_results *a, const cf_results *b) {
@@ -148,12 +164,31 @@ static void compare(const cf_results *a, const cf_results *b) {
   for (int i = 0; i < a->n && i < b->n; i++) compare_rec(&a->recs[i], &b->recs[i]);
   const cf_res_regression *g = &a->reg, *h = &b->reg;
   CHECK(g->has == h->has && same_v(g->f.d, h->f.d, 4) && same_v(g->f.a, h->f.a, 4) && same(g->R, h->R) &&
-        same(g->E, h->E) && g->n_used == h->n_used, "regression");
+        same(g->E, h->E) && g->n_used == h->n_used && same_model(&g->model, &h->model), "regression");
   for (int i = 0; i < g->n_used && i < h->n_used; i++) CHECK(!strcmp(g->used[i], h->used[i]), "used %d", i);
   CHECK(!strcmp(a->prov.command, b->prov.command) && !strcmp(a->prov.start_time, b->prov.start_time) &&
         !strcmp(a->prov.hostname, b->prov.hostname) && a->prov.workers == b->prov.workers &&
         a->prov.config_text && b->prov.config_text && !strcmp(a->prov.config_text, b->prov.config_text),
         "provenance");
+}
+
+/* A file written before the model settings were recorded: they read as
+ * the defaults every run used then. */
+static void settings_missing(const char *path) {
+  const char *groups[2] = {"/recordings/zeta/sweep", "/regression"}, *names[3] = {"kappa", "beta", "tol"};
+  hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+  for (int g = 0; g < 2; g++)
+    for (int k = 0; k < 3; k++) CHECK(H5Adelete_by_name(f, groups[g], names[k], H5P_DEFAULT) >= 0, "delete");
+  H5Fclose(f);
+  cf_results r;
+  cf_error err = {0, ""};
+  cf_res_model def = cf_res_model_default();
+  CHECK(def.kappa == 0 && def.beta == 0 && def.tol == 1e-3, "defaults %g %g %g", def.kappa, def.beta, def.tol);
+  CHECK(cf_results_read(path, &r, &err) == CF_OK, "%s", err.msg);
+  const cf_res_rec *z = cf_results_rec(&r, "zeta", 0);
+  CHECK(z && same_model(&z->sweep.model, &def) && same_model(&z->fit.model, &MODEL), "sweep / fit settings");
+  CHECK(same_model(&r.reg.model, &def), "regression settings");
+  cf_results_free(&r);
 }
 
 static void round_trip(void) {
@@ -169,6 +204,7 @@ static void round_trip(void) {
   c->sweep.reason[0] = strdup("");
   r.reg.has = 1, r.reg.f = cf_formula_thesis_rep1, r.reg.R = 0.578, r.reg.E = 0.516, r.reg.n_used = 2;
   r.reg.used = calloc(2, sizeof(char *)), r.reg.used[0] = strdup("zeta"), r.reg.used[1] = strdup("alpha_rec");
+  r.reg.model = MODEL;
   char *argv[] = {"sweep", "a.h5", "--prune"};
   cf_results_stamp(&r, 3, argv, 2, "[recordings]\nfiles = a.h5\n");
   char p1[512], p2[512];
@@ -186,6 +222,7 @@ static void round_trip(void) {
   CHECK(cf_results_read(rec, &bad, &err) == CF_EFORMAT && strstr(err.msg, "not a clothfit results file"), "%s",
         err.msg);
   cf_results_free(&r), cf_results_free(&back), cf_results_free(&again);
+  settings_missing(p1);
 }
 
 /* ------------------------------------------------------------------- CLI */
@@ -237,6 +274,15 @@ static void cli_errors(const char *rec, const char *nolat) {
   FAIL_CASE("unknown option '--bogus'", "sweep", (char *)rec, "--bogus", "-o", out);
   FAIL_CASE("unknown experiment 'nope'", "experiment", "nope", "-o", out);
   FAIL_CASE("cannot open the dataset folder", "experiment", "aero", "--dataset", "/nonexistent", "-o", out);
+  /* the model settings: checked before anything is read or written */
+  FAIL_CASE("fit: invalid --tol '2': expected a number with 0 < T < 1", "fit", (char *)rec, "--tol", "2", "-o", out);
+  FAIL_CASE("invalid --tol '0'", "sweep", (char *)rec, "--tol", "0", "-o", out);
+  FAIL_CASE("invalid --kappa '-1': expected a number with K >= 0", "sweep", (char *)rec, "--kappa", "-1", "-o", out);
+  FAIL_CASE("invalid --kappa 'inf'", "sensitivity", (char *)rec, "--at", "0.041,0.307", "--kappa", "inf", "-o", out);
+  FAIL_CASE("invalid --beta '-0.5': expected a number with B >= 0", "fit", (char *)rec, "--beta=-0.5", "-o", out);
+  FAIL_CASE("invalid --beta 'abc'", "regress", (char *)rec, "--from", "none.h5", "--beta", "abc", "-o", out);
+  FAIL_CASE("invalid --kappa '1e-3x'", "predict", (char *)rec, "--kappa", "1e-3x");
+  FAIL_CASE("invalid --tol '1'", "experiment", "aero", "--tol", "1", "-o", out);
 }
 
 static const char *fit_keys[] = {"delta", "alpha", "mu", "mean_error_cm", "mean_std_cm", "method", "evaluations"};
@@ -261,6 +307,8 @@ static void fit_recovers(const char *rec, int T, const char *start) {
   CHECK(fabs(d / DELTA - 1) < 0.05 && fabs(a / ALPHA - 1) < 0.05, "not within 5 %%: %s", j);
   CHECK(strstr(j, "\"mu\":null") && strstr(j, "\"method\":\"nelder-mead\"") && cf_test_json_num(j, "evaluations") > 0,
         "%s", j);
+  CHECK(cf_test_json_num(j, "kappa") == 0 && cf_test_json_num(j, "beta") == 0 && cf_test_json_num(j, "tol") == 1e-3 &&
+        !strstr(o, "model "), "default settings: %s", j);
   cf_results r;
   cf_error err = {0, ""};
   CHECK(cf_results_read(res, &r, &err) == CF_OK && r.n == 1, "%s", err.msg);
@@ -271,6 +319,38 @@ static void fit_recovers(const char *rec, int T, const char *start) {
     CHECK(fabs(c->fit.e_all - cf_test_json_num(j, "mean_error_cm")) < 1e-8, "stored error differs");
   }
   cf_results_free(&r);
+  free(o), free(e);
+}
+
+/* fit with --kappa 1e-3 --tol 1e-4 (a few evaluations at the truth):
+ * the settings in the text, the JSON and every part of -o; regress
+ * refuses these optima without the same settings. */
+static void fit_model(const char *rec) {
+  char res[512], *o = NULL, *e = NULL;
+  snprintf(res, sizeof res, "%s/model.h5", dir);
+  int st = run(&o, &e, "fit", rec, "--start", "0.041,0.307", "--max-evals", "2", "--kappa", "1e-3", "--tol", "1e-4",
+               "--json", "-o", res, NULL);
+  const char *j = cf_test_last_line(o);
+  CHECK(st == 0 && j[0] == '{', "fit: status %d, stderr '%s'", st, e ? e : "");
+  CHECK(cf_test_json_num(j, "kappa") == 1e-3 && cf_test_json_num(j, "beta") == 0 && cf_test_json_num(j, "tol") == 1e-4,
+        "%s", j);
+  CHECK(strstr(o, "model             kappa 0.001, beta 0, tol 0.0001"), "no model line in '%s'", o);
+  free(o), free(e);
+  st = run(&o, &e, "sweep", rec, "--delta-grid", "0.041:0.041:1", "--alpha-grid", "0.307:0.307:1", "--kappa", "1e-3",
+           "--tol", "1e-4", "-o", res, NULL);
+  CHECK(st == 0, "sweep: %s", e ? e : "");
+  free(o), free(e);
+  cf_results r;
+  cf_error err = {0, ""};
+  cf_res_model want = {1e-3, 0, 1e-4};
+  CHECK(cf_results_read(res, &r, &err) == CF_OK && r.n == 1, "%s", err.msg);
+  if (r.n == 1)
+    CHECK(r.recs[0].has_fit && r.recs[0].has_sweep && same_model(&r.recs[0].fit.model, &want) &&
+          same_model(&r.recs[0].sweep.model, &want), "stored settings");
+  cf_results_free(&r);
+  st = run(&o, &e, "regress", rec, "--from", res, NULL);
+  CHECK(st == 1 && e && strstr(e, "found with kappa 0.001, beta 0, tol 0.0001") && strstr(e, "give the same --kappa"),
+        "regress: %d '%s'", st, e ? e : "");
   free(o), free(e);
 }
 
@@ -337,6 +417,7 @@ int main(int argc, char **argv) {
   cli_errors(rec, nolat);
   predict_table_4_9();
   fit_recovers(rec, 401, "0.05,0.36");
+  fit_model(rec);
   pipeline(rec);
   return cf_test_done("test_fit_cli");
 }

@@ -29,6 +29,7 @@ static const char *help =
     "                                [--workers N] [--prune] [--no-refine] [--max-evals N]\n"
     "                                [--regress-evals N] [--no-maps] [--delta-grid A:B:N[*rho]]\n"
     "                                [--alpha-grid A:B:N[*rho]] [--json]\n"
+    "                                " CF_CLI_MODEL_USAGE "\n"
     "\n"
     "The aerodynamics study (thesis §4.2): ingest every Motive CSV of DIR (default\n"
     "datasets/aero-mini; or of DIR/recordings/ when DIR has none) with its sidecars\n"
@@ -46,10 +47,12 @@ static const char *help =
     "  --prune             exact pruning of hopeless grid points (faster)\n"
     "  --max-evals N       Nelder-Mead evaluations per recording (default 100)\n"
     "  --regress-evals N   evaluations of R in the regression (default 200)\n"
-    "  --delta-grid, --alpha-grid   the sweep's grid (see clothfit sweep --help)\n";
+    "  --delta-grid, --alpha-grid   the sweep's grid (see clothfit sweep --help)\n"
+    CF_CLI_MODEL_HELP;
 
 typedef struct {
   const char *dataset, *out, *recdir, *workers, *max_evals, *reg_evals, *dgrid, *agrid;
+  cf_cli_model model;
   int prune, no_refine, no_maps, json, nw, evals, revals;
   cf_cli_grid gd, ga;
   char recdir_buf[4096], dataset_buf[4096];
@@ -68,6 +71,7 @@ static int check_values(exp_args *a, const char **pos, int npos) {
   if (a->reg_evals && !cf_cli_parse_int(a->reg_evals, 1, &a->revals))
     return cf_cli_fail("experiment", "invalid --regress-evals '%s': expected a count >= 1", a->reg_evals);
   if (cf_cli_grids("experiment", a->dgrid, a->agrid, &a->gd, &a->ga)) return 1;
+  if (cf_cli_model_apply("experiment", &a->model, NULL, 0)) return 1; /* before anything is written */
   if (!a->recdir) {
     size_t l = strlen(a->out);
     l -= l > 3 && !strcmp(a->out + l - 3, ".h5") ? 3 : 0;
@@ -245,16 +249,19 @@ static int regress_all(const exp_args *a, cf_fit_input *in, cf_results *res) {
 
 /* The settings of this run, kept as the config text of the provenance. */
 static char *settings(const exp_args *a) {
-  size_t size = 600 + strlen(a->dataset) + strlen(a->recdir) + (a->dgrid ? strlen(a->dgrid) : 0) +
+  size_t size = 800 + strlen(a->dataset) + strlen(a->recdir) + (a->dgrid ? strlen(a->dgrid) : 0) +
                 (a->agrid ? strlen(a->agrid) : 0);
   for (int i = 0; i < a->n; i++) size += strlen(a->csv[i]) + 4;
   char *t = malloc(size);
   if (!t) return NULL;
+  const cf_cli_model *m = &a->model; /* checked: short numbers */
   int k = snprintf(t, size, "[experiment]\nname = aero\ndataset = %s\nrecordings = %s\ndelta_grid = %s\nalpha_grid = %s\n"
-                   "prune = %d\nrefine = %s\nmax_evals = %d\nregress_evals = %d\nmaps = %d\ndt = 0.01\nfiles =",
+                   "prune = %d\nrefine = %s\nmax_evals = %d\nregress_evals = %d\nmaps = %d\ndt = 0.01\n"
+                   "kappa = %s\nbeta = %s\ntol = %s\nfiles =",
                    a->dataset, a->recdir, a->dgrid ? a->dgrid : "0.05:1:15*rho", a->agrid ? a->agrid : "0.05:4:16*rho",
                    a->prune, a->no_refine ? "no" : "nelder-mead, whole recording", a->evals,
-                   a->revals, !a->no_maps);
+                   a->revals, !a->no_maps, m->kappa ? m->kappa : "0", m->beta ? m->beta : "0",
+                   m->tol ? m->tol : "1e-3");
   for (int i = 0; i < a->n && k > 0 && (size_t)k < size; i++) k += snprintf(t + k, size - k, "\n  %s", a->csv[i]);
   if (k > 0 && (size_t)k < size) snprintf(t + k, size - k, "\n");
   return t;
@@ -297,7 +304,7 @@ int cmd_experiment(int argc, char **argv) {
                              {"--prune", NULL, &a.prune},       {"--no-refine", NULL, &a.no_refine},
                              {"--no-maps", NULL, &a.no_maps},   {"--json", NULL, &a.json},
                              {"--delta-grid", &a.dgrid, NULL},  {"--alpha-grid", &a.agrid, NULL},
-                             {NULL, NULL, NULL}};
+                             CF_CLI_MODEL_OPTS(a.model),        {NULL, NULL, NULL}};
   const char *pos[2];
   int npos = 0;
   cf_fit_input *in = NULL;
@@ -309,8 +316,8 @@ int cmd_experiment(int argc, char **argv) {
   if (!rc) text = settings(&a);
   /* a fresh results file: the study is recomputed whole */
   rc = rc || (cf_results_stamp(&res, argc, argv, a.nw, text), 0) || ingest_all(&a, in, &res) ||
-       sweep_all(&a, in, &res) || refine_all(&a, in, &res) || regress_all(&a, in, &res) ||
-       cf_cli_results_write("experiment", a.out, &res);
+       cf_cli_model_apply("experiment", &a.model, in, a.n) || sweep_all(&a, in, &res) || refine_all(&a, in, &res) ||
+       regress_all(&a, in, &res) || cf_cli_results_write("experiment", a.out, &res);
   if (!rc) report(&a, &res);
   cf_results_free(&res);
   cf_cli_free_inputs(in, a.n);

@@ -1,7 +1,8 @@
 /* cmd_fit.c — `clothfit fit REC.h5 [--params delta,alpha] [--start
- * grid|apriori|D,A] [--train A:B] [--json]`: Nelder-Mead on (delta, alpha)
- * (thesis §4.1.2, SPEC §8) over a training window, reporting the errors on
- * the training and testing windows.  The JSON keys delta, alpha, mu,
+ * grid|apriori|D,A] [--train A:B] [--kappa K] [--beta B] [--tol T] [--json]`:
+ * Nelder-Mead on (delta, alpha) (thesis §4.1.2, SPEC §8) over a training
+ * window with the other model parameters held, reporting the errors on the
+ * training and testing windows.  The JSON keys delta, alpha, mu,
  * mean_error_cm, mean_std_cm, method and evaluations are fixed (SPEC §2);
  * mean_error_cm / mean_std_cm are over the whole recording. */
 #include <math.h>
@@ -15,12 +16,13 @@
 static const char *help =
     "usage: clothfit fit REC.h5 [--params delta,alpha] [--start grid|apriori|D,A]\n"
     "                    [--train A:B] [--max-evals N] [--workers N] [--prune]\n"
-    "                    [-o RESULTS.h5] [--json]\n"
+    "                    " CF_CLI_MODEL_USAGE " [-o RESULTS.h5] [--json]\n"
     "\n"
     "Fit the aerodynamic parameters (delta, alpha) of the inextensible model to a\n"
     "recording by Nelder-Mead (GSL nmsimplex2) on the mean error over a training\n"
     "window, and report the errors on the training and testing windows and on the\n"
-    "whole recording (cm).\n"
+    "whole recording (cm).  The other model parameters are held (--kappa, --beta,\n"
+    "--tol).\n"
     "\n"
     "  --params delta,alpha  the parameters fitted (mu needs contact, which the\n"
     "                        driven simulation does not model yet)\n"
@@ -37,10 +39,13 @@ static const char *help =
     "                        the grid (added to the file if it exists)\n"
     "  --json                one JSON object on the last line: delta, alpha, mu\n"
     "                        (null), mean_error_cm, mean_std_cm (whole recording),\n"
-    "                        method, evaluations, and train_/test_ errors, start\n";
+    "                        method, evaluations, and train_/test_ errors, start,\n"
+    "                        kappa, beta, tol\n"
+    CF_CLI_MODEL_HELP;
 
 typedef struct {
   const char *params, *start, *train, *max_evals, *workers, *out;
+  cf_cli_model model;
   int prune, json, nw, evals, t0, t1;
   double f0, f1, d0, a0;
   char start_kind[16];
@@ -114,6 +119,9 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
          f->s_train);
   if (isfinite(f->e_test)) printf("testing           the other frames: error %.4f cm, std %.4f cm\n", f->e_test, f->s_test);
   printf("whole recording   error %.4f cm, std %.4f cm\n", f->e_all, f->s_all);
+  cf_res_model def = cf_res_model_default();
+  if (!cf_res_model_equal(&f->model, &def))
+    printf("model             kappa %g, beta %g, tol %g (held fixed)\n", f->model.kappa, f->model.beta, f->model.tol);
   if (a->out) printf("results           %s\n", a->out);
   if (!a->json) return;
   printf("{");
@@ -132,6 +140,9 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_json_num("train_std_cm", f->s_train, 0);
   cf_cli_json_num("test_error_cm", f->e_test, 0);
   cf_cli_json_num("test_std_cm", f->s_test, 0);
+  cf_cli_json_num("kappa", f->model.kappa, 0);
+  cf_cli_json_num("beta", f->model.beta, 0);
+  cf_cli_json_num("tol", f->model.tol, 0);
   cf_cli_json_str("recording", rec->recording, 0);
   cf_cli_json_str("output", a->out, 0);
   printf("}\n");
@@ -145,7 +156,7 @@ int cmd_fit(int argc, char **argv) {
                              {"--train", &a.train, NULL},    {"--max-evals", &a.max_evals, NULL},
                              {"--workers", &a.workers, NULL}, {"-o", &a.out, NULL},
                              {"--prune", NULL, &a.prune},    {"--json", NULL, &a.json},
-                             {NULL, NULL, NULL}};
+                             CF_CLI_MODEL_OPTS(a.model),     {NULL, NULL, NULL}};
   const char *path = NULL;
   int npos = 0;
   cf_fit_input *in = NULL;
@@ -153,7 +164,8 @@ int cmd_fit(int argc, char **argv) {
   cf_results_init(&res);
   int rc = cf_cli_parse("fit", argc, argv, opts, &path, 1, &npos) || check_values(&a);
   if (!rc && !path) rc = cf_cli_fail("fit", "missing REC.h5 (see --help)");
-  rc = rc || cf_cli_load_inputs("fit", &path, 1, &in) || cf_cli_results_begin("fit", a.out, &res, argc, argv, a.nw, NULL);
+  rc = rc || cf_cli_load_inputs("fit", &path, 1, &a.model, &in) ||
+       cf_cli_results_begin("fit", a.out, &res, argc, argv, a.nw, NULL);
   cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
   if (!rc && !rec) rc = cf_cli_fail("fit", "out of memory");
   rc = rc || run_fit(&a, in, rec) || cf_cli_results_write("fit", a.out, &res);

@@ -13,21 +13,24 @@
 
 static const char *help =
     "usage: clothfit predict REC.h5... [--formula thesis-rep1|RESULTS.h5] [--optima RESULTS.h5]\n"
-    "                        [--no-eval] [--json]\n"
+    "                        [--no-eval] " CF_CLI_MODEL_USAGE " [--json]\n"
     "       clothfit predict --S S --V V --rho RHO [--formula ...] [--json]\n"
     "\n"
     "delta-hat = d0 + d1 S + d2 V + d3 rho and alpha-hat = a0 + a1 S + a2 V + a3 rho\n"
     "(thesis (4.6), (4.10)-(4.11)) per recording: S = cloth area / A3 area, V = mean\n"
     "of the upper half of the markers' squared speeds (m^2/s^2), rho = density.\n"
-    "The error e-hat (cm) is simulated at (delta-hat, alpha-hat) unless --no-eval.\n"
+    "The error e-hat (cm) is simulated at (delta-hat, alpha-hat) unless --no-eval,\n"
+    "with the other model parameters held (--kappa, --beta, --tol).\n"
     "Next to them the fitted optimum (delta*, alpha*, e*) from --optima (default: the\n"
     "--formula file when it is a results file), like Table 4.9.\n"
     "\n"
     "  --formula thesis-rep1  Table 4.6, repetition I (default)\n"
-    "  --formula RESULTS.h5   the /regression of `clothfit regress -o`\n";
+    "  --formula RESULTS.h5   the /regression of `clothfit regress -o`\n"
+    CF_CLI_MODEL_HELP;
 
 typedef struct {
   const char *formula, *optima, *S, *V, *rho;
+  cf_cli_model model;
   int no_eval, json;
   cf_formula f;
   cf_results opt; /* the optima file, if any */
@@ -130,7 +133,7 @@ static void json_rows(const cf_fit_input *in, const pred_row *p, int n) {
 static int recordings_mode(pred_args *a, const char **paths, int n) {
   cf_fit_input *in = NULL;
   pred_row *p = calloc((size_t)n + 1, sizeof *p);
-  int rc = !p ? cf_cli_fail("predict", "out of memory") : cf_cli_load_inputs("predict", paths, n, &in);
+  int rc = !p ? cf_cli_fail("predict", "out of memory") : cf_cli_load_inputs("predict", paths, n, &a->model, &in);
   cf_cli_bar bar;
   cf_cli_bar_start(&bar, "predict", n);
   for (int i = 0; !rc && i < n; i++) {
@@ -159,14 +162,16 @@ int cmd_predict(int argc, char **argv) {
   cf_results_init(&a.opt);
   const cf_cli_opt opts[] = {{"--formula", &a.formula, NULL}, {"--optima", &a.optima, NULL}, {"--S", &a.S, NULL},
                              {"--V", &a.V, NULL},             {"--rho", &a.rho, NULL},       {"--no-eval", NULL, &a.no_eval},
-                             {"--json", NULL, &a.json},       {NULL, NULL, NULL}};
+                             {"--json", NULL, &a.json},       CF_CLI_MODEL_OPTS(a.model),
+                             {NULL, NULL, NULL}};
   const char **pos = calloc((size_t)argc + 1, sizeof *pos);
   int npos = 0, numbers = 0;
   int rc = !pos || cf_cli_parse("predict", argc, argv, opts, pos, argc, &npos);
   numbers = a.S || a.V || a.rho;
   if (!rc && numbers && npos) rc = cf_cli_fail("predict", "give either recordings or --S/--V/--rho, not both");
   if (!rc && !numbers && !npos) rc = cf_cli_fail("predict", "missing REC.h5 (or --S S --V V --rho RHO; see --help)");
-  rc = rc || load_formula(&a) || (numbers ? numbers_mode(&a) : recordings_mode(&a, pos, npos));
+  rc = rc || cf_cli_model_apply("predict", &a.model, NULL, 0) || load_formula(&a) ||
+       (numbers ? numbers_mode(&a) : recordings_mode(&a, pos, npos));
   cf_results_free(&a.opt);
   free(pos);
   return rc;

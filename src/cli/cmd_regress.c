@@ -13,7 +13,7 @@
 
 static const char *help =
     "usage: clothfit regress REC.h5... --from RESULTS.h5 [-o RESULTS.h5] [--max-evals N]\n"
-    "                        [--workers N] [--json]\n"
+    "                        [--workers N] " CF_CLI_MODEL_USAGE " [--json]\n"
     "\n"
     "Fit delta = d0 + d1 S + d2 V + d3 rho and alpha = a0 + a1 S + a2 V + a3 rho\n"
     "(thesis (4.6)) to the recordings: least squares on their optima in RESULTS.h5\n"
@@ -22,13 +22,16 @@ static const char *help =
     "formula.  Needs at least 4 recordings that vary in size, speed and density.\n"
     "Prints the coefficients, R* and E* (mean of the optima's errors), like Table\n"
     "4.6; -o stores them in /regression (the file may be RESULTS.h5 itself).\n"
+    "The optima must come from the same model settings (--kappa, --beta, --tol).\n"
     "\n"
     "  --max-evals N   evaluations of R at most (default 400; each simulates every\n"
     "                  recording)\n"
-    "  --workers N     worker processes (default 0 = all cores)\n";
+    "  --workers N     worker processes (default 0 = all cores)\n"
+    CF_CLI_MODEL_HELP;
 
 typedef struct {
   const char *from, *out, *max_evals, *workers;
+  cf_cli_model model;
   int json, evals, nw;
 } reg_args;
 
@@ -75,14 +78,15 @@ int cmd_regress(int argc, char **argv) {
   memset(&a, 0, sizeof a);
   const cf_cli_opt opts[] = {{"--from", &a.from, NULL},       {"-o", &a.out, NULL},
                              {"--max-evals", &a.max_evals, NULL}, {"--workers", &a.workers, NULL},
-                             {"--json", NULL, &a.json},       {NULL, NULL, NULL}};
+                             {"--json", NULL, &a.json},       CF_CLI_MODEL_OPTS(a.model),
+                             {NULL, NULL, NULL}};
   const char **pos = calloc((size_t)argc + 1, sizeof *pos);
   int npos = 0;
   cf_fit_input *in = NULL;
   cf_results res;
   cf_results_init(&res);
   int rc = !pos || cf_cli_parse("regress", argc, argv, opts, pos, argc, &npos) || check_values(&a, npos) ||
-           cf_cli_load_inputs("regress", pos, npos, &in) ||
+           cf_cli_load_inputs("regress", pos, npos, &a.model, &in) ||
            cf_cli_results_begin("regress", a.out, &res, argc, argv, a.nw, NULL) || run(&a, in, npos, &res) ||
            cf_cli_results_write("regress", a.out, &res);
   if (!rc) report(&a, &res.reg);

@@ -13,15 +13,18 @@
 static const char *help =
     "usage: clothfit sensitivity REC.h5 --at D,A [-n 10] [--scan delta|alpha]\n"
     "                            [--window T0:T1] [--workers N] [-o RESULTS.h5] [--json]\n"
+    "                            " CF_CLI_MODEL_USAGE "\n"
     "\n"
     "The mean error (cm) of the recording on an n x n grid over [0, 2D] x [0, 2A]\n"
     "around the point (delta, alpha) = (D, A), printed as a table (rows delta,\n"
     "columns alpha).  --scan delta (or alpha): n points of that parameter over\n"
     "[0, 2D] (or [0, 2A]) with the other held at the point.  Failed simulations\n"
-    "print as 'fail'.  -o stores the map (added to the file if it exists).\n";
+    "print as 'fail'.  -o stores the map (added to the file if it exists).\n"
+    CF_CLI_MODEL_HELP;
 
 typedef struct {
   const char *at, *n, *scan, *window, *workers, *out;
+  cf_cli_model model;
   int json, np, nw;
   double D, A, w0, w1;
 } sens_args;
@@ -124,6 +127,7 @@ static int run(sens_args *a, const cf_fit_input *in, cf_res_rec *rec) {
     cf_res_rec_describe(rec, in);
     if (cf_res_set_sens(rec, a->scan ? a->scan : "map", a->D, a->A, &o, &sr))
       rc = cf_error_set(&err, CF_ENOMEM, "out of memory");
+    rec->sens.model = cf_res_model_of(in);
   }
   cf_res_rec_clear(&scratch);
   return rc ? cf_cli_fail("sensitivity", "%s", err.msg) : 0;
@@ -136,7 +140,8 @@ int cmd_sensitivity(int argc, char **argv) {
   const cf_cli_opt opts[] = {{"--at", &a.at, NULL},         {"-n", &a.n, NULL},
                              {"--scan", &a.scan, NULL},     {"--window", &a.window, NULL},
                              {"--workers", &a.workers, NULL}, {"-o", &a.out, NULL},
-                             {"--json", NULL, &a.json},     {NULL, NULL, NULL}};
+                             {"--json", NULL, &a.json},     CF_CLI_MODEL_OPTS(a.model),
+                             {NULL, NULL, NULL}};
   const char *path = NULL;
   int npos = 0;
   cf_fit_input *in = NULL;
@@ -144,7 +149,7 @@ int cmd_sensitivity(int argc, char **argv) {
   cf_results_init(&res);
   int rc = cf_cli_parse("sensitivity", argc, argv, opts, &path, 1, &npos) || check_values(&a);
   if (!rc && !path) rc = cf_cli_fail("sensitivity", "missing REC.h5 (see --help)");
-  rc = rc || cf_cli_load_inputs("sensitivity", &path, 1, &in) ||
+  rc = rc || cf_cli_load_inputs("sensitivity", &path, 1, &a.model, &in) ||
        cf_cli_results_begin("sensitivity", a.out, &res, argc, argv, a.nw, NULL);
   cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
   if (!rc && !rec) rc = cf_cli_fail("sensitivity", "out of memory");

@@ -13,6 +13,7 @@ static const char *help =
     "usage: clothfit sweep REC.h5... [-o RESULTS.h5] [--workers N] [--prune] [--window T0:T1]\n"
     "                      [--delta-grid A:B:N[*rho]] [--alpha-grid A:B:N[*rho]]\n"
     "                      [--experiment FILE.ini] [--json]\n"
+    "                      " CF_CLI_MODEL_USAGE "\n"
     "\n"
     "Simulate every recording (HDF5, ingested with --lattice) at every point of a\n"
     "(delta, alpha) grid and find the point with the smallest mean error (SPEC §8).\n"
@@ -20,7 +21,8 @@ static const char *help =
     "points), rho = the recording's density; A:B:N gives N points from A to B,\n"
     "with *rho scaled by the density.  Prints the best point per recording (Table\n"
     "A.1: error, std, alpha, delta) and the means by material, size, motion and\n"
-    "speed (Table 4.5).\n"
+    "speed (Table 4.5).  The other model parameters are held (--kappa, --beta,\n"
+    "--tol).\n"
     "\n"
     "  -o RESULTS.h5        store the error surfaces (added to the file if it exists)\n"
     "  --workers N          worker processes (default 0 = all cores)\n"
@@ -30,10 +32,12 @@ static const char *help =
     "                       left out: to the end)\n"
     "  --experiment FILE    also the recordings of an INI list: [recordings]\n"
     "                       files = a.h5, b.h5 (relative to the INI)\n"
-    "  --json               one JSON object on the last line\n";
+    "  --json               one JSON object on the last line\n"
+    CF_CLI_MODEL_HELP;
 
 typedef struct {
   const char *out, *workers, *window, *dgrid, *agrid, *experiment;
+  cf_cli_model model;
   int prune, json;
   cf_cli_grid gd, ga;
   double w0, w1;
@@ -130,7 +134,7 @@ int cmd_sweep(int argc, char **argv) {
                              {"--window", &a.window, NULL}, {"--delta-grid", &a.dgrid, NULL},
                              {"--alpha-grid", &a.agrid, NULL}, {"--experiment", &a.experiment, NULL},
                              {"--prune", NULL, &a.prune},   {"--json", NULL, &a.json},
-                             {NULL, NULL, NULL}};
+                             CF_CLI_MODEL_OPTS(a.model),    {NULL, NULL, NULL}};
   const char **pos = calloc((size_t)argc + 1, sizeof *pos), **paths = NULL;
   char **files = NULL, *text = NULL;
   int npos = 0, n = 0, nfiles = 0;
@@ -138,7 +142,8 @@ int cmd_sweep(int argc, char **argv) {
   cf_results res;
   cf_results_init(&res);
   int rc = !pos || cf_cli_parse("sweep", argc, argv, opts, pos, argc, &npos) || check_values(&a) ||
-           collect(&a, pos, npos, &paths, &n, &files, &nfiles, &text) || cf_cli_load_inputs("sweep", paths, n, &in) ||
+           collect(&a, pos, npos, &paths, &n, &files, &nfiles, &text) ||
+           cf_cli_load_inputs("sweep", paths, n, &a.model, &in) ||
            cf_cli_results_begin("sweep", a.out, &res, argc, argv, a.nw, text) || run_all(&a, in, n, &res) ||
            cf_cli_results_write("sweep", a.out, &res);
   if (!rc) report(&a, &res, in, n);

@@ -111,6 +111,19 @@ int cf_cli_parse_pair(const char *s, double *a, double *b) {
   return c && number(s, (size_t)(c - s), a) && number(c + 1, strlen(c + 1), b) && *a >= 0 && *b >= 0;
 }
 
+int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in, int n) {
+  static const char *const name[3] = {"kappa", "beta", "tol"}, *const rule[3] = {"K >= 0", "B >= 0", "0 < T < 1"};
+  const char *s[3] = {m ? m->kappa : NULL, m ? m->beta : NULL, m ? m->tol : NULL};
+  cf_params p;
+  cf_params_default(&p);
+  double v[3] = {p.kappa, p.beta, p.tol};
+  for (int k = 0; k < 3; k++)
+    if (s[k] && (!number(s[k], strlen(s[k]), &v[k]) || v[k] < 0 || (k == 2 && !(v[k] > 0 && v[k] < 1))))
+      return cf_cli_fail(cmd, "invalid --%s '%s': expected a number with %s", name[k], s[k], rule[k]);
+  for (int i = 0; i < n; i++) in[i].fixed.kappa = v[0], in[i].fixed.beta = v[1], in[i].base.tol = v[2];
+  return 0;
+}
+
 int cf_cli_workers(const char *cmd, const char *s, int *workers) {
   *workers = 0;
   if (s && !cf_cli_parse_int(s, 0, workers))
@@ -140,7 +153,9 @@ void cf_cli_free_inputs(cf_fit_input *in, int n) {
   free(in);
 }
 
-int cf_cli_load_inputs(const char *cmd, const char *const *paths, int n, cf_fit_input **in) {
+int cf_cli_load_inputs(const char *cmd, const char *const *paths, int n, const cf_cli_model *m, cf_fit_input **in) {
+  *in = NULL;
+  if (cf_cli_model_apply(cmd, m, NULL, 0)) return 1;
   *in = calloc((size_t)n + 1, sizeof **in);
   if (!*in) return cf_cli_fail(cmd, "out of memory");
   cf_error err = {0, ""};
@@ -156,7 +171,7 @@ int cf_cli_load_inputs(const char *cmd, const char *const *paths, int n, cf_fit_
       return cf_cli_fail(cmd, "%s", err.msg);
     }
   }
-  return 0;
+  return cf_cli_model_apply(cmd, m, *in, n);
 }
 
 void cf_cli_window_frames(const cf_fit_input *in, double a, double b, int *t0, int *t1) {

@@ -54,10 +54,46 @@ typedef struct {
 void cf_cli_bar_start(cf_cli_bar *b, const char *label, long total);
 void cf_cli_bar_end(cf_cli_bar *b);
 
+/* ------------------------------------------------------- model settings */
+/* The model parameters that are not fitted, held fixed by every command
+ * that simulates recordings: --kappa K (bending stiffness, default 0),
+ * --beta B (Rayleigh damping on K, default 0), --tol T (the projection's
+ * relative constraint tolerance, default 1e-3).  Why they are options: at
+ * the defaults a shaken sheet's trajectory is sensitive at the ~0.2 cm
+ * level (without bending stiffness the free bottom edge flutters
+ * chaotically; the taut top edge between the held corners can sag by about
+ * edge length * sqrt(tol)), so the error surface has a ~0.25 cm floor; a
+ * small kappa (1e-3) and tol 1e-4..1e-5 make it smooth down to the 0.1 mm
+ * marker noise.  The values are the option strings (NULL: default). */
+typedef struct {
+  const char *kappa, *beta, *tol;
+} cf_cli_model;
+/* The three entries of a cf_cli_opt table for the cf_cli_model m. */
+#define CF_CLI_MODEL_OPTS(m) {"--kappa", &(m).kappa, NULL}, {"--beta", &(m).beta, NULL}, {"--tol", &(m).tol, NULL}
+/* Their usage words and --help section (the end of each command's help). */
+#define CF_CLI_MODEL_USAGE "[--kappa K] [--beta B] [--tol T]"
+#define CF_CLI_MODEL_HELP                                                              \
+  "\n"                                                                                 \
+  "Model parameters held fixed (not fitted):\n"                                        \
+  "  --kappa K    bending stiffness (default 0)\n"                                     \
+  "  --beta B     Rayleigh damping on K (default 0)\n"                                 \
+  "  --tol T      relative constraint tolerance of the projection (default 1e-3;\n"    \
+  "               0 < T < 1)\n"                                                        \
+  "At the defaults a shaken sheet's trajectory is sensitive at the ~0.2 cm level\n"    \
+  "(without bending stiffness the free bottom edge flutters chaotically; the taut\n"   \
+  "top edge between the held corners can sag by ~ edge length * sqrt(tol)), so\n"     \
+  "the error surface has a ~0.25 cm floor.  With --kappa 1e-3 --tol 1e-4 (to\n"       \
+  "1e-5) it is smooth down to the 0.1 mm marker noise.\n"
+/* Check m's values (finite, kappa >= 0, beta >= 0, 0 < tol < 1) and set
+ * fixed.kappa, fixed.beta and base.tol of in[0..n) (n = 0: only check).  0,
+ * or 1 after printing the one-line error naming the option and value. */
+int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in, int n);
+
 /* ----------------------------------------------------------- recordings */
-/* Load every path (printing "clothfit CMD: <error>" and returning 1 on the
- * first failure, or when two recordings share a file stem).  *in has n. */
-int cf_cli_load_inputs(const char *cmd, const char *const *paths, int n, cf_fit_input **in);
+/* Check the model settings m (may be NULL: defaults), then load every path
+ * with them (printing "clothfit CMD: <error>" and returning 1 on the first
+ * failure, or when two recordings share a file stem).  *in has n. */
+int cf_cli_load_inputs(const char *cmd, const char *const *paths, int n, const cf_cli_model *m, cf_fit_input **in);
 void cf_cli_free_inputs(cf_fit_input *in, int n);
 /* Frames [t0, t1) of the window [a, b) in seconds (b = inf: to the end). */
 void cf_cli_window_frames(const cf_fit_input *in, double a, double b, int *t0, int *t1);
@@ -73,7 +109,8 @@ int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_gri
 int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *start_kind, int t0, int t1,
                   int max_evals, cf_cli_bar *bar, cf_res_rec *rec, cf_error *err);
 /* The same for n recordings at once from their grid optima (d0[i], a0[i]),
- * training on the whole recording, one recording per worker process. */
+ * training on the whole recording, one recording per worker process (all
+ * with the model settings of in[0]). */
 int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, int max_evals,
                        int workers, cf_cli_bar *bar, cf_res_rec *const *recs, cf_error *err);
 /* Simulate at (delta, alpha): per-frame errors fe[T] (may be NULL) and the
@@ -84,8 +121,9 @@ int cf_cli_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_err
 
 /* The a-priori formulas (4.6) fitted to the recordings (cf_regress_fit:
  * least squares on their optima in opt, named opt_name in messages, then
- * Nelder-Mead on R) into g.  A recording without an optimum is an error,
- * or left out with skip_failed. */
+ * Nelder-Mead on R, simulated with the model settings of in[0]) into g.  A
+ * recording without an optimum is an error, or left out with skip_failed;
+ * an optimum found with other model settings is an error. */
 int cf_cli_regress(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, int skip_failed,
                    int max_evals, int workers, cf_cli_bar *bar, cf_res_regression *g, cf_error *err);
 

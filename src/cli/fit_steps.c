@@ -1,6 +1,8 @@
 /* fit_steps.c — the fitting steps the commands share (fit_cli.h): a grid
  * sweep of one recording, the Nelder-Mead refinement with its training and
- * testing errors and per-frame series, and one evaluation. */
+ * testing errors and per-frame series, one evaluation and the regression.
+ * Every simulation of a recording uses the model settings it carries
+ * (in->base, in->fixed), and every part stored records them. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,15 +24,14 @@ static int with_file(const cf_fit_input *in, cf_error *err, int rc) {
 int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_grid *ga, int t0, int t1, int workers,
                  int prune, cf_cli_bar *bar, cf_res_rec *rec, cf_error *err) {
   double *dl = cf_cli_axis(gd, in->tg.rho), *al = cf_cli_axis(ga, in->tg.rho);
-  cf_params base;
-  cf_params_default(&base);
-  cf_fit_point fixed = {0, 0, 0, 0, 0};
   cf_sweep_options o = {gd->n, ga->n, dl, al, t0, t1, workers, prune, bar ? &bar->fp : NULL};
   cf_sweep_result sr;
-  int rc = !dl || !al ? cf_error_set(err, CF_ENOMEM, "out of memory") : cf_sweep_run(&in->tg, &base, &fixed, &o, &sr, err);
+  int rc = !dl || !al ? cf_error_set(err, CF_ENOMEM, "out of memory")
+                      : cf_sweep_run(&in->tg, &in->base, &in->fixed, &o, &sr, err);
   if (!rc) {
     cf_res_rec_describe(rec, in);
     if (cf_res_set_sweep(rec, &o, &sr, in->tg.dt)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
+    rec->sweep.model = cf_res_model_of(in);
     cf_sweep_result_free(&sr);
   }
   if (bar) bar->offset += (long)gd->n * ga->n;
@@ -85,6 +86,13 @@ static void store_windows(cf_res_rec *rec, const cf_frame_error *fe, const cf_fi
   f->e_all = r->err.e_cm, f->s_all = r->err.s_cm;
 }
 
+/* (delta, alpha) with the parameters in holds. */
+static cf_fit_point point_at(const cf_fit_input *in, double delta, double alpha) {
+  cf_fit_point pt = in->fixed;
+  pt.delta = delta, pt.alpha = alpha;
+  return pt;
+}
+
 static void nm_options(const cf_fit_input *in, double d0, double a0, int t0, int t1, int max_evals, cf_nm_options *o) {
   cf_nm_options_default(o, in->tg.rho, d0, a0);
   o->t0 = t0, o->t1 = t1, o->max_evals = max_evals > 0 ? max_evals : 200;
@@ -94,19 +102,18 @@ static void nm_options(const cf_fit_input *in, double d0, double a0, int t0, int
  * per-frame errors at the optimum (one more simulation). */
 static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const char *start_kind, double d0, double a0,
                          int t0, int t1, cf_res_rec *rec, cf_error *err) {
-  cf_params base;
-  cf_params_default(&base);
-  cf_fit_run *run = cf_fit_run_alloc(&in->tg, &base, err);
+  cf_fit_run *run = cf_fit_run_alloc(&in->tg, &in->base, err);
   if (!run) return with_file(in, err, err->code ? err->code : CF_EINVAL);
   int T = in->tg.T, rc = CF_OK;
   cf_frame_error *fe = malloc(sizeof *fe * T);
-  cf_fit_point pt = {nr->best[0], nr->best[1], 0, 0, 0};
+  cf_fit_point pt = point_at(in, nr->best[0], nr->best[1]);
   cf_fit_result r;
   if (!fe || cf_fit_run_eval(run, &pt, 0, 0, 0, fe, &r)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
   if (!rc) {
     cf_res_rec_describe(rec, in);
     rec->has_fit = 1;
     store_fit(&rec->fit, nr, start_kind, d0, a0);
+    rec->fit.model = cf_res_model_of(in);
     store_windows(rec, fe, &r, T, t0, t1, in->tg.dt);
     if (store_path(&rec->fit, nr) || cf_res_set_series(rec, fe, T, in->tg.dt, pt.delta, pt.alpha))
       rc = cf_error_set(err, CF_ENOMEM, "out of memory");
@@ -118,16 +125,13 @@ static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const c
 
 int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *start_kind, int t0, int t1,
                   int max_evals, cf_cli_bar *bar, cf_res_rec *rec, cf_error *err) {
-  cf_params base;
-  cf_params_default(&base);
-  cf_fit_run *run = cf_fit_run_alloc(&in->tg, &base, err);
+  cf_fit_run *run = cf_fit_run_alloc(&in->tg, &in->base, err);
   if (!run) return with_file(in, err, err->code ? err->code : CF_EINVAL);
   cf_nm_options o;
   nm_options(in, d0, a0, t0, t1, max_evals, &o);
   o.progress = bar ? &bar->fp : NULL;
-  cf_fit_point zero = {0, 0, 0, 0, 0};
   cf_nm_result nr;
-  int rc = cf_fit_nelder_mead(run, &zero, &o, &nr, err);
+  int rc = cf_fit_nelder_mead(run, &in->fixed, &o, &nr, err);
   cf_fit_run_free(run);
   if (!rc) rc = store_refined(in, &nr, start_kind, d0, a0, t0, t1, rec, err);
   if (bar) bar->offset += o.max_evals;
@@ -142,10 +146,9 @@ int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, c
   cf_nm_result *nr = calloc((size_t)n + 1, sizeof *nr);
   int rc = o && tg && nr ? CF_OK : cf_error_set(err, CF_ENOMEM, "out of memory");
   for (int i = 0; !rc && i < n; i++) nm_options(in[i], d0[i], a0[i], 0, in[i]->tg.T, max_evals, &o[i]), tg[i] = &in[i]->tg;
-  cf_params base;
-  cf_params_default(&base);
-  cf_fit_point zero = {0, 0, 0, 0, 0};
-  if (!rc) rc = cf_fit_nelder_mead_batch(n, tg, &base, &zero, o, workers, bar ? &bar->fp : NULL, nr, err);
+  /* one model for the batch: the commands give every recording the same */
+  if (!rc && n > 0)
+    rc = cf_fit_nelder_mead_batch(n, tg, &in[0]->base, &in[0]->fixed, o, workers, bar ? &bar->fp : NULL, nr, err);
   for (int i = 0; !rc && i < n; i++) rc = store_refined(in[i], &nr[i], "grid", d0[i], a0[i], 0, in[i]->tg.T, recs[i], err);
   for (int i = 0; nr && i < n; i++) cf_nm_result_free(&nr[i]);
   free(o), free(tg), free(nr);
@@ -154,11 +157,9 @@ int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, c
 
 int cf_cli_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_error *fe, double *e, double *s,
                 char reason[256], cf_error *err) {
-  cf_params base;
-  cf_params_default(&base);
-  cf_fit_run *run = cf_fit_run_alloc(&in->tg, &base, err);
+  cf_fit_run *run = cf_fit_run_alloc(&in->tg, &in->base, err);
   if (!run) return with_file(in, err, err->code ? err->code : CF_EINVAL);
-  cf_fit_point pt = {delta, alpha, 0, 0, 0};
+  cf_fit_point pt = point_at(in, delta, alpha);
   cf_fit_result r;
   int rc = cf_fit_run_eval(run, &pt, 0, 0, 0, fe, &r);
   cf_fit_run_free(run);
@@ -166,6 +167,17 @@ int cf_cli_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_err
   snprintf(reason, 256, "%s", r.reason);
   if (rc) cf_error_set(err, rc, "simulation failed (%s)", cf_status_name(rc));
   return with_file(in, err, rc);
+}
+
+/* The optimum r of in must come from the model settings in carries, or its
+ * error (E*) and the least-squares start would not belong to this run. */
+static int check_model(const cf_fit_input *in, const cf_res_rec *r, const char *opt_name, cf_error *err) {
+  const cf_res_model *o = cf_res_optimum_model(r);
+  cf_res_model m = cf_res_model_of(in);
+  if (cf_res_model_equal(o, &m)) return CF_OK;
+  return cf_error_set(err, CF_EINVAL, "%s: the optimum of %s was found with kappa %g, beta %g, tol %g, this run "
+                      "simulates with kappa %g, beta %g, tol %g (give the same --kappa, --beta, --tol)", opt_name,
+                      in->name, o->kappa, o->beta, o->tol, m.kappa, m.beta, m.tol);
 }
 
 /* The study items: targets, S, V and the optima of opt; *m of them, the
@@ -189,14 +201,17 @@ static int study_items(const cf_fit_input *in, int n, const cf_results *opt, con
     if (!isfinite(in[i].S))
       return cf_error_set(err, CF_EINVAL, "%s: no cloth size, so no S (ingest with --size A2|A3|WxH)", in[i].path);
     if (!isfinite(in[i].V)) return cf_error_set(err, CF_EINVAL, "%s: no marker speed can be measured (V)", in[i].path);
+    if (check_model(&in[i], r, opt_name, err)) return CF_EINVAL;
     names[(*m)++] = in[i].name;
   }
   return CF_OK;
 }
 
-static int store_regression(cf_res_regression *g, const cf_regress_result *rr, const char *const *names, int n) {
+static int store_regression(cf_res_regression *g, const cf_regress_result *rr, const cf_res_model *model,
+                            const char *const *names, int n) {
   cf_res_regression_clear(g);
   g->has = 1;
+  g->model = *model;
   g->f = rr->f, g->f_start = rr->f_start;
   g->R = rr->R, g->R_start = rr->R_start, g->E = rr->E;
   g->evaluations = rr->evaluations, g->iterations = rr->iterations;
@@ -212,11 +227,14 @@ int cf_cli_regress(const cf_fit_input *in, int n, const cf_results *opt, const c
   const char **names = calloc((size_t)n + 1, sizeof *names);
   int m = 0, rc = it && names ? study_items(in, n, opt, opt_name, skip_failed, it, names, &m, err)
                               : cf_error_set(err, CF_ENOMEM, "out of memory");
-  cf_params base;
-  cf_params_default(&base);
+  /* one model for the study (the commands give every recording the same);
+   * cf_regress_* hold base's beta and kappa */
+  cf_params base = in[0].base;
+  base.beta = in[0].fixed.beta, base.kappa = in[0].fixed.kappa;
+  cf_res_model model = cf_res_model_of(&in[0]);
   cf_regress_result rr;
   if (!rc) rc = cf_regress_fit(it, m, &base, NULL, max_evals, workers, bar ? &bar->fp : NULL, &rr, err);
-  if (!rc && store_regression(g, &rr, names, m)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
+  if (!rc && store_regression(g, &rr, &model, names, m)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
   free(it);
   free(names);
   return rc;

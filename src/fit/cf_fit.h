@@ -234,7 +234,8 @@ typedef struct {
 
 /* R(f) = mean over items of the whole-recording mean error with the
  * formula's (delta, alpha); items run on worker processes (0: all cores).
- * Failed simulations count as a large penalty. */
+ * The simulations use base, its beta and kappa held fixed (as a sweep's
+ * fixed point holds them).  Failed simulations count as a large penalty. */
 int cf_regress_objective(const cf_study_item *items, int n, const cf_params *base,
                          const cf_formula *f, int workers, double *R, cf_error *err);
 /* Nelder-Mead on the 8 coefficients minimizing R, started from least

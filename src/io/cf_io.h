@@ -485,6 +485,16 @@ typedef struct {
   cf_rec_meta meta;
   char path[1024];         /* the recording file */
   char name[256];          /* its stem: results groups are named after it */
+  /* The model settings this recording is simulated with, carried here so
+   * that every step of a command (sweep, refinement, evaluation,
+   * regression) uses the same ones and the results can record them.  base:
+   * the simulation settings (tol, max_iter, ...; rho and dt come from the
+   * target, delta .. kappa from the fit point); fixed: the parameters held
+   * while delta and alpha are fitted (beta, kappa).  The loader sets
+   * cf_params_default() and zeros; the commands' --kappa, --beta, --tol
+   * change them (cf_cli_model_apply). */
+  cf_params base;
+  cf_fit_point fixed;
 } cf_fit_input;
 
 /* Read path and build the target.  One-line errors naming the file: not a
@@ -516,6 +526,11 @@ int cf_truth_load(const char *path, double *delta, double *alpha, cf_error *err)
  * results file is rewritten whole and atomically: commands with -o read the
  * existing file (if any), replace the parts they computed and write it back,
  * so `sweep`, `fit`, `sensitivity` and `regress` can fill one file. */
+typedef struct {           /* the model settings a part was computed with */
+  double kappa, beta;      /* bending stiffness and damping held fixed */
+  double tol;              /* relative constraint tolerance of the projection */
+} cf_res_model;
+
 typedef struct {           /* a grid sweep of one recording */
   int nd, na;
   double *delta, *alpha;   /* [nd], [na] axes */
@@ -527,6 +542,7 @@ typedef struct {           /* a grid sweep of one recording */
   double t0_s, t1_s;       /* evaluation window (s); t1_s <= 0: to the end */
   double wall_s;
   int workers, prune;
+  cf_res_model model;
 } cf_res_sweep;
 
 typedef struct {           /* the refined optimum */
@@ -541,6 +557,7 @@ typedef struct {           /* the refined optimum */
   int evaluations, iterations, converged;
   int n_path;
   double *path;            /* [n_path*4]: delta, alpha, mu, f after each iteration */
+  cf_res_model model;      /* also of the series at the optimum */
 } cf_res_fit;
 
 typedef struct {           /* per-frame errors at the optimum */
@@ -556,6 +573,7 @@ typedef struct {           /* sensitivity map (thesis Fig. 4.6) or 1-D scan */
   double *delta, *alpha;   /* [nd], [na] */
   double *e, *s;           /* [nd*na] cm */
   int *status;
+  cf_res_model model;
 } cf_res_sens;
 
 typedef struct {
@@ -579,6 +597,7 @@ typedef struct {
   int evaluations, iterations;
   int n_used;
   char **used;             /* the recordings (group names) */
+  cf_res_model model;      /* of the simulations of R */
 } cf_res_regression;
 
 typedef struct {
@@ -616,6 +635,14 @@ int cf_res_set_series(cf_res_rec *rec, const cf_frame_error *fe, int T, double d
 /* The optimum of rec: the refined one if any, else the sweep's best point;
  * 0 if neither. */
 int cf_res_optimum(const cf_res_rec *rec, double *delta, double *alpha, double *e, double *s);
+/* The model settings of that optimum (the fit's, else the sweep's). */
+const cf_res_model *cf_res_optimum_model(const cf_res_rec *rec);
+/* The model settings of in (its fixed kappa, beta and base tol); the
+ * defaults (cf_params_default: kappa = beta = 0, tol 1e-3), which are also
+ * what parts of files written before the settings were recorded get. */
+cf_res_model cf_res_model_of(const cf_fit_input *in);
+cf_res_model cf_res_model_default(void);
+int cf_res_model_equal(const cf_res_model *a, const cf_res_model *b);
 void cf_res_regression_clear(cf_res_regression *g);
 /* Provenance of this run: version, revision, host, start time, command. */
 void cf_results_stamp(cf_results *r, int argc, char **argv, int workers, const char *config_text);

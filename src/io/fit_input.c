@@ -1,7 +1,8 @@
 /* fit_input.c — an HDF5 recording as a cf_fit_target (cf_io.h "fitting
  * inputs"): the lattice markers, their weights and controlled corners from
  * the marker processing (r->proc), rho from /meta, dt from /time, and the
- * descriptors S and V of the a-priori formulas.  Every error is one line
+ * descriptors S and V of the a-priori formulas, with the default model
+ * settings (cf_params_default, nothing held).  Every error is one line
  * that names the file and says how to fix the recording. */
 #include <errno.h>
 #include <math.h>
@@ -107,6 +108,7 @@ int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_
   in->V = cf_speed_measure(r->n_frames, p->rows * p->cols, r->dt, in->pos);
   snprintf(in->path, sizeof in->path, "%s", path);
   cf_path_stem(path, in->name, sizeof in->name);
+  cf_params_default(&in->base); /* fixed: zeros from the memset */
   return CF_OK;
 }
 

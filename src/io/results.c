@@ -53,12 +53,29 @@ void cf_results_free(cf_results *r) {
   cf_results_init(r);
 }
 
+cf_res_model cf_res_model_default(void) {
+  cf_params p;
+  cf_params_default(&p);
+  cf_res_model m = {p.kappa, p.beta, p.tol};
+  return m;
+}
+
+cf_res_model cf_res_model_of(const cf_fit_input *in) {
+  cf_res_model m = {in->fixed.kappa, in->fixed.beta, in->base.tol};
+  return m;
+}
+
+int cf_res_model_equal(const cf_res_model *a, const cf_res_model *b) {
+  return a->kappa == b->kappa && a->beta == b->beta && a->tol == b->tol;
+}
+
 static void rec_init(cf_res_rec *rec, const char *name) {
   memset(rec, 0, sizeof *rec);
   snprintf(rec->name, sizeof rec->name, "%s", name);
   rec->meta.width_m = rec->meta.height_m = rec->meta.density = NAN;
   rec->rho = rec->S = rec->V = rec->dt = rec->duration = NAN;
   rec->truth_delta = rec->truth_alpha = NAN;
+  rec->sweep.model = rec->fit.model = rec->sens.model = cf_res_model_default(); /* files without the settings */
 }
 
 cf_res_rec *cf_results_rec(cf_results *r, const char *name, int create) {
@@ -151,6 +168,10 @@ int cf_res_optimum(const cf_res_rec *rec, double *delta, double *alpha, double *
   *delta = w->delta[w->best / w->na], *alpha = w->alpha[w->best % w->na];
   *e = w->e[w->best], *s = w->s[w->best];
   return 1;
+}
+
+const cf_res_model *cf_res_optimum_model(const cf_res_rec *rec) {
+  return rec->has_fit ? &rec->fit.model : &rec->sweep.model;
 }
 
 /* The previous run (if any) moves to the history. */

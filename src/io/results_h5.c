@@ -15,23 +15,30 @@
  *                          ""), pruned [nd,na] (1: error is a lower bound);
  *                          attrs best_index (-1: none), best_delta,
  *                          best_alpha, best_error, best_std, window_t0_s,
- *                          window_t1_s (0: to the end), wall_s, workers, prune
+ *                          window_t1_s (0: to the end), wall_s, workers, prune,
+ *                          and the model settings (below)
  *     fit/                 attrs method ("nelder-mead"), start ("grid" |
  *                          "apriori" | "given"), n_params, start_delta,
  *                          start_alpha, delta, alpha, mu (NaN: not fitted),
  *                          f_start, f_best, train_t0_s, train_t1_s,
  *                          error_train, std_train, error_test, std_test,
  *                          error_all, std_all, evaluations, iterations,
- *                          converged; path [n,4] (delta, alpha, mu, f: best
- *                          vertex after each simplex iteration)
- *     series/              e, s, d [T] (cm, per frame at the optimum); attrs
- *                          dt, delta, alpha
+ *                          converged, model settings; path [n,4] (delta,
+ *                          alpha, mu, f: best vertex after each simplex
+ *                          iteration)
+ *     series/              e, s, d [T] (cm, per frame at the optimum, with
+ *                          the fit's model settings); attrs dt, delta, alpha
  *     sensitivity/         delta [nd], alpha [na], error, std, status
  *                          [nd,na]; attrs kind ("map" | "delta" | "alpha"),
- *                          at_delta, at_alpha
+ *                          at_delta, at_alpha, model settings
  *   /regression            attrs d0..d3, a0..a3 (fitted), d0_start..a3_start
  *                          (least squares), R, R_start, E (cm), evaluations,
- *                          iterations; recordings [n] (group names)
+ *                          iterations, model settings; recordings [n] (group
+ *                          names)
+ * Model settings (what a part was computed with, so that it can be
+ * reproduced): attrs kappa, beta (held fixed) and tol (the projection's
+ * relative tolerance); parts of files written before they were recorded
+ * read as the defaults every run used then (0, 0, 1e-3).
  * Written whole and atomically (temporary name + rename); read back by
  * results_read.c.  Attributes are described once, in tables shared by the
  * writer and the reader (results_fields.h). */
@@ -49,6 +56,8 @@
 #define FD(st, key, m) {key, offsetof(st, m), 'd', 0}
 #define FI(st, key, m) {key, offsetof(st, m), 'i', 0}
 #define FS(st, key, m) {key, offsetof(st, m), 's', sizeof(((st *)0)->m)}
+/* The model settings (cf_res_model m) of a part. */
+#define FM(st, m) FD(st, "kappa", m.kappa), FD(st, "beta", m.beta), FD(st, "tol", m.tol)
 
 const cf_res_field cf_res_rec_fields[] = {
     FS(cf_res_rec, "recording", recording),     FS(cf_res_rec, "material", meta.material),
@@ -65,7 +74,7 @@ const cf_res_field cf_res_sweep_fields[] = {
     FI(cf_res_sweep, "best_index", best),     FD(cf_res_sweep, "window_t0_s", t0_s),
     FD(cf_res_sweep, "window_t1_s", t1_s),    FD(cf_res_sweep, "wall_s", wall_s),
     FI(cf_res_sweep, "workers", workers),     FI(cf_res_sweep, "prune", prune),
-    {NULL, 0, 0, 0}};
+    FM(cf_res_sweep, model),                  {NULL, 0, 0, 0}};
 
 const cf_res_field cf_res_fit_fields[] = {
     FS(cf_res_fit, "method", method),            FS(cf_res_fit, "start", start_kind),
@@ -78,7 +87,8 @@ const cf_res_field cf_res_fit_fields[] = {
     FD(cf_res_fit, "error_test", e_test),        FD(cf_res_fit, "std_test", s_test),
     FD(cf_res_fit, "error_all", e_all),          FD(cf_res_fit, "std_all", s_all),
     FI(cf_res_fit, "evaluations", evaluations),  FI(cf_res_fit, "iterations", iterations),
-    FI(cf_res_fit, "converged", converged),      {NULL, 0, 0, 0}};
+    FI(cf_res_fit, "converged", converged),      FM(cf_res_fit, model),
+    {NULL, 0, 0, 0}};
 
 const cf_res_field cf_res_series_fields[] = {
     FD(cf_res_series, "dt", dt), FD(cf_res_series, "delta", delta), FD(cf_res_series, "alpha", alpha),
@@ -86,7 +96,7 @@ const cf_res_field cf_res_series_fields[] = {
 
 const cf_res_field cf_res_sens_fields[] = {
     FS(cf_res_sens, "kind", kind), FD(cf_res_sens, "at_delta", at_delta), FD(cf_res_sens, "at_alpha", at_alpha),
-    {NULL, 0, 0, 0}};
+    FM(cf_res_sens, model),        {NULL, 0, 0, 0}};
 
 const cf_res_field cf_res_reg_fields[] = {
     FD(cf_res_regression, "d0", f.d[0]),       FD(cf_res_regression, "d1", f.d[1]),
@@ -99,7 +109,7 @@ const cf_res_field cf_res_reg_fields[] = {
     FD(cf_res_regression, "a2_start", f_start.a[2]), FD(cf_res_regression, "a3_start", f_start.a[3]),
     FD(cf_res_regression, "R", R),             FD(cf_res_regression, "R_start", R_start),
     FD(cf_res_regression, "E", E),             FI(cf_res_regression, "evaluations", evaluations),
-    FI(cf_res_regression, "iterations", iterations), {NULL, 0, 0, 0}};
+    FI(cf_res_regression, "iterations", iterations), FM(cf_res_regression, model), {NULL, 0, 0, 0}};
 
 const cf_res_field cf_res_prov_fields[] = {
     FS(cf_res_provenance, "tool_version", tool_version), FS(cf_res_provenance, "git_revision", git_revision),

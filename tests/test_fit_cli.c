@@ -335,6 +335,10 @@ static void fit_model(const char *rec) {
   CHECK(cf_test_json_num(j, "kappa") == 1e-3 && cf_test_json_num(j, "beta") == 0 && cf_test_json_num(j, "tol") == 1e-4,
         "%s", j);
   CHECK(strstr(o, "model             kappa 0.001, beta 0, tol 0.0001"), "no model line in '%s'", o);
+  /* 2 evaluations cannot complete GSL's first simplex iteration: the result
+   * is the start with its real error (GSL's fval is unset until then) */
+  CHECK(cf_test_json_num(j, "delta") == 0.041 && cf_test_json_num(j, "alpha") == 0.307 &&
+        cf_test_json_num(j, "iterations") == 0 && cf_test_json_num(j, "train_error_cm") > 0.001, "%s", j);
   free(o), free(e);
   st = run(&o, &e, "sweep", rec, "--delta-grid", "0.041:0.041:1", "--alpha-grid", "0.307:0.307:1", "--kappa", "1e-3",
            "--tol", "1e-4", "-o", res, NULL);

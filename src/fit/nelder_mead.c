@@ -98,8 +98,9 @@ int cf_fit_nelder_mead(cf_fit_run *run, const cf_fit_point *base, const cf_nm_op
     status = gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), tol);
   }
   res->converged = status == GSL_SUCCESS;
-  /* never end worse than the start (acceptance: NM does not lose the grid optimum) */
-  if (m->fval <= res->f_start) {
+  /* never end worse than the start (acceptance: NM does not lose the grid
+   * optimum); without an iteration GSL's fval is not set yet */
+  if (res->iterations > 0 && m->fval <= res->f_start) {
     for (int i = 0; i < o->n; i++) res->best[i] = gsl_vector_get(m->x, i);
     res->f_best = m->fval;
   } else {

@@ -199,7 +199,7 @@ int cf_regress_fit(const cf_study_item *items, int n, const cf_params *base, con
     res->iterations++;
     status = gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), 1e-5);
   }
-  if (m->fval <= res->R_start) {
+  if (res->iterations > 0 && m->fval <= res->R_start) { /* fval is set by iterate */
     unpack8(m->x, &res->f);
     res->R = m->fval;
   } else {

@@ -3,11 +3,13 @@
  * boundary-edge rows, evaluation and Jacobian (2.15)-(2.16). */
 #include "model.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "element.h"
+#include "kernels.h"
 
 /* node -> elements adjacency (CSR) */
 typedef struct { int *ptr, *idx; } adjacency;
@@ -195,6 +197,57 @@ static int build_rows(cf_model *md, const adjacency *a, int mode) {
   return rc;
 }
 
+/* Groups of at most this many (row, node) pairs are evaluated together
+ * (a multiple of the kernels' tile, to which Tg's rows are padded with
+ * zeros). */
+#define GROUP_SLOTS 192
+
+static int padded(int w) { return (w + CF_KERN_TILE - 1) / CF_KERN_TILE * CF_KERN_TILE; }
+
+static int same_nodes(const cf_model *md, int r, int q) {
+  int nl = md->row_ptr[r + 1] - md->row_ptr[r];
+  return md->row_ptr[q + 1] - md->row_ptr[q] == nl &&
+         !memcmp(md->nodes + md->row_ptr[r], md->nodes + md->row_ptr[q], sizeof(int) * nl);
+}
+
+/* First row after the group starting at row r. */
+static int group_end(const cf_model *md, int r) {
+  int nl = md->row_ptr[r + 1] - md->row_ptr[r], e = r + 1;
+  while (e < md->nrows && e - r < CF_GROUP_MAX_ROWS && (e - r + 1) * nl <= GROUP_SLOTS &&
+         same_nodes(md, r, e))
+    e++;
+  return e;
+}
+
+static int build_groups(cf_model *md) {
+  int ng = 0;
+  for (int r = 0; r < md->nrows; r = group_end(md, r)) ng++;
+  md->grp_row = malloc(sizeof(int) * ((size_t)ng + 1));
+  md->grp_tptr = malloc(sizeof(int) * ((size_t)ng + 1));
+  size_t nt = 0;
+  for (int r = 0; r < md->nrows; r = group_end(md, r)) {
+    int nl = md->row_ptr[r + 1] - md->row_ptr[r];
+    nt += (size_t)nl * padded((group_end(md, r) - r) * nl);
+  }
+  md->Tg = calloc(nt + 1, sizeof(double));
+  if (!md->grp_row || !md->grp_tptr || !md->Tg || nt >= INT_MAX) return CF_ENOMEM;
+  md->ngroups = ng;
+  int k = 0, off = 0;
+  for (int r = 0; r < md->nrows; r = group_end(md, r), k++) {
+    int m = group_end(md, r) - r, nl = md->row_ptr[r + 1] - md->row_ptr[r], wp = padded(m * nl);
+    md->grp_row[k] = r;
+    md->grp_tptr[k] = off;
+    double *Tg = md->Tg + off;
+    for (int j = 0; j < nl; j++)
+      for (int t = 0; t < m; t++)
+        for (int i = 0; i < nl; i++) Tg[j * wp + t * nl + i] = md->T[md->tptr[r + t] + i * nl + j];
+    off += nl * wp;
+  }
+  md->grp_row[ng] = md->nrows;
+  md->grp_tptr[ng] = off;
+  return CF_OK;
+}
+
 cf_model *cf_model_alloc_mode(const cf_mesh *mesh, int mode, cf_error *err) {
   if (!mesh->bedges) {
     cf_error_set(err, CF_EINVAL, "model: mesh is not finalized (call cf_mesh_finalize)");
@@ -210,6 +263,8 @@ cf_model *cf_model_alloc_mode(const cf_mesh *mesh, int mode, cf_error *err) {
     if (md->mass && build_adjacency(mesh, &a) == CF_OK) {
       cf_mesh_lumped_mass(mesh, mesh->x, md->mass);
       rc = build_rows(md, &a, mode);
+      if (rc == CF_OK) rc = build_groups(md);
+      md->kern = cf_kernels_get();
     }
   }
   free(a.ptr);
@@ -237,6 +292,9 @@ void cf_model_free(cf_model *md) {
   free(md->c0);
   free(md->scale);
   free(md->mass);
+  free(md->grp_row);
+  free(md->grp_tptr);
+  free(md->Tg);
   free(md);
 }
 
@@ -267,6 +325,36 @@ double cf_model_row_half_grad(const cf_model *md, int r, const double *x, double
     s += pi[0] * gx + pi[1] * gy + pi[2] * gz;
   }
   return s;
+}
+
+void cf_model_group_half_grad(const cf_model *md, int k, const double *x, double *g, double *val) {
+  int r0 = md->grp_row[k], m = md->grp_row[k + 1] - r0;
+  const int *nb = md->nodes + md->row_ptr[r0];
+  int nl = md->row_ptr[r0 + 1] - md->row_ptr[r0], w = m * nl;
+  if (w > GROUP_SLOTS) { /* a single row over more nodes than the buffers hold */
+    for (int t = 0; t < m; t++) val[t] = cf_model_row_half_grad(md, r0 + t, x, g + 3 * t * nl);
+    return;
+  }
+  double px[GROUP_SLOTS], py[GROUP_SLOTS], pz[GROUP_SLOTS];
+  double gx[GROUP_SLOTS], gy[GROUP_SLOTS], gz[GROUP_SLOTS];
+  for (int j = 0; j < nl; j++) {
+    const double *p = x + 3 * nb[j];
+    px[j] = p[0];
+    py[j] = p[1];
+    pz[j] = p[2];
+  }
+  /* g_ti = sum_j T_t[i][j] p_j, j ascending, as in cf_model_row_half_grad */
+  md->kern->group_grad(md->Tg + md->grp_tptr[k], padded(w), w, nl, px, py, pz, gx, gy, gz);
+  for (int t = 0; t < m; t++) {
+    double s = 0;
+    for (int i = 0, q = t * nl; i < nl; i++, q++) {
+      g[3 * q] = gx[q];
+      g[3 * q + 1] = gy[q];
+      g[3 * q + 2] = gz[q];
+      s += px[i] * gx[q] + py[i] * gy[q] + pz[i] * gz[q];
+    }
+    val[t] = s;
+  }
 }
 
 void cf_model_eval(const cf_model *md, const double *x, double *C) {

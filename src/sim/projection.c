@@ -1,31 +1,41 @@
-/* projection.c — fast projection with CHOLMOD (see projection.h). */
+/* projection.c — fast projection (see projection.h); the factorization of
+ * J M^-1 J^T is spchol.c's. */
 #include "projection.h"
 
 #include <cholmod.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* One term of A_ab = 4 sum_i G_ai . G_bi / m_i: slots index model->nodes. */
-typedef struct { int pos, sa, sb; } contrib;
+#include "spchol.h"
+
+/* A = J M^-1 J^T is assembled node by node: A_ab = 4 sum_i G_ai . G_bi / m_i
+ * over the free nodes i; at node i, every pair (u, w >= u) of the slots of
+ * i (node_slot[node_ptr[i] ..]) adds one term to the entry at cpos[k],
+ * k = cptr[i], cptr[i] + 1, ... in that order. */
 
 struct cf_proj {
   const cf_model *md;
-  int na;            /* active rows */
-  int *rows;         /* [na] model row of active row a */
+  int na;            /* active rows, numbered in model order */
+  int ng, *grp;      /* active row groups of the model (all rows of a group
+                        share their nodes, so a group is active or not) */
   double *invm;      /* [n] */
   int *slot_row;     /* [n_slots] active row of each slot, -1 if inactive */
   double *G;         /* [n_slots*3] half gradients */
   double *C;         /* [na] */
+  double *Gb, *Cb;   /* G and C at xb (swapped with G, C: see swap_eval) */
   int *node_ptr;     /* [n+1] slots grouped by node (free nodes only) */
   int *node_slot;
   int *cptr;         /* [n+1] contributions grouped by node */
-  contrib *con;
+  int *cpos;         /* index of each contribution in the value array of F */
+  int maxd;          /* max slots at a node */
+  double *gs;        /* [4*maxd] gradients at one node by coordinate, dots */
+  int *diag;         /* [na] value index of A_aa */
+  double *dl;        /* [na] multipliers of the last solve */
   cholmod_common cc;
-  cholmod_sparse *A;
-  cholmod_factor *L;
-  cholmod_dense *B, *X, *Y, *E;
+  cf_spchol *F;
   double *xb;        /* [3n] iterate before the last update (for undo) */
   double merit;      /* sum of squared violations at the last eval */
   double mu;         /* Levenberg-Marquardt shift, relative to mean diag A */
@@ -56,19 +66,34 @@ static int group_slots(cf_proj *p) {
   return CF_OK;
 }
 
-/* Pattern of A (upper triangle, CSC) and the contribution list. */
+/* Where each contribution (key: column << 32 | row) and each diagonal entry
+ * goes in the value array of the factorization. */
+static int map_values(cf_proj *p, const uint64_t *key, size_t nc) {
+  p->diag = malloc(sizeof(int) * ((size_t)p->na + 1));
+  if (!p->diag || cf_spchol_nvalues(p->F) >= INT_MAX) return CF_ENOMEM;
+  for (size_t k = 0; k < nc; k++)
+    p->cpos[k] = (int)cf_spchol_pos(p->F, (int)(key[k] & 0xffffffffu), (int)(key[k] >> 32));
+  for (int a = 0; a < p->na; a++) p->diag[a] = (int)cf_spchol_pos(p->F, a, a);
+  return CF_OK;
+}
+
+/* Pattern of A (upper triangle, CSC), its analysis and the contribution
+ * list. */
 static int build_pattern(cf_proj *p) {
   const cf_model *md = p->md;
   int n = md->n;
   size_t nc = 0;
+  p->maxd = 1;
   for (int i = 0; i < n; i++) {
-    size_t d = (size_t)(p->node_ptr[i + 1] - p->node_ptr[i]);
-    nc += d * (d + 1) / 2;
+    int d = p->node_ptr[i + 1] - p->node_ptr[i];
+    nc += (size_t)d * (d + 1) / 2;
+    if (d > p->maxd) p->maxd = d;
   }
   uint64_t *key = malloc(sizeof(uint64_t) * (nc + (size_t)p->na + 1));
-  p->con = malloc(sizeof(contrib) * (nc + 1));
+  p->cpos = malloc(sizeof(int) * (nc + 1));
   p->cptr = malloc(sizeof(int) * ((size_t)n + 1));
-  if (!key || !p->con || !p->cptr) {
+  p->gs = malloc(sizeof(double) * 4 * (size_t)p->maxd);
+  if (!key || !p->cpos || !p->cptr || !p->gs || nc >= INT_MAX) {
     free(key);
     return CF_ENOMEM;
   }
@@ -78,9 +103,7 @@ static int build_pattern(cf_proj *p) {
     for (int u = p->node_ptr[i]; u < p->node_ptr[i + 1]; u++)
       for (int w = u; w < p->node_ptr[i + 1]; w++) {
         int a = p->slot_row[p->node_slot[u]], b = p->slot_row[p->node_slot[w]];
-        int sa = p->node_slot[u], sb = p->node_slot[w];
         if (a > b) { int t = a; a = b; b = t; }
-        p->con[q] = (contrib){0, sa, sb};
         key[q++] = ((uint64_t)b << 32) | (uint64_t)a;
       }
     p->cptr[i + 1] = (int)q;
@@ -97,55 +120,47 @@ static int build_pattern(cf_proj *p) {
   size_t nz = 0;
   for (size_t k = 0; k < nk; k++)
     if (nz == 0 || sorted[nz - 1] != sorted[k]) sorted[nz++] = sorted[k];
-  p->A = cholmod_allocate_sparse(p->na, p->na, nz, 1, 1, 1, CHOLMOD_REAL, &p->cc);
-  if (!p->A) {
-    free(key);
-    free(sorted);
-    return CF_ENOMEM;
-  }
-  int *Ap = p->A->p, *Ai = p->A->i;
-  memset(Ap, 0, sizeof(int) * ((size_t)p->na + 1));
-  for (size_t k = 0; k < nz; k++) {
-    Ap[(sorted[k] >> 32) + 1]++;
-    Ai[k] = (int)(sorted[k] & 0xffffffffu);
-  }
-  for (int b = 0; b < p->na; b++) Ap[b + 1] += Ap[b];
-  for (size_t k = 0; k < nc; k++) {
-    /* position of key[k] by binary search in the sorted unique keys */
-    size_t lo = 0, hi = nz;
-    while (lo < hi) {
-      size_t mid = (lo + hi) / 2;
-      if (sorted[mid] < key[k]) lo = mid + 1; else hi = mid;
+  cholmod_sparse *A = cholmod_allocate_sparse(p->na, p->na, nz, 1, 1, 1, CHOLMOD_PATTERN, &p->cc);
+  int rc = A ? CF_OK : CF_ENOMEM;
+  if (A) {
+    int *Ap = A->p, *Ai = A->i;
+    memset(Ap, 0, sizeof(int) * ((size_t)p->na + 1));
+    for (size_t k = 0; k < nz; k++) {
+      Ap[(sorted[k] >> 32) + 1]++;
+      Ai[k] = (int)(sorted[k] & 0xffffffffu);
     }
-    p->con[k].pos = (int)lo;
+    for (int b = 0; b < p->na; b++) Ap[b + 1] += Ap[b];
+    p->F = cf_spchol_alloc(A, &p->cc);
+    cholmod_free_sparse(&A, &p->cc);
+    rc = p->F ? map_values(p, key, nc) : CF_ESOLVER;
   }
   free(key);
   free(sorted);
-  return CF_OK;
+  return rc;
 }
 
 static void proj_destroy(cf_proj *p) {
-  if (p->L) cholmod_free_factor(&p->L, &p->cc);
-  if (p->A) cholmod_free_sparse(&p->A, &p->cc);
-  if (p->B) cholmod_free_dense(&p->B, &p->cc);
-  if (p->X) cholmod_free_dense(&p->X, &p->cc);
-  if (p->Y) cholmod_free_dense(&p->Y, &p->cc);
-  if (p->E) cholmod_free_dense(&p->E, &p->cc);
+  cf_spchol_free(p->F, &p->cc);
   cholmod_finish(&p->cc);
 }
 
 void cf_proj_free(cf_proj *p) {
   if (!p) return;
   proj_destroy(p);
-  free(p->rows);
+  free(p->grp);
   free(p->invm);
   free(p->slot_row);
   free(p->G);
   free(p->C);
+  free(p->Gb);
+  free(p->Cb);
   free(p->node_ptr);
   free(p->node_slot);
   free(p->cptr);
-  free(p->con);
+  free(p->cpos);
+  free(p->gs);
+  free(p->diag);
+  free(p->dl);
   free(p->xb);
   free(p);
 }
@@ -153,17 +168,27 @@ void cf_proj_free(cf_proj *p) {
 static int select_rows(cf_proj *p) {
   const cf_model *md = p->md;
   int ns = md->row_ptr[md->nrows];
-  p->rows = malloc(sizeof(int) * ((size_t)md->nrows + 1));
   p->slot_row = malloc(sizeof(int) * ((size_t)ns + 1));
   p->G = malloc(sizeof(double) * 3 * ((size_t)ns + 1));
   p->C = malloc(sizeof(double) * ((size_t)md->nrows + 1));
-  if (!p->rows || !p->slot_row || !p->G || !p->C) return CF_ENOMEM;
-  p->na = 0;
+  p->Gb = malloc(sizeof(double) * 3 * ((size_t)ns + 1));
+  p->Cb = malloc(sizeof(double) * ((size_t)md->nrows + 1));
+  p->dl = malloc(sizeof(double) * ((size_t)md->nrows + 1));
+  p->grp = malloc(sizeof(int) * ((size_t)md->ngroups + 1));
+  if (!p->slot_row || !p->G || !p->C || !p->dl || !p->Gb || !p->Cb || !p->grp) return CF_ENOMEM;
+  p->na = p->ng = 0;
+  for (int k = 0; k < md->ngroups; k++) {
+    int r = md->grp_row[k];
+    for (int s = md->row_ptr[r]; s < md->row_ptr[r + 1]; s++)
+      if (p->invm[md->nodes[s]] > 0) {
+        p->grp[p->ng++] = k;
+        break;
+      }
+  }
   for (int r = 0; r < md->nrows; r++) {
     int free_node = 0;
     for (int s = md->row_ptr[r]; s < md->row_ptr[r + 1]; s++) free_node |= p->invm[md->nodes[s]] > 0;
     int a = free_node ? p->na++ : -1;
-    if (free_node) p->rows[a] = r;
     for (int s = md->row_ptr[r]; s < md->row_ptr[r + 1]; s++) p->slot_row[s] = a;
   }
   return CF_OK;
@@ -188,11 +213,6 @@ cf_proj *cf_proj_alloc(const cf_model *md, const double *invm, cf_error *err) {
   }
   if (rc == CF_OK) rc = group_slots(p);
   if (rc == CF_OK && p->na > 0) rc = build_pattern(p);
-  if (rc == CF_OK && p->na > 0) {
-    p->L = cholmod_analyze(p->A, &p->cc);
-    p->B = cholmod_allocate_dense(p->na, 1, p->na, CHOLMOD_REAL, &p->cc);
-    if (!p->L || !p->B) rc = CF_ESOLVER;
-  }
   if (rc != CF_OK) {
     cf_error_set(err, rc, "projection: %s while setting up J M^-1 J^T (%d rows)",
                  rc == CF_ENOMEM ? "out of memory" : "symbolic analysis failed", p->na);
@@ -209,38 +229,53 @@ void cf_proj_invalidate(cf_proj *p) { p->have_factor = 0; }
  * that Newton/Levenberg-Marquardt steps decrease) in p->merit. */
 static double eval_rows(cf_proj *p, const double *x) {
   const cf_model *md = p->md;
-  double v = 0, m2 = 0;
-  for (int a = 0; a < p->na; a++) {
-    int r = p->rows[a];
-    double c = cf_model_row_half_grad(md, r, x, p->G + 3 * md->row_ptr[r]) - md->c0[r];
-    p->C[a] = c;
-    double q = fabs(c) / md->scale[r];
-    if (!(q <= v)) v = q;
-    m2 += c * c;
+  double v = 0, m2 = 0, val[CF_GROUP_MAX_ROWS];
+  int a = 0; /* active rows are numbered in model order, group after group */
+  for (int k = 0; k < p->ng; k++) {
+    int r0 = md->grp_row[p->grp[k]], m = md->grp_row[p->grp[k] + 1] - r0;
+    cf_model_group_half_grad(md, p->grp[k], x, p->G + 3 * md->row_ptr[r0], val);
+    for (int t = 0; t < m; t++, a++) {
+      double c = val[t] - md->c0[r0 + t];
+      p->C[a] = c;
+      double q = fabs(c) / md->scale[r0 + t];
+      if (!(q <= v)) v = q;
+      m2 += c * c;
+    }
   }
   p->merit = m2;
   return v;
 }
 
-static int factorize(cf_proj *p, cf_error *err) {
-  double *Ax = p->A->x;
-  const int *Ap = p->A->p;
-  memset(Ax, 0, sizeof(double) * (size_t)Ap[p->na]);
-  const double *G = p->G;
-  for (int i = 0; i < p->md->n; i++) {
-    double w = 4 * p->invm[i];
-    for (int k = p->cptr[i]; k < p->cptr[i + 1]; k++) {
-      const double *ga = G + 3 * p->con[k].sa, *gb = G + 3 * p->con[k].sb;
-      Ax[p->con[k].pos] += w * (ga[0] * gb[0] + ga[1] * gb[1] + ga[2] * gb[2]);
-    }
+/* The terms of node i: its gradients are gathered by coordinate once, so
+ * the dot products of slot u with slots u.. form a loop the compiler
+ * vectorizes; the additions into A follow in the original order. */
+static void assemble_node(cf_proj *p, int i, double *Ax) {
+  int s0 = p->node_ptr[i], d = p->node_ptr[i + 1] - s0;
+  double *gx = p->gs, *gy = gx + d, *gz = gy + d, *dot = gz + d;
+  for (int u = 0; u < d; u++) {
+    const double *g = p->G + 3 * p->node_slot[s0 + u];
+    gx[u] = g[0];
+    gy[u] = g[1];
+    gz[u] = g[2];
   }
+  double w = 4 * p->invm[i];
+  const int *pos = p->cpos + p->cptr[i];
+  for (int u = 0; u < d; u++) {
+    double a = gx[u], b = gy[u], c = gz[u];
+    for (int v = u; v < d; v++) dot[v] = a * gx[v] + b * gy[v] + c * gz[v];
+    for (int v = u; v < d; v++) Ax[*pos++] += w * dot[v];
+  }
+}
+
+static int factorize(cf_proj *p, cf_error *err) {
+  double *Ax = cf_spchol_values(p->F);
+  memset(Ax, 0, sizeof(double) * cf_spchol_nvalues(p->F));
+  for (int i = 0; i < p->md->n; i++)
+    if (p->node_ptr[i + 1] > p->node_ptr[i]) assemble_node(p, i, Ax);
   /* Tikhonov shift: J M^-1 J^T is singular on planar states (SPEC §4). */
   double tr = 0;
-  const int *Ai = p->A->i;
-  for (int b = 0; b < p->na; b++) tr += Ax[Ap[b + 1] - 1] * (Ai[Ap[b + 1] - 1] == b);
-  double beta[2] = {(1e-9 + p->mu) * tr / p->na, 0};
-  if (!cholmod_factorize_p(p->A, beta, NULL, 0, p->L, &p->cc) || p->cc.status != CHOLMOD_OK ||
-      p->L->minor < (size_t)p->na)
+  for (int a = 0; a < p->na; a++) tr += Ax[p->diag[a]];
+  if (cf_spchol_factor(p->F, (1e-9 + p->mu) * tr / p->na, &p->cc))
     return cf_error_set(err, CF_ESOLVER, "projection: CHOLMOD factorization failed (status %d)",
                         p->cc.status);
   p->have_factor = 1;
@@ -269,6 +304,18 @@ static void apply_update(cf_proj *p, double *x, const double *dl) {
 
 enum { NO_UPDATE, CHORD_UPDATE, FRESH_UPDATE };
 
+/* The evaluation at xb is kept when x moves on (G, C are evaluated into
+ * the other pair of buffers), so undoing an update needs no new evaluation:
+ * swapping back restores bitwise what evaluating at xb again would give. */
+static void swap_eval(cf_proj *p) {
+  double *t = p->G;
+  p->G = p->Gb;
+  p->Gb = t;
+  t = p->C;
+  p->C = p->Cb;
+  p->Cb = t;
+}
+
 /* Decide whether the last update is kept and whether to refactor.
  * - An update that did not lower the violation is undone.  If it used a
  *   stale factor (chord), refactoring is enough; if the factor was fresh,
@@ -281,7 +328,9 @@ static int judge_update(cf_proj *p, double *x, int last, double *v, double prev,
                         double prev_merit) {
   if (last != NO_UPDATE && !(p->merit < prev_merit)) {
     memcpy(x, p->xb, sizeof(double) * 3 * (size_t)p->md->n);
-    *v = eval_rows(p, x);
+    swap_eval(p); /* the evaluation at xb: violation prev, merit prev_merit */
+    *v = prev;
+    p->merit = prev_merit;
     if (last == FRESH_UPDATE) p->mu = p->mu > 0 ? 10 * p->mu : 1e-6;
     return 1;
   }
@@ -302,6 +351,7 @@ int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
   double prev = INFINITY, prev_merit = INFINITY;
   int last = NO_UPDATE;
   for (;;) {
+    if (last != NO_UPDATE) swap_eval(p); /* keep the evaluation at xb */
     double v = eval_rows(p, x);
     int refactor = judge_update(p, x, last, &v, prev, prev_merit) || !reuse;
     res->violation = v;
@@ -318,10 +368,9 @@ int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
       res->factorizations++;
     }
     memcpy(p->xb, x, sizeof(double) * 3 * (size_t)p->md->n);
-    memcpy(p->B->x, p->C, sizeof(double) * p->na);
-    if (!cholmod_solve2(CHOLMOD_A, p->L, p->B, NULL, &p->X, NULL, &p->Y, &p->E, &p->cc))
+    if (cf_spchol_solve(p->F, p->C, p->dl, &p->cc))
       return cf_error_set(err, CF_ESOLVER, "projection: CHOLMOD solve failed");
-    apply_update(p, x, p->X->x);
+    apply_update(p, x, p->dl);
     res->iterations++;
     last = refactor ? FRESH_UPDATE : CHORD_UPDATE;
     prev = v;

@@ -1,0 +1,31 @@
+/* kernels.h — internal: the inner loop of the constraint evaluation (the
+ * half gradients of a row group, model.c), which bounds the projection's
+ * cost together with the factorization (SPEC §4 "Where the time goes").
+ * It is arithmetic-bound, so on x86-64 kernels.c is compiled twice, for
+ * the baseline ISA (SSE2: two doubles per register) and with -mavx2 (four),
+ * and cf_kernels_get picks one at run time.
+ *
+ * Both builds give bitwise the same results: every lane performs the same
+ * IEEE operations in the same order (no fused multiply-add: ISO C mode
+ * compiles with -ffp-contract=off and FMA is not enabled). */
+#ifndef CF_KERNELS_H
+#define CF_KERNELS_H
+
+/* Row tile of the kernels: arrays are read and written in blocks of up to
+ * CF_KERN_TILE rows. */
+#define CF_KERN_TILE 16
+
+typedef struct cf_kernels_s {
+  /* g[q] = sum_{j < nl} Tg[j*wp + q] p[j] for q < w, per coordinate; the
+   * sum over j runs in ascending order, starting from 0.  wp: w rounded up
+   * to a multiple of CF_KERN_TILE, Tg zero-padded, g written up to wp. */
+  void (*group_grad)(const double *Tg, int wp, int w, int nl, const double *px,
+                     const double *py, const double *pz, double *gx, double *gy, double *gz);
+} cf_kernels;
+
+/* The fastest variant this machine runs. */
+const cf_kernels *cf_kernels_get(void);
+/* The baseline variant (avx2 = 0), or the AVX2 one (NULL when not built or
+ * not supported by the CPU); for the tests. */
+const cf_kernels *cf_kernels_variant(int avx2);
+#endif

@@ -1,0 +1,154 @@
+/* spchol.c — fixed-pattern Cholesky of the projection matrix (see spchol.h).
+ *
+ * CHOLMOD factorizes A(p,p) + beta I.  Given A in the caller's order,
+ * cholmod_factorize_p first builds the permuted matrix in the layout its
+ * numeric routine reads (a transposed copy, allocated, at every call).
+ * Here A is stored permuted from the start, in that very layout (the lower
+ * triangle for a supernodal factor, the upper one for a simplicial factor),
+ * and analysed in the natural ordering, so the numeric factorization reads
+ * it as it is.  The ordering and the supernodes are those of the usual
+ * analysis (the same fill-reducing order, the natural analysis of the
+ * permuted pattern finds the same elimination tree and supernodes), so the
+ * factor and the solutions are bitwise those of factorizing the caller's
+ * matrix directly. */
+#include "spchol.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct cf_spchol {
+  int n;
+  int *pinv;         /* [n] caller's index -> permuted index */
+  int lower;         /* A holds the lower triangle (supernodal factor) */
+  cholmod_sparse *A; /* A(p,p), one triangle, natural order: the value array */
+  cholmod_factor *L;
+  cholmod_dense *B, *X, *Y, *E;
+};
+
+void cf_spchol_free(cf_spchol *f, cholmod_common *cc) {
+  if (!f) return;
+  if (f->A) cholmod_free_sparse(&f->A, cc);
+  if (f->L) cholmod_free_factor(&f->L, cc);
+  if (f->B) cholmod_free_dense(&f->B, cc);
+  if (f->X) cholmod_free_dense(&f->X, cc);
+  if (f->Y) cholmod_free_dense(&f->Y, cc);
+  if (f->E) cholmod_free_dense(&f->E, cc);
+  free(f->pinv);
+  free(f);
+}
+
+/* Entry (a, b) of the caller's matrix as (row, column) of the stored
+ * triangle of A(p,p). */
+static void stored_at(const cf_spchol *f, int a, int b, int *row, int *col) {
+  int i = f->pinv[a], j = f->pinv[b];
+  int lo = i < j ? i : j, hi = i < j ? j : i;
+  *row = f->lower ? hi : lo;
+  *col = f->lower ? lo : hi;
+}
+
+/* The pattern of A(p,p) in the stored triangle, rows ascending. */
+static cholmod_sparse *permuted(const cf_spchol *f, const cholmod_sparse *pattern,
+                                cholmod_common *cc) {
+  const int *Pp = pattern->p, *Pi = pattern->i;
+  int n = f->n;
+  cholmod_sparse *A = cholmod_allocate_sparse(n, n, (size_t)Pp[n], 1, 1, f->lower ? -1 : 1,
+                                              CHOLMOD_REAL, cc);
+  int *cnt = calloc((size_t)n + 1, sizeof(int));
+  if (!A || !cnt) {
+    if (A) cholmod_free_sparse(&A, cc);
+    free(cnt);
+    return NULL;
+  }
+  int *Ap = A->p, *Ai = A->i, row, col;
+  for (int b = 0; b < n; b++)
+    for (int k = Pp[b]; k < Pp[b + 1]; k++) {
+      stored_at(f, Pi[k], b, &row, &col);
+      cnt[col + 1]++;
+    }
+  for (int j = 0; j < n; j++) cnt[j + 1] += cnt[j];
+  memcpy(Ap, cnt, sizeof(int) * ((size_t)n + 1));
+  for (int b = 0; b < n; b++)
+    for (int k = Pp[b]; k < Pp[b + 1]; k++) {
+      stored_at(f, Pi[k], b, &row, &col);
+      int q = cnt[col]++;
+      while (q > Ap[col] && Ai[q - 1] > row) { /* insertion: columns are short */
+        Ai[q] = Ai[q - 1];
+        q--;
+      }
+      Ai[q] = row;
+    }
+  free(cnt);
+  return A;
+}
+
+/* Analysis of the permuted pattern in the natural ordering; cc's ordering
+ * settings are restored afterwards. */
+static cholmod_factor *analyze_natural(cholmod_sparse *A, cholmod_common *cc) {
+  int nmethods = cc->nmethods, ordering = cc->method[0].ordering, postorder = cc->postorder;
+  cc->nmethods = 1;
+  cc->method[0].ordering = CHOLMOD_NATURAL;
+  cc->postorder = 0; /* the fill-reducing order is postordered already */
+  cholmod_factor *L = cholmod_analyze(A, cc);
+  cc->nmethods = nmethods;
+  cc->method[0].ordering = ordering;
+  cc->postorder = postorder;
+  return L;
+}
+
+cf_spchol *cf_spchol_alloc(const cholmod_sparse *pattern, cholmod_common *cc) {
+  cf_spchol *f = calloc(1, sizeof *f);
+  if (!f) return NULL;
+  f->n = (int)pattern->nrow;
+  f->pinv = malloc(sizeof(int) * ((size_t)f->n + 1));
+  cholmod_factor *L0 = cholmod_analyze((cholmod_sparse *)pattern, cc);
+  int ok = f->pinv && L0;
+  if (ok) {
+    const int *perm = L0->Perm;
+    for (int k = 0; k < f->n; k++) f->pinv[perm[k]] = k;
+    f->lower = L0->is_super;
+    f->A = permuted(f, pattern, cc);
+    f->L = f->A ? analyze_natural(f->A, cc) : NULL;
+    f->B = cholmod_allocate_dense((size_t)f->n, 1, (size_t)f->n, CHOLMOD_REAL, cc);
+    ok = f->A && f->L && f->B && f->L->is_super == L0->is_super;
+  }
+  if (L0) cholmod_free_factor(&L0, cc);
+  if (!ok) {
+    cf_spchol_free(f, cc);
+    return NULL;
+  }
+  return f;
+}
+
+double *cf_spchol_values(cf_spchol *f) { return f->A->x; }
+
+size_t cf_spchol_nvalues(const cf_spchol *f) { return (size_t)((const int *)f->A->p)[f->n]; }
+
+long cf_spchol_pos(const cf_spchol *f, int a, int b) {
+  const int *Ap = f->A->p, *Ai = f->A->i;
+  int row, col;
+  stored_at(f, a, b, &row, &col);
+  int lo = Ap[col], hi = Ap[col + 1];
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (Ai[mid] < row) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < Ap[col + 1] && Ai[lo] == row ? lo : -1;
+}
+
+int cf_spchol_factor(cf_spchol *f, double beta, cholmod_common *cc) {
+  double b[2] = {beta, 0};
+  if (!cholmod_factorize_p(f->A, b, NULL, 0, f->L, cc) || cc->status != CHOLMOD_OK ||
+      f->L->minor < (size_t)f->n)
+    return 1;
+  return 0;
+}
+
+int cf_spchol_solve(cf_spchol *f, const double *b, double *x, cholmod_common *cc) {
+  double *B = f->B->x;
+  for (int a = 0; a < f->n; a++) B[f->pinv[a]] = b[a];
+  if (!cholmod_solve2(CHOLMOD_A, f->L, f->B, NULL, &f->X, NULL, &f->Y, &f->E, cc)) return 1;
+  const double *X = f->X->x;
+  for (int a = 0; a < f->n; a++) x[a] = X[f->pinv[a]];
+  return 0;
+}

@@ -1,0 +1,34 @@
+/* spchol.h — internal: Cholesky factorization of the projection matrix
+ * A = J M^-1 J^T + beta I, whose sparsity pattern never changes during a
+ * simulation (SPEC §4 "Where the time goes"), on CHOLMOD: the matrix is
+ * assembled already permuted, in the layout CHOLMOD's numeric
+ * factorization reads, so no copy of it is made per factorization.
+ *
+ * Indices are those of the caller's (unpermuted) matrix: the fill-reducing
+ * permutation stays inside. */
+#ifndef CF_SPCHOL_H
+#define CF_SPCHOL_H
+#include <cholmod.h>
+
+typedef struct cf_spchol cf_spchol;
+
+/* pattern: the upper triangle of A (CSC, sorted, diagonal present, stype 1).
+ * Runs CHOLMOD's analysis (ordering, supernodes) in cc.  Keeps no pointer to
+ * pattern.  NULL when out of memory or when the analysis fails. */
+cf_spchol *cf_spchol_alloc(const cholmod_sparse *pattern, cholmod_common *cc);
+void cf_spchol_free(cf_spchol *f, cholmod_common *cc);
+
+/* The value array A is assembled in: fill it with zeros, then add entry
+ * (a, b) of the upper triangle (a <= b) at cf_spchol_pos(f, a, b) (-1: not
+ * in the pattern). */
+double *cf_spchol_values(cf_spchol *f);
+size_t cf_spchol_nvalues(const cf_spchol *f);
+long cf_spchol_pos(const cf_spchol *f, int a, int b);
+
+/* Factorize A + beta I from the assembled values.  Returns 0, or 1 when
+ * the factorization fails (not positive definite, see cc->status). */
+int cf_spchol_factor(cf_spchol *f, double beta, cholmod_common *cc);
+/* x = (A + beta I)^-1 b with the last successful factorization; x may be b.
+ * Returns 0, or 1 when CHOLMOD's solve fails (out of memory). */
+int cf_spchol_solve(cf_spchol *f, const double *b, double *x, cholmod_common *cc);
+#endif

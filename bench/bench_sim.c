@@ -198,18 +198,24 @@ static void usage(FILE *f) {
         f);
 }
 
+/* An integer option value in [lo, 100000] into *v; 0 after the message. */
+static int count_arg(const char *name, const char *arg, long lo, int *v) {
+  char *end;
+  long r = strtol(arg, &end, 10);
+  if (end == arg || *end || r < lo || r > 100000) {
+    fprintf(stderr, "bench_sim: %s needs an integer >= %ld, got '%s'\n", name, lo, arg);
+    return 0;
+  }
+  *v = (int)r;
+  return 1;
+}
+
 int main(int argc, char **argv) {
   cf_runtime_init();
   int repeat = 20, repeat_set = 0, reuse = -1, quick = 0, json = 0, max_iter = 0, max_size = 80;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
-      char *end;
-      long r = strtol(argv[++i], &end, 10);
-      if (*end || r < 1 || r > 100000) {
-        fprintf(stderr, "bench_sim: --repeat needs an integer >= 1, got '%s'\n", argv[i]);
-        return 2;
-      }
-      repeat = (int)r;
+      if (!count_arg("--repeat", argv[++i], 1, &repeat)) return 2;
       repeat_set = 1;
     } else if (!strcmp(argv[i], "--reuse") && i + 1 < argc) {
       i++;
@@ -219,21 +225,9 @@ int main(int argc, char **argv) {
       }
       reuse = argv[i][0] - '0';
     } else if (!strcmp(argv[i], "--max-iter") && i + 1 < argc) {
-      char *end;
-      long r = strtol(argv[++i], &end, 10);
-      if (*end || r < 1 || r > 100000) {
-        fprintf(stderr, "bench_sim: --max-iter needs an integer >= 1, got '%s'\n", argv[i]);
-        return 2;
-      }
-      max_iter = (int)r;
+      if (!count_arg("--max-iter", argv[++i], 1, &max_iter)) return 2;
     } else if (!strcmp(argv[i], "--max-size") && i + 1 < argc) {
-      char *end;
-      long r = strtol(argv[++i], &end, 10);
-      if (*end || r < 0 || r > 100000) {
-        fprintf(stderr, "bench_sim: --max-size needs an integer >= 0, got '%s'\n", argv[i]);
-        return 2;
-      }
-      max_size = (int)r;
+      if (!count_arg("--max-size", argv[++i], 0, &max_size)) return 2;
     } else if (!strcmp(argv[i], "--quick")) quick = 1;
     else if (!strcmp(argv[i], "--json")) json = 1;
     else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {

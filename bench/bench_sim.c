@@ -1,6 +1,6 @@
 /* bench_sim.c — timings of the inextensible cloth simulator against SPEC §12.
  *
- *   bench_sim [--repeat R] [--reuse 0|1] [--max-iter N] [--quick] [--json]
+ *   bench_sim [--repeat R] [--reuse 0|1] [--predictor 0|1] [--max-iter N] [--quick] [--json]
  *
  * 1. The DIN A2 shake (the default scenario, experiments/shake_a2.ini): a
  *    7 x 9 node quad grid (6 x 8 quads) on 0.42 m x 0.594 m, hanging in the
@@ -184,11 +184,14 @@ typedef struct {
 } size_result;
 
 static void usage(FILE *f) {
-  fputs("usage: bench_sim [--repeat R] [--reuse 0|1] [--max-iter N] [--max-size N] [--quick] [--json]\n"
+  fputs("usage: bench_sim [--repeat R] [--reuse 0|1] [--predictor 0|1] [--max-iter N] [--max-size N]\n"
+        "                 [--quick] [--json]\n"
         "\n"
         "  --repeat R   A2 simulations timed per reuse setting (default 20; 5 with --quick)\n"
         "  --reuse 0|1  cf_params.reuse_factor (default: the A2 case runs both, the\n"
         "               mesh scaling runs 1)\n"
+        "  --predictor 0|1  cf_params.predictor, the tangent-space velocity predictor\n"
+        "               (default 0, as cf_params_default)\n"
         "  --max-iter N cf_params.max_iter, projection iterations per step before a\n"
         "               step fails (default: cf_params_default, 50)\n"
         "  --max-size N skip the scaling meshes with more than N x N nodes (0: all\n"
@@ -199,31 +202,33 @@ static void usage(FILE *f) {
 }
 
 /* An integer option value in [lo, 100000] into *v; 0 after the message. */
-static int count_arg(const char *name, const char *arg, long lo, int *v) {
+static int int_arg(const char *name, const char *arg, long lo, long hi, int *v) {
   char *end;
   long r = strtol(arg, &end, 10);
-  if (end == arg || *end || r < lo || r > 100000) {
-    fprintf(stderr, "bench_sim: %s needs an integer >= %ld, got '%s'\n", name, lo, arg);
+  if (end == arg || *end || r < lo || r > hi) {
+    fprintf(stderr, "bench_sim: %s needs an integer in %ld..%ld, got '%s'\n", name, lo, hi, arg);
     return 0;
   }
   *v = (int)r;
   return 1;
 }
 
+static int count_arg(const char *name, const char *arg, long lo, int *v) {
+  return int_arg(name, arg, lo, 100000, v);
+}
+
 int main(int argc, char **argv) {
   cf_runtime_init();
   int repeat = 20, repeat_set = 0, reuse = -1, quick = 0, json = 0, max_iter = 0, max_size = 80;
+  int predictor = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
       if (!count_arg("--repeat", argv[++i], 1, &repeat)) return 2;
       repeat_set = 1;
     } else if (!strcmp(argv[i], "--reuse") && i + 1 < argc) {
-      i++;
-      if (strcmp(argv[i], "0") && strcmp(argv[i], "1")) {
-        fprintf(stderr, "bench_sim: --reuse needs 0 or 1, got '%s'\n", argv[i]);
-        return 2;
-      }
-      reuse = argv[i][0] - '0';
+      if (!int_arg("--reuse", argv[++i], 0, 1, &reuse)) return 2;
+    } else if (!strcmp(argv[i], "--predictor") && i + 1 < argc) {
+      if (!int_arg("--predictor", argv[++i], 0, 1, &predictor)) return 2;
     } else if (!strcmp(argv[i], "--max-iter") && i + 1 < argc) {
       if (!count_arg("--max-iter", argv[++i], 1, &max_iter)) return 2;
     } else if (!strcmp(argv[i], "--max-size") && i + 1 < argc) {
@@ -251,6 +256,7 @@ int main(int argc, char **argv) {
   base.ks = 0;
   base.dt = 0.01;
   if (max_iter) base.max_iter = max_iter;
+  base.predictor = predictor;
   cf_error perr = {0, ""};
   if (cf_params_check(&base, &perr)) {
     fprintf(stderr, "bench_sim: bad parameters: %s\n", perr.msg);
@@ -345,8 +351,8 @@ int main(int argc, char **argv) {
   }
 
   /* ----------------------------------------------------------- table */
-  printf("clothfit bench_sim — SPEC §12 (%ld-core machine, CHOLMOD nested OpenMP off), tol %g, max_iter %d\n\n",
-         sysconf(_SC_NPROCESSORS_ONLN), base.tol, base.max_iter);
+  printf("clothfit bench_sim — SPEC §12 (%ld-core machine, CHOLMOD nested OpenMP off), tol %g, max_iter %d, "
+         "predictor %d\n\n", sysconf(_SC_NPROCESSORS_ONLN), base.tol, base.max_iter, base.predictor);
   printf("1. DIN A2 shake: %dx%d nodes (%dx%d quads, %d constraint rows), 2 kinematic top corners,\n"
          "   shake A = %.3f m, f = %.1f Hz across the sheet, %d steps x dt %.2f s = %.0f s;\n"
          "   %d timed runs per setting (mesh + alloc + run + free) after 1 warm-up\n",
@@ -375,8 +381,8 @@ int main(int argc, char **argv) {
          n_set * (repeat + 1), rss_after_a2, rss_after_a2 - rss1, rss_after_a2 - rss1 <= 1.0 ? "no growth" : "GROWING");
   if (probe.rc) printf("   (memory probe run failed: %s)\n", probe.msg);
 
-  printf("\n2. Per step on n x n node grids of the A2 sheet (1 mm out-of-plane noise, seed %llu), reuse_factor %d\n",
-         (unsigned long long)NOISE_SEED, ps.reuse_factor);
+  printf("\n2. Per step on n x n node grids of the A2 sheet (1 mm out-of-plane noise, seed %llu), reuse_factor %d,"
+         " predictor %d\n", (unsigned long long)NOISE_SEED, ps.reuse_factor, ps.predictor);
   printf("   nodes    grid    rows  steps  setup ms    ms/step  it/step  fact/step  max viol  growth  peak RSS MB  note\n");
   double prev_ms = 0;
   int prev_nodes = 0;
@@ -402,9 +408,9 @@ int main(int argc, char **argv) {
 
   /* ------------------------------------------------------------ JSON */
   if (json) {
-    printf("{\"bench\":\"sim\",\"quick\":%s,\"repeat\":%d,\"tol\":%g,\"max_iter\":%d,\"a2\":{\"nodes\":%d,\"quads\":%d,\"rows\":%d,\"steps\":%d,"
+    printf("{\"bench\":\"sim\",\"quick\":%s,\"repeat\":%d,\"tol\":%g,\"max_iter\":%d,\"predictor\":%d,\"a2\":{\"nodes\":%d,\"quads\":%d,\"rows\":%d,\"steps\":%d,"
            "\"dt\":%g,\"target_ms\":%g,\"stretch_ms\":%g,\"python_ms\":%g,\"runs\":[",
-           quick ? "true" : "false", repeat, base.tol, base.max_iter, A2_NX * A2_NY, (A2_NX - 1) * (A2_NY - 1), probe.n_rows, A2_STEPS, base.dt,
+           quick ? "true" : "false", repeat, base.tol, base.max_iter, base.predictor, A2_NX * A2_NY, (A2_NX - 1) * (A2_NY - 1), probe.n_rows, A2_STEPS, base.dt,
            TARGET_A2_MS, STRETCH_A2_MS, PYTHON_A2_MS);
     for (int si = 0; si < n_set; si++) {
       const a2_result *ar = &a2r[si];
@@ -428,8 +434,8 @@ int main(int argc, char **argv) {
     printf("],\"memory\":{\"maxrss_growth_one_sim_mb\":%.3f,\"rss_before_mb\":%.3f,\"rss_after_one_sim_mb\":%.3f,"
            "\"maxrss_after_a2_mb\":%.3f,\"rss_after_a2_mb\":%.3f,\"target_mb\":%g,\"maxrss_end_mb\":%.3f}},",
            mem_growth, rss0, rss1, maxrss_a2, rss_after_a2, TARGET_MEM_MB, maxrss_mb());
-    printf("\"scaling\":{\"reuse\":%d,\"noise_m\":%g,\"seed\":%llu,\"target_40_ms_per_step\":%g,\"sizes\":[",
-           ps.reuse_factor, NOISE, (unsigned long long)NOISE_SEED, TARGET_40_MS);
+    printf("\"scaling\":{\"reuse\":%d,\"predictor\":%d,\"noise_m\":%g,\"seed\":%llu,\"target_40_ms_per_step\":%g,\"sizes\":[",
+           ps.reuse_factor, ps.predictor, NOISE, (unsigned long long)NOISE_SEED, TARGET_40_MS);
     for (int k = 0; k < nsz; k++) {
       const run_result *r = &sz[k].r;
       double ms = r->attempted ? 1e3 * r->stepping / (double)r->attempted : 0;

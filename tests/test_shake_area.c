@@ -3,7 +3,11 @@
  * every step the max relative constraint violation is <= tol, the total area
  * error (2.23) stays < 1 % and the mean element area error (2.24) < 2 %.
  * The sheet starts exactly planar (SPEC §4: planar states are singular and
- * the solver must handle them on purpose). */
+ * the solver must handle them on purpose).  Run with and without the
+ * tangent-space predictor (cf_params.predictor); with it the projection
+ * needs fewer iterations and factorizations, and the mean element area
+ * error is larger (asserted < 5 % for it; the 2 % acceptance is the
+ * default integrator's). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +15,7 @@
 #include "cf_sim.h"
 #include "testutil.h"
 
-int main(void) {
-  cf_runtime_init();
+static cf_sim_stats shake(int predictor, double mean_bound) {
   const int nx = 21, ny = 21; /* 20 x 20 quads */
   double o[3] = {0, 0, 0}, u[3] = {1, 0, 0}, v[3] = {0, 0, 1};
   cf_mesh *m = cf_mesh_grid(nx, ny, o, u, v, 1);
@@ -20,6 +23,7 @@ int main(void) {
   int kin[2] = {(ny - 1) * nx, ny * nx - 1}; /* top corners (z = 1) */
   cf_params p;
   cf_params_default(&p);
+  p.predictor = predictor;
   cf_error err;
   cf_sim *s = cf_sim_alloc(m, &p, kin, 2, &err);
   CHECK(s != NULL, "%s", err.msg);
@@ -49,11 +53,12 @@ int main(void) {
   CHECK(done == steps, "only %d of %d steps", done, steps);
   CHECK(worst_viol <= p.tol, "violation %.3g > tol %.3g", worst_viol, p.tol);
   CHECK(worst_total < 0.01, "total area error %.4f", worst_total);
-  CHECK(worst_mean < 0.02, "mean element area error %.4f", worst_mean);
+  CHECK(worst_mean < mean_bound, "predictor %d: mean element area error %.4f >= %.2f", predictor, worst_mean,
+        mean_bound);
   cf_sim_stats st = cf_sim_get_stats(s);
-  printf("20x20 shake 5 s: max violation %.3g, total area error %.3f %%, mean element %.3f %%, "
+  printf("20x20 shake 5 s, predictor %d: max violation %.3g, total area error %.3f %%, mean element %.3f %%, "
          "%.2f iterations/step, %.2f factorizations/step\n",
-         worst_viol, 100 * worst_total, 100 * worst_mean, (double)st.iterations / st.steps,
+         predictor, worst_viol, 100 * worst_total, 100 * worst_mean, (double)st.iterations / st.steps,
          (double)st.factorizations / st.steps);
   /* the cloth really moved: the bottom edge swings across the plane */
   double ymax = 0;
@@ -62,5 +67,20 @@ int main(void) {
   free(a0);
   cf_sim_free(s);
   cf_mesh_free(m);
+  return st;
+}
+
+int main(void) {
+  cf_runtime_init();
+  /* the acceptance: the default integrator */
+  cf_sim_stats plain = shake(0, 0.02);
+  /* the predictor (an option): the same constraint tolerance and total area,
+   * fewer projection iterations and factorizations, but the element-level
+   * (constraint-invisible) distortions grow: measured 3.4 % mean element
+   * area error against 0.85 % — the price documented in cf_sim.h */
+  cf_sim_stats pred = shake(1, 0.05);
+  CHECK(pred.iterations < plain.iterations && pred.factorizations < plain.factorizations,
+        "predictor: %ld iterations, %ld factorizations vs %ld, %ld without", pred.iterations, pred.factorizations,
+        plain.iterations, plain.factorizations);
   return cf_test_done("test_shake_area");
 }

@@ -15,7 +15,8 @@ static int write_params(hid_t f, const cf_params *p) {
          cf_h5_attr_double(f, "alpha", p->alpha) && cf_h5_attr_double(f, "beta", p->beta) &&
          cf_h5_attr_double(f, "kappa", p->kappa) && cf_h5_attr_double(f, "ks", p->ks) &&
          cf_h5_attr_double(f, "g", p->g) && cf_h5_attr_double(f, "dt", p->dt) && cf_h5_attr_double(f, "tol", p->tol) &&
-         cf_h5_attr_double(f, "max_iter", p->max_iter) && cf_h5_attr_double(f, "reuse_factor", p->reuse_factor);
+         cf_h5_attr_double(f, "max_iter", p->max_iter) && cf_h5_attr_double(f, "reuse_factor", p->reuse_factor) &&
+         cf_h5_attr_double(f, "predictor", p->predictor);
 }
 
 static int write_body(hid_t f, const cf_trajectory *tr) {

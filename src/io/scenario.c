@@ -78,6 +78,7 @@ static int set_key(void *user, const char *section, const char *name, const char
   else if (KEY("sim", "tol")) ok = cf_text_double(value, &p->tol) && p->tol > 0, expect = "a relative tolerance > 0";
   else if (KEY("sim", "max_iter")) ok = parse_int(value, &p->max_iter) && p->max_iter >= 1, expect = "an integer >= 1";
   else if (KEY("sim", "reuse_factor")) ok = parse_int(value, &p->reuse_factor) && (p->reuse_factor == 0 || p->reuse_factor == 1), expect = "0 or 1";
+  else if (KEY("sim", "predictor")) ok = parse_int(value, &p->predictor) && (p->predictor == 0 || p->predictor == 1), expect = "0 or 1";
   else if (KEY("sim", "g")) ok = cf_text_double(value, &p->g);
   else if (KEY("drive", "nodes")) ok = copy_word(sc->drive_nodes, sizeof sc->drive_nodes, value), expect = "top-corners, three-corners, none or a node list";
   else if (KEY("drive", "motion")) {

@@ -39,7 +39,9 @@ struct cf_proj {
   double *xb;        /* [3n] iterate before the last update (for undo) */
   double merit;      /* sum of squared violations at the last eval */
   double mu;         /* Levenberg-Marquardt shift, relative to mean diag A */
+  double shift;      /* Tikhonov + LM shift of the last factorization */
   int have_factor;
+  double *cg;        /* [4*na] conjugate-gradient vectors of cf_proj_tangent */
 };
 
 static int cmp_u64(const void *p, const void *q) {
@@ -162,6 +164,7 @@ void cf_proj_free(cf_proj *p) {
   free(p->diag);
   free(p->dl);
   free(p->xb);
+  free(p->cg);
   free(p);
 }
 
@@ -175,7 +178,9 @@ static int select_rows(cf_proj *p) {
   p->Cb = malloc(sizeof(double) * ((size_t)md->nrows + 1));
   p->dl = malloc(sizeof(double) * ((size_t)md->nrows + 1));
   p->grp = malloc(sizeof(int) * ((size_t)md->ngroups + 1));
-  if (!p->slot_row || !p->G || !p->C || !p->dl || !p->Gb || !p->Cb || !p->grp) return CF_ENOMEM;
+  p->cg = malloc(sizeof(double) * 4 * ((size_t)md->nrows + 1));
+  if (!p->slot_row || !p->G || !p->C || !p->dl || !p->Gb || !p->Cb || !p->grp || !p->cg)
+    return CF_ENOMEM;
   p->na = p->ng = 0;
   for (int k = 0; k < md->ngroups; k++) {
     int r = md->grp_row[k];
@@ -275,7 +280,8 @@ static int factorize(cf_proj *p, cf_error *err) {
   /* Tikhonov shift: J M^-1 J^T is singular on planar states (SPEC §4). */
   double tr = 0;
   for (int a = 0; a < p->na; a++) tr += Ax[p->diag[a]];
-  if (cf_spchol_factor(p->F, (1e-9 + p->mu) * tr / p->na, &p->cc))
+  p->shift = (1e-9 + p->mu) * tr / p->na;
+  if (cf_spchol_factor(p->F, p->shift, &p->cc))
     return cf_error_set(err, CF_ESOLVER, "projection: CHOLMOD factorization failed (status %d)",
                         p->cc.status);
   p->have_factor = 1;
@@ -300,6 +306,130 @@ static void apply_update(cf_proj *p, double *x, const double *dl) {
     x[3 * i + 1] -= w * dy;
     x[3 * i + 2] -= w * dz;
   }
+}
+
+/* ---------------------------------------------------- tangent projection */
+
+/* out = J v over the active rows, every node's velocity counted (the
+ * kinematic nodes' prescribed velocities drive the constraints too). */
+static void jacobian_times(const cf_proj *p, const double *v, double *out) {
+  const cf_model *md = p->md;
+  memset(out, 0, sizeof(double) * (size_t)p->na);
+  for (int s = 0; s < md->row_ptr[md->nrows]; s++) {
+    int a = p->slot_row[s];
+    if (a < 0) continue;
+    const double *g = p->G + 3 * s, *w = v + 3 * md->nodes[s];
+    out[a] += 2 * (g[0] * w[0] + g[1] * w[1] + g[2] * w[2]);
+  }
+}
+
+/* out = (J M^-1 J^T + eps I) y, the matrix the factorizations approximate
+ * (eps: the Tikhonov shift of a fresh factorization, SPEC §4). */
+static void matrix_times(const cf_proj *p, const double *y, double eps, double *out) {
+  for (int a = 0; a < p->na; a++) out[a] = eps * y[a];
+  for (int i = 0; i < p->md->n; i++) {
+    int s0 = p->node_ptr[i], s1 = p->node_ptr[i + 1];
+    if (s0 == s1) continue;
+    double u[3] = {0, 0, 0};
+    for (int k = s0; k < s1; k++) {
+      const double *g = p->G + 3 * p->node_slot[k];
+      double l = y[p->slot_row[p->node_slot[k]]];
+      u[0] += g[0] * l;
+      u[1] += g[1] * l;
+      u[2] += g[2] * l;
+    }
+    double w = 4 * p->invm[i];
+    for (int k = s0; k < s1; k++) {
+      const double *g = p->G + 3 * p->node_slot[k];
+      out[p->slot_row[p->node_slot[k]]] += w * (g[0] * u[0] + g[1] * u[1] + g[2] * u[2]);
+    }
+  }
+}
+
+static double dot(const double *a, const double *b, int n) {
+  double s = 0;
+  for (int k = 0; k < n; k++) s += a[k] * b[k];
+  return s;
+}
+
+/* Largest |h r_a| / c_a: the relative violation a residual r of the
+ * tangent condition J v = 0 leaves after a step of length h. */
+static double residual_violation(const cf_proj *p, const double *r, double h) {
+  const cf_model *md = p->md;
+  double v = 0;
+  int a = 0;
+  for (int k = 0; k < p->ng; k++) {
+    int r0 = md->grp_row[p->grp[k]], m = md->grp_row[p->grp[k] + 1] - r0;
+    for (int t = 0; t < m; t++, a++) {
+      double q = fabs(h * r[a]) / md->scale[r0 + t];
+      if (!(q <= v)) v = q;
+    }
+  }
+  return v;
+}
+
+/* Solve (J M^-1 J^T + eps I) y = b into p->dl by conjugate gradients
+ * preconditioned with the current factorization (exact in one iteration
+ * when the factor is fresh).  Returns the iterations, or -1 when the
+ * residual's violation is still above rtol after max_it. */
+static int tangent_cg(cf_proj *p, const double *b, double h, double rtol, int max_it, double eps) {
+  int na = p->na;
+  double *r = p->cg, *z = r + na, *d = z + na, *q = d + na, *y = p->dl;
+  memset(y, 0, sizeof(double) * (size_t)na);
+  memcpy(r, b, sizeof(double) * (size_t)na);
+  double rz = 0;
+  for (int it = 0;; it++) {
+    if (residual_violation(p, r, h) <= rtol) return it;
+    if (it >= max_it || cf_spchol_solve(p->F, r, z, &p->cc)) return -1;
+    double rz_new = dot(r, z, na);
+    if (it == 0) {
+      memcpy(d, z, sizeof(double) * (size_t)na);
+    } else {
+      double beta = rz_new / rz;
+      for (int a = 0; a < na; a++) d[a] = z[a] + beta * d[a];
+    }
+    rz = rz_new;
+    matrix_times(p, d, eps, q);
+    double dq = dot(d, q, na);
+    if (!(dq > 0)) return -1;
+    double step = rz / dq;
+    for (int a = 0; a < na; a++) {
+      y[a] += step * d[a];
+      r[a] -= step * q[a];
+    }
+  }
+}
+
+int cf_proj_tangent(cf_proj *p, const double *x, double *v, double h, double tol,
+                    cf_proj_result *res, cf_error *err) {
+  res->iterations = res->factorizations = 0;
+  res->violation = 0;
+  if (p->na == 0) return CF_OK;
+  eval_rows(p, x);
+  double *b = p->Cb; /* scratch: the next projection evaluates into it */
+  jacobian_times(p, v, b);
+  double tr = 0;
+  for (int i = 0; i < p->md->n; i++)
+    for (int k = p->node_ptr[i]; k < p->node_ptr[i + 1]; k++) {
+      const double *g = p->G + 3 * p->node_slot[k];
+      tr += 4 * p->invm[i] * (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    }
+  double eps = 1e-9 * tr / p->na, rtol = CF_TANGENT_RTOL * tol;
+  int it = p->have_factor ? tangent_cg(p, b, h, rtol, CF_TANGENT_MAX_CG, eps) : -1;
+  if (it < 0) { /* no factor, or a stale one too far off: refactor here */
+    double mu = p->mu;
+    p->mu = 0;
+    int rc = factorize(p, err);
+    p->mu = mu;
+    if (rc) return rc;
+    res->factorizations++;
+    it = tangent_cg(p, b, h, rtol, CF_TANGENT_MAX_CG, eps);
+    if (it < 0)
+      return cf_error_set(err, CF_ENOCONV, "tangent projection: no convergence with a fresh factor");
+  }
+  res->iterations = it;
+  apply_update(p, v, p->dl);
+  return CF_OK;
 }
 
 enum { NO_UPDATE, CHORD_UPDATE, FRESH_UPDATE };

@@ -27,6 +27,19 @@ typedef struct {
  * factor 4 per iteration. */
 int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
                   cf_proj_result *res, cf_error *err);
+/* The velocity predictor of a step (see sim.c): project the velocities
+ * v[3n] onto the tangent space of the constraints at x,
+ * v -= M^-1 J^T y with (J M^-1 J^T) y = J v, in the M-norm, the kinematic
+ * nodes' velocities held (they enter J v).  Solved by conjugate gradients
+ * preconditioned with the factorization the projection keeps (stale
+ * factors are the rule: refactoring at x only when CG does not get the
+ * violation h |J v| / c left by a step of length h below
+ * CF_TANGENT_RTOL * tol in CF_TANGENT_MAX_CG iterations).  res counts CG
+ * iterations and factorizations. */
+#define CF_TANGENT_RTOL 0.3
+#define CF_TANGENT_MAX_CG 8
+int cf_proj_tangent(cf_proj *p, const double *x, double *v, double h, double tol,
+                    cf_proj_result *res, cf_error *err);
 /* Forget the factorization (next solve refactors). */
 void cf_proj_invalidate(cf_proj *p);
 #endif

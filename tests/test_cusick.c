@@ -6,56 +6,69 @@
  * meshes of 700-1300 nodes.  The values are printed next to the thesis'
  * means (23.2, 52.4, 77.3 %).
  *
- * Choices the thesis leaves open: its density for this test is not given;
- * with our bending matrix (K = S_I^T M^-1 S_I) the drape depends on
- * kappa / (delta g), and rho = delta = 100 puts kappa = 0.005 near the
- * thesis' value.  The rest state is the flat ring; the initial state gets a
- * smooth out-of-plane perturbation of ~0.5 mm, the same function of
- * (r, theta) on every mesh (a flat, symmetric ring has no reason to fold;
- * node-wise noise would start every mesh differently).  dt = 1 ms,
- * alpha = 1000 (about critically damped; the equilibrium does not depend
- * on it: a ring first draped with kappa = 0 (DC 3-4 %) rises back to the
- * same DC as one falling from flat).
+ * Model: the quasi-inextensible cloth (thesis Definition 2: E and G kept,
+ * F free; in cf_params ks > 0 replaces the F rows by the shear energy of
+ * §2.4.6), with ks = 1, which is the shear-free limit: DC does not change
+ * (to 0.1 pp, 768 nodes) for ks = 1 ... 1e10 and only rises from 1e12 on
+ * (57.7 % at 1e12, 69.4 % at 1e14; kappa = 0.025, 768 nodes), since C_F is
+ * measured in the element's reference coordinates (~ h^2) and the energy
+ * goes like ks h^4.  Why not the inextensible model (ks = 0) of the thesis'
+ * own Cusick runs: it is not mesh independent here.  Measured (run to
+ * 2.5 s, mean over the last 1 s; 768 / 900 / 1008 / 1120 / 1200 nodes):
+ * kappa 0.005: 29.2 ... 38.6 % (spread 9.4 pp), 0.025: 70.4 ... 83.3 %
+ * (13.0 pp, 5 or 6 folds), 0.05: 85.7 ... 92.3 % (6.6 pp); DC rises with
+ * the node count and goes on rising on finer rings (54 % with 2093 nodes,
+ * > 62 % with 2880 at kappa = 0.005).  The reason, as far as measured:
+ * a surface that keeps G and holds a planar circle of the flat sheet must
+ * be tangent to the circle's plane along it (to first order in the
+ * distance s from the circle, a tilt shortens the parallel at s, and a
+ * periodic tangential shift cannot make it up); if it also keeps E and F
+ * (isometry, zero Gaussian curvature) the circle is an asymptotic line and
+ * a C^2 drape is flat next to the support, whereas a shearing surface may
+ * curve down at once (z ~ -s^2).  The discrete inextensible ring droops
+ * anyway (on 768 nodes the first ring of free nodes, 8.6 mm out, hangs
+ * 5-9 mm below the held circle) through element-scale strains that the
+ * node-averaged E, F, G rows do not see (radial edges up to 10 % longer or
+ * shorter, the bands' means alternating, and up to 9 % along the first
+ * parallels); the bending matrix, which also acts in the plane, charges
+ * these ~ kappa eps^2 / h^2, hence the stiffening with every refinement.
+ * With the shear free the parallels keep their lengths by shearing into
+ * folds (3.5 % on the first parallel, <= 0.5 % on the others; the radial
+ * bands still alternate by ~4 %, and the first free ring still hangs
+ * 5-9 mm low on 768 nodes, so the independence below is measured, not
+ * proven).  Woven fabric is also far softer in shear than along its
+ * threads, and Cusick's own analysis of the drape test ties DC to the
+ * bending and the shear stiffness.
+ * Tried without success on the inextensible model (kappa = 0.005,
+ * 768 / 1200 nodes, ks = 0): the Laplacian rows of the held nodes in the
+ * bending matrix as well as the interior ones (a clamp instead of a
+ * hinge): 30.9 / 37.9 %; the full S^T M^-1 S of SPEC §4 (all rows): 28.7 /
+ * 36.4 %, with the free hem crushed (edge strains 37 / 77 %).  Earlier, by
+ * the previous version of this test: the interior rows with the boundary
+ * nodes' mass (+5-6 pp on both meshes), the ring meshes (7 x 120 and
+ * 9 x 96: 34 and 37 %), the perturbation (9 realizations on 768 nodes:
+ * 28.9-32.0 %), the time to rest, holding one more ring of nodes (locks:
+ * DC 70 % with kappa = 0).
+ *
+ * Other choices the thesis leaves open: its density for this test is not
+ * given; the drape depends on kappa / (delta g), and rho = delta = 100 puts
+ * the three kappas near the thesis' values.  The rest state is the flat
+ * ring; the initial state gets a smooth out-of-plane perturbation of
+ * ~0.5 mm, the same function of (r, theta) on every mesh (a flat,
+ * symmetric ring has no reason to fold; node-wise noise would start every
+ * mesh differently).  dt = 1 ms, alpha = 1000 (about critically damped).
  *
  * Measurement: DC is the area of the union of the projected elements (the
- * shadow; the sum of the element areas counts overlapping fold walls twice,
- * +1.3 pp at kappa = 0.005 on 768 nodes), averaged over the last T_AVG s,
- * at rest (see DRIFT).
+ * shadow; the sum of the element areas counts overlapping fold walls
+ * twice), averaged over the last T_AVG s, at rest (see DRIFT).
  *
  * Asserted: every run at rest and 0 < DC < 100; on every mesh DC rises
- * strictly with kappa.
- *
- * NOT met (printed, not asserted): the 3 pp mesh independence.  Measured
- * (this test): spreads of 9.4 / 13.0 / 6.6 pp; at kappa = 0.005 DC rises
- * monotonically with the node count, 29 % (768) -> 39 % (1200), and goes on
- * rising on finer rings (54 % with 12 x 160 = 2093 nodes, > 62 % with
- * 14 x 192 = 2880); at the stiffer kappas the number of folds (5 or 6; 3 or
- * 4) also changes from mesh to mesh and moves DC by up to 10 pp.  Each
- * refinement acts like a larger kappa: the 1200-node ring gives with
- * kappa = 0.005 about what the 768-node ring gives with kappa = 0.0075
- * (38.6 vs 40.6 %).
- * Why: an inextensible surface that holds a planar circle of the flat sheet
- * must be tangent to the circle's plane along it (the circle keeps its
- * geodesic curvature 1/r, which is all of its curvature), so an exactly
- * inextensible ring cannot bend down at the support.  The discrete ring
- * does (on 768 nodes the first ring of free nodes, 8.6 mm from the held
- * circle, hangs 4-9 mm below it) through element-scale strains that the
- * node-averaged metric constraints E, F, G do not see: the
- * edges of the draped rings are stretched or compressed by 10-16 %
- * (kappa = 0.005) to 1.4-3.5 % (kappa = 0.05), alternating from one band of
- * elements to the next, against < 0.2 % for a square cantilever bent about
- * a straight clamp.  The bending cost of these element-scale deformations
- * grows as the elements shrink, hence the stiffening.  Not the cause: the
- * bending matrix (pointwise consistent Laplacian; the cantilever's tip
- * converges, -3.33 / -3.15 / -3.11 cm for 7 / 13 / 25 nodes a side; giving
- * the interior rows the boundary nodes' mass as well, which makes the
- * energy of smooth shapes exact to 0.1 %, shifts DC by +5-6 pp on both 768
- * and 1200 nodes and leaves the 10 pp gap), the ring meshes (nodes exactly
- * on r = 9 and 15 cm; refining either way stiffens: 7 x 120 and 9 x 96,
- * 960 nodes each, give 34 and 37 %), the perturbation (9 realizations on
- * 768 nodes: 28.9-32.0 %), the time to rest.  Holding the nodes with
- * r <= 9 cm instead (a clamp: one more ring of held nodes inside) locks:
- * DC 70 % with kappa = 0, 92 % with kappa = 0.005 on 768 nodes. */
+ * strictly with kappa; for each kappa DC varies by at most SPREAD pp across
+ * the meshes.  Measured (this test): kappa 0.005: 18.7 19.0 19.2 19.5
+ * 19.6 % (spread 0.9 pp, 8 folds), 0.025: 55.7 56.3 56.7 57.9 58.1 %
+ * (2.4 pp, 6 folds), 0.05: 78.4 78.7 78.8 80.2 80.3 % (1.8 pp, 6 folds);
+ * the same to 0.1 pp when run to 2.0 or 2.5 s.  The 9-ring meshes sit
+ * ~1.4 pp above the 7- and 8-ring ones. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,11 +85,13 @@ static const double KAPPA[NK] = {0.005, 0.025, 0.05}, THESIS[NK] = {23.2, 52.4, 
 static const int MESH[NM][2] = {{7, 96}, {8, 100}, {8, 112}, {9, 112}, {9, 120}};
 static const double RI = 0.09, RO = 0.15;
 /* DC is sampled every 50 ms over the last T_AVG s; at rest means the means
- * of its two halves differ by at most DRIFT pp.  (With kappa > 0 the
- * projection keeps single nodes jumping by ~0.3 mm per step on these meshes,
- * ~0.3 m/s, with any damping (alpha up to 1e4 tried), so DC fluctuates by up
- * to ~3 pp without creeping; the range is printed.) */
-static const double T_END = 2.5, T_AVG = 1.0, DRIFT = 1.0;
+ * of its two halves differ by at most DRIFT pp.  (The quasi-inextensible
+ * rings are at rest from ~1 s on: DC ranges over <= 0.3 pp in the window
+ * and drifts by <= 0.1 pp; with ks = 0 the projection kept single nodes
+ * jumping by ~0.3 mm per step, and DC fluctuated by up to ~3 pp.) */
+static const double T_END = 1.6, T_AVG = 0.6, DRIFT = 1.0, SPREAD = 3.0;
+/* ks > 0: quasi-inextensible; 1 is the shear-free limit (see above). */
+static const double KS = 1;
 
 typedef struct {
   double dc, dc_min, dc_max, drift, vmax, strain, cpu;
@@ -204,6 +219,7 @@ static void run(int i, void *out) {
   p.rho = p.delta = 100;
   p.alpha = 1000;
   p.kappa = KAPPA[ki];
+  p.ks = KS;
   p.dt = 0.001;
   cf_error err;
   cf_sim *sim = cf_sim_alloc(m, &p, kin, n_ang, &err);
@@ -301,7 +317,7 @@ int main(void) {
           d[mi][1]->dc, d[mi][2]->dc);
   }
   for (int ki = 0; ki < NK; ki++)
-    printf("kappa %.3f: spread across meshes %.1f pp: acceptance (<= 3 pp) %s\n", KAPPA[ki], spread[ki],
-           spread[ki] <= 3 ? "met" : "NOT MET");
+    CHECK(spread[ki] <= SPREAD, "kappa %g: DC varies by %.1f pp across the meshes (> %.0f pp)", KAPPA[ki],
+          spread[ki], SPREAD);
   return cf_test_done("test_cusick");
 }

@@ -36,7 +36,9 @@ const char *cf_status_name(int code);
  * on small factorizations (our meshes) the thread start-up costs several
  * times the work itself, and sweeps already use every core with their own
  * workers.  This turns nested OpenMP parallelism off (max active levels 0),
- * which makes those regions run on the calling thread. */
+ * which makes those regions run on the calling thread — straight, without
+ * libgomp's per-region team set-up (common.c defines GOMP_parallel for
+ * that; with parallelism on it hands over to libgomp's). */
 void cf_runtime_init(void);
 
 #ifdef __cplusplus

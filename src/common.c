@@ -1,4 +1,6 @@
-/* error.c — status codes and messages. */
+/* common.c — status codes and messages; the OpenMP run-time setting. */
+#define _GNU_SOURCE /* RTLD_NEXT */
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -7,6 +9,28 @@
 #include <omp.h>
 
 void cf_runtime_init(void) { omp_set_max_active_levels(0); }
+
+/* GCC compiles `#pragma omp parallel` (Debian's CHOLMOD) into a call of
+ * GOMP_parallel(fn, data, ...).  With no active level allowed, libgomp
+ * still builds and tears down a team of one for every region and wakes
+ * its barrier with a futex system call: about 120 regions per numeric
+ * factorization of the 137-row A2 projection matrix, a fifth of a whole
+ * A2 simulation (bench_sim).  This definition in the executable comes
+ * first in the dynamic symbol lookup, so CHOLMOD's calls land here: when
+ * parallelism is off the region runs on the calling thread, as libgomp
+ * would run it (an inactive region of one thread: thread 0 of 1, orphaned
+ * work-sharing and barriers); otherwise libgomp's own GOMP_parallel runs. */
+typedef void (*cf_gomp_parallel_fn)(void (*)(void *), void *, unsigned, unsigned);
+
+void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags) {
+  if (omp_get_max_active_levels() == 0) {
+    fn(data);
+    return;
+  }
+  static cf_gomp_parallel_fn real;
+  if (!real) *(void **)&real = dlsym(RTLD_NEXT, "GOMP_parallel");
+  real(fn, data, num_threads, flags);
+}
 
 int cf_error_set(cf_error *err, int code, const char *fmt, ...) {
   if (err) {

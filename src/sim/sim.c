@@ -21,8 +21,8 @@
  * conjugate-gradient iteration preconditioned by the projection's current
  * (mostly stale) factorization (projection.c).
  * Measured: 40×40 A2 shake with κ = 1e-3: 3.3 s -> 0.1 s per step (373 ->
- * 13 projection iterations); κ = 0: 331 -> 89 ms per step; 20×20: 6.4 ->
- * 3.1 ms.  Why it is not the default: the motion along the modes the
+ * 13 projection iterations); κ = 0: 293 -> 104 ms per step; 20×20: 5.0 ->
+ * 2.7 ms (bench_sim --predictor 1).  Why it is not the default: the motion along the modes the
  * node-averaged constraints do not see is tangent, and the predictor keeps
  * it, where the plain projection of positions happens to damp it — the
  * 20×20 shake of test_shake_area ends with a 3.4 % mean element area error

@@ -39,7 +39,6 @@ struct cf_proj {
   double *xb;        /* [3n] iterate before the last update (for undo) */
   double merit;      /* sum of squared violations at the last eval */
   double mu;         /* Levenberg-Marquardt shift, relative to mean diag A */
-  double shift;      /* Tikhonov + LM shift of the last factorization */
   int have_factor;
   double *cg;        /* [4*na] conjugate-gradient vectors of cf_proj_tangent */
 };
@@ -280,8 +279,7 @@ static int factorize(cf_proj *p, cf_error *err) {
   /* Tikhonov shift: J M^-1 J^T is singular on planar states (SPEC §4). */
   double tr = 0;
   for (int a = 0; a < p->na; a++) tr += Ax[p->diag[a]];
-  p->shift = (1e-9 + p->mu) * tr / p->na;
-  if (cf_spchol_factor(p->F, p->shift, &p->cc))
+  if (cf_spchol_factor(p->F, (1e-9 + p->mu) * tr / p->na, &p->cc))
     return cf_error_set(err, CF_ESOLVER, "projection: CHOLMOD factorization failed (status %d)",
                         p->cc.status);
   p->have_factor = 1;

@@ -383,7 +383,7 @@ int main(int argc, char **argv) {
 
   printf("\n2. Per step on n x n node grids of the A2 sheet (1 mm out-of-plane noise, seed %llu), reuse_factor %d,"
          " predictor %d\n", (unsigned long long)NOISE_SEED, ps.reuse_factor, ps.predictor);
-  printf("   nodes    grid    rows  steps  setup ms    ms/step  it/step  fact/step  max viol  growth  peak RSS MB  note\n");
+  printf("   nodes    grid    rows  steps  setup ms    ms/step  sub/step  it/step  fact/step  max viol  growth  peak RSS MB  note\n");
   double prev_ms = 0;
   int prev_nodes = 0;
   for (int k = 0; k < nsz; k++) {
@@ -392,8 +392,9 @@ int main(int argc, char **argv) {
     char growth[16] = "     -";
     if (prev_ms > 0 && ms > 0 && r->rc == 0)
       snprintf(growth, sizeof growth, "n^%.2f", log(ms / prev_ms) / log((double)r->n_nodes / prev_nodes));
-    printf("   %5d  %3dx%-3d  %5d  %3ld/%-3d %8.1f  %9.2f  %7.3f  %9.3f  %8.2e  %6s  %11.1f  ", r->n_nodes, sz[k].n,
-           sz[k].n, r->n_rows, r->steps_done, sz[k].steps, 1e3 * r->setup, ms, per_step(r->st.iterations, r->attempted),
+    printf("   %5d  %3dx%-3d  %5d  %3ld/%-3d %8.1f  %9.2f  %8.2f  %7.3f  %9.3f  %8.2e  %6s  %11.1f  ", r->n_nodes, sz[k].n,
+           sz[k].n, r->n_rows, r->steps_done, sz[k].steps, 1e3 * r->setup, ms, per_step(r->st.substeps, r->attempted),
+           per_step(r->st.iterations, r->attempted),
            per_step(r->st.factorizations, r->attempted), r->st.max_violation, growth, sz[k].maxrss_after_mb);
     if (r->rc) printf("FAILED: %s", r->msg);
     else if (sz[k].n == 40)
@@ -404,7 +405,9 @@ int main(int argc, char **argv) {
       prev_nodes = r->n_nodes;
     } else prev_ms = 0;
   }
-  printf("   (growth: exponent of ms/step vs nodes from the previous size; a direct factor is bounded by ~n^1.5-n^2)\n");
+  printf("   (sub/step: substeps of dt / 2^level per step of dt, 0 when every step ran whole: fine meshes need\n"
+         "   shorter steps, and sim.c keeps the substep level that worked; growth: exponent of ms/step vs nodes\n"
+         "   from the previous size; a direct factor is bounded by ~n^1.5-n^2)\n");
 
   /* ------------------------------------------------------------ JSON */
   if (json) {
@@ -440,10 +443,10 @@ int main(int argc, char **argv) {
       const run_result *r = &sz[k].r;
       double ms = r->attempted ? 1e3 * r->stepping / (double)r->attempted : 0;
       printf("%s{\"n\":%d,\"nodes\":%d,\"rows\":%d,\"steps\":%d,\"steps_done\":%ld,\"setup_ms\":%.4f,"
-             "\"ms_per_step\":%.4f,\"iterations_per_step\":%.4f,\"factorizations_per_step\":%.4f,"
+             "\"ms_per_step\":%.4f,\"substeps_per_step\":%.4f,\"iterations_per_step\":%.4f,\"factorizations_per_step\":%.4f,"
              "\"max_violation\":%.6g,\"maxrss_after_mb\":%.3f,\"error\":",
              k ? "," : "", sz[k].n, r->n_nodes, r->n_rows, sz[k].steps, r->steps_done, 1e3 * r->setup, ms,
-             per_step(r->st.iterations, r->attempted), per_step(r->st.factorizations, r->attempted),
+             per_step(r->st.substeps, r->attempted), per_step(r->st.iterations, r->attempted), per_step(r->st.factorizations, r->attempted),
              r->st.max_violation, sz[k].maxrss_after_mb);
       if (r->rc) json_str(r->msg);
       else printf("null");

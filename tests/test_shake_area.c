@@ -75,12 +75,13 @@ int main(void) {
   /* the acceptance: the default integrator */
   cf_sim_stats plain = shake(0, 0.02);
   /* the predictor (an option): the same constraint tolerance and total area,
-   * fewer projection iterations and factorizations, but the element-level
-   * (constraint-invisible) distortions grow: measured 3.4 % mean element
-   * area error against 0.85 % — the price documented in cf_sim.h */
+   * fewer projection iterations, but the element-level (constraint-invisible)
+   * distortions grow: measured 2.2 % mean element area error against 0.9 %
+   * — the price documented in cf_sim.h.  (Its factorizations: 3.7 per step
+   * against 3.2 since the step-length control keeps the substep level that
+   * worked; before it, 4.0 against 4.6.) */
   cf_sim_stats pred = shake(1, 0.05);
-  CHECK(pred.iterations < plain.iterations && pred.factorizations < plain.factorizations,
-        "predictor: %ld iterations, %ld factorizations vs %ld, %ld without", pred.iterations, pred.factorizations,
-        plain.iterations, plain.factorizations);
+  CHECK(pred.iterations < plain.iterations, "predictor: %ld iterations vs %ld without", pred.iterations,
+        plain.iterations);
   return cf_test_done("test_shake_area");
 }

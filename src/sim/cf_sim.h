@@ -170,14 +170,18 @@ typedef struct {
 cf_sim *cf_sim_alloc(const cf_mesh *mesh, const cf_params *p,
                      const int *kin, int n_kin, cf_error *err);
 void cf_sim_free(cf_sim *s);
-/* Replace positions and/or velocities (NULL keeps the current one). */
+/* Replace positions and/or velocities (NULL keeps the current one).  The
+ * substep level the steps run at (see cf_sim_step) is kept. */
 void cf_sim_set_state(cf_sim *s, const double *x, const double *v);
 /* Advance one step dt.  kin_pos[n_kin*3]: positions of the kinematic nodes
  * at the new time (NULL: they stay where they are).  A step whose projection
  * does not converge is retried as two half steps (kinematic nodes moving
- * linearly), recursively down to dt / 2^max_substep_level.  On failure the
- * state is left at the last good step and err names step, time and
- * violation. */
+ * linearly), recursively down to dt / 2^max_substep_level.  The level
+ * that worked is kept for the next steps, and a coarser one tried again
+ * after 8 steps that converged in at most one iteration per substep (sim.c:
+ * fine meshes need shorter steps than the recording's dt, and a step that
+ * fails first is wasted work).  On failure the state is left at the last
+ * good step and err names step, time and violation. */
 int cf_sim_step(cf_sim *s, const double *kin_pos, cf_error *err);
 const double *cf_sim_x(const cf_sim *s);
 const double *cf_sim_v(const cf_sim *s);

@@ -40,6 +40,7 @@ struct cf_proj {
   double merit;      /* sum of squared violations at the last eval */
   double mu;         /* Levenberg-Marquardt shift, relative to mean diag A */
   int have_factor;
+  int pcg;           /* Newton steps by PCG on stale factors (see cf_proj_solve) */
   double *cg;        /* [4*na] conjugate-gradient vectors of cf_proj_tangent */
 };
 
@@ -132,6 +133,7 @@ static int build_pattern(cf_proj *p) {
     }
     for (int b = 0; b < p->na; b++) Ap[b + 1] += Ap[b];
     p->F = cf_spchol_alloc(A, &p->cc);
+    p->pcg = p->F && cf_spchol_solve_ratio(p->F) >= CF_PCG_MIN_RATIO;
     cholmod_free_sparse(&A, &p->cc);
     rc = p->F ? map_values(p, key, nc) : CF_ESOLVER;
   }
@@ -227,6 +229,10 @@ cf_proj *cf_proj_alloc(const cf_model *md, const double *invm, cf_error *err) {
 }
 
 void cf_proj_invalidate(cf_proj *p) { p->have_factor = 0; }
+
+void cf_proj_set_pcg(cf_proj *p, int on) { p->pcg = on != 0; }
+
+int cf_proj_uses_pcg(const cf_proj *p) { return p->pcg; }
 
 /* Half gradients and C of all active rows; returns max relative violation
  * and stores the sum of squared violations (the merit function
@@ -366,11 +372,25 @@ static double residual_violation(const cf_proj *p, const double *r, double h) {
   return v;
 }
 
+/* Mean diagonal of J M^-1 J^T at the last evaluation (the scale of the
+ * Tikhonov and Levenberg-Marquardt shifts). */
+static double mean_diag(const cf_proj *p) {
+  double tr = 0;
+  for (int i = 0; i < p->md->n; i++)
+    for (int k = p->node_ptr[i]; k < p->node_ptr[i + 1]; k++) {
+      const double *g = p->G + 3 * p->node_slot[k];
+      tr += 4 * p->invm[i] * (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    }
+  return tr / p->na;
+}
+
 /* Solve (J M^-1 J^T + eps I) y = b into p->dl by conjugate gradients
  * preconditioned with the current factorization (exact in one iteration
- * when the factor is fresh).  Returns the iterations, or -1 when the
- * residual's violation is still above rtol after max_it. */
-static int tangent_cg(cf_proj *p, const double *b, double h, double rtol, int max_it, double eps) {
+ * when the factor is fresh): the tangent projection of the predictor, and
+ * the inexact Newton steps of cf_proj_solve.  Returns the iterations, or
+ * -1 when the residual's violation (residual_violation with step h) is
+ * still above rtol after max_it. */
+static int pcg_solve(cf_proj *p, const double *b, double h, double rtol, int max_it, double eps) {
   int na = p->na;
   double *r = p->cg, *z = r + na, *d = z + na, *q = d + na, *y = p->dl;
   memset(y, 0, sizeof(double) * (size_t)na);
@@ -400,20 +420,14 @@ static int tangent_cg(cf_proj *p, const double *b, double h, double rtol, int ma
 
 int cf_proj_tangent(cf_proj *p, const double *x, double *v, double h, double tol,
                     cf_proj_result *res, cf_error *err) {
-  res->iterations = res->factorizations = 0;
+  res->iterations = res->factorizations = res->cg_iterations = 0;
   res->violation = 0;
   if (p->na == 0) return CF_OK;
   eval_rows(p, x);
   double *b = p->Cb; /* scratch: the next projection evaluates into it */
   jacobian_times(p, v, b);
-  double tr = 0;
-  for (int i = 0; i < p->md->n; i++)
-    for (int k = p->node_ptr[i]; k < p->node_ptr[i + 1]; k++) {
-      const double *g = p->G + 3 * p->node_slot[k];
-      tr += 4 * p->invm[i] * (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-    }
-  double eps = 1e-9 * tr / p->na, rtol = CF_TANGENT_RTOL * tol;
-  int it = p->have_factor ? tangent_cg(p, b, h, rtol, CF_TANGENT_MAX_CG, eps) : -1;
+  double eps = 1e-9 * mean_diag(p), rtol = CF_TANGENT_RTOL * tol;
+  int it = p->have_factor ? pcg_solve(p, b, h, rtol, CF_TANGENT_MAX_CG, eps) : -1;
   if (it < 0) { /* no factor, or a stale one too far off: refactor here */
     double mu = p->mu;
     p->mu = 0;
@@ -421,7 +435,7 @@ int cf_proj_tangent(cf_proj *p, const double *x, double *v, double h, double tol
     p->mu = mu;
     if (rc) return rc;
     res->factorizations++;
-    it = tangent_cg(p, b, h, rtol, CF_TANGENT_MAX_CG, eps);
+    it = pcg_solve(p, b, h, rtol, CF_TANGENT_MAX_CG, eps);
     if (it < 0)
       return cf_error_set(err, CF_ENOCONV, "tangent projection: no convergence with a fresh factor");
   }
@@ -430,7 +444,7 @@ int cf_proj_tangent(cf_proj *p, const double *x, double *v, double h, double tol
   return CF_OK;
 }
 
-enum { NO_UPDATE, CHORD_UPDATE, FRESH_UPDATE };
+enum { NO_UPDATE, CHORD_UPDATE, FRESH_UPDATE, PCG_UPDATE };
 
 /* The evaluation at xb is kept when x moves on (G, C are evaluated into
  * the other pair of buffers), so undoing an update needs no new evaluation:
@@ -464,12 +478,13 @@ static int judge_update(cf_proj *p, double *x, int last, double *v, double prev,
   }
   if (last == FRESH_UPDATE && p->mu > 0) p->mu = p->mu < 1e-8 ? 0 : 0.5 * p->mu;
   if (last == CHORD_UPDATE && !(*v <= 0.25 * prev)) return 1;
+  if (last == PCG_UPDATE && p->mu > 0) p->mu = p->mu < 1e-8 ? 0 : 0.5 * p->mu;
   return !p->have_factor;
 }
 
 int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
                   cf_proj_result *res, cf_error *err) {
-  res->iterations = res->factorizations = 0;
+  res->iterations = res->factorizations = res->cg_iterations = 0;
   res->violation = 0;
   if (p->na == 0) return CF_OK;
   if (p->mu > 0) { /* relax the damping of earlier steps */
@@ -490,17 +505,23 @@ int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
       return cf_error_set(err, CF_ENOCONV,
                           "projection: no convergence in %d iterations (violation %.3g > tol %.3g)",
                           res->iterations, v, tol);
+    int cg_it = -1;
+    if (!refactor && p->pcg) { /* the Newton step, solved with the stale factor as preconditioner */
+      cg_it = pcg_solve(p, p->C, 1.0, CF_NEWTON_ETA * v, CF_NEWTON_MAX_CG, (1e-9 + p->mu) * mean_diag(p));
+      if (cg_it < 0) refactor = 1;
+      else res->cg_iterations += cg_it;
+    }
     if (refactor) {
       int rc = factorize(p, err);
       if (rc) return rc;
       res->factorizations++;
     }
     memcpy(p->xb, x, sizeof(double) * 3 * (size_t)p->md->n);
-    if (cf_spchol_solve(p->F, p->C, p->dl, &p->cc))
+    if (cg_it < 0 && cf_spchol_solve(p->F, p->C, p->dl, &p->cc))
       return cf_error_set(err, CF_ESOLVER, "projection: CHOLMOD solve failed");
     apply_update(p, x, p->dl);
     res->iterations++;
-    last = refactor ? FRESH_UPDATE : CHORD_UPDATE;
+    last = refactor ? FRESH_UPDATE : cg_it >= 0 ? PCG_UPDATE : CHORD_UPDATE;
     prev = v;
     prev_merit = p->merit;
   }

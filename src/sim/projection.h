@@ -18,6 +18,7 @@ void cf_proj_free(cf_proj *p);
 
 typedef struct {
   int iterations, factorizations;
+  int cg_iterations; /* preconditioned CG iterations of inexact Newton steps */
   double violation; /* max relative violation at exit */
 } cf_proj_result;
 
@@ -38,8 +39,27 @@ int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
  * iterations and factorizations. */
 #define CF_TANGENT_RTOL 0.3
 #define CF_TANGENT_MAX_CG 8
+/* Inexact Newton steps on large meshes.  While the factorization is stale
+ * (chord iterations), the Newton step (J M^-1 J^T) dl = C at the current
+ * iterate is solved by conjugate gradients preconditioned with it, to a
+ * residual whose relative violation is at most CF_NEWTON_ETA times the
+ * current one, in at most CF_NEWTON_MAX_CG iterations; otherwise the
+ * matrix is refactored.  The plain chord step (one solve) stalls on fine
+ * meshes: its 4x safeguard refactored 6.5 times per step of the 40x40 A2
+ * shake.  Worth it only when a factorization costs many solves
+ * (cf_spchol_solve_ratio >= CF_PCG_MIN_RATIO: from ~20x20 nodes on; the
+ * 7x9 A2 mesh, ratio ~10, keeps the chord steps).  Measured (A2 sheet,
+ * 1 mm noise, steps 50-200): 20x20 4.9 -> 2.4 ms per step, 40x40 ~108 ->
+ * ~37 ms per step (factorizations 6.5 -> 0.44 per step). */
+#define CF_NEWTON_ETA 0.5
+#define CF_NEWTON_MAX_CG 8
+#define CF_PCG_MIN_RATIO 50.0
 int cf_proj_tangent(cf_proj *p, const double *x, double *v, double h, double tol,
                     cf_proj_result *res, cf_error *err);
+/* Inexact Newton steps by PCG on stale factors on or off (default: by the
+ * solve ratio, see CF_NEWTON_ETA); for tests and benchmarks. */
+void cf_proj_set_pcg(cf_proj *p, int on);
+int cf_proj_uses_pcg(const cf_proj *p);
 /* Forget the factorization (next solve refactors). */
 void cf_proj_invalidate(cf_proj *p);
 #endif

@@ -20,7 +20,8 @@
  * projection onto C = 0 up to tol.  The tangent solve is a
  * conjugate-gradient iteration preconditioned by the projection's current
  * (mostly stale) factorization (projection.c).
- * Measured: 40×40 A2 shake with κ = 1e-3: 3.3 s -> 0.1 s per step (373 ->
+ * Measured before the step-length control and the inexact Newton steps of
+ * projection.h: 40×40 A2 shake with κ = 1e-3: 3.3 s -> 0.1 s per step (373 ->
  * 13 projection iterations); κ = 0: 293 -> 104 ms per step; 20×20: 5.0 ->
  * 2.7 ms (bench_sim --predictor 1).  Why it is not the default: the motion along the modes the
  * node-averaged constraints do not see is tangent, and the predictor keeps
@@ -229,6 +230,7 @@ static int try_step(cf_sim *s, int level, const double *kin_to, cf_proj_result *
   rc = cf_proj_solve(s->proj, s->xn, s->p.tol, iters, s->p.reuse_factor, pr, perr);
   s->st.iterations += pr->iterations;
   s->st.factorizations += pr->factorizations;
+  s->st.cg_iterations += pr->cg_iterations;
   if (rc == CF_OK && !all_finite(s->xn, 3 * (size_t)n))
     rc = cf_error_set(perr, CF_ENONFINITE, "non-finite node position after projection (violation %.3g)",
                       pr->violation);

@@ -23,6 +23,7 @@ struct cf_spchol {
   cholmod_sparse *A; /* A(p,p), one triangle, natural order: the value array */
   cholmod_factor *L;
   cholmod_dense *B, *X, *Y, *E;
+  double flops, lnz; /* of one factorization, from the analysis */
 };
 
 void cf_spchol_free(cf_spchol *f, cholmod_common *cc) {
@@ -101,6 +102,8 @@ cf_spchol *cf_spchol_alloc(const cholmod_sparse *pattern, cholmod_common *cc) {
   f->n = (int)pattern->nrow;
   f->pinv = malloc(sizeof(int) * ((size_t)f->n + 1));
   cholmod_factor *L0 = cholmod_analyze((cholmod_sparse *)pattern, cc);
+  f->flops = cc->fl;
+  f->lnz = cc->lnz;
   int ok = f->pinv && L0;
   if (ok) {
     const int *perm = L0->Perm;
@@ -120,6 +123,8 @@ cf_spchol *cf_spchol_alloc(const cholmod_sparse *pattern, cholmod_common *cc) {
 }
 
 double *cf_spchol_values(cf_spchol *f) { return f->A->x; }
+
+double cf_spchol_solve_ratio(const cf_spchol *f) { return f->lnz > 0 ? f->flops / (4 * f->lnz) : 0; }
 
 size_t cf_spchol_nvalues(const cf_spchol *f) { return (size_t)((const int *)f->A->p)[f->n]; }
 

@@ -17,7 +17,7 @@ static const char *help =
     "and print a summary.  --json: also a JSON object on the last line.\n";
 
 typedef struct {
-  double wall, max_violation, it_per_step, fact_per_step;
+  double wall, max_violation, it_per_step, fact_per_step, sub_per_step, cg_per_step;
   cf_area_error area_final, area_max;
   long steps;
 } summary;
@@ -91,6 +91,8 @@ static int simulate(const cf_scenario *sc, run_state *r, summary *su, cf_error *
   su->steps = st.steps;
   su->max_violation = st.max_violation;
   su->it_per_step = st.steps ? (double)st.iterations / st.steps : 0;
+  su->sub_per_step = st.steps ? (double)st.substeps / st.steps : 0;
+  su->cg_per_step = st.steps ? (double)st.cg_iterations / st.steps : 0;
   su->fact_per_step = st.steps ? (double)st.factorizations / st.steps : 0;
   cf_sim_free(s);
   free(a0);
@@ -128,6 +130,9 @@ int cmd_simulate(int argc, char **argv) {
   printf("steps             %ld x dt %.4g s = %.3g s simulated\n", su.steps, sc.params.dt, su.steps * sc.params.dt);
   printf("wall time         %.1f ms (%.1f us/step)\n", 1e3 * su.wall, 1e6 * su.wall / (su.steps ? su.steps : 1));
   printf("projection        %.2f iterations/step, %.2f factorizations/step\n", su.it_per_step, su.fact_per_step);
+  if (su.sub_per_step > 0 || su.cg_per_step > 0) /* fine meshes: shorter steps, inexact Newton (cf_sim.h) */
+    printf("                  %.2f substeps/step, %.2f preconditioned CG iterations/step\n", su.sub_per_step,
+           su.cg_per_step);
   printf("max violation     %.3g (tol %.3g)\n", su.max_violation, sc.params.tol);
   printf("area error max    total %.3f %%, mean element %.3f %%\n", 100 * su.area_max.total, 100 * su.area_max.mean);
   printf("lowest node end   %d at (%.4f, %.4f, %.4f) m\n", lc, xl[3 * lc], xl[3 * lc + 1], xl[3 * lc + 2]);

@@ -46,11 +46,23 @@ int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
  * current one, in at most CF_NEWTON_MAX_CG iterations; otherwise the
  * matrix is refactored.  The plain chord step (one solve) stalls on fine
  * meshes: its 4x safeguard refactored 6.5 times per step of the 40x40 A2
- * shake.  Worth it only when a factorization costs many solves
- * (cf_spchol_solve_ratio >= CF_PCG_MIN_RATIO: from ~20x20 nodes on; the
- * 7x9 A2 mesh, ratio ~10, keeps the chord steps).  Measured (A2 sheet,
- * 1 mm noise, steps 50-200): 20x20 4.9 -> 2.4 ms per step, 40x40 ~108 ->
- * ~37 ms per step (factorizations 6.5 -> 0.44 per step). */
+ * shake.  Used when a factorization costs many solves:
+ * cf_spchol_solve_ratio >= CF_PCG_MIN_RATIO, from ~30x30 nodes on (40x40:
+ * 67; 20x20: 31; the 7x9 A2 mesh: ~10, where the solves cost more than the
+ * factorizations they save).  Measured (A2 sheet, 1 mm noise, steps
+ * 50-200): 40x40 ~108 -> ~37 ms per step (factorizations 6.5 -> 0.44 per
+ * step); 20x20 4.9 -> 2.4 ms when forced on.  Why not from ~25 on: the
+ * inexact steps land elsewhere along the nearly singular directions of
+ * flat regions (test_newton_pcg: same M-norm correction, different
+ * point), and the final fold of test_locking is path sensitive: with the
+ * inexact steps on all four of its meshes (ratios 29-39, and above 50 for
+ * the 900-node quads) the free corners ended up to 10.7 cm apart, against
+ * 2-3 cm with them on the 900-node mesh only; tol 1e-4 with the chord
+ * steps puts them 5.2 cm apart too.  Its 5 cm agreement holds for this
+ * solver and is fragile under any change of the iteration path (keeping
+ * the Levenberg-Marquardt shift across steps on large meshes, which cuts
+ * the factorizations of a 40x40 sheet starting flat from 14 to 7.3 per
+ * step, moved the 900-node corner 7 cm). */
 #define CF_NEWTON_ETA 0.5
 #define CF_NEWTON_MAX_CG 8
 #define CF_PCG_MIN_RATIO 50.0

@@ -157,6 +157,9 @@ typedef struct {
   long iterations;      /* projection iterations, all steps */
   long factorizations;  /* numeric factorizations of J M^-1 J^T */
   long substeps;        /* steps taken at dt / 2^level, level > 0 */
+  long split_attempts;  /* attempts whose projection did not converge and
+                           were redone as two halves (their iterations
+                           are counted above) */
   long cg_iterations;   /* conjugate-gradient iterations of the tangent
                            predictor (preconditioned solves) */
   int last_iterations;

@@ -276,6 +276,7 @@ static int advance(cf_sim *s, int level, const double *kin_from, const double *k
   cf_proj_result pr;
   int rc = try_step(s, level, kin_to, &pr, perr);
   if (rc != CF_ENOCONV || level >= s->p.max_substep_level) return rc;
+  s->st.split_attempts++;
   double *mid = s->kmid + (size_t)3 * s->n_kin * level;
   for (int q = 0; q < 3 * s->n_kin; q++) mid[q] = 0.5 * (kin_from[q] + kin_to[q]);
   rc = advance(s, level + 1, kin_from, mid, perr);

@@ -96,14 +96,39 @@ static cholmod_factor *analyze_natural(cholmod_sparse *A, cholmod_common *cc) {
   return L;
 }
 
+/* CHOLMOD's default analysis (AMD; METIS only when fl/lnz >= 500, which
+ * these mesh-like patterns never reach), and for large factorizations
+ * (>= CF_SPCHOL_NESDIS_FLOPS) also nested dissection, keeping whichever
+ * factorization costs fewer flops.  Stores flops and nnz(L) of the kept
+ * one. */
+static cholmod_factor *analyze_best(const cf_spchol *f, cholmod_sparse *pattern, cholmod_common *cc,
+                                    double *flops, double *lnz) {
+  cholmod_factor *L = cholmod_analyze(pattern, cc);
+  *flops = cc->fl;
+  *lnz = cc->lnz;
+  if (!L || *flops < CF_SPCHOL_NESDIS_FLOPS || f->n < 2) return L;
+  int nmethods = cc->nmethods, ordering = cc->method[0].ordering;
+  cc->nmethods = 1;
+  cc->method[0].ordering = CHOLMOD_NESDIS;
+  cholmod_factor *L2 = cholmod_analyze(pattern, cc);
+  cc->nmethods = nmethods;
+  cc->method[0].ordering = ordering;
+  if (L2 && cc->fl < *flops) {
+    cholmod_free_factor(&L, cc);
+    *flops = cc->fl;
+    *lnz = cc->lnz;
+    return L2;
+  }
+  if (L2) cholmod_free_factor(&L2, cc);
+  return L;
+}
+
 cf_spchol *cf_spchol_alloc(const cholmod_sparse *pattern, cholmod_common *cc) {
   cf_spchol *f = calloc(1, sizeof *f);
   if (!f) return NULL;
   f->n = (int)pattern->nrow;
   f->pinv = malloc(sizeof(int) * ((size_t)f->n + 1));
-  cholmod_factor *L0 = cholmod_analyze((cholmod_sparse *)pattern, cc);
-  f->flops = cc->fl;
-  f->lnz = cc->lnz;
+  cholmod_factor *L0 = analyze_best(f, (cholmod_sparse *)pattern, cc, &f->flops, &f->lnz);
   int ok = f->pinv && L0;
   if (ok) {
     const int *perm = L0->Perm;

@@ -12,6 +12,18 @@
 
 typedef struct cf_spchol cf_spchol;
 
+/* Factorizations that cost more than CF_SPCHOL_NESDIS_FLOPS in CHOLMOD's
+ * default (AMD) order are also analysed in nested-dissection order
+ * (CHOLMOD_NESDIS, METIS separators: deterministic), and the cheaper one is
+ * kept.  CHOLMOD's default tries METIS only when fl/nnz(L) >= 500, which
+ * these mesh-like matrices never reach, yet on them nested dissection saves
+ * fill: 40x40 A2 sheet 0.89 M -> 0.74 M entries, 237 -> 155 Mflop, per step
+ * ~34 -> ~28 ms.  Why not from smaller sizes: the gain is small there
+ * (10-20 %), and the final fold of test_locking (meshes of 13-87 Mflop) is
+ * path sensitive (see CF_NEWTON_ETA in projection.h): with nested
+ * dissection on its meshes too, one free corner moved by 3 cm (its margin
+ * is small: see tests/test_locking.c). */
+#define CF_SPCHOL_NESDIS_FLOPS 1e8
 /* pattern: the upper triangle of A (CSC, sorted, diagonal present, stype 1).
  * Runs CHOLMOD's analysis (ordering, supernodes) in cc.  Keeps no pointer to
  * pattern.  NULL when out of memory or when the analysis fails. */

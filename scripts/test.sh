@@ -2,7 +2,7 @@
 # Set up, build and run the whole test suite (meson test), then the 'fast'
 # suite again under AddressSanitizer + UndefinedBehaviorSanitizer, built with
 # clang in build-asan, then every libFuzzer target (the readers: Motive CSV,
-# generic CSV, OBJ, PLY) for CLOTHFIT_FUZZ_SECONDS each (default 30; 0 skips),
+# generic CSV, OBJ, PLY) for CLOTHFIT_FUZZ_SECONDS each (default 20; 0 skips),
 # counted as one test per target.  Extra arguments go to the meson test runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +20,7 @@ ninja -C build-asan >/dev/null
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:intercept_tls_get_addr=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 meson test -C build-asan --suite fast --print-errorlogs --num-processes 2 "$@" || status=1
-secs=${CLOTHFIT_FUZZ_SECONDS:-30}
+secs=${CLOTHFIT_FUZZ_SECONDS:-20}
 if [ "$secs" -gt 0 ]; then
   ok=0 bad=0
   for t in motive csv obj ply; do

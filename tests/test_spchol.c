@@ -5,6 +5,8 @@
  *   pattern of a 9-point stencil on grids from 1 x 1 to 90 x 90 (simplicial
  *   and supernodal factors), with the Tikhonov shift beta added to the
  *   diagonal, twice with the same analysis;
+ * - the single-precision copy of supernodal factors (the preconditioner of
+ *   large meshes) solves the same systems to float accuracy;
  * - the baseline (SSE2) and AVX2 kernels give bitwise the same results
  *   (kernels.h), when this machine has AVX2. */
 #include <math.h>
@@ -47,6 +49,21 @@ static void symv(const cholmod_sparse *P, const double *val, const double *x, do
     }
 }
 
+static int n_single; /* grids whose factor had a single-precision copy */
+
+/* The single-precision solve against the double one: relative difference
+ * within float rounding times the growth of a well-conditioned factor. */
+static void check_single(cf_spchol *f, const double *b, const double *x, int n, int nx, int ny) {
+  double *xs = malloc(sizeof(double) * n), dmax = 0, xmax = 0;
+  cf_spchol_solve_single(f, b, xs);
+  for (int i = 0; i < n; i++) {
+    dmax = fmax(dmax, fabs(xs[i] - x[i]));
+    xmax = fmax(xmax, fabs(x[i]));
+  }
+  CHECK(dmax <= 1e-5 * xmax, "%dx%d: single-precision solve off by %.3g (|x| %.3g)", nx, ny, dmax, xmax);
+  free(xs);
+}
+
 static void check_grid(int nx, int ny, cholmod_common *cc) {
   cholmod_sparse *P = stencil(nx, ny, cc);
   int n = nx * ny, nz = ((int *)P->p)[n];
@@ -60,6 +77,8 @@ static void check_grid(int nx, int ny, cholmod_common *cc) {
   CHECK(f != NULL, "%dx%d: cf_spchol_alloc failed", nx, ny);
   if (f) {
     double beta = 0.25, *v = cf_spchol_values(f);
+    int single = cf_spchol_keep_single(f) == 0; /* supernodal factors only */
+    n_single += single;
     for (int round = 0; round < 2; round++) { /* refactoring reuses the pattern */
       memset(v, 0, sizeof(double) * cf_spchol_nvalues(f));
       for (int j = 0; j < n; j++)
@@ -75,6 +94,7 @@ static void check_grid(int nx, int ny, cholmod_common *cc) {
       double res = 0;
       for (int i = 0; i < n; i++) res = fmax(res, fabs(r[i] + beta * x[i] - b[i]));
       CHECK(res < 1e-13, "%dx%d: residual %.3g", nx, ny, res);
+      if (single) check_single(f, b, x, n, nx, ny);
       for (int k = 0; k < nz; k++) val[k] *= 1.5; /* a new matrix for round 2 */
     }
   }
@@ -109,6 +129,7 @@ int main(void) {
   cc.print = 0;
   const int grids[][2] = {{1, 1}, {3, 3}, {7, 9}, {12, 11}, {30, 25}, {90, 90}};
   for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) check_grid(grids[g][0], grids[g][1], &cc);
+  CHECK(n_single >= 1, "no grid had a supernodal factor: the single-precision solve was not tested");
   cholmod_finish(&cc);
   const cf_kernels *base = cf_kernels_variant(0), *avx2 = cf_kernels_variant(1);
   CHECK(base != NULL && cf_kernels_get() != NULL, "no kernels");

@@ -41,6 +41,7 @@ struct cf_proj {
   double mu;         /* Levenberg-Marquardt shift, relative to mean diag A */
   int have_factor;
   int pcg;           /* Newton steps by PCG on stale factors (see cf_proj_solve) */
+  int single;        /* PCG preconditioned in single precision (CF_PCG_SINGLE_FLOPS) */
   double *cg;        /* [4*na] conjugate-gradient vectors of cf_proj_tangent */
 };
 
@@ -134,6 +135,7 @@ static int build_pattern(cf_proj *p) {
     for (int b = 0; b < p->na; b++) Ap[b + 1] += Ap[b];
     p->F = cf_spchol_alloc(A, &p->cc);
     p->pcg = p->F && cf_spchol_solve_ratio(p->F) >= CF_PCG_MIN_RATIO;
+    p->single = p->F && cf_spchol_flops(p->F) >= CF_PCG_SINGLE_FLOPS && cf_spchol_keep_single(p->F) == 0;
     cholmod_free_sparse(&A, &p->cc);
     rc = p->F ? map_values(p, key, nc) : CF_ESOLVER;
   }
@@ -386,8 +388,9 @@ static double mean_diag(const cf_proj *p) {
 
 /* Solve (J M^-1 J^T + eps I) y = b into p->dl by conjugate gradients
  * preconditioned with the current factorization (exact in one iteration
- * when the factor is fresh): the tangent projection of the predictor, and
- * the inexact Newton steps of cf_proj_solve.  Returns the iterations, or
+ * when the factor is fresh and used in double precision): the tangent
+ * projection of the predictor, and the inexact Newton steps of
+ * cf_proj_solve.  Returns the iterations, or
  * -1 when the residual's violation (residual_violation with step h) is
  * still above rtol after max_it. */
 static int pcg_solve(cf_proj *p, const double *b, double h, double rtol, int max_it, double eps) {
@@ -398,7 +401,9 @@ static int pcg_solve(cf_proj *p, const double *b, double h, double rtol, int max
   double rz = 0;
   for (int it = 0;; it++) {
     if (residual_violation(p, r, h) <= rtol) return it;
-    if (it >= max_it || cf_spchol_solve(p->F, r, z, &p->cc)) return -1;
+    if (it >= max_it) return -1;
+    if (p->single) cf_spchol_solve_single(p->F, r, z);
+    else if (cf_spchol_solve(p->F, r, z, &p->cc)) return -1;
     double rz_new = dot(r, z, na);
     if (it == 0) {
       memcpy(d, z, sizeof(double) * (size_t)na);

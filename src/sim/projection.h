@@ -66,6 +66,13 @@ int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
 #define CF_NEWTON_ETA 0.5
 #define CF_NEWTON_MAX_CG 8
 #define CF_PCG_MIN_RATIO 50.0
+/* The preconditioner solves of PCG run on a single-precision copy of the
+ * factor (cf_spchol_keep_single) when a factorization costs at least
+ * CF_PCG_SINGLE_FLOPS: 40x40 A2 shake ~20 % per step (steady state, paired
+ * runs 31-39 -> 25-30 ms; CG iterations within 2 %).  Not below: the
+ * locking test's meshes (13-87 Mflop; the 900-node one takes the inexact
+ * steps) keep their path, see CF_NEWTON_ETA. */
+#define CF_PCG_SINGLE_FLOPS 1e8
 int cf_proj_tangent(cf_proj *p, const double *x, double *v, double h, double tol,
                     cf_proj_result *res, cf_error *err);
 /* Inexact Newton steps by PCG on stale factors on or off (default: by the

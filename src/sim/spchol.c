@@ -13,6 +13,7 @@
  * matrix directly. */
 #include "spchol.h"
 
+#include <cblas.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,8 @@ struct cf_spchol {
   cholmod_factor *L;
   cholmod_dense *B, *X, *Y, *E;
   double flops, lnz; /* of one factorization, from the analysis */
+  float *Lf;         /* single-precision copy of L->x (cf_spchol_keep_single) */
+  float *wf, *tf;    /* [n] work vectors of the single-precision solve */
 };
 
 void cf_spchol_free(cf_spchol *f, cholmod_common *cc) {
@@ -35,6 +38,9 @@ void cf_spchol_free(cf_spchol *f, cholmod_common *cc) {
   if (f->Y) cholmod_free_dense(&f->Y, cc);
   if (f->E) cholmod_free_dense(&f->E, cc);
   free(f->pinv);
+  free(f->Lf);
+  free(f->wf);
+  free(f->tf);
   free(f);
 }
 
@@ -149,6 +155,8 @@ cf_spchol *cf_spchol_alloc(const cholmod_sparse *pattern, cholmod_common *cc) {
 
 double *cf_spchol_values(cf_spchol *f) { return f->A->x; }
 
+double cf_spchol_flops(const cf_spchol *f) { return f->flops; }
+
 double cf_spchol_solve_ratio(const cf_spchol *f) { return f->lnz > 0 ? f->flops / (4 * f->lnz) : 0; }
 
 size_t cf_spchol_nvalues(const cf_spchol *f) { return (size_t)((const int *)f->A->p)[f->n]; }
@@ -171,6 +179,10 @@ int cf_spchol_factor(cf_spchol *f, double beta, cholmod_common *cc) {
   if (!cholmod_factorize_p(f->A, b, NULL, 0, f->L, cc) || cc->status != CHOLMOD_OK ||
       f->L->minor < (size_t)f->n)
     return 1;
+  if (f->Lf) {
+    const double *x = f->L->x;
+    for (size_t k = 0; k < f->L->xsize; k++) f->Lf[k] = (float)x[k];
+  }
   return 0;
 }
 
@@ -181,4 +193,61 @@ int cf_spchol_solve(cf_spchol *f, const double *b, double *x, cholmod_common *cc
   const double *X = f->X->x;
   for (int a = 0; a < f->n; a++) x[a] = X[f->pinv[a]];
   return 0;
+}
+
+int cf_spchol_keep_single(cf_spchol *f) {
+  if (f->Lf) return 0;
+  if (!f->L->is_super) return 1;
+  f->Lf = malloc(sizeof(float) * (f->L->xsize + 1));
+  f->wf = malloc(sizeof(float) * ((size_t)f->n + 1));
+  f->tf = malloc(sizeof(float) * ((size_t)f->n + 1));
+  if (f->Lf && f->wf && f->tf) return 0;
+  free(f->Lf);
+  free(f->wf);
+  free(f->tf);
+  f->Lf = NULL;
+  f->wf = f->tf = NULL;
+  return 1;
+}
+
+/* L w = w over the supernodes in order (CHOLMOD's layout: supernode s has
+ * columns super[s] .. super[s+1]-1, its rows Ls[pi[s] ..] with the diagonal
+ * block first, its values column-major from px[s], leading dimension the
+ * number of rows); the analysis is in the natural order, so no permutation
+ * inside the factor. */
+static void single_forward(const cf_spchol *f, float *w, float *t) {
+  const cholmod_factor *L = f->L;
+  const int *super = L->super, *pi = L->pi, *px = L->px, *Ls = L->s;
+  for (size_t s = 0; s < L->nsuper; s++) {
+    int k1 = super[s], nscol = super[s + 1] - k1, nsrow = pi[s + 1] - pi[s], m = nsrow - nscol;
+    const float *Lx = f->Lf + px[s];
+    const int *rows = Ls + pi[s] + nscol;
+    cblas_strsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, nscol, Lx, nsrow, w + k1, 1);
+    if (m == 0) continue;
+    cblas_sgemv(CblasColMajor, CblasNoTrans, m, nscol, 1.0f, Lx + nscol, nsrow, w + k1, 1, 0.0f, t, 1);
+    for (int i = 0; i < m; i++) w[rows[i]] -= t[i];
+  }
+}
+
+/* L^T w = w, the supernodes in reverse order. */
+static void single_backward(const cf_spchol *f, float *w, float *t) {
+  const cholmod_factor *L = f->L;
+  const int *super = L->super, *pi = L->pi, *px = L->px, *Ls = L->s;
+  for (size_t s = L->nsuper; s-- > 0;) {
+    int k1 = super[s], nscol = super[s + 1] - k1, nsrow = pi[s + 1] - pi[s], m = nsrow - nscol;
+    const float *Lx = f->Lf + px[s];
+    const int *rows = Ls + pi[s] + nscol;
+    if (m > 0) {
+      for (int i = 0; i < m; i++) t[i] = w[rows[i]];
+      cblas_sgemv(CblasColMajor, CblasTrans, m, nscol, -1.0f, Lx + nscol, nsrow, t, 1, 1.0f, w + k1, 1);
+    }
+    cblas_strsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, nscol, Lx, nsrow, w + k1, 1);
+  }
+}
+
+void cf_spchol_solve_single(cf_spchol *f, const double *b, double *x) {
+  for (int a = 0; a < f->n; a++) f->wf[f->pinv[a]] = (float)b[a];
+  single_forward(f, f->wf, f->tf);
+  single_backward(f, f->wf, f->tf);
+  for (int a = 0; a < f->n; a++) x[a] = f->wf[f->pinv[a]];
 }

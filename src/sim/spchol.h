@@ -39,6 +39,8 @@ double *cf_spchol_values(cf_spchol *f);
  * refactorization is worth (0.2 Mflop / 19 kflop ~ 11 for the 7x9 A2
  * projection matrix, ~100 at 40x40). */
 double cf_spchol_solve_ratio(const cf_spchol *f);
+/* Flops of one numeric factorization (CHOLMOD's analysis). */
+double cf_spchol_flops(const cf_spchol *f);
 size_t cf_spchol_nvalues(const cf_spchol *f);
 long cf_spchol_pos(const cf_spchol *f, int a, int b);
 
@@ -48,4 +50,19 @@ int cf_spchol_factor(cf_spchol *f, double beta, cholmod_common *cc);
 /* x = (A + beta I)^-1 b with the last successful factorization; x may be b.
  * Returns 0, or 1 when CHOLMOD's solve fails (out of memory). */
 int cf_spchol_solve(cf_spchol *f, const double *b, double *x, cholmod_common *cc);
+
+/* A single-precision copy of the factor, for preconditioning.  The triangular
+ * solves of a large factor stream it from memory (0.74 M entries, 6 MB at
+ * 40x40), so a float copy makes them ~2x faster; a preconditioner does not
+ * need more than float's 7 digits (measured: the same CG iteration counts
+ * within 2 %).  cf_spchol_keep_single() allocates the copy, which every
+ * later successful cf_spchol_factor() refreshes (its cost: one pass over
+ * L); returns 0, or 1 when out of memory or when the factor is simplicial
+ * (only supernodal factors have a copy).  Call it before factorizing.
+ * cf_spchol_solve_single: x ~= (A + beta I)^-1 b in single precision with
+ * the last factorization (kept single copy required); x may be b.  The
+ * supernodal solves are done here with the CBLAS the factorization uses
+ * (CHOLMOD 3, the Debian one, has no single-precision factor). */
+int cf_spchol_keep_single(cf_spchol *f);
+void cf_spchol_solve_single(cf_spchol *f, const double *b, double *x);
 #endif

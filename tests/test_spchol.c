@@ -7,6 +7,8 @@
  *   diagonal, twice with the same analysis;
  * - the single-precision copy of supernodal factors (the preconditioner of
  *   large meshes) solves the same systems to float accuracy;
+ * - the supernode kernels of that solve match a plain double-precision
+ *   triangular solve to float accuracy;
  * - the baseline (SSE2) and AVX2 kernels give bitwise the same results
  *   (kernels.h), when this machine has AVX2. */
 #include <math.h>
@@ -123,6 +125,44 @@ static void check_kernels(const cf_kernels *k0, const cf_kernels *k1) {
     CHECK(!memcmp(g[0][c], g[1][c], sizeof(double) * W), "group_grad differs (coordinate %d)", c);
 }
 
+/* The supernode kernels (one supernode of 21 columns over 45 rows: two
+ * panels and a partial one, rectangles of odd widths) through both
+ * variants, bit for bit, and against a plain column-by-column solve in
+ * double precision. */
+static void check_sn_kernels(const cf_kernels *k0, const cf_kernels *k1) {
+  enum { R = 45, C = 21 };
+  float L[R * C], dinv[C], u[2][2][R], y[C];
+  double ud[2][R];
+  for (int j = 0; j < C; j++)
+    for (int i = 0; i < R; i++)
+      L[j * R + i] = i < j ? 0.0f : i == j ? (float)(2 + cf_test_rand(&rng)) : (float)(0.3 * cf_test_rand(&rng));
+  for (int j = 0; j < C; j++) dinv[j] = (float)(1.0 / L[j * R + j]);
+  for (int i = 0; i < R; i++) {
+    ud[0][i] = ud[1][i] = cf_test_rand(&rng);
+    for (int v = 0; v < 2; v++) u[v][0][i] = u[v][1][i] = (float)ud[0][i];
+  }
+  for (int v = 0; v < 2; v++) {
+    const cf_kernels *k = v ? k1 : k0;
+    if (!k) continue;
+    k->sn_forward(L, dinv, R, C, u[v][0]);
+    k->sn_backward(L, dinv, R, C, u[v][1], y);
+  }
+  for (int j = 0; j < C; j++) { /* reference forward, in double */
+    ud[0][j] /= L[j * R + j];
+    for (int i = j + 1; i < R; i++) ud[0][i] -= L[j * R + i] * ud[0][j];
+  }
+  for (int j = C; j-- > 0;) { /* reference backward */
+    for (int i = j + 1; i < R; i++) ud[1][j] -= L[j * R + i] * ud[1][i];
+    ud[1][j] /= L[j * R + j];
+  }
+  for (int d = 0; d < 2; d++)
+    for (int i = 0; i < (d ? C : R); i++)
+      CHECK(fabs(u[0][d][i] - ud[d][i]) <= 1e-5 * (1 + fabs(ud[d][i])), "sn_%s entry %d: %g, expected %g",
+            d ? "backward" : "forward", i, u[0][d][i], ud[d][i]);
+  if (k1)
+    CHECK(!memcmp(u[0], u[1], sizeof u[0]), "the supernode kernels of the two variants differ");
+}
+
 int main(void) {
   cholmod_common cc;
   cholmod_start(&cc);
@@ -133,6 +173,7 @@ int main(void) {
   cholmod_finish(&cc);
   const cf_kernels *base = cf_kernels_variant(0), *avx2 = cf_kernels_variant(1);
   CHECK(base != NULL && cf_kernels_get() != NULL, "no kernels");
+  check_sn_kernels(base, avx2);
   if (avx2) check_kernels(base, avx2);
   else fprintf(stderr, "test_spchol: no AVX2 kernels on this machine/build, variants not compared\n");
   return cf_test_done("test_spchol");

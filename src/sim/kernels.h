@@ -7,7 +7,9 @@
  *
  * Both builds give bitwise the same results: every lane performs the same
  * IEEE operations in the same order (no fused multiply-add: ISO C mode
- * compiles with -ffp-contract=off and FMA is not enabled). */
+ * compiles with -ffp-contract=off and FMA is not enabled; the float kernels
+ * use vectors of 8 lanes in both builds, two SSE registers each in the
+ * baseline one). */
 #ifndef CF_KERNELS_H
 #define CF_KERNELS_H
 
@@ -21,6 +23,16 @@ typedef struct cf_kernels_s {
    * to a multiple of CF_KERN_TILE, Tg zero-padded, g written up to wp. */
   void (*group_grad)(const double *Tg, int wp, int w, int nl, const double *px,
                      const double *py, const double *pz, double *gx, double *gy, double *gz);
+  /* One supernode of the single-precision supernodal solves (spchol.c).
+   * L: the supernode's values, column-major, nsrow rows (the nscol x nscol
+   * lower-triangular diagonal block D first, then the m = nsrow - nscol
+   * rows B below it), leading dimension nsrow; dinv[nscol]: the inverses
+   * of D's diagonal.  u[nsrow]: the solution vector's entries at the
+   * supernode's columns, then m more; y[nscol]: scratch.
+   * sn_forward: u[0..nscol) = D^-1 u[0..nscol), then u[nscol..) -= B u[0..nscol).
+   * sn_backward: u[0..nscol) = D^-T (u[0..nscol) - B^T u[nscol..)). */
+  void (*sn_forward)(const float *L, const float *dinv, int nsrow, int nscol, float *u);
+  void (*sn_backward)(const float *L, const float *dinv, int nsrow, int nscol, float *u, float *y);
 } cf_kernels;
 
 /* The fastest variant this machine runs. */

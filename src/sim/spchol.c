@@ -13,7 +13,8 @@
  * matrix directly. */
 #include "spchol.h"
 
-#include <cblas.h>
+#include "kernels.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,19 @@ struct cf_spchol {
   double flops, lnz; /* of one factorization, from the analysis */
   float *Lf;         /* single-precision copy of L->x (cf_spchol_keep_single) */
   float *wf, *tf;    /* [n] work vectors of the single-precision solve */
+  const cf_kernels *kern; /* its supernode kernels */
+  float *dinv;       /* [n] inverses of L's diagonal */
+  float *yf;         /* [n] scratch of the kernels */
 };
+
+static void free_single(cf_spchol *f) {
+  free(f->Lf);
+  free(f->wf);
+  free(f->tf);
+  free(f->dinv);
+  free(f->yf);
+  f->Lf = f->wf = f->tf = f->dinv = f->yf = NULL;
+}
 
 void cf_spchol_free(cf_spchol *f, cholmod_common *cc) {
   if (!f) return;
@@ -38,9 +51,7 @@ void cf_spchol_free(cf_spchol *f, cholmod_common *cc) {
   if (f->Y) cholmod_free_dense(&f->Y, cc);
   if (f->E) cholmod_free_dense(&f->E, cc);
   free(f->pinv);
-  free(f->Lf);
-  free(f->wf);
-  free(f->tf);
+  free_single(f);
   free(f);
 }
 
@@ -174,15 +185,26 @@ long cf_spchol_pos(const cf_spchol *f, int a, int b) {
   return lo < Ap[col + 1] && Ai[lo] == row ? lo : -1;
 }
 
+/* The single-precision copy of a new factor, and the inverses of its
+ * diagonal (computed in double precision, then rounded). */
+static void refresh_single(cf_spchol *f) {
+  const cholmod_factor *L = f->L;
+  const double *x = L->x;
+  const int *super = L->super, *pi = L->pi, *px = L->px;
+  for (size_t k = 0; k < L->xsize; k++) f->Lf[k] = (float)x[k];
+  for (size_t s = 0; s < L->nsuper; s++) {
+    int k1 = super[s], nsrow = pi[s + 1] - pi[s];
+    for (int j = 0; j < super[s + 1] - k1; j++)
+      f->dinv[k1 + j] = (float)(1.0 / x[px[s] + (size_t)j * nsrow + j]);
+  }
+}
+
 int cf_spchol_factor(cf_spchol *f, double beta, cholmod_common *cc) {
   double b[2] = {beta, 0};
   if (!cholmod_factorize_p(f->A, b, NULL, 0, f->L, cc) || cc->status != CHOLMOD_OK ||
       f->L->minor < (size_t)f->n)
     return 1;
-  if (f->Lf) {
-    const double *x = f->L->x;
-    for (size_t k = 0; k < f->L->xsize; k++) f->Lf[k] = (float)x[k];
-  }
+  if (f->Lf) refresh_single(f);
   return 0;
 }
 
@@ -198,15 +220,15 @@ int cf_spchol_solve(cf_spchol *f, const double *b, double *x, cholmod_common *cc
 int cf_spchol_keep_single(cf_spchol *f) {
   if (f->Lf) return 0;
   if (!f->L->is_super) return 1;
+  size_t n1 = (size_t)f->n + 1;
   f->Lf = malloc(sizeof(float) * (f->L->xsize + 1));
-  f->wf = malloc(sizeof(float) * ((size_t)f->n + 1));
-  f->tf = malloc(sizeof(float) * ((size_t)f->n + 1));
-  if (f->Lf && f->wf && f->tf) return 0;
-  free(f->Lf);
-  free(f->wf);
-  free(f->tf);
-  f->Lf = NULL;
-  f->wf = f->tf = NULL;
+  f->dinv = malloc(sizeof(float) * n1);
+  f->wf = malloc(sizeof(float) * n1);
+  f->tf = malloc(sizeof(float) * n1);
+  f->yf = malloc(sizeof(float) * n1);
+  f->kern = cf_kernels_get();
+  if (f->Lf && f->dinv && f->wf && f->tf && f->yf) return 0;
+  free_single(f);
   return 1;
 }
 
@@ -215,33 +237,31 @@ int cf_spchol_keep_single(cf_spchol *f) {
  * block first, its values column-major from px[s], leading dimension the
  * number of rows); the analysis is in the natural order, so no permutation
  * inside the factor. */
-static void single_forward(const cf_spchol *f, float *w, float *t) {
+static void single_forward(const cf_spchol *f, float *w, float *u) {
   const cholmod_factor *L = f->L;
   const int *super = L->super, *pi = L->pi, *px = L->px, *Ls = L->s;
   for (size_t s = 0; s < L->nsuper; s++) {
-    int k1 = super[s], nscol = super[s + 1] - k1, nsrow = pi[s + 1] - pi[s], m = nsrow - nscol;
-    const float *Lx = f->Lf + px[s];
-    const int *rows = Ls + pi[s] + nscol;
-    cblas_strsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, nscol, Lx, nsrow, w + k1, 1);
-    if (m == 0) continue;
-    cblas_sgemv(CblasColMajor, CblasNoTrans, m, nscol, 1.0f, Lx + nscol, nsrow, w + k1, 1, 0.0f, t, 1);
-    for (int i = 0; i < m; i++) w[rows[i]] -= t[i];
+    int k1 = super[s], nscol = super[s + 1] - k1, nsrow = pi[s + 1] - pi[s];
+    const int *rows = Ls + pi[s];
+    memcpy(u, w + k1, sizeof(float) * (size_t)nscol);
+    memset(u + nscol, 0, sizeof(float) * (size_t)(nsrow - nscol));
+    f->kern->sn_forward(f->Lf + px[s], f->dinv + k1, nsrow, nscol, u);
+    memcpy(w + k1, u, sizeof(float) * (size_t)nscol);
+    for (int i = nscol; i < nsrow; i++) w[rows[i]] += u[i];
   }
 }
 
 /* L^T w = w, the supernodes in reverse order. */
-static void single_backward(const cf_spchol *f, float *w, float *t) {
+static void single_backward(const cf_spchol *f, float *w, float *u) {
   const cholmod_factor *L = f->L;
   const int *super = L->super, *pi = L->pi, *px = L->px, *Ls = L->s;
   for (size_t s = L->nsuper; s-- > 0;) {
-    int k1 = super[s], nscol = super[s + 1] - k1, nsrow = pi[s + 1] - pi[s], m = nsrow - nscol;
-    const float *Lx = f->Lf + px[s];
-    const int *rows = Ls + pi[s] + nscol;
-    if (m > 0) {
-      for (int i = 0; i < m; i++) t[i] = w[rows[i]];
-      cblas_sgemv(CblasColMajor, CblasTrans, m, nscol, -1.0f, Lx + nscol, nsrow, t, 1, 1.0f, w + k1, 1);
-    }
-    cblas_strsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, nscol, Lx, nsrow, w + k1, 1);
+    int k1 = super[s], nscol = super[s + 1] - k1, nsrow = pi[s + 1] - pi[s];
+    const int *rows = Ls + pi[s];
+    memcpy(u, w + k1, sizeof(float) * (size_t)nscol);
+    for (int i = nscol; i < nsrow; i++) u[i] = w[rows[i]];
+    f->kern->sn_backward(f->Lf + px[s], f->dinv + k1, nsrow, nscol, u, f->yf);
+    memcpy(w + k1, u, sizeof(float) * (size_t)nscol);
   }
 }
 

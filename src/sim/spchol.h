@@ -61,8 +61,11 @@ int cf_spchol_solve(cf_spchol *f, const double *b, double *x, cholmod_common *cc
  * (only supernodal factors have a copy).  Call it before factorizing.
  * cf_spchol_solve_single: x ~= (A + beta I)^-1 b in single precision with
  * the last factorization (kept single copy required); x may be b.  The
- * supernodal solves are done here with the CBLAS the factorization uses
- * (CHOLMOD 3, the Debian one, has no single-precision factor). */
+ * supernodal solves are done here (CHOLMOD 3, the Debian one, has no
+ * single-precision factor), with kernels.c's supernode kernels: panels of
+ * 8 columns, the inverted diagonal kept, the rest four columns at a time
+ * (40x40: 240 -> 200 us per solve against cblas_strsv/sgemv, which were
+ * latency-bound on the column-by-column chain). */
 int cf_spchol_keep_single(cf_spchol *f);
 void cf_spchol_solve_single(cf_spchol *f, const double *b, double *x);
 #endif

@@ -57,7 +57,7 @@ static int n_single; /* grids whose factor had a single-precision copy */
  * within float rounding times the growth of a well-conditioned factor. */
 static void check_single(cf_spchol *f, const double *b, const double *x, int n, int nx, int ny) {
   double *xs = malloc(sizeof(double) * n), dmax = 0, xmax = 0;
-  cf_spchol_solve_single(f, b, xs);
+  cf_spchol_solve_single(f, b, xs, NULL);
   for (int i = 0; i < n; i++) {
     dmax = fmax(dmax, fabs(xs[i] - x[i]));
     xmax = fmax(xmax, fabs(x[i]));

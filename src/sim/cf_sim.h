@@ -141,6 +141,15 @@ typedef struct {
   int max_substep_level; /* a step whose projection does not converge is
                       split in halves, recursively, down to dt / 2^level
                       (default 4; 0: never split) */
+  int threads;     /* threads of one simulation (default 1; 2 or more: two).
+                      Only large meshes use a second thread (those whose
+                      projection factorization costs >= 1e8 flops, ~30x30
+                      nodes and up): the preconditioner's triangular solves
+                      over two subtrees of the elimination tree, the
+                      constraint evaluation and the matrix-free products
+                      over two halves of the nodes and rows.  Trajectories
+                      are bitwise the same for any value.  Sweeps keep 1:
+                      they run one simulation per core. */
 } cf_params;
 
 #define CF_MAX_SUBSTEP_LEVEL 10

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "spchol.h"
+#include "team.h"
 
 /* A = J M^-1 J^T is assembled node by node: A_ab = 4 sum_i G_ai . G_bi / m_i
  * over the free nodes i; at node i, every pair (u, w >= u) of the slots of
@@ -43,6 +44,19 @@ struct cf_proj {
   int pcg;           /* Newton steps by PCG on stale factors (see cf_proj_solve) */
   int single;        /* PCG preconditioned in single precision (CF_PCG_SINGLE_FLOPS) */
   double *cg;        /* [4*na] conjugate-gradient vectors of cf_proj_tangent */
+  /* Large meshes (p->single): the loops below run in two parts (team.h),
+   * concurrently when p->team is set; bitwise the same results either way,
+   * and as the one-pass loops of small meshes. */
+  int split;         /* loops in two parts */
+  cf_team *team;     /* NULL: one thread */
+  int node_cut, row_cut, grp_cut, row_at_grp_cut; /* where part 1 starts */
+  int *rs_ptr, *rs_slot; /* [na+1], slots of each active row at free nodes, by node */
+  double *U;         /* [3n] per-node sums of matrix_times */
+  struct {           /* arguments of the loop in progress */
+    const double *y, *dl;
+    const double *xc;
+    double *out, *x, eps, v[2];
+  } arg;
 };
 
 static int cmp_u64(const void *p, const void *q) {
@@ -168,6 +182,10 @@ void cf_proj_free(cf_proj *p) {
   free(p->dl);
   free(p->xb);
   free(p->cg);
+  free(p->rs_ptr);
+  free(p->rs_slot);
+  free(p->U);
+  cf_team_free(p->team);
   free(p);
 }
 
@@ -202,6 +220,46 @@ static int select_rows(cf_proj *p) {
   return CF_OK;
 }
 
+/* Part boundaries of the split loops (about half the slots each side) and
+ * the slots of every active row ordered by node, so that matrix_times can
+ * add to each row in the order the one-pass loop does. */
+static int setup_split(cf_proj *p) {
+  const cf_model *md = p->md;
+  int n = md->n, total = p->node_ptr[n];
+  p->rs_ptr = calloc((size_t)p->na + 1, sizeof(int));
+  p->rs_slot = malloc(sizeof(int) * ((size_t)total + 1));
+  p->U = malloc(sizeof(double) * 3 * ((size_t)n + 1));
+  if (!p->rs_ptr || !p->rs_slot || !p->U) return CF_ENOMEM;
+  p->node_cut = 0;
+  while (p->node_cut < n && 2 * p->node_ptr[p->node_cut] < total) p->node_cut++;
+  for (int i = 0; i < n; i++) /* slots by node: each row's list comes out in node order */
+    for (int k = p->node_ptr[i]; k < p->node_ptr[i + 1]; k++) p->rs_ptr[p->slot_row[p->node_slot[k]] + 1]++;
+  for (int a = 0; a < p->na; a++) p->rs_ptr[a + 1] += p->rs_ptr[a];
+  int *fill = malloc(sizeof(int) * ((size_t)p->na + 1));
+  if (!fill) return CF_ENOMEM;
+  memcpy(fill, p->rs_ptr, sizeof(int) * (size_t)p->na);
+  for (int i = 0; i < n; i++)
+    for (int k = p->node_ptr[i]; k < p->node_ptr[i + 1]; k++)
+      p->rs_slot[fill[p->slot_row[p->node_slot[k]]]++] = p->node_slot[k];
+  free(fill);
+  p->row_cut = 0;
+  while (p->row_cut < p->na && 2 * p->rs_ptr[p->row_cut] < total) p->row_cut++;
+  int a = 0, half = md->row_ptr[md->nrows] / 2;
+  p->grp_cut = p->ng;
+  for (int k = 0; k < p->ng; k++) {
+    int r0 = md->grp_row[p->grp[k]];
+    if (md->row_ptr[r0] >= half) {
+      p->grp_cut = k;
+      p->row_at_grp_cut = a;
+      break;
+    }
+    a += md->grp_row[p->grp[k] + 1] - r0;
+  }
+  if (p->grp_cut == p->ng) p->row_at_grp_cut = a;
+  p->split = 1;
+  return CF_OK;
+}
+
 cf_proj *cf_proj_alloc(const cf_model *md, const double *invm, cf_error *err) {
   cf_proj *p = calloc(1, sizeof *p);
   if (!p) {
@@ -221,6 +279,7 @@ cf_proj *cf_proj_alloc(const cf_model *md, const double *invm, cf_error *err) {
   }
   if (rc == CF_OK) rc = group_slots(p);
   if (rc == CF_OK && p->na > 0) rc = build_pattern(p);
+  if (rc == CF_OK && p->na > 0 && p->single) rc = setup_split(p);
   if (rc != CF_OK) {
     cf_error_set(err, rc, "projection: %s while setting up J M^-1 J^T (%d rows)",
                  rc == CF_ENOMEM ? "out of memory" : "symbolic analysis failed", p->na);
@@ -228,6 +287,12 @@ cf_proj *cf_proj_alloc(const cf_model *md, const double *invm, cf_error *err) {
     return NULL;
   }
   return p;
+}
+
+int cf_proj_set_threads(cf_proj *p, int threads) {
+  if (!p->split || threads < 2 || p->team) return CF_OK;
+  p->team = cf_team_alloc();
+  return p->team ? CF_OK : CF_ENOMEM;
 }
 
 void cf_proj_invalidate(cf_proj *p) { p->have_factor = 0; }
@@ -239,8 +304,40 @@ int cf_proj_uses_pcg(const cf_proj *p) { return p->pcg; }
 /* Half gradients and C of all active rows; returns max relative violation
  * and stores the sum of squared violations (the merit function
  * that Newton/Levenberg-Marquardt steps decrease) in p->merit. */
+/* Groups [k0, k1), the first active row a; returns their max violation. */
+static double eval_groups(cf_proj *p, const double *x, int k0, int k1, int a) {
+  const cf_model *md = p->md;
+  double v = 0, val[CF_GROUP_MAX_ROWS];
+  for (int k = k0; k < k1; k++) {
+    int r0 = md->grp_row[p->grp[k]], m = md->grp_row[p->grp[k] + 1] - r0;
+    cf_model_group_half_grad(md, p->grp[k], x, p->G + 3 * md->row_ptr[r0], val);
+    for (int t = 0; t < m; t++, a++) {
+      double c = val[t] - md->c0[r0 + t];
+      p->C[a] = c;
+      double q = fabs(c) / md->scale[r0 + t];
+      if (!(q <= v)) v = q;
+    }
+  }
+  return v;
+}
+
+static void eval_part(void *arg, int part) {
+  cf_proj *p = arg;
+  p->arg.v[part] = part ? eval_groups(p, p->arg.xc, p->grp_cut, p->ng, p->row_at_grp_cut)
+                        : eval_groups(p, p->arg.xc, 0, p->grp_cut, 0);
+}
+
 static double eval_rows(cf_proj *p, const double *x) {
   const cf_model *md = p->md;
+  if (p->split) {
+    p->arg.xc = x;
+    cf_team_run(p->team, eval_part, p);
+    double m2 = 0, v = p->arg.v[0];
+    for (int a = 0; a < p->na; a++) m2 += p->C[a] * p->C[a];
+    if (!(p->arg.v[1] <= v)) v = p->arg.v[1];
+    p->merit = m2;
+    return v;
+  }
   double v = 0, m2 = 0, val[CF_GROUP_MAX_ROWS];
   int a = 0; /* active rows are numbered in model order, group after group */
   for (int k = 0; k < p->ng; k++) {
@@ -294,10 +391,9 @@ static int factorize(cf_proj *p, cf_error *err) {
   return CF_OK;
 }
 
-/* x -= M^-1 J^T dl, J = 2G. */
-static void apply_update(cf_proj *p, double *x, const double *dl) {
-  const cf_model *md = p->md;
-  for (int i = 0; i < md->n; i++) {
+/* x -= M^-1 J^T dl, J = 2G, at the nodes [i0, i1). */
+static void update_nodes(cf_proj *p, double *x, const double *dl, int i0, int i1) {
+  for (int i = i0; i < i1; i++) {
     if (p->node_ptr[i] == p->node_ptr[i + 1]) continue;
     double dx = 0, dy = 0, dz = 0;
     for (int u = p->node_ptr[i]; u < p->node_ptr[i + 1]; u++) {
@@ -312,6 +408,21 @@ static void apply_update(cf_proj *p, double *x, const double *dl) {
     x[3 * i + 1] -= w * dy;
     x[3 * i + 2] -= w * dz;
   }
+}
+
+static void update_part(void *arg, int part) {
+  cf_proj *p = arg;
+  update_nodes(p, p->arg.x, p->arg.dl, part ? p->node_cut : 0, part ? p->md->n : p->node_cut);
+}
+
+static void apply_update(cf_proj *p, double *x, const double *dl) {
+  if (!p->split) {
+    update_nodes(p, x, dl, 0, p->md->n);
+    return;
+  }
+  p->arg.x = x;
+  p->arg.dl = dl;
+  cf_team_run(p->team, update_part, p);
 }
 
 /* ---------------------------------------------------- tangent projection */
@@ -331,7 +442,45 @@ static void jacobian_times(const cf_proj *p, const double *v, double *out) {
 
 /* out = (J M^-1 J^T + eps I) y, the matrix the factorizations approximate
  * (eps: the Tikhonov shift of a fresh factorization, SPEC §4). */
-static void matrix_times(const cf_proj *p, const double *y, double eps, double *out) {
+static void node_sums(void *arg, int part) { /* U_i = sum over the slots of node i of g y */
+  cf_proj *p = arg;
+  const double *y = p->arg.y;
+  for (int i = part ? p->node_cut : 0, i1 = part ? p->md->n : p->node_cut; i < i1; i++) {
+    double u[3] = {0, 0, 0};
+    for (int k = p->node_ptr[i]; k < p->node_ptr[i + 1]; k++) {
+      const double *g = p->G + 3 * p->node_slot[k];
+      double l = y[p->slot_row[p->node_slot[k]]];
+      u[0] += g[0] * l;
+      u[1] += g[1] * l;
+      u[2] += g[2] * l;
+    }
+    memcpy(p->U + 3 * i, u, sizeof u);
+  }
+}
+
+static void row_sums(void *arg, int part) { /* out_a = eps y_a + sum over a's slots, by node */
+  cf_proj *p = arg;
+  const int *nodes = p->md->nodes;
+  for (int a = part ? p->row_cut : 0, a1 = part ? p->na : p->row_cut; a < a1; a++) {
+    double o = p->arg.eps * p->arg.y[a];
+    for (int k = p->rs_ptr[a]; k < p->rs_ptr[a + 1]; k++) {
+      int s = p->rs_slot[k], i = nodes[s];
+      const double *g = p->G + 3 * s, *u = p->U + 3 * i;
+      o += 4 * p->invm[i] * (g[0] * u[0] + g[1] * u[1] + g[2] * u[2]);
+    }
+    p->arg.out[a] = o;
+  }
+}
+
+static void matrix_times(cf_proj *p, const double *y, double eps, double *out) {
+  if (p->split) {
+    p->arg.y = y;
+    p->arg.eps = eps;
+    p->arg.out = out;
+    cf_team_run(p->team, node_sums, p);
+    cf_team_run(p->team, row_sums, p);
+    return;
+  }
   for (int a = 0; a < p->na; a++) out[a] = eps * y[a];
   for (int i = 0; i < p->md->n; i++) {
     int s0 = p->node_ptr[i], s1 = p->node_ptr[i + 1];
@@ -402,7 +551,7 @@ static int pcg_solve(cf_proj *p, const double *b, double h, double rtol, int max
   for (int it = 0;; it++) {
     if (residual_violation(p, r, h) <= rtol) return it;
     if (it >= max_it) return -1;
-    if (p->single) cf_spchol_solve_single(p->F, r, z);
+    if (p->single) cf_spchol_solve_single(p->F, r, z, p->team);
     else if (cf_spchol_solve(p->F, r, z, &p->cc)) return -1;
     double rz_new = dot(r, z, na);
     if (it == 0) {

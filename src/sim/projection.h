@@ -79,6 +79,11 @@ int cf_proj_tangent(cf_proj *p, const double *x, double *v, double h, double tol
  * solve ratio, see CF_NEWTON_ETA); for tests and benchmarks. */
 void cf_proj_set_pcg(cf_proj *p, int on);
 int cf_proj_uses_pcg(const cf_proj *p);
+/* Run the projection's loops on two threads (threads >= 2) on large meshes
+ * (those with the single-precision preconditioner, CF_PCG_SINGLE_FLOPS);
+ * the results are bitwise those of one thread (team.h).  Returns CF_OK, or
+ * CF_ENOMEM when the helper thread cannot be started. */
+int cf_proj_set_threads(cf_proj *p, int threads);
 /* Forget the factorization (next solve refactors). */
 void cf_proj_invalidate(cf_proj *p);
 #endif

@@ -51,6 +51,7 @@ void cf_params_default(cf_params *p) {
   p->reuse_factor = 1;
   p->predictor = 0;
   p->max_substep_level = 4;
+  p->threads = 1;
 }
 
 int cf_params_check(const cf_params *p, cf_error *err) {
@@ -68,6 +69,8 @@ int cf_params_check(const cf_params *p, cf_error *err) {
                         p->max_substep_level, CF_MAX_SUBSTEP_LEVEL);
   if (p->predictor != 0 && p->predictor != 1)
     return cf_error_set(err, CF_EINVAL, "parameter predictor = %d: expected 0 or 1", p->predictor);
+  if (p->threads < 1 || p->threads > 256)
+    return cf_error_set(err, CF_EINVAL, "parameter threads = %d: expected 1..256", p->threads);
   if (p->max_iter < 1)
     return cf_error_set(err, CF_EINVAL, "parameter max_iter = %d: expected >= 1", p->max_iter);
   return CF_OK;
@@ -163,6 +166,11 @@ cf_sim *cf_sim_alloc(const cf_mesh *mesh, const cf_params *p, const int *kin, in
   if (s->md) {
     for (int i = 0; i < n; i++) invm[i] = s->is_kin[i] ? 0 : 1 / s->md->mass[i];
     s->proj = cf_proj_alloc(s->md, invm, err);
+    if (s->proj && cf_proj_set_threads(s->proj, p->threads)) {
+      cf_error_set(err, CF_ENOMEM, "simulation: cannot start a second thread");
+      cf_proj_free(s->proj);
+      s->proj = NULL;
+    }
     if (s->proj) ustep_at(s, 0, err);
   }
   free(invm);

@@ -14,6 +14,7 @@
 #include "spchol.h"
 
 #include "kernels.h"
+#include "team.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,19 +28,27 @@ struct cf_spchol {
   cholmod_dense *B, *X, *Y, *E;
   double flops, lnz; /* of one factorization, from the analysis */
   float *Lf;         /* single-precision copy of L->x (cf_spchol_keep_single) */
-  float *wf, *tf;    /* [n] work vectors of the single-precision solve */
+  float *wf;         /* [n] the single-precision solve's vector */
+  float *tf[2], *yf[2], *buf[2]; /* per part: [n] supernode vector, [n]
+                        kernel scratch, [n - ct] contributions to the top */
+  size_t mid, top;   /* parts: supernodes [0, mid), [mid, top); then
+                        [top, nsuper), the top (mid = top = 0: no split) */
+  int ct;            /* first column of the top */
   const cf_kernels *kern; /* its supernode kernels */
   float *dinv;       /* [n] inverses of L's diagonal */
-  float *yf;         /* [n] scratch of the kernels */
 };
 
 static void free_single(cf_spchol *f) {
   free(f->Lf);
   free(f->wf);
-  free(f->tf);
   free(f->dinv);
-  free(f->yf);
-  f->Lf = f->wf = f->tf = f->dinv = f->yf = NULL;
+  f->Lf = f->wf = f->dinv = NULL;
+  for (int p = 0; p < 2; p++) {
+    free(f->tf[p]);
+    free(f->yf[p]);
+    free(f->buf[p]);
+    f->tf[p] = f->yf[p] = f->buf[p] = NULL;
+  }
 }
 
 void cf_spchol_free(cf_spchol *f, cholmod_common *cc) {
@@ -217,6 +226,81 @@ int cf_spchol_solve(cf_spchol *f, const double *b, double *x, cholmod_common *cc
   return 0;
 }
 
+/* Entries of the supernodes' values (their share of a solve's work). */
+static double sn_work(const cholmod_factor *L, size_t s) {
+  const int *super = L->super, *pi = L->pi;
+  return (double)(super[s + 1] - super[s]) * (double)(pi[s + 1] - pi[s]);
+}
+
+/* Cut the supernodal elimination tree into two independent parts for the
+ * two threads of a solve: from the root down the chain of supernodes with
+ * one child (the top separators), to the first with several children, whose
+ * subtrees (consecutive ranges in the postorder) are split into two
+ * ranges of about equal work.  No split (mid = top = 0) when the parts
+ * would be unbalanced (< 25 % of the work each). */
+static int find_split(cf_spchol *f) {
+  const cholmod_factor *L = f->L;
+  const int *super = L->super, *pi = L->pi, *Ls = L->s;
+  size_t ns = L->nsuper;
+  int *col_sn = malloc(sizeof(int) * ((size_t)f->n + 1));
+  int *parent = malloc(sizeof(int) * (ns + 1)), *nchild = calloc(ns + 1, sizeof(int));
+  double *sub = calloc(ns + 1, sizeof(double)); /* work of each subtree; [ns]: virtual root */
+  if (!col_sn || !parent || !nchild || !sub) {
+    free(col_sn);
+    free(parent);
+    free(nchild);
+    free(sub);
+    return 1;
+  }
+  for (size_t s = 0; s < ns; s++)
+    for (int k = super[s]; k < super[s + 1]; k++) col_sn[k] = (int)s;
+  for (size_t s = 0; s < ns; s++) {
+    int nscol = super[s + 1] - super[s], nsrow = pi[s + 1] - pi[s];
+    parent[s] = nsrow > nscol ? col_sn[Ls[pi[s] + nscol]] : (int)ns;
+    nchild[parent[s]]++;
+    sub[s] += sn_work(L, s);
+    sub[parent[s]] += sub[s];
+  }
+  size_t cur = ns; /* the virtual root, then down the one-child chain */
+  while (nchild[cur] == 1) {
+    size_t c = cur == ns ? ns - 1 : cur - 1; /* the only child precedes its parent */
+    cur = c;
+  }
+  f->mid = f->top = 0;
+  f->ct = f->n;
+  if (nchild[cur] >= 2) {
+    /* descendants of cur: supernodes [0, cur); children's subtrees end at
+     * each child; cut at the child boundary nearest half the work */
+    double total = 0, acc = 0, best = -1;
+    size_t cut = 0;
+    for (size_t s = 0; s < cur; s++)
+      if ((size_t)parent[s] == cur) total += sub[s];
+    for (size_t s = 0; s < cur; s++)
+      if ((size_t)parent[s] == cur) {
+        acc += sub[s];
+        double bal = acc < total - acc ? acc : total - acc;
+        if (bal > best) {
+          best = bal;
+          cut = s + 1;
+        }
+      }
+    int ok = best >= 0.25 * total && cut < cur; /* and every parent where the parts need it */
+    for (size_t s = 0; s < cur && ok; s++)
+      ok = (size_t)parent[s] > s && (s < cut ? (size_t)parent[s] < cut || (size_t)parent[s] >= cur
+                                             : (size_t)parent[s] >= cut);
+    if (ok) {
+      f->mid = cut;
+      f->top = cur;
+      f->ct = cur < ns ? super[cur] : f->n;
+    }
+  }
+  free(col_sn);
+  free(parent);
+  free(nchild);
+  free(sub);
+  return 0;
+}
+
 int cf_spchol_keep_single(cf_spchol *f) {
   if (f->Lf) return 0;
   if (!f->L->is_super) return 1;
@@ -224,50 +308,84 @@ int cf_spchol_keep_single(cf_spchol *f) {
   f->Lf = malloc(sizeof(float) * (f->L->xsize + 1));
   f->dinv = malloc(sizeof(float) * n1);
   f->wf = malloc(sizeof(float) * n1);
-  f->tf = malloc(sizeof(float) * n1);
-  f->yf = malloc(sizeof(float) * n1);
+  int ok = f->Lf && f->dinv && f->wf && find_split(f) == 0;
+  for (int p = 0; p < 2 && ok; p++) {
+    f->tf[p] = malloc(sizeof(float) * n1);
+    f->yf[p] = malloc(sizeof(float) * n1);
+    f->buf[p] = malloc(sizeof(float) * (n1 - (size_t)f->ct));
+    ok = f->tf[p] && f->yf[p] && f->buf[p];
+  }
   f->kern = cf_kernels_get();
-  if (f->Lf && f->dinv && f->wf && f->tf && f->yf) return 0;
+  if (ok) return 0;
   free_single(f);
   return 1;
 }
 
-/* L w = w over the supernodes in order (CHOLMOD's layout: supernode s has
- * columns super[s] .. super[s+1]-1, its rows Ls[pi[s] ..] with the diagonal
- * block first, its values column-major from px[s], leading dimension the
- * number of rows); the analysis is in the natural order, so no permutation
- * inside the factor. */
-static void single_forward(const cf_spchol *f, float *w, float *u) {
+/* L w = w over the supernodes [s0, s1) in order (CHOLMOD's layout:
+ * supernode s has columns super[s] .. super[s+1]-1, its rows Ls[pi[s] ..]
+ * with the diagonal block first, its values column-major from px[s],
+ * leading dimension the number of rows); the analysis is in the natural
+ * order, so no permutation inside the factor.  Contributions to rows >= ct
+ * go to top[row - ct] (NULL: into w). */
+static void forward_range(const cf_spchol *f, size_t s0, size_t s1, float *w, int p, float *top) {
   const cholmod_factor *L = f->L;
   const int *super = L->super, *pi = L->pi, *px = L->px, *Ls = L->s;
-  for (size_t s = 0; s < L->nsuper; s++) {
+  float *u = f->tf[p];
+  int ct = top ? f->ct : f->n;
+  for (size_t s = s0; s < s1; s++) {
     int k1 = super[s], nscol = super[s + 1] - k1, nsrow = pi[s + 1] - pi[s];
     const int *rows = Ls + pi[s];
     memcpy(u, w + k1, sizeof(float) * (size_t)nscol);
     memset(u + nscol, 0, sizeof(float) * (size_t)(nsrow - nscol));
     f->kern->sn_forward(f->Lf + px[s], f->dinv + k1, nsrow, nscol, u);
     memcpy(w + k1, u, sizeof(float) * (size_t)nscol);
-    for (int i = nscol; i < nsrow; i++) w[rows[i]] += u[i];
+    for (int i = nscol; i < nsrow; i++) {
+      if (rows[i] < ct) w[rows[i]] += u[i];
+      else top[rows[i] - ct] += u[i];
+    }
   }
 }
 
-/* L^T w = w, the supernodes in reverse order. */
-static void single_backward(const cf_spchol *f, float *w, float *u) {
+/* L^T w = w over the supernodes [s0, s1) in reverse order. */
+static void backward_range(const cf_spchol *f, size_t s0, size_t s1, float *w, int p) {
   const cholmod_factor *L = f->L;
   const int *super = L->super, *pi = L->pi, *px = L->px, *Ls = L->s;
-  for (size_t s = L->nsuper; s-- > 0;) {
+  float *u = f->tf[p];
+  for (size_t s = s1; s-- > s0;) {
     int k1 = super[s], nscol = super[s + 1] - k1, nsrow = pi[s + 1] - pi[s];
     const int *rows = Ls + pi[s];
     memcpy(u, w + k1, sizeof(float) * (size_t)nscol);
     for (int i = nscol; i < nsrow; i++) u[i] = w[rows[i]];
-    f->kern->sn_backward(f->Lf + px[s], f->dinv + k1, nsrow, nscol, u, f->yf);
+    f->kern->sn_backward(f->Lf + px[s], f->dinv + k1, nsrow, nscol, u, f->yf[p]);
     memcpy(w + k1, u, sizeof(float) * (size_t)nscol);
   }
 }
 
-void cf_spchol_solve_single(cf_spchol *f, const double *b, double *x) {
-  for (int a = 0; a < f->n; a++) f->wf[f->pinv[a]] = (float)b[a];
-  single_forward(f, f->wf, f->tf);
-  single_backward(f, f->wf, f->tf);
-  for (int a = 0; a < f->n; a++) x[a] = f->wf[f->pinv[a]];
+static void forward_part(void *arg, int p) {
+  cf_spchol *f = arg;
+  memset(f->buf[p], 0, sizeof(float) * (size_t)(f->n - f->ct));
+  forward_range(f, p ? f->mid : 0, p ? f->top : f->mid, f->wf, p, f->buf[p]);
+}
+
+static void backward_part(void *arg, int p) {
+  cf_spchol *f = arg;
+  backward_range(f, p ? f->mid : 0, p ? f->top : f->mid, f->wf, p);
+}
+
+/* With a split: the two parts (concurrently with a team), their
+ * contributions to the top added in part order, the top; backwards the
+ * top, then the parts. */
+void cf_spchol_solve_single(cf_spchol *f, const double *b, double *x, cf_team *team) {
+  float *w = f->wf;
+  size_t ns = f->L->nsuper;
+  for (int a = 0; a < f->n; a++) w[f->pinv[a]] = (float)b[a];
+  if (f->top > 0) {
+    cf_team_run(team, forward_part, f);
+    for (int p = 0; p < 2; p++)
+      for (int i = 0; i < f->n - f->ct; i++) w[f->ct + i] += f->buf[p][i];
+  }
+  forward_range(f, f->top, ns, w, 0, NULL);
+  backward_range(f, f->top, ns, w, 0);
+  if (f->top > 0) cf_team_run(team, backward_part, f);
+  for (int a = 0; a < f->n; a++) x[a] = w[f->pinv[a]];
 }

@@ -67,5 +67,9 @@ int cf_spchol_solve(cf_spchol *f, const double *b, double *x, cholmod_common *cc
  * (40x40: 240 -> 200 us per solve against cblas_strsv/sgemv, which were
  * latency-bound on the column-by-column chain). */
 int cf_spchol_keep_single(cf_spchol *f);
-void cf_spchol_solve_single(cf_spchol *f, const double *b, double *x);
+/* team: NULL, or the two threads of cf_team_run (team.h): the solve runs
+ * two independent subtrees of the elimination tree concurrently (the
+ * results are bitwise the same either way). */
+typedef struct cf_team cf_team;
+void cf_spchol_solve_single(cf_spchol *f, const double *b, double *x, cf_team *team);
 #endif

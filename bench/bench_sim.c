@@ -206,7 +206,7 @@ typedef struct {
 
 static void usage(FILE *f) {
   fputs("usage: bench_sim [--repeat R] [--reuse 0|1] [--predictor 0|1] [--max-iter N] [--max-size N]\n"
-        "                 [--quick] [--json]\n"
+        "                 [--threads T] [--quick] [--json]\n"
         "\n"
         "  --repeat R   A2 simulations timed per reuse setting (default 20; 5 with --quick)\n"
         "  --reuse 0|1  cf_params.reuse_factor (default: the A2 case runs both, the\n"
@@ -217,6 +217,8 @@ static void usage(FILE *f) {
         "               step fails (default: cf_params_default, 50)\n"
         "  --max-size N skip the scaling meshes with more than N x N nodes (0: all\n"
         "               skipped, for profiling the A2 case alone)\n"
+        "  --threads T  cf_params.threads of the mesh scaling (default: the online cores,\n"
+        "               at most 2); with T > 1 the 40x40 sheet also runs on one thread\n"
         "  --quick      fewer steps on the large meshes (and fewer A2 repeats)\n"
         "  --json       one JSON object with every number on the last line\n",
         f);
@@ -241,7 +243,7 @@ static int count_arg(const char *name, const char *arg, long lo, int *v) {
 int main(int argc, char **argv) {
   cf_runtime_init();
   int repeat = 20, repeat_set = 0, reuse = -1, quick = 0, json = 0, max_iter = 0, max_size = 80;
-  int predictor = 0;
+  int predictor = 0, threads = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
       if (!count_arg("--repeat", argv[++i], 1, &repeat)) return 2;
@@ -254,6 +256,8 @@ int main(int argc, char **argv) {
       if (!count_arg("--max-iter", argv[++i], 1, &max_iter)) return 2;
     } else if (!strcmp(argv[i], "--max-size") && i + 1 < argc) {
       if (!count_arg("--max-size", argv[++i], 0, &max_size)) return 2;
+    } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+      if (!int_arg("--threads", argv[++i], 1, 256, &threads)) return 2;
     } else if (!strcmp(argv[i], "--quick")) quick = 1;
     else if (!strcmp(argv[i], "--json")) json = 1;
     else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -361,17 +365,24 @@ int main(int argc, char **argv) {
    * figure; the 80x80 one is too slow for that */
   const int steps_full[4] = {100, 100, 200, 20}, steps_quick[4] = {20, 20, 10, 3};
   const int warm_full[4] = {50, 50, 50, 0};
-  size_result sz[4];
-  int nsz = 0;
+  size_result sz[5];
+  int nsz = 0, nrun;
   while (nsz < 4 && sizes[nsz] <= max_size) nsz++;
   cf_params ps = base;
   ps.reuse_factor = reuse >= 0 ? reuse : 1;
-  for (int k = 0; k < nsz; k++) {
-    sheet_cfg c = {sizes[k], sizes[k], quick ? steps_quick[k] : steps_full[k], quick ? 0 : warm_full[k], NOISE};
-    sz[k].n = sizes[k];
+  ps.threads = threads;
+  nrun = nsz;
+  if (threads > 1 && nsz >= 3) nrun++; /* the 40x40 sheet once more, on one thread */
+  for (int k = 0; k < nrun; k++) {
+    int kk = k < nsz ? k : 2;
+    sheet_cfg c = {sizes[kk], sizes[kk], quick ? steps_quick[kk] : steps_full[kk], quick ? 0 : warm_full[kk], NOISE};
+    cf_params pk = ps;
+    if (k >= nsz) pk.threads = 1;
+    sz[k].n = sizes[kk];
     sz[k].cfg = c;
-    fprintf(stderr, "bench_sim: %dx%d nodes, %d steps ...\n", sizes[k], sizes[k], c.steps);
-    run_sheet(&c, &ps, &sz[k].r);
+    fprintf(stderr, "bench_sim: %dx%d nodes, %d steps, %d thread(s) ...\n", sizes[kk], sizes[kk], c.steps,
+            pk.threads);
+    run_sheet(&c, &pk, &sz[k].r);
     sz[k].maxrss_after_mb = maxrss_mb();
   }
 
@@ -407,19 +418,20 @@ int main(int argc, char **argv) {
   if (probe.rc) printf("   (memory probe run failed: %s)\n", probe.msg);
 
   printf("\n2. Per step on n x n node grids of the A2 sheet (1 mm out-of-plane noise, seed %llu), reuse_factor %d,"
-         " predictor %d\n", (unsigned long long)NOISE_SEED, ps.reuse_factor, ps.predictor);
-  printf("   nodes    grid    rows  steps  setup ms    ms/step  sub/step  it/step  fact/step  max viol  growth  peak RSS MB"
+         " predictor %d, threads %d\n", (unsigned long long)NOISE_SEED, ps.reuse_factor, ps.predictor, ps.threads);
+  printf("   nodes    grid  thr   rows  steps  setup ms    ms/step  sub/step  it/step  fact/step  max viol  growth  peak RSS MB"
          "  steady ms/step  fact/step  note\n");
   double prev_ms = 0;
   int prev_nodes = 0;
-  for (int k = 0; k < nsz; k++) {
+  for (int k = 0; k < nrun; k++) {
     const run_result *r = &sz[k].r;
     double ms = r->attempted ? 1e3 * r->stepping / (double)r->attempted : 0;
     char growth[16] = "     -";
+    if (k >= nsz) prev_ms = 0; /* the one-thread rerun: no growth figure */
     if (prev_ms > 0 && ms > 0 && r->rc == 0)
       snprintf(growth, sizeof growth, "n^%.2f", log(ms / prev_ms) / log((double)r->n_nodes / prev_nodes));
-    printf("   %5d  %3dx%-3d  %5d  %3ld/%-3d %8.1f  %9.2f  %8.2f  %7.3f  %9.3f  %8.2e  %6s  %11.1f  ", r->n_nodes, sz[k].n,
-           sz[k].n, r->n_rows, r->steps_done, sz[k].cfg.steps, 1e3 * r->setup, ms, per_step(r->st.substeps, r->attempted),
+    printf("   %5d  %3dx%-3d  %3d  %5d  %3ld/%-3d %8.1f  %9.2f  %8.2f  %7.3f  %9.3f  %8.2e  %6s  %11.1f  ", r->n_nodes, sz[k].n,
+           sz[k].n, r->st.threads, r->n_rows, r->steps_done, sz[k].cfg.steps, 1e3 * r->setup, ms, per_step(r->st.substeps, r->attempted),
            per_step(r->st.iterations, r->attempted),
            per_step(r->st.factorizations, r->attempted), r->st.max_violation, growth, sz[k].maxrss_after_mb);
     double sms = steady_ms(&sz[k].cfg, r);
@@ -470,15 +482,15 @@ int main(int argc, char **argv) {
     printf("],\"memory\":{\"maxrss_growth_one_sim_mb\":%.3f,\"rss_before_mb\":%.3f,\"rss_after_one_sim_mb\":%.3f,"
            "\"maxrss_after_a2_mb\":%.3f,\"rss_after_a2_mb\":%.3f,\"target_mb\":%g,\"maxrss_end_mb\":%.3f}},",
            mem_growth, rss0, rss1, maxrss_a2, rss_after_a2, TARGET_MEM_MB, maxrss_mb());
-    printf("\"scaling\":{\"reuse\":%d,\"predictor\":%d,\"noise_m\":%g,\"seed\":%llu,\"target_40_ms_per_step\":%g,\"sizes\":[",
-           ps.reuse_factor, ps.predictor, NOISE, (unsigned long long)NOISE_SEED, TARGET_40_MS);
-    for (int k = 0; k < nsz; k++) {
+    printf("\"scaling\":{\"threads\":%d,\"reuse\":%d,\"predictor\":%d,\"noise_m\":%g,\"seed\":%llu,\"target_40_ms_per_step\":%g,\"sizes\":[",
+           ps.threads, ps.reuse_factor, ps.predictor, NOISE, (unsigned long long)NOISE_SEED, TARGET_40_MS);
+    for (int k = 0; k < nrun; k++) {
       const run_result *r = &sz[k].r;
       double ms = r->attempted ? 1e3 * r->stepping / (double)r->attempted : 0;
-      printf("%s{\"n\":%d,\"nodes\":%d,\"rows\":%d,\"steps\":%d,\"steps_done\":%ld,\"setup_ms\":%.4f,"
+      printf("%s{\"n\":%d,\"threads\":%d,\"nodes\":%d,\"rows\":%d,\"steps\":%d,\"steps_done\":%ld,\"setup_ms\":%.4f,"
              "\"ms_per_step\":%.4f,\"substeps_per_step\":%.4f,\"iterations_per_step\":%.4f,\"factorizations_per_step\":%.4f,"
              "\"max_violation\":%.6g,\"maxrss_after_mb\":%.3f,\"warm_steps\":%d,\"steady_ms_per_step\":",
-             k ? "," : "", sz[k].n, r->n_nodes, r->n_rows, sz[k].cfg.steps, r->steps_done, 1e3 * r->setup, ms,
+             k ? "," : "", sz[k].n, r->st.threads, r->n_nodes, r->n_rows, sz[k].cfg.steps, r->steps_done, 1e3 * r->setup, ms,
              per_step(r->st.substeps, r->attempted), per_step(r->st.iterations, r->attempted), per_step(r->st.factorizations, r->attempted),
              r->st.max_violation, sz[k].maxrss_after_mb, sz[k].cfg.warm);
       double sms = steady_ms(&sz[k].cfg, r);

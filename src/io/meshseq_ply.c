@@ -326,7 +326,8 @@ static int list_count(ply_state *st, const ply_prop *p, long *n) {
   int rc = value(st, p->count_type, &c);
   if (rc) return rc;
   size_t room = st->len - st->pos, item = st->binary ? (size_t)types[p->type].size : 1;
-  if (c < 0) return vfail(st, "negative list count %.17g", c);
+  if (!(c >= 0) || c != floor(c)) /* a float count type may hold NaN or 2.5 */
+    return vfail(st, "list count %.17g: expected a whole number >= 0", c);
   if (c > (double)(room / item))
     return vfail(st, "a list of %.17g items needs at least %.17g more bytes, the file has %zu (truncated file or lying "
                  "header?)", c, c * (double)item, room);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "cf_io.h"
 #include "textfile.h"
@@ -79,6 +80,7 @@ static int set_key(void *user, const char *section, const char *name, const char
   else if (KEY("sim", "max_iter")) ok = parse_int(value, &p->max_iter) && p->max_iter >= 1, expect = "an integer >= 1";
   else if (KEY("sim", "reuse_factor")) ok = parse_int(value, &p->reuse_factor) && (p->reuse_factor == 0 || p->reuse_factor == 1), expect = "0 or 1";
   else if (KEY("sim", "predictor")) ok = parse_int(value, &p->predictor) && (p->predictor == 0 || p->predictor == 1), expect = "0 or 1";
+  else if (KEY("sim", "threads")) ok = parse_int(value, &p->threads) && p->threads >= 1 && p->threads <= 256, expect = "an integer 1..256";
   else if (KEY("sim", "g")) ok = cf_text_double(value, &p->g);
   else if (KEY("drive", "nodes")) ok = copy_word(sc->drive_nodes, sizeof sc->drive_nodes, value), expect = "top-corners, three-corners, none or a node list";
   else if (KEY("drive", "motion")) {
@@ -117,6 +119,9 @@ static void scenario_defaults(cf_scenario *sc) {
   sc->ny = 9;
   strcpy(sc->orientation, "hanging");
   cf_params_default(&sc->params);
+  /* one simulation may use both cores of a laptop (large meshes only;
+   * trajectories do not depend on it) */
+  sc->params.threads = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
   sc->duration = 15;
   strcpy(sc->drive_nodes, "top-corners");
   sc->drive.kind = CF_DRIVE_SHAKE;

@@ -172,6 +172,8 @@ typedef struct {
   long cg_iterations;   /* conjugate-gradient iterations of the tangent
                            predictor (preconditioned solves) */
   int last_iterations;
+  int threads;          /* threads the projection runs on (1, or 2 with
+                           cf_params.threads >= 2 on a large mesh) */
   double last_violation;/* max relative violation after the last step */
   double max_violation; /* max over all steps */
 } cf_sim_stats;

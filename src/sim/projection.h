@@ -84,6 +84,8 @@ int cf_proj_uses_pcg(const cf_proj *p);
  * the results are bitwise those of one thread (team.h).  Returns CF_OK, or
  * CF_ENOMEM when the helper thread cannot be started. */
 int cf_proj_set_threads(cf_proj *p, int threads);
+/* 1, or 2 when a second thread runs. */
+int cf_proj_threads(const cf_proj *p);
 /* Forget the factorization (next solve refactors). */
 void cf_proj_invalidate(cf_proj *p);
 #endif

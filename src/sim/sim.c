@@ -171,7 +171,10 @@ cf_sim *cf_sim_alloc(const cf_mesh *mesh, const cf_params *p, const int *kin, in
       cf_proj_free(s->proj);
       s->proj = NULL;
     }
-    if (s->proj) ustep_at(s, 0, err);
+    if (s->proj) {
+      s->st.threads = cf_proj_threads(s->proj);
+      ustep_at(s, 0, err);
+    }
   }
   free(invm);
   if (!s->md || !s->proj || !s->us[0]) {

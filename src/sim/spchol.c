@@ -372,6 +372,8 @@ static void backward_part(void *arg, int p) {
   backward_range(f, p ? f->mid : 0, p ? f->top : f->mid, f->wf, p);
 }
 
+int cf_spchol_single_parts(const cf_spchol *f) { return f->top > 0 ? 2 : 1; }
+
 /* With a split: the two parts (concurrently with a team), their
  * contributions to the top added in part order, the top; backwards the
  * top, then the parts. */

@@ -72,4 +72,7 @@ int cf_spchol_keep_single(cf_spchol *f);
  * results are bitwise the same either way). */
 typedef struct cf_team cf_team;
 void cf_spchol_solve_single(cf_spchol *f, const double *b, double *x, cf_team *team);
+/* 2 when the single-precision solve runs in two parts (a balanced split
+ * of the elimination tree was found), else 1. */
+int cf_spchol_single_parts(const cf_spchol *f);
 #endif

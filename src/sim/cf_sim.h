@@ -143,7 +143,7 @@ typedef struct {
                       (default 4; 0: never split) */
   int threads;     /* threads of one simulation (default 1; 2 or more: two).
                       Only large meshes use a second thread (those whose
-                      projection factorization costs >= 1e8 flops, ~30x30
+                      projection factorization costs >= 1e8 flops, ~35x35
                       nodes and up): the preconditioner's triangular solves
                       over two subtrees of the elimination tree, the
                       constraint evaluation and the matrix-free products

@@ -297,6 +297,8 @@ int cf_proj_set_threads(cf_proj *p, int threads) {
 
 int cf_proj_threads(const cf_proj *p) { return p->team ? 2 : 1; }
 
+int cf_proj_large(const cf_proj *p) { return p->split; }
+
 void cf_proj_invalidate(cf_proj *p) { p->have_factor = 0; }
 
 void cf_proj_set_pcg(cf_proj *p, int on) { p->pcg = on != 0; }

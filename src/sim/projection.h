@@ -86,6 +86,9 @@ int cf_proj_uses_pcg(const cf_proj *p);
 int cf_proj_set_threads(cf_proj *p, int threads);
 /* 1, or 2 when a second thread runs. */
 int cf_proj_threads(const cf_proj *p);
+/* 1 on large meshes: those whose factorization costs >= CF_PCG_SINGLE_FLOPS
+ * (single-precision preconditioner, loops in two parts). */
+int cf_proj_large(const cf_proj *p);
 /* Forget the factorization (next solve refactors). */
 void cf_proj_invalidate(cf_proj *p);
 #endif

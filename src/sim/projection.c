@@ -42,6 +42,7 @@ struct cf_proj {
   double mu;         /* Levenberg-Marquardt shift, relative to mean diag A */
   int have_factor;
   int pcg;           /* Newton steps by PCG on stale factors (see cf_proj_solve) */
+  int max_cg;        /* their CG iterations before refactoring (projection.h) */
   int single;        /* PCG preconditioned in single precision (CF_PCG_SINGLE_FLOPS) */
   double *cg;        /* [4*na] conjugate-gradient vectors of cf_proj_tangent */
   /* Large meshes (p->single): the loops below run in two parts (team.h),
@@ -149,6 +150,7 @@ static int build_pattern(cf_proj *p) {
     for (int b = 0; b < p->na; b++) Ap[b + 1] += Ap[b];
     p->F = cf_spchol_alloc(A, &p->cc);
     p->pcg = p->F && cf_spchol_solve_ratio(p->F) >= CF_PCG_MIN_RATIO;
+    p->max_cg = p->F && cf_spchol_flops(p->F) >= CF_NEWTON_HUGE_FLOPS ? CF_NEWTON_MAX_CG_HUGE : CF_NEWTON_MAX_CG;
     p->single = p->F && cf_spchol_flops(p->F) >= CF_PCG_SINGLE_FLOPS && cf_spchol_keep_single(p->F) == 0;
     cholmod_free_sparse(&A, &p->cc);
     rc = p->F ? map_values(p, key, nc) : CF_ESOLVER;
@@ -665,7 +667,7 @@ int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
                           res->iterations, v, tol);
     int cg_it = -1;
     if (!refactor && p->pcg) { /* the Newton step, solved with the stale factor as preconditioner */
-      cg_it = pcg_solve(p, p->C, 1.0, CF_NEWTON_ETA * v, CF_NEWTON_MAX_CG, (1e-9 + p->mu) * mean_diag(p));
+      cg_it = pcg_solve(p, p->C, 1.0, CF_NEWTON_ETA * v, p->max_cg, (1e-9 + p->mu) * mean_diag(p));
       if (cg_it < 0) refactor = 1;
       else res->cg_iterations += cg_it;
     }

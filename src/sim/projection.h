@@ -65,6 +65,15 @@ int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
  * step, moved the 900-node corner 7 cm). */
 #define CF_NEWTON_ETA 0.5
 #define CF_NEWTON_MAX_CG 8
+/* Factorizations of at least CF_NEWTON_HUGE_FLOPS (~70x70 nodes and up)
+ * allow CF_NEWTON_MAX_CG_HUGE CG iterations instead: a factorization there
+ * is worth more solves (it stays serial while the solves run on two
+ * threads), and the stale factor's CG needs more iterations as the mesh
+ * grows.  80x80 A2 shake, 80 steps on two threads: 809 -> 640 ms per step
+ * (caps 16 / 48 / 64: 803 / 672 / 735 ms over 40 steps); at 40x40 a cap of
+ * 8 stays best (16: +5 %, 32: +25 %). */
+#define CF_NEWTON_HUGE_FLOPS 1e9
+#define CF_NEWTON_MAX_CG_HUGE 32
 #define CF_PCG_MIN_RATIO 50.0
 /* The preconditioner solves of PCG run on a single-precision copy of the
  * factor (cf_spchol_keep_single) when a factorization costs at least

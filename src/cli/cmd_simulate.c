@@ -18,6 +18,7 @@ static const char *help =
 
 typedef struct {
   double wall, max_violation, it_per_step, fact_per_step, sub_per_step, cg_per_step;
+  int threads; /* threads the projection ran on */
   cf_area_error area_final, area_max;
   long steps;
 } summary;
@@ -94,6 +95,7 @@ static int simulate(const cf_scenario *sc, run_state *r, summary *su, cf_error *
   su->sub_per_step = st.steps ? (double)st.substeps / st.steps : 0;
   su->cg_per_step = st.steps ? (double)st.cg_iterations / st.steps : 0;
   su->fact_per_step = st.steps ? (double)st.factorizations / st.steps : 0;
+  su->threads = st.threads;
   cf_sim_free(s);
   free(a0);
   return rc;
@@ -128,7 +130,8 @@ int cmd_simulate(int argc, char **argv) {
   printf("mesh              %d nodes, %d %s, %d kinematic\n", r.mesh->n_nodes, r.mesh->n_elems,
          r.mesh->nv == 4 ? "quads" : "triangles", r.n_kin);
   printf("steps             %ld x dt %.4g s = %.3g s simulated\n", su.steps, sc.params.dt, su.steps * sc.params.dt);
-  printf("wall time         %.1f ms (%.1f us/step)\n", 1e3 * su.wall, 1e6 * su.wall / (su.steps ? su.steps : 1));
+  printf("wall time         %.1f ms (%.1f us/step%s)\n", 1e3 * su.wall, 1e6 * su.wall / (su.steps ? su.steps : 1),
+         su.threads > 1 ? ", 2 threads" : "");
   printf("projection        %.2f iterations/step, %.2f factorizations/step\n", su.it_per_step, su.fact_per_step);
   if (su.sub_per_step > 0 || su.cg_per_step > 0) /* fine meshes: shorter steps, inexact Newton (cf_sim.h) */
     printf("                  %.2f substeps/step, %.2f preconditioned CG iterations/step\n", su.sub_per_step,
@@ -140,9 +143,9 @@ int cmd_simulate(int argc, char **argv) {
   if (json)
     printf("{\"scenario\":\"%s\",\"nodes\":%d,\"steps\":%ld,\"wall_s\":%.6f,\"iterations_per_step\":%.4f,"
            "\"factorizations_per_step\":%.4f,\"max_violation\":%.6g,\"area_error_total_max\":%.6g,"
-           "\"area_error_mean_max\":%.6g,\"output\":%s%s%s}\n",
+           "\"area_error_mean_max\":%.6g,\"threads\":%d,\"output\":%s%s%s}\n",
            sc.name, r.mesh->n_nodes, su.steps, su.wall, su.it_per_step, su.fact_per_step, su.max_violation,
-           su.area_max.total, su.area_max.mean, out ? "\"" : "", out ? out : "null", out ? "\"" : "");
+           su.area_max.total, su.area_max.mean, su.threads, out ? "\"" : "", out ? out : "null", out ? "\"" : "");
   cf_scenario_free(&sc);
   run_free(&r);
   return 0;

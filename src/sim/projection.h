@@ -90,8 +90,9 @@ void cf_proj_set_pcg(cf_proj *p, int on);
 int cf_proj_uses_pcg(const cf_proj *p);
 /* Run the projection's loops on two threads (threads >= 2) on large meshes
  * (those with the single-precision preconditioner, CF_PCG_SINGLE_FLOPS);
- * the results are bitwise those of one thread (team.h).  Returns CF_OK, or
- * CF_ENOMEM when the helper thread cannot be started. */
+ * the results are bitwise those of one thread (team.h).  When the helper
+ * thread cannot be started the projection runs on one thread (see
+ * cf_proj_threads).  Returns CF_OK. */
 int cf_proj_set_threads(cf_proj *p, int threads);
 /* 1, or 2 when a second thread runs. */
 int cf_proj_threads(const cf_proj *p);

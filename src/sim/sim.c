@@ -166,11 +166,7 @@ cf_sim *cf_sim_alloc(const cf_mesh *mesh, const cf_params *p, const int *kin, in
   if (s->md) {
     for (int i = 0; i < n; i++) invm[i] = s->is_kin[i] ? 0 : 1 / s->md->mass[i];
     s->proj = cf_proj_alloc(s->md, invm, err);
-    if (s->proj && cf_proj_set_threads(s->proj, p->threads)) {
-      cf_error_set(err, CF_ENOMEM, "simulation: cannot start a second thread");
-      cf_proj_free(s->proj);
-      s->proj = NULL;
-    }
+    if (s->proj) cf_proj_set_threads(s->proj, p->threads);
     if (s->proj) {
       s->st.threads = cf_proj_threads(s->proj);
       ustep_at(s, 0, err);

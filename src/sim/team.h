@@ -12,7 +12,11 @@
  * write disjoint data, so results are bitwise the same with one thread or
  * two.  The helper spins briefly between loops (they come every few
  * microseconds during conjugate gradients), then sleeps on a condition
- * variable (during factorizations, or when the simulation is idle). */
+ * variable (during factorizations, or when the simulation is idle).
+ *
+ * Not fork-safe: a child of fork() has no helper thread, so it must not use
+ * a team its parent made (the sweeps' workers fork before they make their
+ * simulations, which run on one thread anyway). */
 #ifndef CF_TEAM_H
 #define CF_TEAM_H
 

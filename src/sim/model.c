@@ -376,7 +376,7 @@ double cf_model_violation(const cf_model *md, const double *x) {
   cf_model_eval(md, x, C);
   for (int r = 0; r < md->nrows; r++) {
     double q = fabs(C[r]) / md->scale[r];
-    if (!(q <= v)) v = q; /* NaN propagates */
+    if (!(q <= v) && v == v) v = q; /* a NaN sticks */
   }
   free(C);
   return v;

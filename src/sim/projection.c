@@ -321,7 +321,7 @@ static double eval_groups(cf_proj *p, const double *x, int k0, int k1, int a) {
       double c = val[t] - md->c0[r0 + t];
       p->C[a] = c;
       double q = fabs(c) / md->scale[r0 + t];
-      if (!(q <= v)) v = q;
+      if (!(q <= v) && v == v) v = q; /* a NaN sticks */
     }
   }
   return v;
@@ -340,7 +340,7 @@ static double eval_rows(cf_proj *p, const double *x) {
     cf_team_run(p->team, eval_part, p);
     double m2 = 0, v = p->arg.v[0];
     for (int a = 0; a < p->na; a++) m2 += p->C[a] * p->C[a];
-    if (!(p->arg.v[1] <= v)) v = p->arg.v[1];
+    if (!(p->arg.v[1] <= v) && v == v) v = p->arg.v[1]; /* a NaN sticks */
     p->merit = m2;
     return v;
   }
@@ -353,7 +353,7 @@ static double eval_rows(cf_proj *p, const double *x) {
       double c = val[t] - md->c0[r0 + t];
       p->C[a] = c;
       double q = fabs(c) / md->scale[r0 + t];
-      if (!(q <= v)) v = q;
+      if (!(q <= v) && v == v) v = q; /* a NaN sticks */
       m2 += c * c;
     }
   }
@@ -390,9 +390,11 @@ static int factorize(cf_proj *p, cf_error *err) {
   /* Tikhonov shift: J M^-1 J^T is singular on planar states (SPEC §4). */
   double tr = 0;
   for (int a = 0; a < p->na; a++) tr += Ax[p->diag[a]];
-  if (cf_spchol_factor(p->F, (1e-9 + p->mu) * tr / p->na, &p->cc))
+  if (cf_spchol_factor(p->F, (1e-9 + p->mu) * tr / p->na, &p->cc)) {
+    p->have_factor = 0; /* L is partly overwritten */
     return cf_error_set(err, CF_ESOLVER, "projection: CHOLMOD factorization failed (status %d)",
                         p->cc.status);
+  }
   p->have_factor = 1;
   return CF_OK;
 }
@@ -523,7 +525,7 @@ static double residual_violation(const cf_proj *p, const double *r, double h) {
     int r0 = md->grp_row[p->grp[k]], m = md->grp_row[p->grp[k] + 1] - r0;
     for (int t = 0; t < m; t++, a++) {
       double q = fabs(h * r[a]) / md->scale[r0 + t];
-      if (!(q <= v)) v = q;
+      if (!(q <= v) && v == v) v = q; /* a NaN sticks */
     }
   }
   return v;

@@ -31,6 +31,14 @@ int cf_error_set(cf_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 const char *cf_status_name(int code);
 
+/* The a-priori formulas (4.6)-(4.7) of the thesis: delta = d0 + d1 S +
+ * d2 V + d3 rho, alpha = a0 + a1 S + a2 V + a3 rho.  A value type shared by
+ * the fitter that computes it (src/fit: cf_formula_predict, regression) and
+ * the results files that store it (src/io), hence here. */
+typedef struct {
+  double d[4], a[4];
+} cf_formula;
+
 /* Call once at program start, before any simulation.  Debian's CHOLMOD
  * runs its supernodal kernels in OpenMP regions hard-wired to 4 threads;
  * on small factorizations (our meshes) the thread start-up costs several

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cf_io.h"
+#include "cf_study.h"
 #include "synthrec.h"
 
 /* The recording of sp as flags say (synthrec.h). */
@@ -33,7 +33,7 @@ static void fill(cf_recording *r, const cf_test_rec_spec *sp, const double *pos,
   p->rows = sp->rows, p->cols = sp->cols;
   for (int k = 0; k < K; k++) p->cell[2 * k] = k / sp->cols, p->cell[2 * k + 1] = k % sp->cols;
   p->weight = malloc(sizeof(double) * K);
-  cf_metric_lattice_weights(sp->rows, sp->cols, pos, p->weight, NULL);
+  cf_mesh_lattice_weights(sp->rows, sp->cols, pos, p->weight, NULL);
   p->n_controlled = 2;
   p->controlled = malloc(sizeof(int) * 2);
   p->controlled[0] = 0, p->controlled[1] = sp->cols - 1;

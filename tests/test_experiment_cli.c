@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cf_io.h"
+#include "cf_study.h"
 #include "cli_json.h"
 #include "synthrec.h"
 #include "testutil.h"

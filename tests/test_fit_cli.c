@@ -26,7 +26,7 @@
 
 #include <hdf5.h>
 
-#include "cf_io.h"
+#include "cf_study.h"
 #include "cli_json.h"
 #include "synthrec.h"
 #include "testutil.h"
@@ -71,7 +71,7 @@ static void adapter(void) {
   const cf_fit_target *tg = &in.tg;
   CHECK(tg->rows == 5 && tg->cols == 4 && tg->T == T && tg->dt == 0.01 && tg->rho == RHO, "target shape");
   CHECK(memcmp(tg->pos, pos, sizeof(double) * 3 * T * K) == 0, "positions differ");
-  cf_metric_lattice_weights(5, 4, pos, w, NULL);
+  cf_mesh_lattice_weights(5, 4, pos, w, NULL);
   CHECK(tg->weight && memcmp(tg->weight, w, sizeof w) == 0, "weights differ");
   CHECK(tg->n_ctrl == 2 && tg->ctrl[0] == 0 && tg->ctrl[1] == 3, "controlled markers");
   CHECK(fabs(in.S - 2) < 1e-12, "S = %.15g", in.S);

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "cf_common.h"
-#include "cf_fit.h"
-#include "cf_io.h"
+#include "cf_sim.h"
+#include "cf_recording.h"
 #include "markers_synth.h"
 #include "testutil.h"
 
@@ -157,7 +157,7 @@ static void test_weights(void) {
   synth_sheet_make(&s, 5, 4, 1, 0.01, 0.3, 0.7, 0);
   double w[20];
   cf_error err = {0, ""};
-  CHECK(cf_metric_lattice_weights(5, 4, s.truth, w, &err) == 0, "%s", err.msg);
+  CHECK(cf_mesh_lattice_weights(5, 4, s.truth, w, &err) == 0, "%s", err.msg);
   for (int r = 0; r < 5; r++)
     for (int c = 0; c < 4; c++) {
       int edges = (r == 0 || r == 4) + (c == 0 || c == 3), expect = edges == 2 ? 1 : edges == 1 ? 2 : 4;

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cf_common.h"
-#include "cf_io.h"
+#include "cf_recording.h"
 #include "markers_synth.h"
 #include "testutil.h"
 

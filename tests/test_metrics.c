@@ -53,7 +53,7 @@ static void lattice_weights(void) {
       x[3 * (r * cols + c) + 2] = 0.594 - 0.1485 * r;
     }
   cf_error err;
-  CHECK(cf_metric_lattice_weights(rows, cols, x, w, &err) == CF_OK, "weights");
+  CHECK(cf_mesh_lattice_weights(rows, cols, x, w, &err) == CF_OK, "weights");
   double unit = w[0];
   for (int r = 0; r < rows; r++)
     for (int c = 0; c < cols; c++) {
@@ -66,7 +66,7 @@ static void lattice_weights(void) {
   for (int j = 0; j < 20; j++) s += w[j];
   CHECK(fabs(s - 20) < 1e-12, "weights sum %g", s);
   x[5] = NAN;
-  CHECK(cf_metric_lattice_weights(rows, cols, x, w, &err) != CF_OK, "NaN marker accepted");
+  CHECK(cf_mesh_lattice_weights(rows, cols, x, w, &err) != CF_OK, "NaN marker accepted");
 }
 
 int main(void) {

@@ -28,7 +28,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cf_io.h"
+#include "cf_recording.h"
+#include "cf_synth.h"
 #include "testutil.h"
 
 static char dir[256];

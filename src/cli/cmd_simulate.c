@@ -114,7 +114,11 @@ int cmd_simulate(int argc, char **argv) {
   if (!rc) rc = cf_scenario_mesh(&sc, &r.mesh, &r.kin, &r.n_kin, &err);
   if (!rc) rc = simulate(&sc, &r, &su, &err);
   if (!rc && out) {
-    cf_trajectory tr = {r.mesh, r.T, r.time, r.pos, r.viol, r.iters, &sc.params, sc.text, sc.name};
+    const char *pn[CF_TRAJECTORY_PARAMS];
+    double pv[CF_TRAJECTORY_PARAMS];
+    int np = cf_trajectory_params(&sc.params, pn, pv);
+    cf_trajectory tr = {r.mesh->n_nodes, r.mesh->n_elems, r.mesh->nv, r.mesh->x, r.mesh->elems, r.T, r.time, r.pos,
+                        r.viol, r.iters, np, pn, pv, sc.text, sc.name};
     rc = cf_h5_write_trajectory(out, &tr, &err);
   }
   if (rc) {

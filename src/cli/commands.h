@@ -28,6 +28,11 @@ int cmd_synth(int argc, char **argv);
  * help, a check of the options against the kind (0 or the exit status), and
  * the mesh line of the summary (text, or a JSON member). */
 #include "cf_io.h"
+#include "cf_recording.h"
+#include "cf_sim.h"
+#include "cf_fit.h"
+#include "cf_synth.h"
+#include "cf_study.h"
 int cf_ingest_mesh_option(const char *opt, const char *v, cf_meshseq_opts *o, int *bad);
 int cf_ingest_mesh_check(const char *kind, const cf_meshseq_opts *o);
 void cf_ingest_mesh_summary(const cf_recording *r, int json);

@@ -6,7 +6,7 @@
 #ifndef CF_FIT_CLI_H
 #define CF_FIT_CLI_H
 
-#include "cf_io.h"
+#include "cf_study.h"
 #include "progress.h"
 
 /* ----------------------------------------------------------------- options */

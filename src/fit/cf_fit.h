@@ -57,11 +57,6 @@ typedef struct {
 /* Means over frames [t0, t1) (clamped to [0, T)). */
 cf_window_error cf_metric_window(const cf_frame_error *fe, int T, int t0, int t1);
 
-/* Lumped-mass weights of a rows x cols marker lattice at positions x
- * [rows*cols*3] (row-major), normalized to sum to rows*cols: for a regular
- * lattice corners : edges : interior = 1 : 2 : 4 (SPEC §6, §7). */
-int cf_metric_lattice_weights(int rows, int cols, const double *x, double *w, cf_error *err);
-
 /* ----------------------------------------------------- driven simulation */
 /* A recording as the fitter sees it: a rows x cols lattice of markers
  * (row-major, row 0 = top), positions [T][rows*cols][3] at a uniform dt
@@ -196,9 +191,8 @@ void cf_sweep_result_free(cf_sweep_result *res);
 /* delta = d0 + d1 S + d2 V + d3 rho,  alpha = a0 + a1 S + a2 V + a3 rho:
  * S = cloth area / A3 area (1 for A3, 2 for A2), V (m^2/s^2) the speed
  * measure below, rho the density (kg/m^2). */
-typedef struct {
-  double d[4], a[4];
-} cf_formula;
+/* (cf_formula, the eight coefficients, is in cf_common.h: the results
+ * files of src/io store it too.) */
 
 /* Table 4.6 of the thesis, repetition I (reference values, SPEC §8). */
 extern const cf_formula cf_formula_thesis_rep1;

@@ -82,7 +82,7 @@ static int setup_nodes(cf_fit_run *r, cf_error *err) {
   if (tg->weight) {
     memcpy(r->w, tg->weight, sizeof(double) * K);
   } else {
-    int rc = cf_metric_lattice_weights(tg->rows, tg->cols, tg->pos, r->w, err);
+    int rc = cf_mesh_lattice_weights(tg->rows, tg->cols, tg->pos, r->w, err);
     if (rc) return rc;
   }
   r->counted = 0;

@@ -1,64 +1,75 @@
-/* cf_io.h — the public API of src/io: files in and out.
+/* cf_io.h — the public API of src/io: files in and out, and nothing else.
  *
- * Everything here writes atomically: output goes to "<path>.tmp.<pid>" and
- * is renamed over <path> only when complete, so a failed or interrupted run
- * never leaves a half-written file behind.  Errors name the file, the line or
- * field, and what was expected.
+ * The bottom of the data flow (files -> recording -> simulation/fit ->
+ * results -> report): readers and writers of Motive CSV, generic CSV and
+ * OBJ/PLY mesh sequences, the HDF5 recording, trajectory and results
+ * layouts of SPEC §6, and the in-memory records they fill (cf_recording,
+ * cf_results).  Nothing here simulates or fits: src/io depends on
+ * cf_common.h only, and everything above it (src/recording, src/sim,
+ * src/fit, src/synth, src/study, src/report, src/cli) may use it.
+ *
+ * Conventions (the same in every folder's header):
+ * - Errors: functions return CF_OK (0) or a CF_E* code and fill the
+ *   cf_error they are given (which may be NULL) with one line naming the
+ *   file, the line or field, and what was expected.
+ * - Ownership: structs a function fills (cf_recording, cf_results, ...) own
+ *   their malloc'ed arrays and are released by their _free function;
+ *   `const` pointer arguments are borrowed for the call only.
+ * - Writes are atomic: output goes to "<path>.tmp.<pid>" and is renamed over
+ *   <path> only when complete, so a failed or interrupted run never leaves a
+ *   half-written file behind.
  */
 #ifndef CF_IO_H
 #define CF_IO_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cf_common.h"
-/* cf_fit_target etc. for the fitting inputs and results; the path through
- * top_inc also works in builds without fit_dep (the fuzz targets) */
-#include "fit/cf_fit.h"
-#include "cf_sim.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ------------------------------------------------------------- scenarios */
-/* A simulation scenario read from an INI config file (see
- * experiments/shake_a2.ini for every key and its meaning). */
-typedef struct {
-  char name[128];
-  /* cloth and mesh */
-  double width, height;   /* m */
-  char mesh_kind[32];     /* "quads" | "triangles" */
-  int nx, ny;             /* nodes along width and height */
-  double noise;           /* m, random perturbation of the initial nodes */
-  unsigned long seed;
-  char orientation[32];   /* "hanging" (plane xz, top edge at z = height) | "horizontal" */
-  /* physics */
-  cf_params params;
-  double duration;        /* s */
-  /* driving */
-  char drive_nodes[64];   /* "top-corners" | "none" | "three-corners" | comma-separated node list */
-  cf_drive drive;
-  /* the whole config text, for provenance */
-  char *text;
-} cf_scenario;
+/* ------------------------------------------------------------ text inputs */
+/* Small text inputs (INI configs, sidecar metadata, marker mapping files,
+ * experiment lists) for every folder: read a whole file, rejecting binary
+ * data, and run inih over it with line numbers. */
 
-/* Parse path into sc (defaults for missing keys); unknown sections/keys and
- * malformed values are errors naming file, line and key. */
-int cf_scenario_load(const char *path, cf_scenario *sc, cf_error *err);
-void cf_scenario_free(cf_scenario *sc);
-/* Build the mesh and the list of kinematic nodes (*kin malloc'ed). */
-int cf_scenario_mesh(const cf_scenario *sc, cf_mesh **mesh, int **kin, int *n_kin, cf_error *err);
+/* The whole of path as a NUL-terminated malloc'ed string; NULL with err set
+ * (naming the file and, for binary data, the line) if it cannot be read, is
+ * larger than 16 MB or is not text.  `what` completes "expected ..." in the
+ * messages, e.g. "a small INI config". */
+char *cf_text_slurp(const char *path, const char *what, cf_error *err);
+
+/* Called for every key = value of an INI text, with its 1-based line;
+ * returns 1 to go on, 0 (having filled err) to stop. */
+typedef int (*cf_ini_key_fn)(void *user, const char *section, const char *key, const char *value, int line);
+/* Parse the INI text (read from path) calling fn; CF_OK, or the handler's
+ * error, or CF_EFORMAT "path:LINE: malformed line ..." for lines inih rejects. */
+int cf_ini_parse_text(const char *path, const char *text, cf_ini_key_fn fn, void *user, cf_error *err);
+
+/* A whole finite number (trailing blanks allowed); 0 if s is not one. */
+int cf_text_double(const char *s, double *out);
 
 /* ------------------------------------------------------------ HDF5 output */
-/* A simulated trajectory: positions [T][n][3] at times [T]. */
+/* A simulated trajectory: positions [T][n][3] at times [T] of a mesh with
+ * n_nodes nodes and n_faces faces of nv (3 or 4) nodes.  Plain arrays, so
+ * that this writer needs nothing of the simulator (src/study builds one
+ * from a cf_mesh and cf_params: cf_trajectory_params).  Every pointer is
+ * borrowed (input) and must stay valid during the call. */
 typedef struct {
-  const cf_mesh *mesh;
+  int n_nodes, n_faces, nv;
+  const double *rest;        /* [n*3] the mesh's rest positions */
+  const int *faces;          /* [F*nv] 0-based node indices */
   int n_frames;
   const double *time;        /* [T] */
   const double *positions;   /* [T*n*3] */
   const double *violation;   /* [T] max relative constraint violation (may be NULL) */
   const int *iterations;     /* [T] projection iterations (may be NULL) */
-  const cf_params *params;
+  int n_params;              /* parameters written as root attributes, in this order */
+  const char *const *param_names;
+  const double *param_values;
   const char *config_text;   /* may be NULL */
   const char *scenario;      /* may be NULL */
 } cf_trajectory;
@@ -67,6 +78,7 @@ typedef struct {
  * attributes (clothfit_format, tool version, git revision, every parameter,
  * the config text).  Atomic. */
 int cf_h5_write_trajectory(const char *path, const cf_trajectory *tr, cf_error *err);
+
 
 /* ------------------------------------------------- motion-capture recordings */
 /* A recording in memory (SPEC §6): marker positions over time, SI units,
@@ -183,66 +195,13 @@ int cf_io_ensure_parent(const char *path, cf_error *err);
 /* Rename tmp over path (or remove tmp on failure when ok == 0). */
 int cf_io_commit(const char *tmp, const char *path, int ok, cf_error *err);
 
-/* ------------------------------------------------------ marker processing */
-/* SPEC §6 "Marker processing" (thesis §4.2, Remarks 4.2.1, 4.2.3, 4.3.3):
- * from the labelled tracks of a motion-capture recording to the cloth's
- * marker lattice.  cf_markers_process runs, in this order:
- *   1. the mapping file (opts.map): explicit merges of label fragments and
- *      explicit drops;
- *   2. automatic fragment merging (fragments.c): a track that
- *      ends and one that starts later (no overlap) are joined when the start
- *      lies within merge_radius of the end extrapolated at constant velocity
- *      over the gap (<= merge_max_gap); competing candidates are resolved by
- *      the globally cheapest assignment (cf_assign_min_cost), repeated until
- *      nothing joins;
- *   3. with a lattice: ghosts (tracks that never come within ghost_radius of
- *      two other cloth tracks at the same time) are dropped and listed; the
- *      cloth markers are placed on the lattice cells at the first frame in
- *      which all are present (cf_lattice_assign), or by the mapping file;
- *   4. trimming: the recording starts at that first complete frame and ends
- *      at the last frame where every controlled marker is present; both
- *      drops are recorded;
- *   5. resampling to dt (cf_recording_resample; cloth gaps stay NaN);
- *   6. gaps of the controlled markers and of the stick's endpoints are
- *      interpolated linearly in time; a gap longer than max_gap (missing
- *      frames x dt), or one at the start or end, is an error naming the
- *      marker and the time;
- *   7. lattice weights: the lumped mass of the quad mesh whose nodes are the
- *      markers at frame 0 (cf_metric_lattice_weights: mean 1, a regular
- *      lattice gives corners : edges : interior = 1 : 2 : 4).
- * Marker order afterwards: the lattice cells row-major (row 0 = top, column
- * 0 = smallest 'across' coordinate), then every other marker (stick
- * endpoints, markers the mapping file leaves off the lattice) in source
- * order.  Without a lattice the order is the source's.
- *
- * Mapping files: one directive a line; '#' starts a comment; names are
- * trimmed of surrounding blanks and may contain blanks, not ',', '=' or '#':
- *   TARGET = FRAG1, FRAG2, ...   fragments of one physical marker, joined
- *                                under the name TARGET (one of them, another
- *                                existing marker, or a new name); they must
- *                                not have samples at the same frame
- *   cell ROW COL = NAME          NAME sits at lattice cell (ROW, COL), 0-based,
- *                                row 0 = top; either no cell line at all or
- *                                one for every cell (needs opts.rows/cols)
- *   drop = NAME, ...             markers to remove (reflections, hanger ...)
- * Cell lines name markers after the merges (an automatically merged track
- * keeps the name of its first fragment). */
+/* ------------------------------------------ marker lattice of a recording */
+/* What the marker processing of src/recording (cf_markers_process, SPEC §6)
+ * did and found: the lattice cells, weights, controlled markers, stick,
+ * trimming, merges and ghosts.  It is part of the recording (r->proc) and
+ * of its HDF5 file (/markers/lattice, /markers/weight, /quality ...), so
+ * the record lives here; the processing itself lives in src/recording. */
 typedef struct cf_marker_proc cf_marker_proc;
-
-enum { CF_MERGE_DEFAULT = -1, CF_MERGE_NONE = 0, CF_MERGE_AUTO = 1 };
-
-typedef struct {
-  int rows, cols;         /* lattice (--lattice ROWSxCOLS); 0: none */
-  char map[1024];         /* mapping file, "" = none */
-  int merge;              /* CF_MERGE_*; default: auto with a lattice, none without */
-  double merge_radius;    /* m: start within this of the extrapolated end (0.03) */
-  double merge_max_gap;   /* s: longest time between two fragments joined (1.0) */
-  double ghost_radius;    /* m: cloth tracks come this close to two others (0.25) */
-  double max_gap;         /* s: longest gap of a controlled/stick marker filled (0.25) */
-  char controlled[512];   /* "top-corners" (the default) or comma-separated names */
-  char stick[512];        /* "A,B": the stick's endpoint markers, "" = none */
-  double stick_radius;    /* m (0.0075) */
-} cf_marker_opts;
 
 /* The lattice as fitted on the first complete frame. */
 typedef struct {
@@ -274,48 +233,17 @@ struct cf_marker_proc {
   cf_lattice_fit fit;
 };
 
-void cf_marker_opts_default(cf_marker_opts *o);
-/* Steps 1-7 above on r (native frames, as read); dt > 0 resamples, dt == 0
- * keeps the frames.  Fills r->proc.  Errors name the markers (and the map
- * file line, or the time) involved; r is then unusable (free it). */
-int cf_markers_process(cf_recording *r, const cf_marker_opts *o, double dt, cf_error *err);
+/* A zeroed record for n_markers markers (cells -1, stick -1); NULL when out
+ * of memory.  cf_marker_proc_free(NULL) does nothing. */
 cf_marker_proc *cf_marker_proc_new(int n_markers);
 void cf_marker_proc_free(cf_marker_proc *p);
+/* Marker index of name in r, or -1. */
+int cf_recording_marker_index(const cf_recording *r, const char *name);
 
-/* Place K = rows*cols markers at positions x [K*3] (all present) on the
- * lattice: cell[2k], cell[2k+1] = row, column of marker k.  The cloth plane
- * is the PCA plane; 'up' is world z projected on it and 'across' the
- * in-plane perpendicular (its larger horizontal world component positive);
- * the lattice's in-plane rotation (within ±45°) is estimated from the
- * nearest-neighbour directions and undone; rows are then the markers sorted
- * by height, each row sorted by 'across'.  Rows that do not separate
- * clearly, neighbour spacings more than 30 % off their median, a plane
- * within 15° of horizontal or a wrong marker count are errors naming the
- * markers (names[K]).  fit (may be NULL) gets the fitted lattice. */
-int cf_lattice_assign(const double *x, int K, char *const *names, int rows, int cols, int *cell,
-                      cf_lattice_fit *fit, cf_error *err);
-
-/* Minimum-cost assignment (Hungarian algorithm, O(n^2 m) for n <= m): pairs
- * the n rows of cost [n*m] (row-major) with distinct columns, as many as
- * possible, at the least total cost.  Entries that are +inf or NaN are
- * forbidden pairs; col_of_row[i] is the column of row i, or -1.  Returns
- * the number of pairs (or -1 when out of memory). */
-int cf_assign_min_cost(const double *cost, int n, int m, int *col_of_row);
-
-/* "ROWSxCOLS" (e.g. 5x4), both >= 2 */
-int cf_parse_lattice(const char *s, int *rows, int *cols);
 /* A2 (0.420 x 0.594 m), A3 (0.297 x 0.420 m) or WxH in metres into m */
 int cf_parse_size(const char *s, cf_rec_meta *m);
 /* mm | cm | m: the scale to metres */
 int cf_parse_units(const char *s, double *scale);
-/* Sidecar metadata (--meta FILE): an INI file, keys (optionally under a
- * [meta] section) material, size, width_m, height_m, density, motion,
- * speed, repetition, notes, lattice, controlled, stick, into meta and mo.
- * Unknown keys and malformed values are errors naming file, line and key. */
-int cf_meta_load(const char *path, cf_rec_meta *meta, cf_marker_opts *mo, cf_error *err);
-/* The same for a file with other sections too (a ground-truth sidecar of
- * `synth`: [meta], [truth], [cells] ...): only the top and [meta] are read. */
-int cf_meta_load_section(const char *path, cf_rec_meta *meta, cf_marker_opts *mo, cf_error *err);
 
 /* ------------------------------------------------------------ generic CSV */
 /* A header row, then one row a frame: a time column and x, y, z columns per
@@ -339,119 +267,6 @@ int cf_csv_read_mem(const void *buf, size_t len, const char *name, const cf_csv_
  * %.17g, so reading it back is exact; missing samples blank).  Atomic. */
 int cf_csv_write(const char *path, const cf_recording *r, cf_error *err);
 
-/* ------------------------------------------------- synthetic recordings */
-/* `clothfit synth` (SPEC §11): a cloth simulated on a mesh finer than the
- * fitting mesh (each lattice cell split refine x refine) with small kappa,
- * beta > 0, driven at its two top corners by a human-like motion (shake:
- * back and forth across the sheet's plane; twist: about +-30 degrees about
- * the vertical through the top edge's midpoint; slowly varying amplitude
- * and rate, seeded; speed scaled to a target average marker speed), the
- * marker lattice sampled at `rate` Hz, with Gaussian noise, occlusion gaps,
- * label fragments and ghost markers, written as a Motive 1.23 CSV with a
- * ground-truth sidecar.  Every key: datasets/aero-mini/synth-keys.ini. */
-typedef struct {
-  char material[64], size[32], motion[16], speed[16], repetition[16];
-  double width, height;        /* m (from size) */
-  int rows, cols;              /* marker lattice (A2 5x4, A3 4x3) */
-  double density, delta, alpha, kappa, beta; /* kg/m^2 ...; NaN = from the tables */
-  int refine;                  /* lattice cells split refine x refine (4) */
-  double sim_dt, tol;          /* s (1/480), projection tolerance (1e-3) */
-  int max_iter;
-  double duration, rate;       /* s (15), Hz (120) */
-  double target_speed;         /* m/s average marker speed; 0 = slow 0.09, fast 0.25 */
-  double speed_tol;            /* relative: recalibrate the rate while further off (0.05) */
-  double amplitude;            /* m, shake amplitude (0 = by speed: slow 0.05, fast 0.10) */
-  double twist_angle;          /* degrees (30) */
-  double modulation;           /* relative slow variation of amplitude and rate (0.25) */
-  double ramp;                 /* s: the motion fades in over this time from rest (0.5) */
-  double slack;                /* relative: the top corners are held this much closer than
-                                  the width, the sheet bent about the vertical (0.01) */
-  double preroll;              /* s: simulated before frame 0, the cloth settling (1) */
-  double top_height;           /* m: height of the top edge (1.5) */
-  unsigned long seed;
-  double noise;                /* m: standard deviation per coordinate (1e-4) */
-  double gap_rate;             /* occlusion gaps per marker per second (0.05) */
-  double gap_mean, gap_max;    /* s: exponential length, capped (0.1, 0.5) */
-  double corner_max_gap;       /* s: longest gap of a controlled corner (0.1) */
-  double quiet;                /* s: no gaps this close to either end (0.5) */
-  int fragments;               /* markers whose track is split under a new label (2) */
-  double fragment_gap;         /* s: longest gap at a split (0.05) */
-  int ghosts;                  /* unlabelled reflections away from the cloth (2) */
-  int decimals;                /* of the millimetre values in the CSV (6, as Motive) */
-  char *text;                  /* the config text (malloc'ed) */
-} cf_synth_config;
-
-/* One column group of the CSV: a labelled marker, a fragment or a ghost. */
-typedef struct {
-  char name[48];
-  int id;                      /* the CSV's ID row */
-  int cell;                    /* lattice cell r*cols + c; -1: a ghost */
-  int first, last;             /* frames with samples: first..last (-1: none) */
-  double *pos;                 /* [T*3] m, z up, NaN = blank */
-} cf_synth_track;
-
-typedef struct {
-  int cell, first, n;          /* missing frames first .. first+n-1 of that marker */
-} cf_synth_gap;
-
-typedef struct {
-  int n_frames, rows, cols;    /* K = rows*cols lattice markers, cell r*cols + c */
-  int nx, ny;                  /* simulation mesh */
-  double *time;                /* [T] i / rate */
-  double *truth;               /* [T*K*3] noiseless marker positions (mesh nodes), m, z up */
-  double *meas;                /* [T*K*3] with noise, NaN in the gaps */
-  int controlled[2];           /* cells of the driven top corners */
-  int n_tracks;
-  cf_synth_track *tracks;      /* in CSV column order */
-  int n_gaps;
-  cf_synth_gap *gaps;
-  double target_speed, achieved_speed; /* m/s, mean |velocity| of the markers */
-  double rate_scale;           /* the calibrated scale of the motion's rate */
-  int runs;                    /* fine simulations run (after a calibration on the 2x2 split) */
-  long steps;
-  double max_violation, wall_s;
-} cf_synth_result;
-
-/* Called during simulation with the fraction done of the current run. */
-typedef void (*cf_synth_progress_fn)(void *user, int run, double fraction);
-
-void cf_synth_config_default(cf_synth_config *c);
-/* Read an INI config; every table default (density Table 4.1, delta and
- * alpha Tables A.1/A.2 by repetition I/II) filled.  Errors name file:line. */
-int cf_synth_load(const char *path, cf_synth_config *c, cf_error *err);
-void cf_synth_config_free(cf_synth_config *c);
-/* Simulate (calibrating the rate to the target speed), sample and corrupt. */
-int cf_synth_run(const cf_synth_config *c, cf_synth_result *r, cf_synth_progress_fn fn, void *user,
-                 cf_error *err);
-void cf_synth_result_free(cf_synth_result *r);
-/* OUT.csv (Motive 1.23), OUT.truth.ini (ground truth, fragment map, gaps),
- * OUT.meta.ini (for `ingest --meta`) and OUT.map (a marker mapping file:
- * merges, cells, ghost drops); all or none, each atomically.  OUT = csv_path
- * without ".csv". */
-int cf_synth_write(const char *csv_path, const cf_synth_config *c, const cf_synth_result *r, cf_error *err);
-
-/* The pieces, for tests: the simulation mesh (node (i, j) = j*nx + i, row
- * ny-1 on top, hanging in the plane y = 0 centred on x = 0) with its two
- * kinematic top corners kin[2]; the node of lattice marker (r, c); the
- * corner motion with a rate scale, evaluated at t (the simulation starts
- * at rest at -preroll; the motion at t > 0) for n nodes at initial
- * positions x0 [n*3] into out [n*3]. */
-cf_mesh *cf_synth_mesh(const cf_synth_config *c, int kin[2]);
-int cf_synth_marker_node(const cf_synth_config *c, int r, int col);
-/* The simulation's initial state x [n*3]: the flat sheet (the rest metric)
- * bent isometrically about the vertical into a circular arc whose chord is
- * (1 - slack) x width, bulging towards +y (the hands hold it slack). */
-void cf_synth_initial_state(const cf_synth_config *c, const cf_mesh *m, double *x);
-typedef struct {
-  int twist;
-  double amp, freq, ramp, mod;     /* m or rad, Hz, s, relative */
-  double centre[3];                /* twist axis through this point */
-  double nu[3][3], ph[3][3], w[3][3]; /* smooth random modulations: amplitude, rate, vertical */
-} cf_synth_motion;
-void cf_synth_motion_init(cf_synth_motion *m, const cf_synth_config *c, double rate_scale);
-void cf_synth_motion_eval(const cf_synth_motion *m, double t, int n, const double *x0, double *out);
-/* Density of a Table 4.1 material (kg/m^2), NaN if unknown. */
-double cf_material_density(const char *material);
 
 /* Motive 1.23 CSV writer (motive_write.c). */
 typedef struct {
@@ -465,60 +280,14 @@ typedef struct {
 void cf_motive_write_opts_default(cf_motive_write_opts *o);
 /* r's markers (m, z up, NaN = blank) as a Motive CSV in millimetres.  Atomic. */
 int cf_motive_write(const char *path, const cf_recording *r, const cf_motive_write_opts *o, cf_error *err);
+/* The same to an open stream f (borrowed; for writers that commit several
+ * files together); -1 on a write error. */
+int cf_motive_write_stream(FILE *f, const cf_recording *r, const cf_motive_write_opts *o);
 
-/* ------------------------------------------ fitting inputs (fit_input.c) */
-/* The bridge from an HDF5 recording to src/fit (which never reads files,
- * cf_fit.h): the rows x cols lattice markers (first in marker order,
- * row-major, after marker processing) copied into one contiguous
- * [T][rows*cols][3] array, their lattice weights, the controlled markers,
- * rho from /meta density, dt from /time (must be uniform), the size measure
- * S = area / A3 area (NaN without width/height) and the speed measure V of
- * the lattice markers (cf_speed_measure).  It lives in src/io because it
- * needs the recording reader and is shared by every fitting command and by
- * reports; src/fit stays free of I/O. */
-typedef struct {
-  cf_fit_target tg;        /* points into pos, weight, ctrl below */
-  double *pos, *weight;    /* [T*K*3], [K] (malloc'ed) */
-  int *ctrl;               /* [tg.n_ctrl] lattice indices, NULL: top corners */
-  double S, V;             /* size and speed measures (NaN if unknown) */
-  double duration;         /* s: (T - 1) dt */
-  cf_rec_meta meta;
-  char path[1024];         /* the recording file */
-  char name[256];          /* its stem: results groups are named after it */
-  /* The model settings this recording is simulated with, carried here so
-   * that every step of a command (sweep, refinement, evaluation,
-   * regression) uses the same ones and the results can record them.  base:
-   * the simulation settings (tol, max_iter, ...; rho and dt come from the
-   * target, delta .. kappa from the fit point); fixed: the parameters held
-   * while delta and alpha are fitted (beta, kappa).  The loader sets
-   * cf_params_default() and zeros; the commands' --kappa, --beta, --tol
-   * change them (cf_cli_model_apply). */
-  cf_params base;
-  cf_fit_point fixed;
-} cf_fit_input;
 
-/* Read path and build the target.  One-line errors naming the file: not a
- * recording, no lattice ("ingest with --lattice RxC"), no density, native
- * (non-uniform) time, lattice markers not first, controlled markers off the
- * lattice, fewer than 2 frames. */
-int cf_fit_input_load(const char *path, cf_fit_input *in, cf_error *err);
-/* The same from a recording in memory (path names it in messages). */
-int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err);
-void cf_fit_input_free(cf_fit_input *in);
-/* The file name without folders and its last extension ("a/b/rec.h5" -> "rec"). */
-void cf_path_stem(const char *path, char *buf, size_t size);
-
-/* A study's file lists (study.c).  An experiment list is an INI file
- *   [recordings]
- *   files = a.h5, b.h5      ; comma- or blank-separated, relative to the INI;
- *                           ; the key may repeat or continue on indented lines
- * *files (malloc'ed array of malloc'ed paths) and *text (the whole file, for
- * provenance; may be NULL).  Unknown sections or keys are errors. */
-int cf_experiment_load(const char *path, char ***files, int *n, char **text, cf_error *err);
+/* Free s[0..n-1] and s (NULL s allowed). */
 void cf_strings_free(char **s, int n);
-/* delta and alpha of the [truth] section of a ground-truth sidecar (synth's
- * NAME.truth.ini); other sections are ignored; NaN when absent. */
-int cf_truth_load(const char *path, double *delta, double *alpha, cf_error *err);
+
 
 /* --------------------------------------------- results files (results*.c) */
 /* What sweeps, fits, sensitivity maps and regressions produced (SPEC §6
@@ -592,7 +361,7 @@ typedef struct {
 
 typedef struct {
   int has;
-  cf_formula f, f_start;   /* fitted coefficients, least-squares start */
+  cf_formula f, f_start;   /* fitted coefficients, least-squares start (cf_common.h) */
   double R, R_start, E;    /* R* (4.7), R at the start, E* (cm) */
   int evaluations, iterations;
   int n_used;
@@ -624,23 +393,18 @@ void cf_results_free(cf_results *r);
 cf_res_rec *cf_results_rec(cf_results *r, const char *name, int create);
 /* Free the arrays of rec (sweep, fit path, series, map); keeps its name. */
 void cf_res_rec_clear(cf_res_rec *rec);
-/* Copy the descriptors (name, file, meta, rho, S, V, dt, frames) of in. */
-void cf_res_rec_describe(cf_res_rec *rec, const cf_fit_input *in);
-/* Replace rec's sweep / sensitivity with the grid and result given. */
-int cf_res_set_sweep(cf_res_rec *rec, const cf_sweep_options *o, const cf_sweep_result *sr, double dt);
-int cf_res_set_sens(cf_res_rec *rec, const char *kind, double at_delta, double at_alpha, const cf_sweep_options *o,
-                    const cf_sweep_result *sr);
-/* Replace rec's per-frame series with fe[T] at (delta, alpha). */
-int cf_res_set_series(cf_res_rec *rec, const cf_frame_error *fe, int T, double dt, double delta, double alpha);
+/* Free the arrays of one part and zero it. */
+void cf_res_sweep_clear(cf_res_sweep *s);
+void cf_res_sens_clear(cf_res_sens *m);
+void cf_res_series_clear(cf_res_series *s);
 /* The optimum of rec: the refined one if any, else the sweep's best point;
  * 0 if neither. */
 int cf_res_optimum(const cf_res_rec *rec, double *delta, double *alpha, double *e, double *s);
 /* The model settings of that optimum (the fit's, else the sweep's). */
 const cf_res_model *cf_res_optimum_model(const cf_res_rec *rec);
-/* The model settings of in (its fixed kappa, beta and base tol); the
- * defaults (cf_params_default: kappa = beta = 0, tol 1e-3), which are also
- * what parts of files written before the settings were recorded get. */
-cf_res_model cf_res_model_of(const cf_fit_input *in);
+/* The settings of parts of files written before the settings were
+ * recorded: kappa = beta = 0, tol = 1e-3 (the defaults of those versions;
+ * fixed here, whatever the defaults are today). */
 cf_res_model cf_res_model_default(void);
 int cf_res_model_equal(const cf_res_model *a, const cf_res_model *b);
 void cf_res_regression_clear(cf_res_regression *g);

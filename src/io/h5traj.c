@@ -10,17 +10,13 @@
 #include "clothfit_version.h"
 #include "h5util.h"
 
-static int write_params(hid_t f, const cf_params *p) {
-  return cf_h5_attr_double(f, "rho", p->rho) && cf_h5_attr_double(f, "delta", p->delta) &&
-         cf_h5_attr_double(f, "alpha", p->alpha) && cf_h5_attr_double(f, "beta", p->beta) &&
-         cf_h5_attr_double(f, "kappa", p->kappa) && cf_h5_attr_double(f, "ks", p->ks) &&
-         cf_h5_attr_double(f, "g", p->g) && cf_h5_attr_double(f, "dt", p->dt) && cf_h5_attr_double(f, "tol", p->tol) &&
-         cf_h5_attr_double(f, "max_iter", p->max_iter) && cf_h5_attr_double(f, "reuse_factor", p->reuse_factor) &&
-         cf_h5_attr_double(f, "predictor", p->predictor);
+static int write_params(hid_t f, const cf_trajectory *tr) {
+  int ok = 1;
+  for (int i = 0; ok && i < tr->n_params; i++) ok = cf_h5_attr_double(f, tr->param_names[i], tr->param_values[i]);
+  return ok;
 }
 
 static int write_body(hid_t f, const cf_trajectory *tr) {
-  const cf_mesh *m = tr->mesh;
   char created[64];
   time_t now = time(NULL);
   strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -28,16 +24,16 @@ static int write_body(hid_t f, const cf_trajectory *tr) {
            cf_h5_attr_string(f, "clothfit_version", CLOTHFIT_VERSION) &&
            cf_h5_attr_string(f, "git_revision", CLOTHFIT_GIT_REVISION) && cf_h5_attr_string(f, "created", created) &&
            cf_h5_attr_string(f, "scenario", tr->scenario ? tr->scenario : "") &&
-           cf_h5_attr_string(f, "config", tr->config_text ? tr->config_text : "") && write_params(f, tr->params);
-  hsize_t T = (hsize_t)tr->n_frames, n = (hsize_t)m->n_nodes;
-  hsize_t d1[1] = {T}, d3[3] = {T, n, 3}, dr[2] = {n, 3}, df[2] = {(hsize_t)m->n_elems, (hsize_t)m->nv};
+           cf_h5_attr_string(f, "config", tr->config_text ? tr->config_text : "") && write_params(f, tr);
+  hsize_t T = (hsize_t)tr->n_frames, n = (hsize_t)tr->n_nodes;
+  hsize_t d1[1] = {T}, d3[3] = {T, n, 3}, dr[2] = {n, 3}, df[2] = {(hsize_t)tr->n_faces, (hsize_t)tr->nv};
   ok = ok && cf_h5_dataset(f, "time", H5T_NATIVE_DOUBLE, 1, d1, tr->time);
   hid_t g = H5Gcreate2(f, "nodes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   ok = ok && g >= 0 && cf_h5_dataset(g, "position", H5T_NATIVE_DOUBLE, 3, d3, tr->positions);
   if (g >= 0) H5Gclose(g);
   g = H5Gcreate2(f, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  ok = ok && g >= 0 && cf_h5_dataset(g, "rest", H5T_NATIVE_DOUBLE, 2, dr, m->x) &&
-       cf_h5_dataset(g, "faces", H5T_NATIVE_INT, 2, df, m->elems);
+  ok = ok && g >= 0 && cf_h5_dataset(g, "rest", H5T_NATIVE_DOUBLE, 2, dr, tr->rest) &&
+       cf_h5_dataset(g, "faces", H5T_NATIVE_INT, 2, df, tr->faces);
   if (g >= 0) H5Gclose(g);
   g = H5Gcreate2(f, "diagnostics", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   ok = ok && g >= 0;

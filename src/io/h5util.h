@@ -6,6 +6,8 @@
 #include <hdf5.h>
 #include <stddef.h>
 
+#include "cf_io.h"
+
 int cf_h5_attr_double(hid_t obj, const char *name, double v);
 int cf_h5_attr_int(hid_t obj, const char *name, int v);
 int cf_h5_attr_string(hid_t obj, const char *name, const char *s);
@@ -22,4 +24,9 @@ int cf_h5_strings(hid_t loc, const char *name, char *const *s, size_t n);
 /* Read a [n] string dataset (variable- or fixed-length) into *out
  * (malloc'ed array of malloc'ed strings) and *n. */
 int cf_h5_read_strings(hid_t loc, const char *name, char ***out, size_t *n);
+
+/* The marker-processing groups of a recording file (markers_h5.c): the
+ * lattice, weights, controlled markers, stick and /quality of r->proc. */
+int cf_h5_write_markers(hid_t f, const cf_recording *r);
+void cf_h5_read_markers(hid_t f, cf_recording *r);
 #endif

@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include "h5util.h"
-#include "markers_internal.h"
 
 /* ------------------------------------------------------------------ write */
 static int lattice_attrs(hid_t d, const cf_marker_proc *p) {
@@ -51,7 +50,7 @@ static int write_stick(hid_t f, const cf_recording *r) {
   char names[512];
   snprintf(names, sizeof names, "%s,%s", r->names[p->stick[0]], r->names[p->stick[1]]);
   for (size_t i = 0; e && i < T; i++)
-    for (int s = 0; s < 2; s++) memcpy(e + 6 * i + 3 * s, mk_pos(r, (int)i, p->stick[s]), 3 * sizeof(double));
+    for (int s = 0; s < 2; s++) memcpy(e + 6 * i + 3 * s, r->pos + 3 * ((size_t)r->n_markers * i + p->stick[s]), 3 * sizeof(double));
   hid_t g = e ? H5Gcreate2(f, "stick", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
   int ok = g >= 0 && cf_h5_dataset(g, "endpoints", H5T_NATIVE_DOUBLE, 3, d3, e);
   hid_t d = ok ? H5Dopen2(g, "endpoints", H5P_DEFAULT) : -1;
@@ -77,7 +76,7 @@ static int write_quality(hid_t f, const cf_marker_proc *p) {
   return ok;
 }
 
-int mk_write_h5(hid_t f, const cf_recording *r) {
+int cf_h5_write_markers(hid_t f, const cf_recording *r) {
   if (!r->proc) return 1;
   return write_lattice(f, r) && write_stick(f, r) && write_quality(f, r->proc);
 }
@@ -141,7 +140,7 @@ static void read_stick(hid_t f, cf_recording *r) {
   char *comma = strchr(names, ',');
   if (!comma) return;
   *comma = 0;
-  r->proc->stick[0] = mk_find(r, names), r->proc->stick[1] = mk_find(r, comma + 1);
+  r->proc->stick[0] = cf_recording_marker_index(r, names), r->proc->stick[1] = cf_recording_marker_index(r, comma + 1);
 }
 
 static void read_list(hid_t g, const char *name, char ***s, int *n) {
@@ -163,7 +162,7 @@ static void read_quality(hid_t f, cf_marker_proc *p) {
   H5Gclose(g);
 }
 
-void mk_read_h5(hid_t f, cf_recording *r) {
+void cf_h5_read_markers(hid_t f, cf_recording *r) {
   if (H5Lexists(f, "markers/lattice", H5P_DEFAULT) <= 0 || !(r->proc = cf_marker_proc_new(r->n_markers))) return;
   read_lattice(f, r);
   read_arrays(f, r);

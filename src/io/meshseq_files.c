@@ -33,7 +33,7 @@
 #include <sys/stat.h>
 
 #include "meshseq_internal.h"
-#include "textfile.h"
+#include "cf_io.h"
 
 void ms_list_free(ms_list *l) {
   for (int i = 0; i < l->n; i++) free(l->f[i].path);

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "synth_internal.h"
+#include "cf_io.h"
 
 void cf_motive_write_opts_default(cf_motive_write_opts *o) {
   memset(o, 0, sizeof *o);
@@ -54,7 +54,7 @@ static void header_row(FILE *f, const char *label, const cf_recording *r, const 
   fputs("\r\n", f);
 }
 
-int mw_write_stream(FILE *f, const cf_recording *r, const cf_motive_write_opts *o) {
+int cf_motive_write_stream(FILE *f, const cf_recording *r, const cf_motive_write_opts *o) {
   double rate = o->rate > 0 ? o->rate : (r->dt > 0 ? 1 / r->dt : 120);
   int T = r->n_frames, K = r->n_markers, dec = o->decimals < 0 ? 0 : o->decimals > 9 ? 9 : o->decimals;
   fputs("Format Version,1.23,Take Name,", f);
@@ -96,7 +96,7 @@ int cf_motive_write(const char *path, const cf_recording *r, const cf_motive_wri
   cf_io_tmpname(path, tmp, sizeof tmp);
   FILE *f = fopen(tmp, "wb");
   if (!f) return cf_error_set(err, CF_EIO, "%s: cannot create: %s", path, strerror(errno));
-  int ok = mw_write_stream(f, r, o) == 0;
+  int ok = cf_motive_write_stream(f, r, o) == 0;
   ok = fclose(f) == 0 && ok;
   if (!ok) {
     cf_io_commit(tmp, path, 0, err);

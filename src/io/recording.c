@@ -1,5 +1,6 @@
 /* recording.c — the in-memory motion-capture recording: lifetime, quality
- * summary, resampling to a uniform time step, and the source file's hash. */
+ * summary, resampling to a uniform time step, the source file's hash,
+ * marker lookup, and the size and unit values of metadata. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,3 +180,36 @@ int cf_sha256_files(const char *const *paths, int n, char hex[65], cf_error *err
 #endif
 
 int cf_sha256_file(const char *path, char hex[65], cf_error *err) { return cf_sha256_files(&path, 1, hex, err); }
+
+int cf_recording_marker_index(const cf_recording *r, const char *name) {
+  for (int k = 0; k < r->n_markers; k++)
+    if (!strcmp(r->names[k], name)) return k;
+  return -1;
+}
+
+int cf_parse_size(const char *s, cf_rec_meta *m) {
+  double w, h;
+  char *end;
+  if (!strcasecmp(s, "A2")) w = 0.420, h = 0.594;
+  else if (!strcasecmp(s, "A3")) w = 0.297, h = 0.420;
+  else {
+    w = strtod(s, &end);
+    if (end == s || (*end != 'x' && *end != 'X') || !cf_text_double(end + 1, &h) || !(w > 0) || !(h > 0) ||
+        !isfinite(w))
+      return 0;
+    m->width_m = w, m->height_m = h;
+    snprintf(m->size, sizeof m->size, "custom");
+    return 1;
+  }
+  m->width_m = w, m->height_m = h;
+  snprintf(m->size, sizeof m->size, "A%c", s[1]);
+  return 1;
+}
+
+int cf_parse_units(const char *s, double *scale) {
+  if (!strcmp(s, "mm")) *scale = 1e-3;
+  else if (!strcmp(s, "cm")) *scale = 1e-2;
+  else if (!strcmp(s, "m")) *scale = 1;
+  else return 0;
+  return 1;
+}

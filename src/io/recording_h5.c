@@ -25,7 +25,6 @@
 #include "cf_io.h"
 #include "clothfit_version.h"
 #include "h5util.h"
-#include "markers_internal.h"
 
 #define FORMAT "recording-1"
 
@@ -144,7 +143,7 @@ int cf_recording_write_h5(const char *path, cf_recording *r, cf_error *err) {
   if (f < 0) return cf_error_set(err, CF_EIO, "%s: cannot create HDF5 file (is the folder writable?)", path);
   int ok = write_root(f, r) && write_meta(f, &r->meta) && write_time(f, r) && write_markers(f, r) &&
            write_quality(f, r) && write_source(f, r) && write_mesh(f, &r->mesh, r->n_frames) &&
-           mk_write_h5(f, r);
+           cf_h5_write_markers(f, r);
   ok = H5Fclose(f) >= 0 && ok;
   if (!ok) {
     cf_io_commit(tmp, path, 0, err);
@@ -275,7 +274,7 @@ int cf_recording_read_h5(const char *path, cf_recording *r, cf_error *err) {
     read_root(f, r);
     read_meta(f, &r->meta);
     read_source(f, r);
-    mk_read_h5(f, r);
+    cf_h5_read_markers(f, r);
   }
   H5Fclose(f);
   if (rc) cf_recording_free(r);

@@ -1,6 +1,7 @@
 /* results.c — the results of sweeps, fits, sensitivity maps and
  * regressions in memory (cf_io.h "results files"): lifetime, lookup by
- * recording, filling from the src/fit result types, provenance.  The HDF5
+ * recording, provenance.  Filling them from the fitter's result types is
+ * src/study's (results_set.c).  The HDF5
  * side is results_h5.c (write) and results_read.c (read). */
 #include <math.h>
 #include <stdio.h>
@@ -12,26 +13,31 @@
 #include "cf_io.h"
 #include "clothfit_version.h"
 
-static void sweep_free(cf_res_sweep *s) {
+void cf_strings_free(char **s, int n) {
+  for (int i = 0; s && i < n; i++) free(s[i]);
+  free(s);
+}
+
+void cf_res_sweep_clear(cf_res_sweep *s) {
   free(s->delta), free(s->alpha), free(s->e), free(s->s), free(s->status), free(s->pruned);
   cf_strings_free(s->reason, s->nd * s->na);
   memset(s, 0, sizeof *s);
 }
 
-static void sens_free(cf_res_sens *s) {
+void cf_res_sens_clear(cf_res_sens *s) {
   free(s->delta), free(s->alpha), free(s->e), free(s->s), free(s->status);
   memset(s, 0, sizeof *s);
 }
 
-static void series_free(cf_res_series *s) {
+void cf_res_series_clear(cf_res_series *s) {
   free(s->e), free(s->s), free(s->d);
   memset(s, 0, sizeof *s);
 }
 
 void cf_res_rec_clear(cf_res_rec *r) {
-  sweep_free(&r->sweep);
-  sens_free(&r->sens);
-  series_free(&r->series);
+  cf_res_sweep_clear(&r->sweep);
+  cf_res_sens_clear(&r->sens);
+  cf_res_series_clear(&r->series);
   free(r->fit.path);
   r->fit.path = NULL, r->fit.n_path = 0;
   r->has_sweep = r->has_fit = r->has_series = r->has_sens = 0;
@@ -54,14 +60,7 @@ void cf_results_free(cf_results *r) {
 }
 
 cf_res_model cf_res_model_default(void) {
-  cf_params p;
-  cf_params_default(&p);
-  cf_res_model m = {p.kappa, p.beta, p.tol};
-  return m;
-}
-
-cf_res_model cf_res_model_of(const cf_fit_input *in) {
-  cf_res_model m = {in->fixed.kappa, in->fixed.beta, in->base.tol};
+  cf_res_model m = {0, 0, 1e-3};
   return m;
 }
 
@@ -87,75 +86,6 @@ cf_res_rec *cf_results_rec(cf_results *r, const char *name, int create) {
   r->recs = p;
   rec_init(&p[r->n], name);
   return &p[r->n++];
-}
-
-void cf_res_rec_describe(cf_res_rec *rec, const cf_fit_input *in) {
-  snprintf(rec->recording, sizeof rec->recording, "%s", in->path);
-  rec->meta = in->meta;
-  rec->rho = in->tg.rho;
-  rec->S = in->S;
-  rec->V = in->V;
-  rec->dt = in->tg.dt;
-  rec->duration = in->duration;
-  rec->frames = in->tg.T;
-}
-
-static void *dup_mem(const void *src, size_t n) {
-  void *p = malloc(n ? n : 1);
-  if (p && n) memcpy(p, src, n);
-  return p;
-}
-
-/* Axes and e, s, status of a grid result into the given fields. */
-static int copy_grid(const cf_sweep_options *o, const cf_sweep_result *sr, double **d, double **a, double **e,
-                     double **s, int **st) {
-  size_t n = (size_t)o->nd * o->na;
-  *d = dup_mem(o->delta, sizeof(double) * o->nd);
-  *a = dup_mem(o->alpha, sizeof(double) * o->na);
-  *e = dup_mem(sr->e, sizeof(double) * n);
-  *s = dup_mem(sr->s, sizeof(double) * n);
-  *st = dup_mem(sr->status, sizeof(int) * n);
-  return *d && *a && *e && *s && *st ? CF_OK : CF_ENOMEM;
-}
-
-int cf_res_set_sweep(cf_res_rec *rec, const cf_sweep_options *o, const cf_sweep_result *sr, double dt) {
-  cf_res_sweep *w = &rec->sweep;
-  sweep_free(w);
-  rec->has_sweep = 1;
-  w->nd = o->nd, w->na = o->na, w->best = sr->best, w->wall_s = sr->wall_s;
-  w->workers = o->threads, w->prune = o->prune;
-  w->t0_s = o->t0 * dt, w->t1_s = o->t1 > 0 ? o->t1 * dt : 0;
-  size_t n = (size_t)o->nd * o->na;
-  int rc = copy_grid(o, sr, &w->delta, &w->alpha, &w->e, &w->s, &w->status);
-  w->pruned = dup_mem(sr->pruned, n);
-  w->reason = calloc(n + 1, sizeof(char *));
-  if (rc || !w->pruned || !w->reason) return CF_ENOMEM;
-  for (size_t i = 0; i < n; i++)
-    if (!(w->reason[i] = strdup(sr->reason[i]))) return CF_ENOMEM;
-  return CF_OK;
-}
-
-int cf_res_set_sens(cf_res_rec *rec, const char *kind, double at_delta, double at_alpha, const cf_sweep_options *o,
-                    const cf_sweep_result *sr) {
-  cf_res_sens *m = &rec->sens;
-  sens_free(m);
-  rec->has_sens = 1;
-  snprintf(m->kind, sizeof m->kind, "%s", kind);
-  m->at_delta = at_delta, m->at_alpha = at_alpha, m->nd = o->nd, m->na = o->na;
-  return copy_grid(o, sr, &m->delta, &m->alpha, &m->e, &m->s, &m->status);
-}
-
-int cf_res_set_series(cf_res_rec *rec, const cf_frame_error *fe, int T, double dt, double delta, double alpha) {
-  cf_res_series *s = &rec->series;
-  series_free(s);
-  rec->has_series = 1;
-  s->T = T, s->dt = dt, s->delta = delta, s->alpha = alpha;
-  s->e = malloc(sizeof(double) * (T + 1));
-  s->s = malloc(sizeof(double) * (T + 1));
-  s->d = malloc(sizeof(double) * (T + 1));
-  if (!s->e || !s->s || !s->d) return CF_ENOMEM;
-  for (int i = 0; i < T; i++) s->e[i] = fe[i].e_cm, s->s[i] = fe[i].s_cm, s->d[i] = fe[i].d_cm;
-  return CF_OK;
 }
 
 int cf_res_optimum(const cf_res_rec *rec, double *delta, double *alpha, double *e, double *s) {

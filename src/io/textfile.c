@@ -1,6 +1,6 @@
 /* textfile.c — whole small text files and INI parsing with line numbers
  * (see textfile.h). */
-#include "textfile.h"
+#include "cf_io.h"
 
 #include <errno.h>
 #include <ini.h>

@@ -69,6 +69,12 @@ cf_mesh *cf_mesh_grid(int nx, int ny, const double origin[3],
 cf_mesh *cf_mesh_lattice_refine(int rows, int cols, const double *markers);
 /* Index of the node holding marker (r, c) in cf_mesh_lattice_refine. */
 int cf_mesh_lattice_node(int rows, int cols, int r, int c);
+/* Lumped-mass weights of a rows x cols marker lattice at positions x
+ * [rows*cols*3] (row-major), normalized to sum to rows*cols: for a regular
+ * lattice corners : edges : interior = 1 : 2 : 4 (SPEC §6, §7).  The
+ * metrics of src/fit weight the markers by them and ingestion
+ * (src/recording) stores them in the recording. */
+int cf_mesh_lattice_weights(int rows, int cols, const double *x, double *w, cf_error *err);
 /* Flat annulus r_in..r_out in the plane z = z0, centred on the z axis:
  * n_rad rings of quads between n_rad+1 circles of n_ang nodes. */
 cf_mesh *cf_mesh_ring(double r_in, double r_out, int n_rad, int n_ang, double z0);

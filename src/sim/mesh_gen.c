@@ -1,5 +1,6 @@
 /* mesh_gen.c — mesh generators: grids, marker-lattice refinement, rings
- * (Cusick's test) and irregular triangulations of a square (locking test). */
+ * (Cusick's test), irregular triangulations of a square (locking test),
+ * and the lumped-mass weights of a marker lattice. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -66,6 +67,32 @@ cf_mesh *cf_mesh_grid(int nx, int ny, const double origin[3], const double u[3],
 int cf_mesh_lattice_node(int rows, int cols, int r, int c) {
   (void)rows;
   return (2 * r) * (2 * cols - 1) + 2 * c;
+}
+
+int cf_mesh_lattice_weights(int rows, int cols, const double *x, double *w, cf_error *err) {
+  if (rows < 2 || cols < 2)
+    return cf_error_set(err, CF_EINVAL, "lattice %dx%d: expected at least 2x2 markers", rows, cols);
+  int K = rows * cols;
+  cf_mesh *m = cf_mesh_alloc(4, K, (rows - 1) * (cols - 1));
+  if (!m) return cf_error_set(err, CF_ENOMEM, "out of memory");
+  for (int i = 0; i < 3 * K; i++) m->x[i] = x[i];
+  int e = 0;
+  for (int r = 0; r + 1 < rows; r++)
+    for (int c = 0; c + 1 < cols; c++, e++) {
+      int *q = m->elems + 4 * e;
+      q[0] = r * cols + c;
+      q[1] = q[0] + 1;
+      q[2] = q[0] + cols + 1;
+      q[3] = q[0] + cols;
+    }
+  cf_mesh_lumped_mass(m, m->x, w);
+  cf_mesh_free(m);
+  double s = 0;
+  for (int j = 0; j < K; j++) s += w[j];
+  if (!(s > 0) || !isfinite(s))
+    return cf_error_set(err, CF_EINVAL, "lattice weights: markers of frame 0 are degenerate or missing");
+  for (int j = 0; j < K; j++) w[j] *= K / s;
+  return CF_OK;
 }
 
 cf_mesh *cf_mesh_lattice_refine(int rows, int cols, const double *mk) {

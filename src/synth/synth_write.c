@@ -41,7 +41,7 @@ static int csv(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
     cf_motive_write_opts o;
     cf_motive_write_opts_default(&o);
     o.rate = c->rate, o.decimals = c->decimals, o.ids = ids;
-    rc = mw_write_stream(f, &rec, &o);
+    rc = cf_motive_write_stream(f, &rec, &o);
   }
   free(rec.names), free(rec.pos), free(ids);
   return rc;

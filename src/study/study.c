@@ -8,13 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cf_io.h"
-#include "textfile.h"
-
-void cf_strings_free(char **s, int n) {
-  for (int i = 0; s && i < n; i++) free(s[i]);
-  free(s);
-}
+#include "cf_study.h"
+#include "cf_study.h"
 
 typedef struct {
   const char *path;

@@ -12,12 +12,6 @@
 #include "markers_internal.h"
 
 /* ---------------------------------------------------------------- helpers */
-int mk_find(const cf_recording *r, const char *name) {
-  for (int k = 0; k < r->n_markers; k++)
-    if (!strcmp(r->names[k], name)) return k;
-  return -1;
-}
-
 int mk_log(char ***list, int *n, const char *fmt, ...) {
   char buf[512];
   va_list ap;
@@ -91,7 +85,7 @@ static int join(cf_recording *r, int dst, int src, cf_error *err) {
 
 /* -------------------------------------------------------- mapping merges */
 static int map_find(const cf_recording *r, const mk_map *map, const char *name, int line, cf_error *err, int *k) {
-  *k = mk_find(r, name);
+  *k = cf_recording_marker_index(r, name);
   if (*k < 0)
     return cf_error_set(err, CF_EINVAL, "%s:%d: no marker '%s' in the recording (after the lines above)", map->path,
                         line, name);
@@ -99,7 +93,7 @@ static int map_find(const cf_recording *r, const mk_map *map, const char *name, 
 }
 
 static int map_merge(cf_recording *r, const mk_map *map, const mk_merge *m, char *gone, cf_error *err) {
-  int t = mk_find(r, m->target), rc = CF_OK, f;
+  int t = cf_recording_marker_index(r, m->target), rc = CF_OK, f;
   for (int i = 0; i < m->n_frags && !rc; i++) {
     if ((rc = map_find(r, map, m->frags[i], m->line, err, &f)) || f == t) continue;
     if (t < 0) {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cf_fit.h"
+#include "cf_sim.h"
 #include "markers_internal.h"
 
 static int check_opts(const cf_marker_opts *o, double dt, cf_error *err) {
@@ -30,7 +30,7 @@ static int resolve(const cf_recording *r, const char *s, const char *what, int w
   *idx = malloc(sizeof(int) * (*n + 1));
   int rc = *idx ? CF_OK : cf_error_set(err, CF_ENOMEM, "out of memory");
   for (int i = 0; i < *n && !rc; i++)
-    if (((*idx)[i] = mk_find(r, names[i])) < 0)
+    if (((*idx)[i] = cf_recording_marker_index(r, names[i])) < 0)
       rc = cf_error_set(err, CF_EINVAL, "%s: no marker '%s' in the recording (after merging fragments)", what,
                         names[i]);
   mk_free_names(names, *n);
@@ -65,7 +65,7 @@ static int ghosts_and_lattice(cf_recording *r, const cf_marker_opts *o, const mk
   for (int s = 0; !rc && s < 2; s++)
     if (r->proc->stick[s] >= 0) skip[r->proc->stick[s]] = 1;
   for (int i = 0; !rc && i < map->n_cell; i++) {
-    int k = mk_find(r, map->cell[i].name);
+    int k = cf_recording_marker_index(r, map->cell[i].name);
     if (k >= 0) skip[k] = 1;
   }
   if (!rc) rc = mk_drop_ghosts(r, o, skip, err);
@@ -164,7 +164,7 @@ static int weights(cf_recording *r, cf_error *err) {
   cf_marker_proc *p = r->proc;
   p->weight = calloc((size_t)r->n_markers + 1, sizeof(double));
   if (!p->weight) return cf_error_set(err, CF_ENOMEM, "out of memory");
-  return cf_metric_lattice_weights(p->rows, p->cols, r->pos, p->weight, err);
+  return cf_mesh_lattice_weights(p->rows, p->cols, r->pos, p->weight, err);
 }
 
 /* ---------------------------------------------------------------- pipeline */

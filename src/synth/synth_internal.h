@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cf_io.h"
+#include "cf_synth.h"
 
 /* Deterministic random numbers (splitmix64), one stream per purpose so that
  * changing e.g. the noise leaves the gaps alone. */
@@ -27,8 +27,5 @@ int sy_corrupt(const cf_synth_config *c, cf_synth_result *r, cf_error *err);
 
 /* Default speed targets and shake amplitudes. */
 double sy_target_speed(const cf_synth_config *c);
-
-/* Write the recording r to an open stream (motive_write.c); -1 on a write error. */
-int mw_write_stream(FILE *f, const cf_recording *r, const cf_motive_write_opts *o);
 
 #endif

@@ -9,7 +9,6 @@
 #include <strings.h>
 
 #include "markers_internal.h"
-#include "textfile.h"
 
 void cf_marker_opts_default(cf_marker_opts *o) {
   memset(o, 0, sizeof *o);
@@ -31,33 +30,6 @@ int cf_parse_lattice(const char *s, int *rows, int *cols) {
   long c = strtol(p, &end, 10);
   if (end == p || *end || r < 2 || c < 2 || r > 1000 || c > 1000) return 0;
   *rows = (int)r, *cols = (int)c;
-  return 1;
-}
-
-int cf_parse_size(const char *s, cf_rec_meta *m) {
-  double w, h;
-  char *end;
-  if (!strcasecmp(s, "A2")) w = 0.420, h = 0.594;
-  else if (!strcasecmp(s, "A3")) w = 0.297, h = 0.420;
-  else {
-    w = strtod(s, &end);
-    if (end == s || (*end != 'x' && *end != 'X') || !cf_text_double(end + 1, &h) || !(w > 0) || !(h > 0) ||
-        !isfinite(w))
-      return 0;
-    m->width_m = w, m->height_m = h;
-    snprintf(m->size, sizeof m->size, "custom");
-    return 1;
-  }
-  m->width_m = w, m->height_m = h;
-  snprintf(m->size, sizeof m->size, "A%c", s[1]);
-  return 1;
-}
-
-int cf_parse_units(const char *s, double *scale) {
-  if (!strcmp(s, "mm")) *scale = 1e-3;
-  else if (!strcmp(s, "cm")) *scale = 1e-2;
-  else if (!strcmp(s, "m")) *scale = 1;
-  else return 0;
   return 1;
 }
 

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "cf_io.h"
+#include "cf_recording.h"
 
 typedef struct {
   const double *cost;

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cf_io.h"
+#include "cf_study.h"
 
 void cf_path_stem(const char *path, char *buf, size_t size) {
   const char *b = strrchr(path, '/');

@@ -288,7 +288,7 @@ static int map_cells(const cf_recording *r, const mk_map *map, int rows, int col
   for (int i = 0; i < rows * cols; i++) at[i] = -1;
   for (int i = 0; i < map->n_cell; i++) {
     const mk_cell *c = &map->cell[i];
-    int k = mk_find(r, c->name);
+    int k = cf_recording_marker_index(r, c->name);
     if (c->row >= rows || c->col >= cols)
       return cf_error_set(err, CF_EINVAL, "%s:%d: cell %d %d is outside the %dx%d lattice (0-based)", map->path,
                           c->line, c->row, c->col, rows, cols);

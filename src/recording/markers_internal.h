@@ -1,12 +1,12 @@
 /* markers_internal.h — shared pieces of the marker processing of SPEC §6
  * (markers.c: the pipeline and gap filling; fragments.c: merging and
  * ghosts; lattice.c: lattice assignment; markers_cfg.c: mapping files,
- * sidecar metadata, option values; markers_h5.c: the HDF5 groups).
+ * sidecar metadata, option values).
  * Not part of the public API. */
 #ifndef CF_MARKERS_INTERNAL_H
 #define CF_MARKERS_INTERNAL_H
 
-#include "cf_io.h"
+#include "cf_recording.h"
 
 /* ------------------------------------------------------------ mapping file */
 typedef struct {
@@ -40,8 +40,6 @@ int mk_split_names(const char *s, char ***out, int *n);
 void mk_free_names(char **names, int n);
 
 /* ------------------------------------------------------------- recordings */
-/* Marker index of name, or -1. */
-int mk_find(const cf_recording *r, const char *name);
 static inline const double *mk_pos(const cf_recording *r, int i, int k) {
   return r->pos + 3 * ((size_t)r->n_markers * i + k);
 }
@@ -69,8 +67,4 @@ int mk_drop_ghosts(cf_recording *r, const cf_marker_opts *o, const char *skip, c
  * frame of the cloth markers; reorders the markers (cf_io.h). */
 int mk_lattice(cf_recording *r, const cf_marker_opts *o, const mk_map *map, const char *not_cloth, cf_error *err);
 
-/* ------------------------------------------------------------------- HDF5 */
-#include <hdf5.h>
-int mk_write_h5(hid_t f, const cf_recording *r);
-void mk_read_h5(hid_t f, cf_recording *r);
 #endif

@@ -7,8 +7,8 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "cf_io.h"
-#include "textfile.h"
+#include "cf_study.h"
+#include "cf_study.h"
 
 typedef struct {
   cf_scenario *sc;
@@ -211,4 +211,14 @@ int cf_scenario_mesh(const cf_scenario *sc, cf_mesh **mesh, int **kin, int *n_ki
   }
   *mesh = m;
   return CF_OK;
+}
+
+int cf_trajectory_params(const cf_params *p, const char **names, double *values) {
+  /* the order of the root attributes of trajectory files */
+  static const char *const n[CF_TRAJECTORY_PARAMS] = {"rho", "delta", "alpha", "beta", "kappa", "ks",
+                                                     "g", "dt", "tol", "max_iter", "reuse_factor", "predictor"};
+  const double v[CF_TRAJECTORY_PARAMS] = {p->rho, p->delta, p->alpha, p->beta, p->kappa, p->ks,
+                                          p->g, p->dt, p->tol, p->max_iter, p->reuse_factor, p->predictor};
+  for (int i = 0; i < CF_TRAJECTORY_PARAMS; i++) names[i] = n[i], values[i] = v[i];
+  return CF_TRAJECTORY_PARAMS;
 }

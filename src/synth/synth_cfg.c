@@ -10,7 +10,6 @@
 #include <strings.h>
 
 #include "synth_internal.h"
-#include "textfile.h"
 
 static const struct {
   const char *name;

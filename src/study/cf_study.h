@@ -1,0 +1,127 @@
+/* cf_study.h — the public API of src/study: scenarios, studies and their
+ * results — where recordings meet the simulator and the fitter.
+ *
+ * Above src/io, src/recording, src/sim and src/fit in the data flow (files
+ * -> recording -> simulation/fit -> results -> report): simulation
+ * scenarios read from INI configs, the adapter from an HDF5 recording to a
+ * fit target (cf_fit_input), experiment lists and ground truths, and the
+ * conversions from the fitter's results into the results files of src/io
+ * (cf_results).  The commands of src/cli and the reports of src/report
+ * build on it.  Conventions (errors, ownership) as stated in cf_io.h. */
+#ifndef CF_STUDY_H
+#define CF_STUDY_H
+
+#include "cf_io.h"
+#include "cf_sim.h"
+#include "cf_fit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------- scenarios */
+/* A simulation scenario read from an INI config file (see
+ * experiments/shake_a2.ini for every key and its meaning). */
+typedef struct {
+  char name[128];
+  /* cloth and mesh */
+  double width, height;   /* m */
+  char mesh_kind[32];     /* "quads" | "triangles" */
+  int nx, ny;             /* nodes along width and height */
+  double noise;           /* m, random perturbation of the initial nodes */
+  unsigned long seed;
+  char orientation[32];   /* "hanging" (plane xz, top edge at z = height) | "horizontal" */
+  /* physics */
+  cf_params params;
+  double duration;        /* s */
+  /* driving */
+  char drive_nodes[64];   /* "top-corners" | "none" | "three-corners" | comma-separated node list */
+  cf_drive drive;
+  /* the whole config text, for provenance */
+  char *text;
+} cf_scenario;
+
+/* Parse path into sc (defaults for missing keys); unknown sections/keys and
+ * malformed values are errors naming file, line and key. */
+int cf_scenario_load(const char *path, cf_scenario *sc, cf_error *err);
+void cf_scenario_free(cf_scenario *sc);
+/* Build the mesh and the list of kinematic nodes (*kin malloc'ed). */
+int cf_scenario_mesh(const cf_scenario *sc, cf_mesh **mesh, int **kin, int *n_kin, cf_error *err);
+
+
+/* ------------------------------------------ fitting inputs (fit_input.c) */
+/* The bridge from an HDF5 recording to src/fit (which never reads files,
+ * cf_fit.h): the rows x cols lattice markers (first in marker order,
+ * row-major, after marker processing) copied into one contiguous
+ * [T][rows*cols][3] array, their lattice weights, the controlled markers,
+ * rho from /meta density, dt from /time (must be uniform), the size measure
+ * S = area / A3 area (NaN without width/height) and the speed measure V of
+ * the lattice markers (cf_speed_measure).  It lives in src/io because it
+ * needs the recording reader and is shared by every fitting command and by
+ * reports; src/fit stays free of I/O. */
+typedef struct {
+  cf_fit_target tg;        /* points into pos, weight, ctrl below */
+  double *pos, *weight;    /* [T*K*3], [K] (malloc'ed) */
+  int *ctrl;               /* [tg.n_ctrl] lattice indices, NULL: top corners */
+  double S, V;             /* size and speed measures (NaN if unknown) */
+  double duration;         /* s: (T - 1) dt */
+  cf_rec_meta meta;
+  char path[1024];         /* the recording file */
+  char name[256];          /* its stem: results groups are named after it */
+  /* The model settings this recording is simulated with, carried here so
+   * that every step of a command (sweep, refinement, evaluation,
+   * regression) uses the same ones and the results can record them.  base:
+   * the simulation settings (tol, max_iter, ...; rho and dt come from the
+   * target, delta .. kappa from the fit point); fixed: the parameters held
+   * while delta and alpha are fitted (beta, kappa).  The loader sets
+   * cf_params_default() and zeros; the commands' --kappa, --beta, --tol
+   * change them (cf_cli_model_apply). */
+  cf_params base;
+  cf_fit_point fixed;
+} cf_fit_input;
+
+/* Read path and build the target.  One-line errors naming the file: not a
+ * recording, no lattice ("ingest with --lattice RxC"), no density, native
+ * (non-uniform) time, lattice markers not first, controlled markers off the
+ * lattice, fewer than 2 frames. */
+int cf_fit_input_load(const char *path, cf_fit_input *in, cf_error *err);
+/* The same from a recording in memory (path names it in messages). */
+int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err);
+void cf_fit_input_free(cf_fit_input *in);
+/* The file name without folders and its last extension ("a/b/rec.h5" -> "rec"). */
+void cf_path_stem(const char *path, char *buf, size_t size);
+
+/* A study's file lists (study.c).  An experiment list is an INI file
+ *   [recordings]
+ *   files = a.h5, b.h5      ; comma- or blank-separated, relative to the INI;
+ *                           ; the key may repeat or continue on indented lines
+ * *files (malloc'ed array of malloc'ed paths) and *text (the whole file, for
+ * provenance; may be NULL).  Unknown sections or keys are errors. */
+int cf_experiment_load(const char *path, char ***files, int *n, char **text, cf_error *err);
+/* delta and alpha of the [truth] section of a ground-truth sidecar (synth's
+ * NAME.truth.ini); other sections are ignored; NaN when absent. */
+int cf_truth_load(const char *path, double *delta, double *alpha, cf_error *err);
+
+
+/* -------------------------------------------------- trajectories and results */
+/* The parameters of p as the names and values of a trajectory file's root
+ * attributes (cf_trajectory.param_names / param_values): names[] and
+ * values[] need room for CF_TRAJECTORY_PARAMS entries; returns the count. */
+enum { CF_TRAJECTORY_PARAMS = 12 };
+int cf_trajectory_params(const cf_params *p, const char **names, double *values);
+
+/* Copy the descriptors (name, file, meta, rho, S, V, dt, frames) of in. */
+void cf_res_rec_describe(cf_res_rec *rec, const cf_fit_input *in);
+/* Replace rec's sweep / sensitivity with the grid and result given. */
+int cf_res_set_sweep(cf_res_rec *rec, const cf_sweep_options *o, const cf_sweep_result *sr, double dt);
+int cf_res_set_sens(cf_res_rec *rec, const char *kind, double at_delta, double at_alpha, const cf_sweep_options *o,
+                    const cf_sweep_result *sr);
+/* Replace rec's per-frame series with fe[T] at (delta, alpha). */
+int cf_res_set_series(cf_res_rec *rec, const cf_frame_error *fe, int T, double dt, double delta, double alpha);
+/* The model settings of in (its fixed kappa, beta and base tol). */
+cf_res_model cf_res_model_of(const cf_fit_input *in);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,84 @@
+/* results_set.c — the fitter's results (src/fit: sweeps, sensitivity
+ * grids, per-frame errors) and a recording's descriptors (cf_fit_input)
+ * into the results records of src/io (cf_results), which know nothing of
+ * the fitter.  cf_study.h "trajectories and results". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf_study.h"
+
+cf_res_model cf_res_model_of(const cf_fit_input *in) {
+  cf_res_model m = {in->fixed.kappa, in->fixed.beta, in->base.tol};
+  return m;
+}
+
+void cf_res_rec_describe(cf_res_rec *rec, const cf_fit_input *in) {
+  snprintf(rec->recording, sizeof rec->recording, "%s", in->path);
+  rec->meta = in->meta;
+  rec->rho = in->tg.rho;
+  rec->S = in->S;
+  rec->V = in->V;
+  rec->dt = in->tg.dt;
+  rec->duration = in->duration;
+  rec->frames = in->tg.T;
+}
+
+static void *dup_mem(const void *src, size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (p && n) memcpy(p, src, n);
+  return p;
+}
+
+/* Axes and e, s, status of a grid result into the given fields. */
+static int copy_grid(const cf_sweep_options *o, const cf_sweep_result *sr, double **d, double **a, double **e,
+                     double **s, int **st) {
+  size_t n = (size_t)o->nd * o->na;
+  *d = dup_mem(o->delta, sizeof(double) * o->nd);
+  *a = dup_mem(o->alpha, sizeof(double) * o->na);
+  *e = dup_mem(sr->e, sizeof(double) * n);
+  *s = dup_mem(sr->s, sizeof(double) * n);
+  *st = dup_mem(sr->status, sizeof(int) * n);
+  return *d && *a && *e && *s && *st ? CF_OK : CF_ENOMEM;
+}
+
+int cf_res_set_sweep(cf_res_rec *rec, const cf_sweep_options *o, const cf_sweep_result *sr, double dt) {
+  cf_res_sweep *w = &rec->sweep;
+  cf_res_sweep_clear(w);
+  rec->has_sweep = 1;
+  w->nd = o->nd, w->na = o->na, w->best = sr->best, w->wall_s = sr->wall_s;
+  w->workers = o->threads, w->prune = o->prune;
+  w->t0_s = o->t0 * dt, w->t1_s = o->t1 > 0 ? o->t1 * dt : 0;
+  size_t n = (size_t)o->nd * o->na;
+  int rc = copy_grid(o, sr, &w->delta, &w->alpha, &w->e, &w->s, &w->status);
+  w->pruned = dup_mem(sr->pruned, n);
+  w->reason = calloc(n + 1, sizeof(char *));
+  if (rc || !w->pruned || !w->reason) return CF_ENOMEM;
+  for (size_t i = 0; i < n; i++)
+    if (!(w->reason[i] = strdup(sr->reason[i]))) return CF_ENOMEM;
+  return CF_OK;
+}
+
+int cf_res_set_sens(cf_res_rec *rec, const char *kind, double at_delta, double at_alpha, const cf_sweep_options *o,
+                    const cf_sweep_result *sr) {
+  cf_res_sens *m = &rec->sens;
+  cf_res_sens_clear(m);
+  rec->has_sens = 1;
+  snprintf(m->kind, sizeof m->kind, "%s", kind);
+  m->at_delta = at_delta, m->at_alpha = at_alpha, m->nd = o->nd, m->na = o->na;
+  return copy_grid(o, sr, &m->delta, &m->alpha, &m->e, &m->s, &m->status);
+}
+
+int cf_res_set_series(cf_res_rec *rec, const cf_frame_error *fe, int T, double dt, double delta, double alpha) {
+  cf_res_series *s = &rec->series;
+  cf_res_series_clear(s);
+  rec->has_series = 1;
+  s->T = T, s->dt = dt, s->delta = delta, s->alpha = alpha;
+  s->e = malloc(sizeof(double) * (T + 1));
+  s->s = malloc(sizeof(double) * (T + 1));
+  s->d = malloc(sizeof(double) * (T + 1));
+  if (!s->e || !s->s || !s->d) return CF_ENOMEM;
+  for (int i = 0; i < T; i++) s->e[i] = fe[i].e_cm, s->s[i] = fe[i].s_cm, s->d[i] = fe[i].d_cm;
+  return CF_OK;
+}
+

@@ -1,0 +1,137 @@
+/* cf_synth.h — the public API of src/synth: synthetic recordings that
+ * behave like real ones (SPEC §11), for tests, demos and the bundled
+ * dataset.
+ *
+ * It runs the simulator (src/sim) on a mesh finer than the fitting mesh and
+ * writes what a motion-capture system would have exported (src/io's Motive
+ * writer) with a ground-truth sidecar: it sits beside the fitting code in
+ * the data flow, producing files for the bottom of it.  Conventions
+ * (errors, ownership) as stated in cf_io.h. */
+#ifndef CF_SYNTH_H
+#define CF_SYNTH_H
+
+#include "cf_io.h"
+#include "cf_sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------- synthetic recordings */
+/* `clothfit synth` (SPEC §11): a cloth simulated on a mesh finer than the
+ * fitting mesh (each lattice cell split refine x refine) with small kappa,
+ * beta > 0, driven at its two top corners by a human-like motion (shake:
+ * back and forth across the sheet's plane; twist: about +-30 degrees about
+ * the vertical through the top edge's midpoint; slowly varying amplitude
+ * and rate, seeded; speed scaled to a target average marker speed), the
+ * marker lattice sampled at `rate` Hz, with Gaussian noise, occlusion gaps,
+ * label fragments and ghost markers, written as a Motive 1.23 CSV with a
+ * ground-truth sidecar.  Every key: datasets/aero-mini/synth-keys.ini. */
+typedef struct {
+  char material[64], size[32], motion[16], speed[16], repetition[16];
+  double width, height;        /* m (from size) */
+  int rows, cols;              /* marker lattice (A2 5x4, A3 4x3) */
+  double density, delta, alpha, kappa, beta; /* kg/m^2 ...; NaN = from the tables */
+  int refine;                  /* lattice cells split refine x refine (4) */
+  double sim_dt, tol;          /* s (1/480), projection tolerance (1e-3) */
+  int max_iter;
+  double duration, rate;       /* s (15), Hz (120) */
+  double target_speed;         /* m/s average marker speed; 0 = slow 0.09, fast 0.25 */
+  double speed_tol;            /* relative: recalibrate the rate while further off (0.05) */
+  double amplitude;            /* m, shake amplitude (0 = by speed: slow 0.05, fast 0.10) */
+  double twist_angle;          /* degrees (30) */
+  double modulation;           /* relative slow variation of amplitude and rate (0.25) */
+  double ramp;                 /* s: the motion fades in over this time from rest (0.5) */
+  double slack;                /* relative: the top corners are held this much closer than
+                                  the width, the sheet bent about the vertical (0.01) */
+  double preroll;              /* s: simulated before frame 0, the cloth settling (1) */
+  double top_height;           /* m: height of the top edge (1.5) */
+  unsigned long seed;
+  double noise;                /* m: standard deviation per coordinate (1e-4) */
+  double gap_rate;             /* occlusion gaps per marker per second (0.05) */
+  double gap_mean, gap_max;    /* s: exponential length, capped (0.1, 0.5) */
+  double corner_max_gap;       /* s: longest gap of a controlled corner (0.1) */
+  double quiet;                /* s: no gaps this close to either end (0.5) */
+  int fragments;               /* markers whose track is split under a new label (2) */
+  double fragment_gap;         /* s: longest gap at a split (0.05) */
+  int ghosts;                  /* unlabelled reflections away from the cloth (2) */
+  int decimals;                /* of the millimetre values in the CSV (6, as Motive) */
+  char *text;                  /* the config text (malloc'ed) */
+} cf_synth_config;
+
+/* One column group of the CSV: a labelled marker, a fragment or a ghost. */
+typedef struct {
+  char name[48];
+  int id;                      /* the CSV's ID row */
+  int cell;                    /* lattice cell r*cols + c; -1: a ghost */
+  int first, last;             /* frames with samples: first..last (-1: none) */
+  double *pos;                 /* [T*3] m, z up, NaN = blank */
+} cf_synth_track;
+
+typedef struct {
+  int cell, first, n;          /* missing frames first .. first+n-1 of that marker */
+} cf_synth_gap;
+
+typedef struct {
+  int n_frames, rows, cols;    /* K = rows*cols lattice markers, cell r*cols + c */
+  int nx, ny;                  /* simulation mesh */
+  double *time;                /* [T] i / rate */
+  double *truth;               /* [T*K*3] noiseless marker positions (mesh nodes), m, z up */
+  double *meas;                /* [T*K*3] with noise, NaN in the gaps */
+  int controlled[2];           /* cells of the driven top corners */
+  int n_tracks;
+  cf_synth_track *tracks;      /* in CSV column order */
+  int n_gaps;
+  cf_synth_gap *gaps;
+  double target_speed, achieved_speed; /* m/s, mean |velocity| of the markers */
+  double rate_scale;           /* the calibrated scale of the motion's rate */
+  int runs;                    /* fine simulations run (after a calibration on the 2x2 split) */
+  long steps;
+  double max_violation, wall_s;
+} cf_synth_result;
+
+/* Called during simulation with the fraction done of the current run. */
+typedef void (*cf_synth_progress_fn)(void *user, int run, double fraction);
+
+void cf_synth_config_default(cf_synth_config *c);
+/* Read an INI config; every table default (density Table 4.1, delta and
+ * alpha Tables A.1/A.2 by repetition I/II) filled.  Errors name file:line. */
+int cf_synth_load(const char *path, cf_synth_config *c, cf_error *err);
+void cf_synth_config_free(cf_synth_config *c);
+/* Simulate (calibrating the rate to the target speed), sample and corrupt. */
+int cf_synth_run(const cf_synth_config *c, cf_synth_result *r, cf_synth_progress_fn fn, void *user,
+                 cf_error *err);
+void cf_synth_result_free(cf_synth_result *r);
+/* OUT.csv (Motive 1.23), OUT.truth.ini (ground truth, fragment map, gaps),
+ * OUT.meta.ini (for `ingest --meta`) and OUT.map (a marker mapping file:
+ * merges, cells, ghost drops); all or none, each atomically.  OUT = csv_path
+ * without ".csv". */
+int cf_synth_write(const char *csv_path, const cf_synth_config *c, const cf_synth_result *r, cf_error *err);
+
+/* The pieces, for tests: the simulation mesh (node (i, j) = j*nx + i, row
+ * ny-1 on top, hanging in the plane y = 0 centred on x = 0) with its two
+ * kinematic top corners kin[2]; the node of lattice marker (r, c); the
+ * corner motion with a rate scale, evaluated at t (the simulation starts
+ * at rest at -preroll; the motion at t > 0) for n nodes at initial
+ * positions x0 [n*3] into out [n*3]. */
+cf_mesh *cf_synth_mesh(const cf_synth_config *c, int kin[2]);
+int cf_synth_marker_node(const cf_synth_config *c, int r, int col);
+/* The simulation's initial state x [n*3]: the flat sheet (the rest metric)
+ * bent isometrically about the vertical into a circular arc whose chord is
+ * (1 - slack) x width, bulging towards +y (the hands hold it slack). */
+void cf_synth_initial_state(const cf_synth_config *c, const cf_mesh *m, double *x);
+typedef struct {
+  int twist;
+  double amp, freq, ramp, mod;     /* m or rad, Hz, s, relative */
+  double centre[3];                /* twist axis through this point */
+  double nu[3][3], ph[3][3], w[3][3]; /* smooth random modulations: amplitude, rate, vertical */
+} cf_synth_motion;
+void cf_synth_motion_init(cf_synth_motion *m, const cf_synth_config *c, double rate_scale);
+void cf_synth_motion_eval(const cf_synth_motion *m, double t, int n, const double *x0, double *out);
+/* Density of a Table 4.1 material (kg/m^2), NaN if unknown. */
+double cf_material_density(const char *material);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -307,6 +307,8 @@ static void fit_recovers(const char *rec, int T, const char *start) {
   CHECK(fabs(d / DELTA - 1) < 0.05 && fabs(a / ALPHA - 1) < 0.05, "not within 5 %%: %s", j);
   CHECK(strstr(j, "\"mu\":null") && strstr(j, "\"method\":\"nelder-mead\"") && cf_test_json_num(j, "evaluations") > 0,
         "%s", j);
+  /* the default grid holds the truth inside; a given start has no grid */
+  CHECK(strstr(j, start ? "\"on_grid_edge\":null" : "\"on_grid_edge\":false"), "%s", j);
   CHECK(cf_test_json_num(j, "kappa") == 0 && cf_test_json_num(j, "beta") == 0 && cf_test_json_num(j, "tol") == 1e-3 &&
         !strstr(o, "model "), "default settings: %s", j);
   cf_results r;
@@ -358,6 +360,27 @@ static void fit_model(const char *rec) {
   free(o), free(e);
 }
 
+/* A grid whose lowest delta is the truth and whose alpha axis ends at it:
+ * the optimum sits on two edges, and sweep says which way to widen each
+ * grid (issue 12 point 4; `fit` from its grid start is checked with the
+ * default grid in fit_recovers, from a given start it has no grid). */
+static void grid_edge(const char *rec) {
+  char *o = NULL, *e = NULL;
+  int st = run(&o, &e, "sweep", rec, "--delta-grid", "0.041:0.061:3", "--alpha-grid", "0.207:0.307:3", "--json", NULL);
+  const char *j = cf_test_last_line(o);
+  const char *want = "delta at its lowest grid value 0.041 (widen --delta-grid below it); alpha at its highest grid "
+                     "value 0.307 (widen --alpha-grid above it)";
+  CHECK(st == 0 && cf_test_json_num(j, "delta") == DELTA && strstr(j, "\"on_grid_edge\":true") && strstr(j, want),
+        "sweep: %d %s", st, j);
+  CHECK(e && strstr(e, "clothfit sweep: warning: rec: the grid optimum is on the edge of the grid: ") &&
+        strstr(e, want), "sweep stderr '%s'", e ? e : "");
+  free(o), free(e);
+  st = run(&o, &e, "fit", rec, "--start", "0.041,0.307", "--max-evals", "4", "--json", NULL);
+  j = cf_test_last_line(o);
+  CHECK(st == 0 && strstr(j, "\"on_grid_edge\":null"), "fit from a given start: %d %s", st, j);
+  free(o), free(e);
+}
+
 /* sweep (3 x 3 around the truth), sensitivity and predict on one file. */
 static void pipeline(const char *rec) {
   char res[512], *o = NULL, *e = NULL;
@@ -367,7 +390,9 @@ static void pipeline(const char *rec) {
   const char *j = cf_test_last_line(o);
   CHECK(st == 0 && cf_test_json_num(j, "delta") == DELTA && cf_test_json_num(j, "alpha") == ALPHA, "sweep %d: %s %s", st, j, e);
   CHECK(o && strstr(o, "global") && strstr(o, "polyester"), "no Table 4.5 in '%s'", o ? o : "");
+  CHECK(strstr(j, "\"on_grid_edge\":false") && e && !strstr(e, "edge"), "inside the grid: %s / %s", j, e ? e : "");
   free(o), free(e);
+  grid_edge(rec);
   st = run(&o, &e, "sensitivity", rec, "--at", "0.041,0.307", "-n", "3", "-o", res, "--json", NULL);
   CHECK(st == 0, "sensitivity: %s", e ? e : "");
   free(o), free(e);

@@ -282,6 +282,7 @@ static void report(const exp_args *a, const cf_results *res) {
   if (failed)
     fprintf(stderr, "clothfit experiment: warning: %d of %d recordings have no valid grid point (every simulation "
             "failed; see the table), left out of the means and the regression\n", failed, res->n);
+  cf_cli_warn_grid_edges("experiment", res);
   printf("\nresults: %s\nrecordings: %s/\n", a->out, a->recdir);
   if (!a->json) return;
   printf("{");

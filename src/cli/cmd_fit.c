@@ -119,6 +119,13 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
          f->s_train);
   if (isfinite(f->e_test)) printf("testing           the other frames: error %.4f cm, std %.4f cm\n", f->e_test, f->s_test);
   printf("whole recording   error %.4f cm, std %.4f cm\n", f->e_all, f->s_all);
+  /* only this run's grid: with another start, rec's sweep may be older */
+  char edge[512];
+  int on_edge = strcmp(f->start_kind, "grid") ? -1 : cf_cli_grid_edge(rec, edge, sizeof edge);
+  if (on_edge > 0) {
+    printf("grid edge         the grid optimum is on the edge of the grid: %s\n", edge);
+    fprintf(stderr, "clothfit fit: warning: %s: the grid optimum is on the edge of the grid: %s\n", rec->name, edge);
+  }
   cf_res_model def = cf_res_model_default();
   if (!cf_res_model_equal(&f->model, &def))
     printf("model             kappa %g, beta %g, tol %g (held fixed)\n", f->model.kappa, f->model.beta, f->model.tol);
@@ -134,6 +141,8 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   printf(",\"evaluations\":%d,\"iterations\":%d,\"converged\":%s", f->evaluations, f->iterations,
          f->converged ? "true" : "false");
   cf_cli_json_str("start", f->start_kind, 0);
+  printf(",\"on_grid_edge\":%s", on_edge < 0 ? "null" : on_edge ? "true" : "false");
+  cf_cli_json_str("grid_edge", on_edge > 0 ? edge : NULL, 0);
   cf_cli_json_num("start_delta", f->start[0], 0);
   cf_cli_json_num("start_alpha", f->start[1], 0);
   cf_cli_json_num("train_error_cm", f->e_train, 0);

@@ -114,6 +114,7 @@ static void report(const sweep_args *a, const cf_results *res, const cf_fit_inpu
   if (failed)
     fprintf(stderr, "clothfit sweep: warning: %d of %d recordings have no valid grid point (every simulation "
             "failed)\n", failed, v.n);
+  cf_cli_warn_grid_edges("sweep", &v);
   printf("\n");
   cf_cli_table_45(&v);
   if (a->out) printf("\nresults: %s\n", a->out);

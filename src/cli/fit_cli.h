@@ -140,6 +140,13 @@ int cf_cli_results_write(const char *cmd, const char *out, cf_results *r);
  * alpha, delta at the optimum (refined if any), and the truth if known;
  * "no valid grid point" and the first failure for recordings without one. */
 void cf_cli_table_a1(const cf_results *r);
+/* Whether rec's grid optimum (the sweep's best point) lies on an edge of its
+ * grid: 1 with advice (e.g. "delta at its lowest grid value 0.0052 (widen
+ * --delta-grid below it)") in buf, 0 if inside, -1 without a sweep optimum. */
+int cf_cli_grid_edge(const cf_res_rec *rec, char *buf, size_t size);
+/* One stderr warning line per recording of r whose grid optimum is on an
+ * edge of its grid; the count. */
+int cf_cli_warn_grid_edges(const char *cmd, const cf_results *r);
 /* Recordings of r without an optimum (every grid point failed). */
 int cf_cli_n_failed(const cf_results *r);
 /* Table 4.5: mean error and std at the optima by material, size, motion,

@@ -29,6 +29,37 @@ int cf_cli_n_failed(const cf_results *r) {
   return n;
 }
 
+int cf_cli_grid_edge(const cf_res_rec *rec, char *buf, size_t size) {
+  const cf_res_sweep *w = &rec->sweep;
+  if (size) buf[0] = 0;
+  if (!rec->has_sweep || w->best < 0) return -1;
+  unsigned e = cf_res_sweep_edges(w, w->best);
+  double d = w->delta[w->best / w->na], a = w->alpha[w->best % w->na];
+  size_t n = 0;
+  for (int k = 0; k < 4 && n < size; k++) {
+    if (!(e & (1u << k))) continue;
+    int lo = !(k & 1), is_d = k < 2;
+    double v = is_d ? d : a;
+    const char *name = is_d ? "delta" : "alpha";
+    int m = snprintf(buf + n, size - n, "%s%s at its %s grid value %.5g (%s)", n ? "; " : "", name,
+                     lo ? "lowest" : "highest", v, lo && v <= 0 ? "its physical bound 0"
+                     : lo ? (is_d ? "widen --delta-grid below it" : "widen --alpha-grid below it")
+                          : (is_d ? "widen --delta-grid above it" : "widen --alpha-grid above it"));
+    n += m > 0 ? (size_t)m : 0;
+  }
+  return e != 0;
+}
+
+int cf_cli_warn_grid_edges(const char *cmd, const cf_results *r) {
+  char buf[512];
+  int n = 0;
+  for (int i = 0; i < r->n; i++)
+    if (cf_cli_grid_edge(&r->recs[i], buf, sizeof buf) > 0)
+      n++, fprintf(stderr, "clothfit %s: warning: %s: the grid optimum is on the edge of the grid: %s\n", cmd,
+                   r->recs[i].name, buf);
+  return n;
+}
+
 void cf_cli_table_a1(const cf_results *r) {
   int truth = any_truth(r), w = 9;
   for (int i = 0; i < r->n; i++) w = (int)fmax(w, strlen(r->recs[i].name));
@@ -123,6 +154,10 @@ void cf_cli_json_recordings(const cf_results *r) {
     cf_cli_json_num("error_cm", e, 0);
     cf_cli_json_num("std_cm", s, 0);
     cf_cli_json_str("optimum", !ok ? NULL : c->has_fit ? c->fit.method : "grid", 0);
+    char edge[512];
+    int on_edge = cf_cli_grid_edge(c, edge, sizeof edge);
+    printf(",\"on_grid_edge\":%s", on_edge < 0 ? "null" : on_edge ? "true" : "false");
+    cf_cli_json_str("grid_edge", on_edge > 0 ? edge : NULL, 0);
     cf_cli_json_num("S", c->S, 0);
     cf_cli_json_num("V", c->V, 0);
     cf_cli_json_num("rho", c->rho, 0);

@@ -402,6 +402,12 @@ void cf_res_series_clear(cf_res_series *s);
 int cf_res_optimum(const cf_res_rec *rec, double *delta, double *alpha, double *e, double *s);
 /* The model settings of that optimum (the fit's, else the sweep's). */
 const cf_res_model *cf_res_optimum_model(const cf_res_rec *rec);
+/* Which edges of the sweep's grid the point index (id*na + ia) lies on:
+ * CF_EDGE_* bits, 0 if inside (or index < 0).  An axis of one point is not
+ * swept and has no edge.  A grid optimum on an edge may be an optimum of
+ * the grid only: the true minimum can lie beyond it. */
+enum { CF_EDGE_DELTA_LO = 1, CF_EDGE_DELTA_HI = 2, CF_EDGE_ALPHA_LO = 4, CF_EDGE_ALPHA_HI = 8 };
+unsigned cf_res_sweep_edges(const cf_res_sweep *w, int index);
 /* The settings of parts of files written before the settings were
  * recorded: kappa = beta = 0, tol = 1e-3 (the defaults of those versions;
  * fixed here, whatever the defaults are today). */

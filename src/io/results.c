@@ -105,6 +105,15 @@ const cf_res_model *cf_res_optimum_model(const cf_res_rec *rec) {
 }
 
 /* The previous run (if any) moves to the history. */
+unsigned cf_res_sweep_edges(const cf_res_sweep *w, int index) {
+  if (index < 0 || index >= w->nd * w->na) return 0;
+  int id = index / w->na, ia = index % w->na;
+  unsigned e = 0;
+  if (w->nd > 1) e |= (id == 0 ? CF_EDGE_DELTA_LO : 0) | (id == w->nd - 1 ? CF_EDGE_DELTA_HI : 0);
+  if (w->na > 1) e |= (ia == 0 ? CF_EDGE_ALPHA_LO : 0) | (ia == w->na - 1 ? CF_EDGE_ALPHA_HI : 0);
+  return e;
+}
+
 static void push_history(cf_res_provenance *p) {
   if (!p->start_time[0]) return;
   size_t old = p->history ? strlen(p->history) : 0, add = strlen(p->start_time) + strlen(p->command) + 4;

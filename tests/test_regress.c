@@ -18,7 +18,29 @@
  * "within 5 %" a test of bitwise identity rather than of the optimizer.
  * With the tighter recordings the true coefficients are merely very good
  * for the fitting solver, and the fitted ones must be at least as good
- * (R* <= 1.05 R(true); in practice R* < R(true)). */
+ * (R* <= 1.05 R(true); in practice R* < R(true)).
+ *
+ * The coefficients (issue 12 point 5).  Every recording's own Nelder-Mead
+ * optimum must be within 5 % of its true (delta, alpha) (SPEC §12), and
+ * each fitted coefficient must be within 3 sigma of the true one, where
+ * sigma is what the noise of the per-recording optima makes of it through
+ * the design: a coefficient of a least-squares fit on the optima is
+ * c_k = sum_i P_ki p_i (P = (X'X)^-1 X', X the 8 x 4 design of (1, S, V,
+ * rho)), so independent errors of spread s_p in the p_i give c_k a spread
+ * s_p * |P_k|_2.  s_p is measured in the run: the RMS over the recordings
+ * of (optimum - truth), separately for delta and alpha; it comes from the
+ * 0.1 mm marker noise and the tol 1e-5 / 1e-6 mismatch, and the 5 % check
+ * above caps it.  |P_k|_2 is computed with cf_regress_lsq on unit vectors.
+ * R* is not least squares, but it minimizes the same simulated errors whose
+ * per-recording minima are the optima, so its coefficients scatter in the
+ * same way (R* starts from the least-squares coefficients).  The design
+ * pins the speed and density terms weakly (V spans only 0.06-0.17 m^2/s^2
+ * here, rho 0.08-0.30): when this was written s_p was 0.0005 (delta) and
+ * 0.008 (alpha), |P_k|_2 = 1.4, 0.8, 18.9, 6.3 for (1, S, V, rho), so the
+ * limits were 0.002, 0.001, 0.028, 0.009 for d0..d3 and 0.032, 0.018,
+ * 0.44, 0.15 for a0..a3 (deviations 0.0003, 0.0001, 0.009, 0.005 and 0.007,
+ * 0.001, 0.15, 0.08); a study with a wider spread of V would pin d2, a2
+ * better.  The test prints each deviation beside its limit. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +103,14 @@ int main(void) {
     cf_nm_options_default(&o[i], tg[i].rho, it[i].delta * (1 + 0.1 * sign), it[i].alpha * (1 - 0.1 * sign));
   }
   CHECK(cf_fit_nelder_mead_batch(N, tgp, &base, &fixed, o, 2, NULL, nr, &err) == CF_OK, "%s", err.msg);
+  double td[N], ta[N], sd = 0, sa = 0; /* the true (delta, alpha); RMS of the optima's errors */
   for (int i = 0; i < N; i++) {
+    td[i] = it[i].delta, ta[i] = it[i].alpha;
+    CHECK(fabs(nr[i].best[0] / td[i] - 1) < 0.05 && fabs(nr[i].best[1] / ta[i] - 1) < 0.05,
+          "recording %d: optimum (%.5f, %.5f) not within 5 %% of (%.5f, %.5f)", i, nr[i].best[0], nr[i].best[1], td[i],
+          ta[i]);
+    sd += (nr[i].best[0] - td[i]) * (nr[i].best[0] - td[i]) / N;
+    sa += (nr[i].best[1] - ta[i]) * (nr[i].best[1] - ta[i]) / N;
     printf("recording %d: fitted delta %.5f (%+.2f %%) alpha %.5f (%+.2f %%), e %.4f cm, %d evaluations\n", i,
            nr[i].best[0], 100 * (nr[i].best[0] / it[i].delta - 1), nr[i].best[1], 100 * (nr[i].best[1] / it[i].alpha - 1),
            nr[i].f_best, nr[i].evaluations);
@@ -90,15 +119,33 @@ int main(void) {
     it[i].e_opt = nr[i].f_best;
     cf_nm_result_free(&nr[i]);
   }
+  sd = sqrt(sd), sa = sqrt(sa);
+  /* |P_k|_2: the least-squares coefficients of the unit responses e_i are
+   * the columns P_.i of the pseudo-inverse */
+  double pn[4] = {0, 0, 0, 0};
+  for (int i = 0; i < N; i++) {
+    cf_study_item u[N];
+    for (int j = 0; j < N; j++) u[j] = it[j], u[j].delta = u[j].alpha = i == j;
+    cf_formula pc;
+    CHECK(cf_regress_lsq(u, N, &pc, &err) == CF_OK, "%s", err.msg);
+    for (int k = 0; k < 4; k++) pn[k] += pc.d[k] * pc.d[k];
+  }
   double R_true;
   CHECK(cf_regress_objective(it, N, &base, truth, 2, &R_true, &err) == CF_OK, "%s", err.msg);
   cf_regress_result res;
   CHECK(cf_regress_fit(it, N, &base, NULL, 80, 2, NULL, &res, &err) == CF_OK, "%s", err.msg);
   printf("R(true) %.4f cm, R(start) %.4f cm, R* %.4f cm after %d evaluations\n", R_true, res.R_start, res.R,
          res.evaluations);
-  for (int k = 0; k < 4; k++)
-    printf("  d%d %+.4f (true %+.4f)   a%d %+.4f (true %+.4f)\n", k, res.f.d[k], truth->d[k], k, res.f.a[k],
-           truth->a[k]);
+  printf("optima vs truth: RMS %.5f (delta), %.5f (alpha); limits 3 x that x |P_k|_2\n", sd, sa);
+  const char *term[4] = {"1", "S", "V", "rho"};
+  for (int k = 0; k < 4; k++) {
+    double lim_d = 3 * sd * sqrt(pn[k]), lim_a = 3 * sa * sqrt(pn[k]);
+    double dev_d = res.f.d[k] - truth->d[k], dev_a = res.f.a[k] - truth->a[k];
+    printf("  %-3s |P|_2 %6.2f  d%d %+.4f (true %+.4f, %+.4f, limit %.4f)   a%d %+.4f (true %+.4f, %+.4f, limit %.4f)\n",
+           term[k], sqrt(pn[k]), k, res.f.d[k], truth->d[k], dev_d, lim_d, k, res.f.a[k], truth->a[k], dev_a, lim_a);
+    CHECK(fabs(dev_d) <= lim_d, "d%d %+.5f off the true %+.4f by more than %.5f", k, res.f.d[k], truth->d[k], lim_d);
+    CHECK(fabs(dev_a) <= lim_a, "a%d %+.5f off the true %+.4f by more than %.5f", k, res.f.a[k], truth->a[k], lim_a);
+  }
   CHECK(res.R <= res.R_start, "R* %.4f above the start %.4f", res.R, res.R_start);
   CHECK(res.R <= 1.05 * R_true, "R* %.4f not within 5 %% of R(true) %.4f", res.R, R_true);
   CHECK(R_true < 0.1, "R at the true coefficients %.4f: the study is not reproduced closely", R_true);

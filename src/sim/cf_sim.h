@@ -139,11 +139,11 @@ typedef struct {
                       projected onto the constraints' tangent space at the
                       step's start (J v = 0 in the M-norm), so the position
                       projection only removes the curvature drift
-                      O(dt^2 |v|^2 / h^2): far fewer projection iterations
-                      on fine meshes and with kappa > 0 (40x40, kappa 1e-3:
-                      3.3 s -> 0.1 s per step), but larger element-level
-                      distortions (20x20 shake: mean element area error
-                      3.4 % against 0.85 %).  See sim.c. */
+                      O(dt^2 |v|^2 / h^2): about half the projection
+                      iterations (bench_sim --predictor 1), though no
+                      longer less time, and larger element-level
+                      distortions (test_shake_area prints both mean
+                      element area errors).  See sim.c for figures. */
   int max_substep_level; /* a step whose projection does not converge is
                       split in halves, recursively, down to dt / 2^level
                       (default 4; 0: never split) */

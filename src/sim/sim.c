@@ -20,16 +20,22 @@
  * projection onto C = 0 up to tol.  The tangent solve is a
  * conjugate-gradient iteration preconditioned by the projection's current
  * (mostly stale) factorization (projection.c).
- * Measured before the step-length control and the inexact Newton steps of
- * projection.h: 40×40 A2 shake with κ = 1e-3: 3.3 s -> 0.1 s per step (373 ->
- * 13 projection iterations); κ = 0: 293 -> 104 ms per step; 20×20: 5.0 ->
- * 2.7 ms (bench_sim --predictor 1).  Why it is not the default: the motion along the modes the
- * node-averaged constraints do not see is tangent, and the predictor keeps
- * it, where the plain projection of positions happens to damp it — the
- * 20×20 shake of test_shake_area ends with a 3.4 % mean element area error
- * instead of 0.85 % (the acceptance is 2 %), and on the exactly planar A2
- * 7×9 shake it saves iterations (2.1 -> 0.9 per step) but not time (the
- * CG solves cost what the iterations did). */
+ * What it buys now (`bench_sim --repeat 5 --max-size 40 --predictor 0`,
+ * then `--predictor 1`; κ = 0, 1 mm noise on the n×n sheets; one run on
+ * this 2-core machine while writing this): 20×20 3.3 -> 1.7 ms per step
+ * (6.7 -> 2.6 projection iterations); 40×40 on one thread 8.6 -> 4.4
+ * iterations per step but 14 -> 17 ms (the CG solves cost what the
+ * iterations did); the exactly planar A2 7×9 shake 2.07 -> 0.93 iterations
+ * per step but 61 -> 78 ms.  Before the step-length control and the
+ * inexact Newton steps of projection.h it did pay (then: 40×40, κ = 1e-3,
+ * 3.3 s -> 0.1 s per step; κ = 0, 293 -> 104 ms; bench_sim has no κ
+ * option, so the κ = 1e-3 figure cannot be rerun as it is).  Why it is not
+ * the default: the motion along the modes the node-averaged constraints do
+ * not see is tangent, and the predictor keeps it, where the plain
+ * projection of positions happens to damp it — the 20×20 shake of
+ * test_shake_area ends with a larger mean element area error (the test
+ * prints both and asserts < 2 % without, the acceptance, and < 5 % with
+ * it; when this was written 0.87 % and 1.06 %), and it saves no time. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,10 +284,12 @@ static int try_step(cf_sim *s, int level, const double *kin_to, cf_proj_result *
  * took at most CF_LEVEL_CALM_ITERS projection iterations each on average.
  * Decided from iteration counts only, so runs stay bitwise reproducible;
  * meshes that converge at full length (the 7x9 A2 shake) never leave
- * level 0.  Measured, 40x40 A2 shake (bench_sim): 280 -> ~100 ms per step.
- * A proactive split on slow (not failed) convergence was tried: it helps
- * the 40x40 sheet (~85 ms) but sends the A2 7x9 shake to half steps on its
- * occasional Levenberg-Marquardt steps (+40 % time). */
+ * level 0.  Measured when it was added, 40x40 A2 shake (bench_sim): 280 ->
+ * ~100 ms per step (later changes brought the 40x40 row of `bench_sim
+ * --max-size 40` to ~14 ms per step on one thread).  A proactive split on
+ * slow (not failed) convergence was tried then: it helped the 40x40 sheet
+ * (~85 ms) but sent the A2 7x9 shake to half steps on its occasional
+ * Levenberg-Marquardt steps (+40 % time). */
 #define CF_LEVEL_CALM_ITERS 1.0
 #define CF_LEVEL_CALM_STEPS 8
 

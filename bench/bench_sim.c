@@ -10,7 +10,14 @@
  *    simulation (mesh + cf_sim_alloc + 1500 steps + free) is repeated R times
  *    per setting of cf_params.reuse_factor (both by default); median and
  *    minimum wall time are compared with the §12 target (<= 100 ms, stretch
- *    <= 50 ms; the authors' Python: 0.76 s).  Peak memory: ru_maxrss, and the
+ *    <= 50 ms).  "vs Py ref" divides a fixed reference by the median: the
+ *    authors' Python simulator on the same shake, 0.76 s, as SPEC §12 quotes
+ *    it (0.13 s per 40 x 40 step likewise).  Those are constants from the
+ *    SPEC, timed when it was written on a machine it does not record (it
+ *    says "here"), not measured by this program: the authors' Python
+ *    simulator is not part of this project or installed on its machines,
+ *    so it cannot be run beside this one, and the ratio may mix two
+ *    machines.  Peak memory: ru_maxrss, and the
  *    ru_maxrss growth around the first simulation the process runs.
  * 2. Per-step cost on n x n node grids of the same sheet (n = 10, 20, 40, 80;
  *    §12: 40 x 40 = 1600 nodes <= 15 ms per step), shaken the same way, with
@@ -47,10 +54,15 @@
 
 #define TARGET_A2_MS 100.0
 #define STRETCH_A2_MS 50.0
+/* The authors' Python simulator: fixed reference figures from SPEC §12,
+ * not measured here (see the header). */
 #define PYTHON_A2_MS 760.0
 #define TARGET_40_MS 15.0
 #define PYTHON_40_MS 130.0
 #define TARGET_MEM_MB 50.0
+#define PYTHON_REF_SOURCE                                                                              \
+  "SPEC §12 constants (authors' Python simulator, timed when the SPEC was written, on a machine it " \
+  "does not record; not measured by this run)"
 
 static double now(void) {
   struct timespec t;
@@ -395,7 +407,8 @@ int main(int argc, char **argv) {
          "   %d timed runs per setting (mesh + alloc + run + free) after 1 warm-up\n",
          A2_NX, A2_NY, A2_NX - 1, A2_NY - 1, probe.n_rows, SHAKE_A, SHAKE_F, A2_STEPS, base.dt,
          A2_STEPS * base.dt, repeat);
-  printf("   reuse  median ms   min ms   max ms  setup ms  us/step  it/step  fact/step  max viol  vs Python  target<=%.0f  stretch<=%.0f\n",
+  printf("   vs Py ref = %.0f ms / median: a fixed reference, %s\n", PYTHON_A2_MS, PYTHON_REF_SOURCE);
+  printf("   reuse  median ms   min ms   max ms  setup ms  us/step  it/step  fact/step  max viol  vs Py ref  target<=%.0f  stretch<=%.0f\n",
          TARGET_A2_MS, STRETCH_A2_MS);
   for (int si = 0; si < n_set; si++) {
     const a2_result *ar = &a2r[si];
@@ -442,7 +455,7 @@ int main(int argc, char **argv) {
     else printf("%14s  %9s  ", "-", "-");
     if (r->rc) printf("FAILED: %s", r->msg);
     else if (sz[k].n == 40)
-      printf("target <= %.0f ms: %s (Python %.0f ms)", TARGET_40_MS,
+      printf("target <= %.0f ms: %s (Python ref %.0f ms, SPEC §12, not measured here)", TARGET_40_MS,
              ms <= TARGET_40_MS ? "PASS" : sms >= 0 && sms <= TARGET_40_MS ? "steady PASS" : "FAIL", PYTHON_40_MS);
     putchar('\n');
     if (r->rc == 0 && ms > 0) {
@@ -458,15 +471,15 @@ int main(int argc, char **argv) {
   /* ------------------------------------------------------------ JSON */
   if (json) {
     printf("{\"bench\":\"sim\",\"quick\":%s,\"repeat\":%d,\"tol\":%g,\"max_iter\":%d,\"predictor\":%d,\"a2\":{\"nodes\":%d,\"quads\":%d,\"rows\":%d,\"steps\":%d,"
-           "\"dt\":%g,\"target_ms\":%g,\"stretch_ms\":%g,\"python_ms\":%g,\"runs\":[",
+           "\"dt\":%g,\"target_ms\":%g,\"stretch_ms\":%g,\"python_ref_ms\":%g,\"python_ref_source\":\"%s\",\"runs\":[",
            quick ? "true" : "false", repeat, base.tol, base.max_iter, base.predictor, A2_NX * A2_NY, (A2_NX - 1) * (A2_NY - 1), probe.n_rows, A2_STEPS, base.dt,
-           TARGET_A2_MS, STRETCH_A2_MS, PYTHON_A2_MS);
+           TARGET_A2_MS, STRETCH_A2_MS, PYTHON_A2_MS, PYTHON_REF_SOURCE);
     for (int si = 0; si < n_set; si++) {
       const a2_result *ar = &a2r[si];
       const run_result *l = &ar->last;
       printf("%s{\"reuse\":%d,\"ok\":%s,\"runs_ok\":%d,\"median_ms\":%.4f,\"min_ms\":%.4f,\"max_ms\":%.4f,"
              "\"mean_ms\":%.4f,\"setup_ms\":%.4f,\"us_per_step\":%.4f,\"iterations_per_step\":%.4f,"
-             "\"factorizations_per_step\":%.4f,\"max_violation\":%.6g,\"speedup_vs_python\":%.3f,"
+             "\"factorizations_per_step\":%.4f,\"max_violation\":%.6g,\"speedup_vs_python_ref\":%.3f,"
              "\"target_pass\":%s,\"stretch_pass\":%s,\"error\":",
              si ? "," : "", ar->reuse, ar->ok ? "true" : "false", ar->runs, 1e3 * ar->median, 1e3 * ar->min,
              1e3 * ar->max, 1e3 * ar->mean, 1e3 * ar->median_setup, 1e6 * ar->median / A2_STEPS,
@@ -483,8 +496,8 @@ int main(int argc, char **argv) {
     printf("],\"memory\":{\"maxrss_growth_one_sim_mb\":%.3f,\"rss_before_mb\":%.3f,\"rss_after_one_sim_mb\":%.3f,"
            "\"maxrss_after_a2_mb\":%.3f,\"rss_after_a2_mb\":%.3f,\"target_mb\":%g,\"maxrss_end_mb\":%.3f}},",
            mem_growth, rss0, rss1, maxrss_a2, rss_after_a2, TARGET_MEM_MB, maxrss_mb());
-    printf("\"scaling\":{\"threads\":%d,\"reuse\":%d,\"predictor\":%d,\"noise_m\":%g,\"seed\":%llu,\"target_40_ms_per_step\":%g,\"sizes\":[",
-           ps.threads, ps.reuse_factor, ps.predictor, NOISE, (unsigned long long)NOISE_SEED, TARGET_40_MS);
+    printf("\"scaling\":{\"threads\":%d,\"reuse\":%d,\"predictor\":%d,\"noise_m\":%g,\"seed\":%llu,\"target_40_ms_per_step\":%g,\"python_ref_40_ms_per_step\":%g,\"sizes\":[",
+           ps.threads, ps.reuse_factor, ps.predictor, NOISE, (unsigned long long)NOISE_SEED, TARGET_40_MS, PYTHON_40_MS);
     for (int k = 0; k < nrun; k++) {
       const run_result *r = &sz[k].r;
       double ms = r->attempted ? 1e3 * r->stepping / (double)r->attempted : 0;

@@ -4,11 +4,11 @@
 # (clang).
 #   scripts/fuzz.sh [SECONDS] [extra libFuzzer flags...]     (default 60 s a target)
 # Builds build-fuzz/fuzz_motive, fuzz_obj and fuzz_ply, seeds their corpora
-# (build-fuzz/corpus: the real Motive samples and tests/data/malformed;
-# build-fuzz/corpus_obj and corpus_ply: tests/fuzz/mesh_seeds and
-# tests/data/malformed_mesh; build-fuzz/corpus_csv: tests/data/malformed_csv)
-# and runs each target for SECONDS, one after the other.  FUZZ_TARGETS="obj
-# ply" runs only those.  Crash inputs land in
+# (build-fuzz/corpus: the real Motive samples of tests/data/motive-samples
+# and tests/data/malformed; build-fuzz/corpus_obj and corpus_ply:
+# tests/fuzz/mesh_seeds and tests/data/malformed_mesh; build-fuzz/corpus_csv:
+# tests/data/malformed_csv) and runs each target for SECONDS, one after the
+# other.  FUZZ_TARGETS="obj ply" runs only those.  Crash inputs land in
 # build-fuzz/ (crash-*, leak-*, timeout-*); exit status is non-zero when a
 # fuzzer found one.
 set -euo pipefail
@@ -30,8 +30,8 @@ mesh=(tests/fuzz/fuzz_mesh.c src/io/meshseq_frame.c src/io/meshseq_obj.c src/io/
       -lm -fopenmp)
 clang "${flags[@]}" "${mesh[@]}" -o "$out/fuzz_obj"
 clang "${flags[@]}" -DFUZZ_PLY "${mesh[@]}" -o "$out/fuzz_ply"
-samples=../shared/data/motive-samples
-[ -d "$samples" ] && cp -n "$samples"/*.csv "$out/corpus/" 2>/dev/null || true
+samples=tests/data/motive-samples
+cp -n "$samples"/*.csv "$out/corpus/" 2>/dev/null || true
 cp -n tests/data/malformed/* "$out/corpus/" 2>/dev/null || true
 cp -n tests/data/malformed_csv/* "$out/corpus_csv/" 2>/dev/null || true
 for fmt in obj ply; do

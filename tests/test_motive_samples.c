@@ -1,6 +1,7 @@
 /* test_motive_samples.c — the Motive reader on the real exports in
- * ../shared/data/motive-samples (argv[1]) and on small in-memory files for
- * the other header variants; resampling; the HDF5 recording round trip.
+ * tests/data/motive-samples (argv[1]; sources and licenses in its README.md)
+ * and on small in-memory files for the other header variants; resampling;
+ * the HDF5 recording round trip.
  * Expected values come from an independent, naive parse of the CSV here. */
 #include <math.h>
 #include <stdio.h>

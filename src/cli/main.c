@@ -1,4 +1,4 @@
-/* main.c — `clothfit <command> ...`: dispatch to the sub-commands. */
+/* main.c — `clothfit <command> ...`: dispatch to the sub-commands; `clothfit help [COMMAND]`. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,7 +8,7 @@
 #include "commands.h"
 
 static const cf_command commands[] = {
-    {"ingest", "read a motion-capture export (Motive CSV) into an HDF5 recording", cmd_ingest},
+    {"ingest", "read a motion-capture export (Motive CSV, generic CSV, mesh sequence) into an HDF5 recording", cmd_ingest},
     {"inspect", "summarize an HDF5 recording: frames, dt, markers, missing data", cmd_inspect},
     {"simulate", "simulate a cloth from a config file, write trajectories to HDF5", cmd_simulate},
     {"synth", "make a synthetic Motive recording (simulated cloth, noise, gaps) + ground truth", cmd_synth},
@@ -57,8 +57,30 @@ int cf_cli_config_args(int argc, char **argv, const char *help, const char **cfg
 }
 
 static void usage(FILE *f) {
-  fprintf(f, "usage: clothfit <command> [options]   (clothfit <command> --help for details)\n\n");
+  fprintf(f, "usage: clothfit <command> [options]   (clothfit help <command> or clothfit <command> --help: details)\n\n");
   for (int i = 0; i < n_commands; i++) fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
+}
+
+/* `clothfit help [COMMAND]`: the list above, or the command's own help text,
+ * printed by the command itself run as `COMMAND --help` so that the two can
+ * never differ (docs/commands.md is made from it, tests/test_help.c checks). */
+static int help(int argc, char **argv) {
+  if (argc < 3 || !strcmp(argv[2], "--help") || !strcmp(argv[2], "-h") || !strcmp(argv[2], "help")) {
+    usage(stdout);
+    return 0;
+  }
+  if (argc > 3) {
+    fprintf(stderr, "clothfit help: expected one command name, got '%s %s...' (clothfit help lists them)\n", argv[2], argv[3]);
+    return 2;
+  }
+  for (int i = 0; i < n_commands; i++)
+    if (!strcmp(argv[2], commands[i].name)) {
+      char opt[] = "--help";
+      char *hargv[] = {argv[2], opt, NULL};
+      return commands[i].run(2, hargv);
+    }
+  fprintf(stderr, "clothfit help: unknown command '%s' (clothfit help lists them)\n", argv[2]);
+  return 2;
 }
 
 int main(int argc, char **argv) {
@@ -67,10 +89,11 @@ int main(int argc, char **argv) {
     usage(stderr);
     return 2;
   }
-  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
     usage(stdout);
     return 0;
   }
+  if (!strcmp(argv[1], "help")) return help(argc, argv);
   if (!strcmp(argv[1], "--version")) {
     printf("clothfit %s (%s)\n", CLOTHFIT_VERSION, CLOTHFIT_GIT_REVISION);
     return 0;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cf_common.h"
@@ -308,10 +309,153 @@ static void test_h5_roundtrip(const char *path) {
   rmdir(dir);
 }
 
+/* ------------------------------------------ trimmed exports (issue 12) */
+/* Researchers cut takes to the part they need: the header lines of path
+ * (through the 'Frame' row), then its data rows without the first `head`
+ * and the last `tail`; with cut_last, the next row cut at a comma before
+ * its middle (no newline). */
+static int write_trimmed(const char *path, const char *out, int head, int tail, int cut_last) {
+  size_t len;
+  char *s = cf_test_slurp(path, &len);
+  FILE *f = s ? fopen(out, "wb") : NULL;
+  if (!f) return free(s), 0;
+  char *line[2000];
+  int n = 0, frame = -1;
+  for (char *p = s; p < s + len && n < 2000; n++) {
+    line[n] = p;
+    if (frame < 0 && !strncmp(p, "Frame,", 6)) frame = n;
+    char *nl = memchr(p, '\n', s + len - p);
+    p = nl ? nl + 1 : s + len;
+  }
+  line[n] = s + len;
+  for (int i = 0; i < n; i++)
+    if (i <= frame || (i > frame + head && i < n - tail)) fwrite(line[i], 1, line[i + 1] - line[i], f);
+  size_t half = cut_last ? (line[n - tail + 1] - line[n - tail]) / 2 : 0;
+  while (half > 0 && line[n - tail][half] != ',') half--; /* at a comma: fewer cells for sure */
+  fwrite(line[n - tail], 1, half, f);
+  fclose(f);
+  free(s);
+  return frame > 0;
+}
+
+/* `clothfit ingest motive` of path into out (--dt native, args), its status;
+ * stderr in *err (malloc'ed). */
+static int ingest(const char *exe, const char *dir, const char *path, const char *out, const char *a1,
+                  const char *a2, char **err) {
+  char *argv[] = {(char *)exe, "ingest", "motive", (char *)path, "-o", (char *)out, "--dt", "native",
+                  (char *)a1, (char *)a2, NULL};
+  return cf_test_run(argv, dir, NULL, err);
+}
+
+/* The trimmed recording's frame i is the whole one's frame i + 20: same
+ * source time, same positions (bit for bit) of every marker it has. */
+static void compare_trimmed(const cf_recording *t, const cf_recording *w, int head) {
+  CHECK(t->n_frames + head + 30 == w->n_frames, "frames: trimmed %d, whole %d", t->n_frames, w->n_frames);
+  int bad = 0, n = t->n_frames + head <= w->n_frames ? t->n_frames : 0;
+  for (int i = 0; i < n; i++) bad += fabs(t->time[i] + t->time_offset - w->time[i + head] - w->time_offset) > 1e-12;
+  for (int k = 0; k < t->n_markers; k++) {
+    int kw = find_marker(w, t->names[k]);
+    CHECK(kw >= 0, "marker %s of the trimmed recording is not in the whole one", t->names[k]);
+    for (int i = 0; kw >= 0 && i < n; i++)
+      for (int a = 0; a < 3; a++) {
+        double x = P(t, i, k)[a], y = P(w, i + head, kw)[a];
+        bad += !(x == y || (isnan(x) && isnan(y)));
+      }
+  }
+  CHECK(bad == 0, "%d times or coordinates of the trimmed recording differ from the whole one's", bad);
+  for (int k = 0; k < w->n_markers; k++) {
+    int seen = 0;
+    for (int i = head; i < head + n; i++) seen |= !isnan(P(w, i, k)[0]);
+    CHECK(!seen || find_marker(t, w->names[k]) >= 0, "marker %s is missing from the trimmed recording", w->names[k]);
+  }
+}
+
+static void check_export(const char *h5, int expected, int found, int first, int edited) {
+  cf_recording r;
+  cf_error err = {0, ""};
+  int rc = cf_recording_read_h5(h5, &r, &err);
+  CHECK(rc == CF_OK, "%s", err.msg);
+  if (rc) return;
+  const cf_rec_export *x = &r.exported;
+  CHECK(x->known && x->frames_expected == expected && x->frames_found == found && x->first_frame_number == first &&
+            x->frame_jumps == 0 && x->edited == edited,
+        "%s /quality: known %d, expected %d, found %d, first %d, jumps %d, edited %d", h5, x->known,
+        x->frames_expected, x->frames_found, x->first_frame_number, x->frame_jumps, x->edited);
+  cf_recording_free(&r);
+}
+
+static void check_inspect(const char *exe, const char *dir, const char *h5, int found) {
+  char *argv[] = {(char *)exe, "inspect", (char *)h5, "--json", NULL}, want[200];
+  char *out = NULL;
+  int st = cf_test_run(argv, dir, &out, NULL);
+  snprintf(want, sizeof want, "\"export\":{\"frames_expected\":%d,\"frames_found\":%d,\"first_frame_number\":20,"
+           "\"frame_jumps\":0,\"edited_export\":true}", found + 50, found);
+  CHECK(st == 0 && out && strstr(out, "EDITED (trimmed or cut) export") && strstr(out, want),
+        "inspect %s: status %d, stdout %s", h5, st, out ? out : "");
+  free(out);
+}
+
+/* Drop the first 20 and the last 30 data rows of a real export: it loads
+ * with one warning line, /quality records it, the data are those rows of
+ * the whole file; --strict refuses it with the message of before, and a
+ * cut last row is an error either way.  No output is left on failure. */
+static void test_trimmed(const char *exe, const char *path, int frames, const char *a1, const char *a2) {
+  char dir[] = "/tmp/cf_trim_XXXXXX", csv[256], cut[256], h5[256], whole[256], outdir[256], bad_h5[300];
+  CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+  snprintf(csv, sizeof csv, "%s/trimmed.csv", dir), snprintf(cut, sizeof cut, "%s/cut.csv", dir);
+  snprintf(h5, sizeof h5, "%s/trimmed.h5", dir), snprintf(whole, sizeof whole, "%s/whole.h5", dir);
+  snprintf(outdir, sizeof outdir, "%s/out", dir), snprintf(bad_h5, sizeof bad_h5, "%s/rec.h5", outdir);
+  mkdir(outdir, 0755);
+  CHECK(write_trimmed(path, csv, 20, 30, 0) && write_trimmed(path, cut, 20, 30, 1), "cannot cut %s", path);
+  char *err = NULL, want[600];
+  int found = frames - 50, st = ingest(exe, dir, csv, h5, a1, a2, &err);
+  snprintf(want, sizeof want, "clothfit ingest: warning: %s: edited export: %d data frames, but the metadata row "
+           "says Total Exported Frames %d; first frame number 20, not 0: loaded as it is", csv, found, frames);
+  CHECK(st == 0 && err && strstr(err, want) == err && strchr(err, '\n') == err + strlen(err) - 1,
+        "trimmed %s: status %d, stderr %s", path, st, err ? err : "");
+  free(err);
+  st = ingest(exe, dir, path, whole, a1, a2, &err);
+  CHECK(st == 0 && err && !*err, "whole %s: status %d, stderr %s", path, st, err ? err : "");
+  free(err);
+  check_export(h5, frames, found, 20, 1);
+  check_export(whole, frames, frames, 0, 0);
+  check_inspect(exe, dir, h5, found);
+  cf_recording t, w;
+  cf_error e = {0, ""};
+  if (!cf_recording_read_h5(h5, &t, &e)) {
+    if (!cf_recording_read_h5(whole, &w, &e)) {
+      CHECK(t.n_markers == w.n_markers, "markers: trimmed %d, whole %d", t.n_markers, w.n_markers);
+      compare_trimmed(&t, &w, 20);
+      cf_recording_free(&w);
+    }
+    cf_recording_free(&t);
+  }
+  CHECK(!e.code, "%s", e.msg);
+  /* --strict: the refusal and message of before (line: the last data row) */
+  st = ingest(exe, dir, csv, bad_h5, "--strict", a1, &err);
+  snprintf(want, sizeof want, "clothfit ingest: %s: line %d: %d data frames, but the metadata row says Total "
+           "Exported Frames %d (truncated or edited export?)\n", csv, 7 + found, found, frames);
+  CHECK(st != 0 && err && !strcmp(err, want), "--strict %s: status %d, stderr %s", path, st, err ? err : "");
+  free(err);
+  CHECK(cf_test_dir_entries(outdir) == 0, "--strict left %d file(s)", cf_test_dir_entries(outdir));
+  /* a last row cut in the middle: fewer cells than the header */
+  for (int strict = 0; strict < 2; strict++) {
+    st = ingest(exe, dir, cut, bad_h5, strict ? "--strict" : a1, strict ? a1 : a2, &err);
+    CHECK(st != 0 && err && strstr(err, "cells, expected") && strchr(err, '\n') == err + strlen(err) - 1,
+          "cut last row (strict %d): status %d, stderr %s", strict, st, err ? err : "");
+    free(err);
+    CHECK(cf_test_dir_entries(outdir) == 0, "a failed ingest left %d file(s)", cf_test_dir_entries(outdir));
+  }
+  const char *files[] = {csv, cut, h5, whole, outdir};
+  for (int i = 0; i < 4; i++) remove(files[i]);
+  rmdir(outdir);
+  rmdir(dir);
+}
+
 int main(int argc, char **argv) {
   cf_runtime_init();
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s MOTIVE_SAMPLES_DIR\n", argv[0]);
+  if (argc < 4) {
+    fprintf(stderr, "usage: %s MOTIVE_SAMPLES_DIR MALFORMED_DIR CLOTHFIT_EXE\n", argv[0]);
     return 2;
   }
   char p121[1024], p123[1024];
@@ -324,5 +468,7 @@ int main(int argc, char **argv) {
   test_v124();
   test_up_y();
   test_h5_roundtrip(p121);
+  test_trimmed(argv[3], p121, 250, NULL, NULL);
+  test_trimmed(argv[3], p123, 1353, "--allow-no-markers", NULL);
   return cf_test_done("test_motive_samples");
 }

@@ -15,7 +15,7 @@ static const char *help =
     "usage: clothfit ingest motive FILE.csv -o REC.h5 [--dt SECONDS|native] [--up y|z]\n"
     "         [--material M] [--size A2|A3|WxH] [--density KG_M2] [--motion M] [--speed S]\n"
     "         [--repetition R] [--notes TEXT] [--rigid-bodies] [--keep-unseen]\n"
-    "         [--allow-no-markers] [--json]\n"
+    "         [--allow-no-markers] [--strict] [--json]\n"
     "\n"
     "Read an OptiTrack Motive CSV export (format 1.21-1.25), convert to metres and\n"
     "z up, resample to a uniform time step and write the HDF5 recording REC.h5\n"
@@ -35,6 +35,13 @@ static const char *help =
     "  --keep-unseen        keep markers that have no sample at all (all NaN)\n"
     "  --allow-no-markers   write an empty recording instead of failing on a file\n"
     "                       without markers\n"
+    "  --strict             refuse an export whose number of data rows differs from\n"
+    "                       its metadata's Total Exported Frames.  Without it a trimmed\n"
+    "                       or cut export (rows removed at the start, the end or inside)\n"
+    "                       loads with a warning on stderr, and /quality records it\n"
+    "                       (frames_expected, frames_found, first_frame_number,\n"
+    "                       frame_jumps, edited_export = 1).  A last row with fewer\n"
+    "                       cells than the header is an error either way.\n"
     "  --json               also print a JSON object on the last line\n";
 
 typedef struct {
@@ -100,6 +107,7 @@ static int flag_option(const char *opt, ingest_args *a) {
   else if (!strcmp(opt, "--rigid-bodies")) a->mopts.rigid_bodies = 1;
   else if (!strcmp(opt, "--keep-unseen")) a->mopts.keep_unseen = 1;
   else if (!strcmp(opt, "--allow-no-markers")) a->mopts.allow_empty = 1;
+  else if (!strcmp(opt, "--strict")) a->mopts.strict = 1;
   else return 0;
   return 1;
 }
@@ -125,6 +133,8 @@ static int parse_args(int argc, char **argv, ingest_args *a) {
   if (strcmp(a->kind, "motive") && strcmp(a->kind, "meshes") && strcmp(a->kind, "csv"))
     return cf_cli_fail("ingest", "unknown source kind '%s' (this build reads: motive, csv, meshes)", a->kind);
   if (cf_ingest_mesh_check(a->kind, &a->mesh) || cf_ingest_markers_check(a->kind, &a->mk, &a->csv)) return 1;
+  if (a->mopts.strict && strcmp(a->kind, "motive"))
+    return cf_cli_fail("ingest", "--strict is an option of 'ingest motive' (see --help)");
   if (!a->out) return cf_cli_fail("ingest", "missing -o REC.h5 (see --help)");
   struct stat si, so;
   if (!stat(a->in, &si) && !stat(a->out, &so) && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
@@ -149,6 +159,7 @@ static void summary(const ingest_args *a, const cf_recording *r) {
                            r->n_dropped > 1 ? ", ..." : "");
   printf("\n");
   if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, 0);
+  cf_cli_export_report(r, 0);
   cf_cli_markers_report(r, 0);
   printf("output            %s\n", a->out);
   if (a->json) {
@@ -160,11 +171,20 @@ static void summary(const ingest_args *a, const cf_recording *r) {
            "\"resampling\":\"%s\"",
            r->n_frames, r->n_markers, r->n_dropped, r->dt, dur, r->uniform ? "linear" : "native");
     if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, 1);
+    cf_cli_export_report(r, 1);
     cf_cli_markers_report(r, 1);
     printf(",\"source_sha256\":");
     if (r->source_sha256[0]) printf("\"%s\"}\n", r->source_sha256);
     else printf("null}\n");
   }
+}
+
+/* One line on stderr when the export was trimmed or cut (loaded as it is). */
+static void export_warning(const char *in, const cf_rec_export *x) {
+  char what[1400];
+  if (!cf_rec_export_describe(x, in, what, sizeof what)) return;
+  fprintf(stderr, "clothfit ingest: warning: %s: loaded as it is, recorded in /quality%s\n", what,
+          x->frames_expected >= 0 && x->frames_expected != x->frames_found ? " (--strict refuses it)" : "");
 }
 
 /* Read the source; markers are processed (and resampled), meshes resampled. */
@@ -174,6 +194,7 @@ static int read_source(ingest_args *a, cf_recording *r, cf_error *err) {
   if (meshes) rc = cf_meshseq_read(a->in, &a->mesh, r, err);
   else if (!strcmp(a->kind, "csv")) rc = cf_csv_read(a->in, &a->csv, r, err);
   else rc = cf_motive_read(a->in, &a->mopts, r, err);
+  if (!rc) export_warning(a->in, &r->exported);
   if (!rc && meshes && a->dt > 0 && r->n_frames > 0) rc = cf_recording_resample(r, a->dt, err);
   if (!rc && !meshes) rc = cf_markers_process(r, &a->mk, a->dt, err);
   return rc;

@@ -30,6 +30,7 @@ static void print_text(const char *path, const cf_recording *r) {
          m->width_m, m->height_m, m->density);
   printf("motion            '%s', speed '%s', repetition '%s'\n", m->motion, m->speed, m->repetition);
   if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, 0);
+  cf_cli_export_report(r, 0);
   cf_cli_markers_report(r, 0);
   printf("markers           %d", r->n_markers);
   if (r->n_dropped) printf(" (%d never-seen marker(s) dropped at ingest)", r->n_dropped);
@@ -84,6 +85,7 @@ static void print_json(const char *path, const cf_recording *r) {
   }
   printf("]");
   if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, 1);
+  cf_cli_export_report(r, 1);
   cf_cli_markers_report(r, 1);
   printf("}\n");
 }

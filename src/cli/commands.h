@@ -49,6 +49,9 @@ int cf_ingest_csv_option(const char *opt, const char *v, cf_csv_opts *o, int *ba
 int cf_ingest_meta(int argc, char **argv, cf_rec_meta *meta, cf_marker_opts *o);
 int cf_ingest_markers_check(const char *kind, const cf_marker_opts *o, const cf_csv_opts *c);
 void cf_cli_markers_report(const cf_recording *r, int json);
+/* The source export's frames against its header (r->exported): a text line
+ * "export ..." or the JSON member "export" (null when not recorded). */
+void cf_cli_export_report(const cf_recording *r, int json);
 void cf_cli_marker_fields(const cf_recording *r, int k, int json);
 extern const char *cf_ingest_markers_help;
 

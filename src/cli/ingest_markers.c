@@ -2,7 +2,8 @@
  * ingest motive|csv` and `clothfit inspect`: the options (--lattice, --map,
  * --merge, --max-gap, --controlled, --stick, --meta, and the generic CSV's
  * --time-column, --columns-pattern), their help, and the report of the
- * lattice, controlled markers, stick, trimming, merges and ghosts. */
+ * lattice, controlled markers, stick, trimming, merges and ghosts, and of
+ * an edited source export. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,6 +176,32 @@ static void report_json(const cf_recording *r) {
   string_list("merged", p->merged, p->n_merged, 1);
   string_list("ghosts", p->ghosts, p->n_ghosts, 1);
   string_list("removed", p->removed, p->n_removed, 1);
+}
+
+static void export_text(const cf_rec_export *x) {
+  printf("export            %d data frames", x->frames_found);
+  if (x->frames_expected >= 0) printf(", metadata says %d", x->frames_expected);
+  printf(", frame numbers from %d", x->first_frame_number);
+  if (x->frame_jumps) printf(" with %d jump(s)", x->frame_jumps);
+  printf("%s\n", x->edited ? ": EDITED (trimmed or cut) export" : "");
+}
+
+static void export_json(const cf_rec_export *x) {
+  printf(",\"export\":{\"frames_expected\":");
+  if (x->frames_expected >= 0) printf("%d", x->frames_expected);
+  else printf("null");
+  printf(",\"frames_found\":%d,\"first_frame_number\":%d,\"frame_jumps\":%d,\"edited_export\":%s}",
+         x->frames_found, x->first_frame_number, x->frame_jumps, x->edited ? "true" : "false");
+}
+
+void cf_cli_export_report(const cf_recording *r, int json) {
+  if (!r->exported.known) {
+    if (json) printf(",\"export\":null");
+  } else if (json) {
+    export_json(&r->exported);
+  } else {
+    export_text(&r->exported);
+  }
 }
 
 void cf_cli_markers_report(const cf_recording *r, int json) {

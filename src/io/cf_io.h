@@ -100,6 +100,19 @@ typedef struct {
   int *faces;               /* [F*nv] 0-based node indices */
 } cf_rec_mesh;
 
+/* How the data rows of a source export compare with its header (SPEC §6
+ * /quality attributes frames_expected, frames_found, first_frame_number,
+ * frame_jumps, edited_export).  Researchers cut takes to the part they
+ * need; such exports load, and this records that they were cut. */
+typedef struct {
+  int known;               /* 1: the reader checked (Motive CSV); 0: nothing recorded */
+  int frames_expected;     /* the metadata's "Total Exported Frames", -1 if absent */
+  int frames_found;        /* data rows read */
+  int first_frame_number;  /* Frame column of the first data row (0 in a whole export) */
+  int frame_jumps;         /* rows whose Frame number is not the previous one + 1 */
+  int edited;              /* frames_found != frames_expected (when given), first != 0 or jumps */
+} cf_rec_export;
+
 typedef struct {
   int n_frames, n_markers;
   double *time;           /* [T] s, starts at 0, strictly increasing */
@@ -121,6 +134,7 @@ typedef struct {
   cf_rec_meta meta;
   struct cf_marker_proc *proc; /* marker processing (cf_markers_process), NULL if none */
   cf_rec_mesh mesh;       /* mesh sequences ("meshes"): nodes + faces; no markers */
+  cf_rec_export exported; /* the source export's frames against its header */
 } cf_recording;
 
 /* Per-marker data quality of a recording (SPEC §6 /quality). */
@@ -133,6 +147,11 @@ typedef struct {
 
 void cf_recording_init(cf_recording *r);
 void cf_recording_free(cf_recording *r);
+/* One line (no newline) into buf saying how an edited export differs from
+ * its header, naming file: "FILE: edited export: 200 data frames, but the
+ * metadata row says Total Exported Frames 250; first frame number 20, not
+ * 0".  Returns 0 (buf "") if x is unknown or not edited. */
+int cf_rec_export_describe(const cf_rec_export *x, const char *file, char *buf, size_t size);
 /* Marker k's quality over the whole recording. */
 cf_marker_quality cf_recording_quality(const cf_recording *r, int k);
 /* Resample r in place onto t_i = i dt (from its first frame), by linear
@@ -150,12 +169,18 @@ typedef struct {
   int rigid_bodies;  /* also read rigid-body and rigid-body-marker positions */
   int allow_empty;   /* a file without markers gives an empty recording, not an error */
   int keep_unseen;   /* keep markers with no sample at all (all NaN) instead of dropping them */
+  int strict;        /* refuse an export whose data rows differ in number from its metadata's
+                        "Total Exported Frames" (else it loads: rec->exported records it) */
 } cf_motive_opts;
 
 void cf_motive_opts_default(cf_motive_opts *o);
 /* Read a Motive CSV file into rec (native frames, times shifted to start at
  * 0, metres, z up).  Errors are CF_EIO (cannot read) or CF_EFORMAT, naming
- * the file, the line (1-based) and column, and what was expected. */
+ * the file, the line (1-based) and column, and what was expected.  A
+ * trimmed or cut export (fewer or more data rows than "Total Exported
+ * Frames", a first Frame number > 0, jumps in the Frame numbers) loads
+ * and is described in rec->exported, unless o->strict refuses the first; a
+ * row with fewer cells than the header is an error in every mode. */
 int cf_motive_read(const char *path, const cf_motive_opts *o, cf_recording *rec, cf_error *err);
 /* The same from memory; name is used in messages. */
 int cf_motive_read_mem(const void *buf, size_t len, const char *name, const cf_motive_opts *o,

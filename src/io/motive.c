@@ -4,6 +4,7 @@
  * z up.  The header rows are interpreted in motive_header.c. */
 #include <csv.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,6 +64,7 @@ static void data_cell(mv_state *st, const char *s, size_t len) {
   if (j == st->time_col || j == st->frame_col) {
     if (mv_parse_number(s, len, &v) != 1) bad_cell(st, s, len, j == st->time_col ? st->time_label : "Frame");
     else if (j == st->time_col) st->t_row = v;
+    else st->f_row = v;
     return;
   }
   const mv_col *c = &st->cols[j];
@@ -139,6 +141,14 @@ static void store_row(mv_state *st) {
   st->time[st->T++] = st->t_row;
 }
 
+/* The Frame numbers: the first, and steps other than +1 (rows cut out). */
+static void count_frame(mv_state *st) {
+  if (st->frame_col < 0) return;
+  if (st->T == 0) st->f_first = st->f_row;
+  else if (st->f_row != st->f_prev + 1) st->f_jumps++;
+  st->f_prev = st->f_row;
+}
+
 static void data_row(mv_state *st) {
   if (st->cell != st->ncols) {
     mv_fail(st, st->line, 0, "%d cells, expected %d as in %s (line %ld)", st->cell, st->ncols, st->fmt->header_row,
@@ -151,6 +161,7 @@ static void data_row(mv_state *st) {
     return;
   }
   if ((size_t)st->T == st->cap && grow_frames(st)) return;
+  count_frame(st);
   store_row(st);
 }
 
@@ -267,14 +278,27 @@ static int check_frames(mv_state *st) {
   if (st->total_bytes == 0) return mv_fail(st, 1, 0, "empty file: not %s", st->fmt->what);
   if (st->phase < 2) return mv_fail(st, st->last_line > 0 ? st->last_line : 1, 0, "%s", st->fmt->no_header);
   if (st->T == 0) return mv_fail(st, st->frame_line, 0, "no data frames after %s", st->fmt->header_row);
-  if (st->frames_expected >= 0 && st->frames_expected != st->T)
+  if (st->opts->strict && st->frames_expected >= 0 && st->frames_expected != st->T)
     return mv_fail(st, st->last_line, 0, "%d data frames, but the metadata row says Total Exported Frames %ld "
                    "(truncated or edited export?)", st->T, st->frames_expected);
   return CF_OK;
 }
 
+/* What the frames say of an edited export (Motive files: with a Frame column). */
+static void record_export(const mv_state *st, cf_rec_export *x) {
+  if (st->frame_col < 0) return;
+  x->known = 1;
+  x->frames_expected = st->frames_expected < 0 ? -1 : st->frames_expected > INT_MAX ? INT_MAX : (int)st->frames_expected;
+  x->frames_found = st->T;
+  x->first_frame_number = fabs(st->f_first) < INT_MAX ? (int)st->f_first : st->f_first > 0 ? INT_MAX : INT_MIN;
+  x->frame_jumps = st->f_jumps;
+  x->edited = (x->frames_expected >= 0 && x->frames_expected != x->frames_found) || st->f_first != 0 ||
+              st->f_jumps > 0;
+}
+
 static int finish(mv_state *st, cf_recording *rec) {
   if (check_frames(st) || drop_unseen(st, rec)) return st->rc;
+  record_export(st, &rec->exported);
   rec->n_frames = st->T;
   rec->n_markers = st->K;
   rec->time = st->time, st->time = NULL;
@@ -365,7 +389,7 @@ static const mv_format motive_format = {
     "Rotation/Position rows, then Frame)",
     NULL};
 
-static const cf_motive_opts motive_defaults = {'y', 0, 0, 0};
+static const cf_motive_opts motive_defaults = {'y', 0, 0, 0, 0};
 
 static void motive_init(mv_state *st, void *opts) {
   st->fmt = &motive_format, st->opts = opts ? opts : &motive_defaults;

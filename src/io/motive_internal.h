@@ -69,6 +69,8 @@ struct mv_state {
   /* data */
   int cell;        /* cell index within the current data row */
   double t_row;    /* time of the current data row */
+  double f_row, f_first, f_prev; /* Frame number of the current, first and previous rows */
+  int f_jumps;     /* rows whose Frame number is not the previous one + 1 */
   double *row;     /* [K*3] values of the current row, source units and axes */
   double *time, *pos;
   int T;

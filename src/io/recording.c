@@ -64,6 +64,20 @@ void cf_recording_free(cf_recording *r) {
   cf_recording_init(r);
 }
 
+int cf_rec_export_describe(const cf_rec_export *x, const char *file, char *buf, size_t size) {
+  size_t n = 0;
+  if (size) buf[0] = 0;
+  if (!x->known || !x->edited || size == 0) return 0;
+  n += snprintf(buf, size, "%s: edited export: %d data frames", file, x->frames_found);
+  if (n < size && x->frames_expected >= 0 && x->frames_expected != x->frames_found)
+    n += snprintf(buf + n, size - n, ", but the metadata row says Total Exported Frames %d", x->frames_expected);
+  if (n < size && x->first_frame_number != 0)
+    n += snprintf(buf + n, size - n, "; first frame number %d, not 0", x->first_frame_number);
+  if (n < size && x->frame_jumps > 0)
+    snprintf(buf + n, size - n, "; %d jump(s) in the frame numbers", x->frame_jumps);
+  return 1;
+}
+
 static int missing(const double *p) { return isnan(p[0]) || isnan(p[1]) || isnan(p[2]); }
 
 cf_marker_quality cf_recording_quality(const cf_recording *r, int k) {

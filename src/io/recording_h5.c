@@ -7,7 +7,11 @@
  *   /time        [T] float64 from 0; attrs dt, resampling ("linear" | "native")
  *   /markers     position [T,K,3] (NaN = missing), name [K] (UTF-8 strings)
  *   /quality     missing_fraction [K], longest_gap_s [K], longest_gap_frames [K],
- *                filled [K]; dropped_markers [n] (never seen, if any)
+ *                filled [K]; dropped_markers [n] (never seen, if any); for
+ *                Motive sources int attrs frames_expected (the metadata's Total
+ *                Exported Frames, -1 if absent), frames_found (data rows),
+ *                first_frame_number, frame_jumps, edited_export (1: trimmed or
+ *                cut, see cf_rec_export)
  *   /source      attrs: the source file's own header key/values (Motive row 1)
  *   marker processing (markers_h5.c): /markers/lattice, /markers/weight,
  *                /markers/controlled, /stick/endpoints, trimming and merging
@@ -77,6 +81,13 @@ static int write_markers(hid_t f, const cf_recording *r) {
   return ok;
 }
 
+static int write_export(hid_t g, const cf_rec_export *x) {
+  return !x->known ||
+         (cf_h5_attr_int(g, "frames_expected", x->frames_expected) && cf_h5_attr_int(g, "frames_found", x->frames_found) &&
+          cf_h5_attr_int(g, "first_frame_number", x->first_frame_number) &&
+          cf_h5_attr_int(g, "frame_jumps", x->frame_jumps) && cf_h5_attr_int(g, "edited_export", x->edited));
+}
+
 static int write_quality(hid_t f, const cf_recording *r) {
   int K = r->n_markers;
   double *mf = malloc(sizeof(double) * (K + 1)), *gap = malloc(sizeof(double) * (K + 1));
@@ -93,6 +104,7 @@ static int write_quality(hid_t f, const cf_recording *r) {
        cf_h5_dataset(g, "longest_gap_frames", H5T_NATIVE_INT, 1, d1, gapf) &&
        cf_h5_dataset(g, "filled", H5T_NATIVE_INT, 1, d1, filled);
   if (ok && r->n_dropped) ok = cf_h5_strings(g, "dropped_markers", r->dropped, (size_t)r->n_dropped);
+  ok = ok && write_export(g, &r->exported);
   if (g >= 0) H5Gclose(g);
   free(mf), free(gap), free(gapf), free(filled);
   return ok;
@@ -239,6 +251,23 @@ static int read_arrays(hid_t f, const char *path, cf_recording *r, cf_error *err
   return CF_OK;
 }
 
+/* /quality's record of an edited export (files of Motive sources only). */
+static void read_export(hid_t f, cf_rec_export *x) {
+  const char *name[] = {"frames_expected", "frames_found", "first_frame_number", "frame_jumps", "edited_export"};
+  int *field[] = {&x->frames_expected, &x->frames_found, &x->first_frame_number, &x->frame_jumps, &x->edited};
+  if (H5Lexists(f, "quality", H5P_DEFAULT) <= 0) return;
+  hid_t g = H5Gopen2(f, "quality", H5P_DEFAULT);
+  if (g < 0) return;
+  int n = 0;
+  for (int i = 0; i < 5; i++) {
+    double v;
+    if (cf_h5_read_attr_double(g, name[i], &v) && fabs(v) <= INT_MAX) *field[i] = (int)v, n++;
+  }
+  if (n == 5) x->known = 1;
+  else memset(x, 0, sizeof *x);
+  H5Gclose(g);
+}
+
 static int read_mesh(hid_t f, const char *path, cf_recording *r, cf_error *err) {
   cf_rec_mesh *m = &r->mesh;
   hsize_t dn[3], df[2];
@@ -274,6 +303,7 @@ int cf_recording_read_h5(const char *path, cf_recording *r, cf_error *err) {
     read_root(f, r);
     read_meta(f, &r->meta);
     read_source(f, r);
+    read_export(f, &r->exported);
     cf_h5_read_markers(f, r);
   }
   H5Fclose(f);

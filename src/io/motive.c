@@ -288,7 +288,8 @@ static int check_frames(mv_state *st) {
 static void record_export(const mv_state *st, cf_rec_export *x) {
   if (st->frame_col < 0) return;
   x->known = 1;
-  x->frames_expected = st->frames_expected < 0 ? -1 : st->frames_expected > INT_MAX ? INT_MAX : (int)st->frames_expected;
+  long n = st->frames_expected;
+  x->frames_expected = n < 0 ? -1 : n > INT_MAX ? INT_MAX : (int)n;
   x->frames_found = st->T;
   x->first_frame_number = fabs(st->f_first) < INT_MAX ? (int)st->f_first : st->f_first > 0 ? INT_MAX : INT_MIN;
   x->frame_jumps = st->f_jumps;

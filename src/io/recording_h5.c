@@ -83,7 +83,8 @@ static int write_markers(hid_t f, const cf_recording *r) {
 
 static int write_export(hid_t g, const cf_rec_export *x) {
   return !x->known ||
-         (cf_h5_attr_int(g, "frames_expected", x->frames_expected) && cf_h5_attr_int(g, "frames_found", x->frames_found) &&
+         (cf_h5_attr_int(g, "frames_expected", x->frames_expected) &&
+          cf_h5_attr_int(g, "frames_found", x->frames_found) &&
           cf_h5_attr_int(g, "first_frame_number", x->first_frame_number) &&
           cf_h5_attr_int(g, "frame_jumps", x->frame_jumps) && cf_h5_attr_int(g, "edited_export", x->edited));
 }

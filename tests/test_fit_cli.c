@@ -13,6 +13,11 @@
  *     (files without them read as the defaults); `regress` refuses optima
  *     found with other settings;
  *   - `predict --S --V --rho` gives what cf_formula_predict gives, at Table 4.9's rows;
+ *   - `inspect RESULTS.h5` (issue 12): the text names the recordings and
+ *     their best grid points, the JSON holds what the file holds (sweep
+ *     grid, best point, failed/pruned counts, fit and its settings,
+ *     regression, provenance), on the round trip's file and on files made
+ *     by sweep, sensitivity and fit;
  *   - bad input: one line on stderr naming the problem, nothing on stdout,
  *     no output file left.
  * usage: test_fit_cli CLOTHFIT_EXE [--grid] */
@@ -237,6 +242,139 @@ static int run(char **out, char **err, const char *a0, ...) {
   return cf_test_run(argv, dir, out, err);
 }
 
+/* ------------------------------------------------- inspect of a results file */
+/* The JSON has numbers to 9 significant digits. */
+static int near(double json, double v) { return same(json, v) || fabs(json - v) <= 1e-8 * fabs(v); }
+
+/* The n numbers of the array "key":[...] after json. */
+static int json_array(const char *json, const char *key, double *v, int n) {
+  char k[64];
+  snprintf(k, sizeof k, "\"%s\":[", key);
+  const char *p = strstr(json, k);
+  if (!p) return 0;
+  p += strlen(k);
+  for (int i = 0; i < n; i++) {
+    char *end;
+    v[i] = strtod(p, &end);
+    if (end == p) return 0;
+    p = end + (*end == ',');
+  }
+  return *p == ']';
+}
+
+/* "key":"value" (value JSON-safe) in json. */
+static int json_has_str(const char *json, const char *key, const char *value) {
+  char k[1200];
+  snprintf(k, sizeof k, "\"%s\":\"%s\"", key, value);
+  return strstr(json, k) != NULL;
+}
+
+static int count_status(const cf_res_sweep *w, int pruned) {
+  int n = 0;
+  for (int k = 0; k < w->nd * w->na; k++) n += pruned ? !w->status[k] && w->pruned[k] : w->status[k] != 0;
+  return n;
+}
+
+/* The sweep and fit members of recording c's object j equal the file's. */
+static void inspect_rec_json(const cf_res_rec *c, const char *j) {
+  const cf_res_sweep *w = &c->sweep;
+  const char *sw = strstr(j, "\"sweep\":{"), *fit = strstr(j, "\"fit\":{"), *end = strstr(j, "\"sensitivity\":");
+  CHECK(c->has_sweep == (sw && sw < end) && c->has_fit == (fit && fit < end), "%s: parts in %s", c->name, j);
+  if (c->has_sweep && sw) {
+    int b = w->best;
+    CHECK(near(cf_test_json_num(sw, "delta_min"), w->delta[0]) &&
+          near(cf_test_json_num(sw, "delta_max"), w->delta[w->nd - 1]) &&
+          cf_test_json_num(sw, "n_delta") == w->nd && near(cf_test_json_num(sw, "alpha_min"), w->alpha[0]) &&
+          near(cf_test_json_num(sw, "alpha_max"), w->alpha[w->na - 1]) && cf_test_json_num(sw, "n_alpha") == w->na,
+          "%s: grid in %s", c->name, sw);
+    CHECK(cf_test_json_num(sw, "best_index") == b &&
+          near(cf_test_json_num(sw, "best_delta"), b >= 0 ? w->delta[b / w->na] : NAN) &&
+          near(cf_test_json_num(sw, "best_alpha"), b >= 0 ? w->alpha[b % w->na] : NAN) &&
+          near(cf_test_json_num(sw, "best_error_cm"), b >= 0 ? w->e[b] : NAN) &&
+          near(cf_test_json_num(sw, "best_std_cm"), b >= 0 ? w->s[b] : NAN), "%s: best point in %s", c->name, sw);
+    CHECK(cf_test_json_num(sw, "failed") == count_status(w, 0) &&
+          cf_test_json_num(sw, "pruned") == count_status(w, 1) &&
+          near(cf_test_json_num(sw, "window_t0_s"), w->t0_s) && near(cf_test_json_num(sw, "kappa"), w->model.kappa) &&
+          near(cf_test_json_num(sw, "tol"), w->model.tol), "%s: counts, window, settings in %s", c->name, sw);
+  }
+  if (c->has_fit && fit) {
+    const cf_res_fit *f = &c->fit;
+    CHECK(json_has_str(fit, "method", f->method) && json_has_str(fit, "start", f->start_kind) &&
+          near(cf_test_json_num(fit, "delta"), f->x[0]) && near(cf_test_json_num(fit, "alpha"), f->x[1]) &&
+          near(cf_test_json_num(fit, "f_best_cm"), f->f_best) &&
+          near(cf_test_json_num(fit, "error_all_cm"), f->e_all) &&
+          near(cf_test_json_num(fit, "error_test_cm"), f->e_test) &&
+          cf_test_json_num(fit, "evaluations") == f->evaluations &&
+          near(cf_test_json_num(fit, "kappa"), f->model.kappa) &&
+          near(cf_test_json_num(fit, "beta"), f->model.beta) && near(cf_test_json_num(fit, "tol"), f->model.tol) &&
+          near(cf_test_json_num(fit, "train_t1_s"), f->train_t1_s), "%s: fit in %s", c->name, fit);
+  }
+}
+
+static void inspect_regression_json(const cf_res_regression *g, const char *j) {
+  const char *p = strstr(j, "\"regression\":");
+  CHECK(p && (g->has ? p[13] == '{' : !strncmp(p + 13, "null", 4)), "regression member: %s", p ? p : j);
+  if (!g->has || !p) return;
+  double d[4], a[4];
+  CHECK(json_array(p, "delta_coefficients", d, 4) && json_array(p, "alpha_coefficients", a, 4), "coefficients: %s", p);
+  for (int k = 0; k < 4; k++) CHECK(near(d[k], g->f.d[k]) && near(a[k], g->f.a[k]), "coefficient %d: %s", k, p);
+  char used[600] = "\"recordings\":[";
+  for (int i = 0; i < g->n_used; i++)
+    snprintf(used + strlen(used), sizeof used - strlen(used), "%s\"%s\"", i ? "," : "", g->used[i]);
+  CHECK(strstr(p, used) && near(cf_test_json_num(p, "R_cm"), g->R) && near(cf_test_json_num(p, "E_cm"), g->E) &&
+        near(cf_test_json_num(p, "tol"), g->model.tol), "R*, E*, recordings used (%s): %s", used, p);
+}
+
+/* `inspect RESULTS.h5`: the text names every recording and its best grid
+ * point; --json (last line) holds what cf_results_read reads from the file. */
+static void inspect_results(const char *path) {
+  cf_results r;
+  cf_error err = {0, ""};
+  char *o = NULL, *e = NULL, *jo = NULL, want[512];
+  CHECK(cf_results_read(path, &r, &err) == CF_OK, "%s", err.msg);
+  int st = run(&o, &e, "inspect", path, NULL), sj = run(&jo, &e, "inspect", path, "--json", NULL);
+  const char *j = cf_test_last_line(jo);
+  CHECK(st == 0 && sj == 0 && o && j[0] == '{' && strstr(o, "results file"), "inspect %s: %d/%d '%s' '%s'", path,
+        st, sj, o ? o : "", e ? e : "");
+  CHECK(json_has_str(j, "kind", "results") && json_has_str(j, "tool_version", r.prov.tool_version) &&
+        json_has_str(j, "git_revision", r.prov.git_revision) && json_has_str(j, "created", r.prov.end_time) &&
+        cf_test_json_num(j, "n_recordings") == r.n, "provenance: %s", j);
+  for (int i = 0; o && i < r.n; i++) {
+    const cf_res_rec *c = &r.recs[i];
+    const cf_res_sweep *w = &c->sweep;
+    snprintf(want, sizeof want, "recording         %s (", c->name);
+    CHECK(strstr(o, want), "text without '%s': %s", want, o);
+    if (c->has_sweep && w->best >= 0) {
+      snprintf(want, sizeof want, "best point      delta %.6g alpha %.6g: error %.4f cm", w->delta[w->best / w->na],
+               w->alpha[w->best % w->na], w->e[w->best]);
+      CHECK(strstr(o, want), "text without '%s': %s", want, o);
+    }
+    snprintf(want, sizeof want, "{\"name\":\"%s\"", c->name);
+    const char *rj = strstr(j, want);
+    CHECK(rj != NULL, "JSON without %s: %s", want, j);
+    if (rj) inspect_rec_json(c, rj);
+  }
+  inspect_regression_json(&r.reg, j);
+  cf_results_free(&r);
+  free(o), free(e), free(jo);
+}
+
+/* The round trip's file: three recordings (one without a fit or a best
+ * point), a failed and a pruned grid point, a regression. */
+static void inspect_written(void) {
+  char p[512], *o = NULL, *e = NULL;
+  snprintf(p, sizeof p, "%s/sub/rt2.h5", dir);
+  inspect_results(p);
+  int st = run(&o, &e, "inspect", p, NULL);
+  CHECK(st == 0 && o && strstr(o, "recordings        3: zeta, alpha_rec, partial\n") &&
+        strstr(o, "grid points     4 ok, 1 failed, 1 pruned") &&
+        strstr(o, "first failure   projection did not converge at step 12") &&
+        strstr(o, "best point      none") && strstr(o, "regression        2 recording(s) used: zeta, alpha_rec\n") &&
+        strstr(o, "R* (cm)") && strstr(o, "model settings kappa 0.001, beta 0.02, tol 0.0001"),
+        "inspect %s: %s %s", p, o ? o : "", e ? e : "");
+  free(o), free(e);
+}
+
 /* Nothing named out* left in dir (no output, no temporary file). */
 static int no_output(void) {
   DIR *d = opendir(dir);
@@ -358,6 +496,7 @@ static void fit_model(const char *rec) {
   CHECK(st == 1 && e && strstr(e, "found with kappa 0.001, beta 0, tol 0.0001") && strstr(e, "give the same --kappa"),
         "regress: %d '%s'", st, e ? e : "");
   free(o), free(e);
+  inspect_results(res); /* a fit and a sweep made by the commands */
 }
 
 /* A grid whose lowest delta is the truth and whose alpha axis ends at it:
@@ -410,6 +549,12 @@ static void pipeline(const char *rec) {
           r.recs[0].sens.e[4], r.recs[0].sens.delta[1]);
   CHECK(r.prov.history && strstr(r.prov.history, "clothfit sweep"), "history '%s'", r.prov.history);
   cf_results_free(&r);
+  inspect_results(res); /* a sweep and a sensitivity map made by the commands */
+  st = run(&o, &e, "inspect", res, NULL);
+  CHECK(st == 0 && o && strstr(o, "recordings        1: rec\n") &&
+        strstr(o, "best point      delta 0.041 alpha 0.307: error ") && strstr(o, "sensitivity     map, 3 x 3"),
+        "inspect %s: %s", res, o ? o : "");
+  free(o), free(e);
 }
 
 /* `predict --S --V --rho` prints what cf_formula_predict gives with the
@@ -445,6 +590,7 @@ int main(int argc, char **argv) {
   free(make_rec("nolat.h5", 20, 0, nolat, sizeof nolat));
   adapter();
   round_trip();
+  inspect_written();
   cli_errors(rec, nolat);
   predict_table_4_9();
   fit_recovers(rec, 401, "0.05,0.36");

@@ -1,6 +1,7 @@
-/* cmd_inspect.c — `clothfit inspect REC.h5 [--json]`: what is in a
- * recording: frames, duration, dt, markers and their missing data, the
- * mesh of a mesh sequence. */
+/* cmd_inspect.c — `clothfit inspect FILE.h5 [--json]`: what is in a
+ * recording (frames, duration, dt, markers and their missing data, the
+ * source export's frames, the mesh of a mesh sequence) or, by the file's
+ * clothfit_format, in a results file (inspect_results.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,12 +10,27 @@
 #include "commands.h"
 
 static const char *help =
-    "usage: clothfit inspect REC.h5 [--json]\n"
+    "usage: clothfit inspect FILE.h5 [--json]\n"
     "\n"
-    "Print the frames, duration, time step and markers of an HDF5 recording (as\n"
-    "written by `clothfit ingest`), the cloth metadata, and per marker the\n"
-    "fraction of frames where it is missing and its longest gap (seconds).\n"
-    "--json: also one JSON object on the last line.\n";
+    "Summarise an HDF5 file of clothfit: a recording (written by `clothfit ingest`)\n"
+    "or a results file (written by sweep, fit, sensitivity, regress, experiment);\n"
+    "the kind is read from the file's clothfit_format attribute.\n"
+    "\n"
+    "Recording: the frames, duration, time step and markers, the cloth metadata,\n"
+    "the marker processing, the source export's frames against its header (a\n"
+    "trimmed or cut Motive export is flagged), and per marker the fraction of\n"
+    "frames where it is missing and its longest gap (seconds).\n"
+    "\n"
+    "Results file: provenance (tool version, git revision, when it was written,\n"
+    "the command), the recordings it holds and per recording the sweep grid (axes\n"
+    "ranges and sizes, window, model settings), its best point and error, the\n"
+    "failed and pruned grid points, the refined fit (method, start, delta, alpha,\n"
+    "errors, evaluations, training window, kappa/beta/tol), the per-frame series\n"
+    "and the sensitivity map; the regression (coefficients, R*, E*, recordings\n"
+    "used) when present.\n"
+    "\n"
+    "--json: also one JSON object on the last line (\"kind\":\"results\" for a\n"
+    "results file).\n";
 
 static double duration(const cf_recording *r) { return r->n_frames ? r->time[r->n_frames - 1] - r->time[0] : 0; }
 
@@ -103,9 +119,12 @@ int cmd_inspect(int argc, char **argv) {
     else if (!path) path = argv[i];
     else return cf_cli_fail("inspect", "unexpected argument '%s' (see --help)", argv[i]);
   }
-  if (!path) return cf_cli_fail("inspect", "missing REC.h5 (see --help)");
+  if (!path) return cf_cli_fail("inspect", "missing FILE.h5 (see --help)");
   cf_recording r;
   cf_error err = {0, ""};
+  char format[64];
+  if (cf_h5_file_format(path, format, sizeof format, &err)) return cf_cli_fail("inspect", "%s", err.msg);
+  if (!strcmp(format, "results-1")) return cf_cli_inspect_results(path, json);
   if (cf_recording_read_h5(path, &r, &err)) return cf_cli_fail("inspect", "%s", err.msg);
   print_text(path, &r);
   if (json) print_json(path, &r);

@@ -55,6 +55,10 @@ void cf_cli_export_report(const cf_recording *r, int json);
 void cf_cli_marker_fields(const cf_recording *r, int k, int json);
 extern const char *cf_ingest_markers_help;
 
+/* `inspect` of a results file (inspect_results.c): the summary as text,
+ * and with json the JSON object on the last line; 0 or the exit status. */
+int cf_cli_inspect_results(const char *path, int json);
+
 /* Print "clothfit <cmd>: message" to stderr; returns 1 (the exit status). */
 int cf_cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* True if argv has --help or -h. */

@@ -444,6 +444,11 @@ void cf_results_stamp(cf_results *r, int argc, char **argv, int workers, const c
 
 /* The current time as ISO 8601 UTC ("2024-01-31T12:00:00Z"). */
 void cf_iso_time_now(char *buf, size_t size);
+/* The root attribute clothfit_format of an HDF5 file ("recording-1",
+ * "results-1", "trajectory-1"; "" if it has none) into buf, so that a
+ * reader of several kinds can choose; CF_EIO if path cannot be opened as
+ * an HDF5 file. */
+int cf_h5_file_format(const char *path, char *buf, size_t size, cf_error *err);
 /* Read a results file (CF_EIO if missing or unreadable, CF_EFORMAT if not
  * a results file). */
 int cf_results_read(const char *path, cf_results *r, cf_error *err);

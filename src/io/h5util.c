@@ -1,4 +1,5 @@
-/* h5util.c — HDF5 attribute and dataset helpers (see h5util.h). */
+/* h5util.c — HDF5 attribute and dataset helpers (see h5util.h), and the
+ * format attribute of a clothfit file (cf_h5_file_format, cf_io.h). */
 #include "h5util.h"
 
 #include <stdio.h>
@@ -150,4 +151,14 @@ int cf_h5_read_strings(hid_t loc, const char *name, char ***out, size_t *n) {
   if (sp >= 0) H5Sclose(sp);
   if (d >= 0) H5Dclose(d);
   return ok;
+}
+
+int cf_h5_file_format(const char *path, char *buf, size_t size, cf_error *err) {
+  if (size) buf[0] = 0;
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f < 0) return cf_error_set(err, CF_EIO, "%s: cannot open as an HDF5 file", path);
+  cf_h5_read_attr_string(f, "clothfit_format", buf, size);
+  H5Fclose(f);
+  return CF_OK;
 }

@@ -82,6 +82,14 @@ struct cf_ustep {
   cholmod_factor *L;  /* factor of B_ff */
   cholmod_dense *R, *X, *Y, *E;
   double *w, *kw;     /* [3n] scratch */
+  /* rest_bending (cf_params): the rest curvature vectors c0_k = (M^-1 S x0)_k
+   * at interior nodes (0 elsewhere), the rest node normals, the unscaled S,
+   * and scratch for the rotated vectors and the current normals. */
+  const cf_mesh *mesh;
+  cholmod_sparse *S;
+  double *c0, *cr, *nrm; /* [3n] each: c0 in the rest frame of its node */
+  double *frame;          /* [9n] node frames (node_frames) */
+  int *nbr;               /* [n] a neighbour of each node (frame tangent) */
   cf_sstep *shear;    /* ks > 0: the coupled step of shear.c does the work */
 };
 
@@ -94,6 +102,12 @@ void cf_ustep_free(cf_ustep *u) {
   if (u->X) cholmod_free_dense(&u->X, &u->cc);
   if (u->Y) cholmod_free_dense(&u->Y, &u->cc);
   if (u->E) cholmod_free_dense(&u->E, &u->cc);
+  if (u->S) cholmod_free_sparse(&u->S, &u->cc);
+  free(u->c0);
+  free(u->nbr);
+  free(u->frame);
+  free(u->cr);
+  free(u->nrm);
   cholmod_finish(&u->cc);
   free(u->fidx);
   free(u->w);
@@ -143,6 +157,103 @@ static int factor_system(cf_ustep *u) {
   return ok ? CF_OK : CF_ESOLVER;
 }
 
+/* kw = K w for 3 interleaved columns. */
+static void k_apply(const cholmod_sparse *K, const double *w, double *kw, int n) {
+  const int *Kp = K->p, *Ki = K->i;
+  const double *Kx = K->x;
+  memset(kw, 0, sizeof(double) * 3 * n);
+  for (int j = 0; j < n; j++)
+    for (int k = Kp[j]; k < Kp[j + 1]; k++) {
+      double a = Kx[k];
+      double *o = kw + 3 * Ki[k];
+      o[0] += a * w[3 * j];
+      o[1] += a * w[3 * j + 1];
+      o[2] += a * w[3 * j + 2];
+    }
+}
+
+/* Unit node normals of state x: the sum of the adjacent elements' normals
+ * (cross products of the diagonals, or of two edges for triangles, so
+ * weighted by area), normalized. */
+static void node_normals(const cf_mesh *m, const double *x, double *nrm) {
+  memset(nrm, 0, sizeof(double) * 3 * m->n_nodes);
+  for (int e = 0; e < m->n_elems; e++) {
+    const int *el = m->elems + e * m->nv;
+    const double *p0 = x + 3 * el[0], *p1 = x + 3 * el[1], *p2 = x + 3 * el[2];
+    const double *pa = m->nv == 4 ? x + 3 * el[3] : p0, *pb = m->nv == 4 ? p1 : p0;
+    double a[3], b[3], c[3];
+    for (int d = 0; d < 3; d++) {
+      a[d] = m->nv == 4 ? p2[d] - p0[d] : p1[d] - p0[d];
+      b[d] = m->nv == 4 ? pa[d] - pb[d] : p2[d] - p0[d];
+    }
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+    for (int i = 0; i < m->nv; i++)
+      for (int d = 0; d < 3; d++) nrm[3 * el[i] + d] += c[d];
+  }
+  for (int i = 0; i < m->n_nodes; i++) {
+    double *q = nrm + 3 * i, l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+    if (l > 0)
+      for (int d = 0; d < 3; d++) q[d] /= l;
+  }
+}
+
+/* Node frames of state x: the unit normal n, the unit tangent t along the
+ * edge to the node's neighbour (projected on the tangent plane), n x t.
+ * frame[9i..]: t, n x t, n.  Rigid motions turn the frames exactly. */
+static void node_frames(const cf_ustep *u, const double *x, double *nrm, double *frame) {
+  node_normals(u->mesh, x, nrm);
+  for (int i = 0; i < u->n; i++) {
+    const double *n = nrm + 3 * i, *p = x + 3 * i, *q = x + 3 * u->nbr[i];
+    double e[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]}, en = e[0] * n[0] + e[1] * n[1] + e[2] * n[2];
+    double *t = frame + 9 * i, *b = t + 3, *nn = t + 6;
+    for (int d = 0; d < 3; d++) t[d] = e[d] - en * n[d];
+    double l = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+    for (int d = 0; d < 3; d++) t[d] = l > 0 ? t[d] / l : 0, nn[d] = n[d];
+    b[0] = n[1] * t[2] - n[2] * t[1];
+    b[1] = n[2] * t[0] - n[0] * t[2];
+    b[2] = n[0] * t[1] - n[1] * t[0];
+  }
+}
+
+/* Rest curvature for rest_bending: c0 = M^-1 S x0 at interior nodes (0
+ * elsewhere), stored in the coordinates of each node's rest frame. */
+static int rest_curvature(cf_ustep *u, const cf_mesh *m) {
+  u->mesh = m;
+  u->S = stiffness(m, &u->cc);
+  size_t sz = sizeof(double) * 3 * u->n;
+  u->c0 = malloc(sz), u->cr = malloc(sz), u->nrm = malloc(sz), u->nbr = malloc(sizeof(int) * u->n);
+  double *frame = u->frame = malloc(3 * sz), *c = malloc(sz);
+  int rc = u->S && u->c0 && u->cr && u->nrm && u->nbr && frame && c ? CF_OK : CF_ENOMEM;
+  if (rc == CF_OK) {
+    for (int e = m->n_elems - 1; e >= 0; e--) /* the neighbour: next node of an element */
+      for (int i = 0; i < m->nv; i++) u->nbr[m->elems[e * m->nv + i]] = m->elems[e * m->nv + (i + 1) % m->nv];
+    k_apply(u->S, m->x, c, u->n);
+    node_frames(u, m->x, u->nrm, frame);
+    for (int i = 0; i < u->n; i++)
+      for (int a = 0; a < 3; a++) {
+        const double *f = frame + 9 * i + 3 * a, *ci = c + 3 * i;
+        u->c0[3 * i + a] = m->is_boundary[i] ? 0 : (f[0] * ci[0] + f[1] * ci[1] + f[2] * ci[2]) / u->mass[i];
+      }
+  }
+  free(c);
+  return rc;
+}
+
+/* kw -= dt κ S_I^T (R c0): the rest curvature turned with each node's
+ * frame at x (R_k = F_k F0_k^T, lagged: x is the step's start). */
+static void rest_force(cf_ustep *u, const double *x) {
+  node_frames(u, x, u->nrm, u->frame);
+  for (int i = 0; i < u->n; i++) {
+    const double *c = u->c0 + 3 * i, *F = u->frame + 9 * i;
+    for (int d = 0; d < 3; d++) u->cr[3 * i + d] = c[0] * F[d] + c[1] * F[3 + d] + c[2] * F[6 + d];
+  }
+  k_apply(u->S, u->cr, u->nrm, u->n); /* S symmetric: S^T cr = S cr; cr = 0 off I */
+  double s = u->dt * u->kappa;
+  for (int i = 0; i < 3 * u->n; i++) u->kw[i] -= s * u->nrm[i];
+}
+
 cf_ustep *cf_ustep_alloc(const cf_mesh *m, const double *mass, const cf_params *p,
                          const unsigned char *is_kin, cf_error *err) {
   cf_ustep *u = calloc(1, sizeof *u);
@@ -176,6 +287,7 @@ cf_ustep *cf_ustep_alloc(const cf_mesh *m, const double *mass, const cf_params *
     u->w = malloc(sizeof(double) * 3 * u->n);
     u->kw = malloc(sizeof(double) * 3 * u->n);
     rc = u->K && u->R && u->w && u->kw ? factor_system(u) : CF_ENOMEM;
+    if (rc == CF_OK && p->rest_bending && p->kappa > 0) rc = rest_curvature(u, m);
   }
   if (rc != CF_OK) {
     cf_error_set(err, rc, "unconstrained step: %s", rc == CF_ENOMEM ? "out of memory"
@@ -184,21 +296,6 @@ cf_ustep *cf_ustep_alloc(const cf_mesh *m, const double *mass, const cf_params *
     return NULL;
   }
   return u;
-}
-
-/* kw = K w for 3 interleaved columns. */
-static void k_apply(const cholmod_sparse *K, const double *w, double *kw, int n) {
-  const int *Kp = K->p, *Ki = K->i;
-  const double *Kx = K->x;
-  memset(kw, 0, sizeof(double) * 3 * n);
-  for (int j = 0; j < n; j++)
-    for (int k = Kp[j]; k < Kp[j + 1]; k++) {
-      double a = Kx[k];
-      double *o = kw + 3 * Ki[k];
-      o[0] += a * w[3 * j];
-      o[1] += a * w[3 * j + 1];
-      o[2] += a * w[3 * j + 2];
-    }
 }
 
 int cf_ustep_apply(cf_ustep *u, const double *x, const double *v, double *vs, cf_error *err) {
@@ -220,6 +317,7 @@ int cf_ustep_apply(cf_ustep *u, const double *x, const double *v, double *vs, cf
     for (int d = 0; d < 3; d++)
       u->w[3 * i + d] = dt * u->kappa * x[3 * i + d] + (u->is_kin[i] ? u->c2 * vs[3 * i + d] : 0);
   k_apply(u->K, u->w, u->kw, u->n);
+  if (u->c0) rest_force(u, x);
   double *R = u->R->x;
   int nf = u->nf;
   for (int i = 0; i < u->n; i++) {

@@ -147,6 +147,16 @@ typedef struct {
   int max_substep_level; /* a step whose projection does not converge is
                       split in halves, recursively, down to dt / 2^level
                       (default 4; 0: never split) */
+  int rest_bending;/* 0 (default, thesis §2.5): K = S_I^T M^-1 S_I acts on
+                      the positions, so only flat states are free of
+                      bending forces: a curved rest state (a recorded first
+                      frame, a sheet with noise) is pulled flat, with forces
+                      that grow like kappa sigma / h^4 under refinement.
+                      1: bending relative to the rest curvature: the energy
+                      kappa/2 sum_k m_k |L_k x - R_k L_k x0|^2 (L = M^-1 S
+                      at interior nodes, R_k the rotation of node k's normal
+                      since rest, lagged one step), so the rest state and
+                      its rigid motions are force-free (bending.c). */
   int threads;     /* threads of one simulation (default 1; 2 or more: two).
                       Only large meshes use a second thread (those whose
                       projection factorization costs >= 1e8 flops, ~35x35

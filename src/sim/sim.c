@@ -56,6 +56,7 @@ void cf_params_default(cf_params *p) {
   p->max_iter = 50;
   p->reuse_factor = 1;
   p->predictor = 0;
+  p->rest_bending = 0;
   p->max_substep_level = 4;
   p->threads = 1;
 }
@@ -75,6 +76,11 @@ int cf_params_check(const cf_params *p, cf_error *err) {
                         p->max_substep_level, CF_MAX_SUBSTEP_LEVEL);
   if (p->predictor != 0 && p->predictor != 1)
     return cf_error_set(err, CF_EINVAL, "parameter predictor = %d: expected 0 or 1", p->predictor);
+  if (p->rest_bending != 0 && p->rest_bending != 1)
+    return cf_error_set(err, CF_EINVAL, "parameter rest_bending = %d: expected 0 or 1", p->rest_bending);
+  if (p->rest_bending && p->ks > 0)
+    return cf_error_set(err, CF_EINVAL, "parameter rest_bending = 1 with ks = %g: the shear energy's step "
+                        "does not support bending relative to the rest curvature (use ks = 0)", p->ks);
   if (p->threads < 1 || p->threads > 256)
     return cf_error_set(err, CF_EINVAL, "parameter threads = %d: expected 1..256", p->threads);
   if (p->max_iter < 1)

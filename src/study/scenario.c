@@ -74,6 +74,7 @@ static int set_key(void *user, const char *section, const char *name, const char
   else if (KEY("material", "beta")) ok = cf_text_double(value, &p->beta);
   else if (KEY("material", "kappa")) ok = cf_text_double(value, &p->kappa);
   else if (KEY("material", "ks")) ok = cf_text_double(value, &p->ks);
+  else if (KEY("material", "rest_bending")) ok = parse_int(value, &p->rest_bending) && (p->rest_bending == 0 || p->rest_bending == 1), expect = "0 or 1";
   else if (KEY("sim", "dt")) ok = cf_text_double(value, &p->dt) && p->dt > 0, expect = "a time step > 0 in s";
   else if (KEY("sim", "duration")) ok = cf_text_double(value, &sc->duration) && sc->duration > 0, expect = "a duration > 0 in s";
   else if (KEY("sim", "tol")) ok = cf_text_double(value, &p->tol) && p->tol > 0, expect = "a relative tolerance > 0";
@@ -216,9 +217,11 @@ int cf_scenario_mesh(const cf_scenario *sc, cf_mesh **mesh, int **kin, int *n_ki
 int cf_trajectory_params(const cf_params *p, const char **names, double *values) {
   /* the order of the root attributes of trajectory files */
   static const char *const n[CF_TRAJECTORY_PARAMS] = {"rho", "delta", "alpha", "beta", "kappa", "ks",
-                                                     "g", "dt", "tol", "max_iter", "reuse_factor", "predictor"};
+                                                     "g", "dt", "tol", "max_iter", "reuse_factor", "predictor",
+                                                     "rest_bending"};
   const double v[CF_TRAJECTORY_PARAMS] = {p->rho, p->delta, p->alpha, p->beta, p->kappa, p->ks,
-                                          p->g, p->dt, p->tol, p->max_iter, p->reuse_factor, p->predictor};
+                                          p->g, p->dt, p->tol, p->max_iter, p->reuse_factor, p->predictor,
+                                          p->rest_bending};
   for (int i = 0; i < CF_TRAJECTORY_PARAMS; i++) names[i] = n[i], values[i] = v[i];
   return CF_TRAJECTORY_PARAMS;
 }

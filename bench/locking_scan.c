@@ -1,0 +1,117 @@
+/* locking_scan.c — one run of the locking scenario (thesis §2.7.1,
+ * tests/test_locking.c) with its physical and numerical settings on the
+ * command line, printing the free corner once per simulated second.  The
+ * measurements of docs/locking.md were made with it.
+ *
+ *   build/bench/locking_scan MESH SEED KAPPA T [NOISE_MODE SIGMA ALPHA DT REST_BENDING]
+ *
+ * MESH 0..3: irregular triangles 22x22 (484 nodes), 31x31 (961), quads
+ * 23x23 (529), 30x30 (900) on the 1 m square, as in test_locking.  SEED:
+ * the noise seed (test_locking uses 7).  KAPPA: bending stiffness.  T:
+ * simulated seconds.  NOISE_MODE 0: Gaussian noise of SIGMA (m, default
+ * 0.003) on every coordinate of every node (test_locking); 1: not on the
+ * three held corners; 2: z only.  SIGMA < 0: |SIGMA| times the mesh
+ * spacing.  ALPHA (default 2), DT (default 0.001), REST_BENDING (default 0,
+ * cf_params.rest_bending).  rho = delta = 0.1 as in the test.  The last
+ * line (stderr) gives the solver statistics. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf_sim.h"
+
+static double urand(unsigned long long *s) { /* as tests/testutil.c */
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return (double)(*s >> 11) / 4503599627370496.0 - 1.0;
+}
+
+static int nearest(const cf_mesh *m, double x, double y) {
+  int best = 0;
+  for (int i = 1; i < m->n_nodes; i++)
+    if (hypot(m->x[3 * i] - x, m->x[3 * i + 1] - y) < hypot(m->x[3 * best] - x, m->x[3 * best + 1] - y)) best = i;
+  return best;
+}
+
+static cf_mesh *make_mesh(int which, double *h) {
+  double o[3] = {0, 0, 0}, u[3] = {1, 0, 0}, v[3] = {0, 1, 0};
+  static const double spacing[4] = {1.0 / 21, 1.0 / 30, 1.0 / 22, 1.0 / 29};
+  *h = spacing[which];
+  switch (which) {
+    case 0: return cf_mesh_square_tri(1.0, 22, 0.25, 42, 0);
+    case 1: return cf_mesh_square_tri(1.0, 31, 0.25, 43, 0);
+    case 2: return cf_mesh_grid(23, 23, o, u, v, 1);
+    default: return cf_mesh_grid(30, 30, o, u, v, 1);
+  }
+}
+
+static void add_noise(cf_mesh *m, unsigned long long seed, int mode, double sigma, const int *kin) {
+  for (int i = 0; i < 3 * m->n_nodes; i++) {
+    double u1 = 0.5 * (urand(&seed) + 1) + 1e-300, u2 = 0.5 * (urand(&seed) + 1);
+    double nz = sigma * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+    int node = i / 3;
+    if (mode == 1 && (node == kin[0] || node == kin[1] || node == kin[2])) continue;
+    if (mode == 2 && i % 3 != 2) continue;
+    m->x[i] += nz;
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc < 5) {
+    fprintf(stderr, "usage: locking_scan MESH SEED KAPPA T [NOISE_MODE SIGMA ALPHA DT REST_BENDING]\n");
+    return 2;
+  }
+  int which = atoi(argv[1]), mode = argc > 5 ? atoi(argv[5]) : 0;
+  unsigned long long seed = strtoull(argv[2], 0, 10);
+  double kappa = atof(argv[3]), T = atof(argv[4]), sigma = argc > 6 ? atof(argv[6]) : 0.003;
+  if (which < 0 || which > 3 || !(T > 0)) {
+    fprintf(stderr, "locking_scan: MESH must be 0..3 and T > 0\n");
+    return 2;
+  }
+  cf_runtime_init();
+  double h;
+  cf_mesh *m = make_mesh(which, &h);
+  if (sigma < 0) sigma = -sigma * h;
+  int kin[3] = {nearest(m, 0, 0), nearest(m, 1, 0), nearest(m, 0, 1)}, c = nearest(m, 1, 1);
+  add_noise(m, seed, mode, sigma, kin);
+  cf_error err;
+  if (cf_mesh_finalize(m, &err)) {
+    fprintf(stderr, "locking_scan: %s\n", err.msg);
+    return 1;
+  }
+  cf_params p;
+  cf_params_default(&p);
+  p.rho = p.delta = 0.1;
+  p.alpha = argc > 7 ? atof(argv[7]) : 2;
+  p.kappa = kappa;
+  p.dt = argc > 8 ? atof(argv[8]) : 0.001;
+  p.rest_bending = argc > 9 ? atoi(argv[9]) : 0;
+  cf_sim *s = cf_sim_alloc(m, &p, kin, 3, &err);
+  if (!s) {
+    fprintf(stderr, "locking_scan: %s\n", err.msg);
+    return 1;
+  }
+  int steps = (int)lround(T / p.dt), per_s = (int)lround(1 / p.dt);
+  double prev[3] = {0};
+  for (int k = 1; k <= steps; k++) {
+    if (cf_sim_step(s, NULL, &err)) {
+      fprintf(stderr, "locking_scan: step %d: %s\n", k, err.msg);
+      return 1;
+    }
+    if (k % per_s) continue;
+    const double *x = cf_sim_x(s);
+    double mv = sqrt(pow(prev[0] - x[3 * c], 2) + pow(prev[1] - x[3 * c + 1], 2) + pow(prev[2] - x[3 * c + 2], 2));
+    memcpy(prev, x + 3 * c, sizeof prev);
+    printf("mesh %d seed %llu t %.0f corner %.4f %.4f %.4f moved %.1f mm\n", which, strtoull(argv[2], 0, 10),
+           k * p.dt, x[3 * c], x[3 * c + 1], x[3 * c + 2], 1e3 * mv);
+    fflush(stdout);
+  }
+  cf_sim_stats st = cf_sim_get_stats(s);
+  fprintf(stderr, "steps %ld iterations %ld factorizations %ld substeps %ld cg %ld max violation %.2g\n", st.steps,
+          st.iterations, st.factorizations, st.substeps, st.cg_iterations, st.max_violation);
+  cf_sim_free(s);
+  cf_mesh_free(m);
+  return 0;
+}

@@ -43,7 +43,15 @@
  * taut) and a flat rest metric with 3 mm of z noise on the initial nodes
  * both lock or stall (corners 0.01-0.5 m low; the 23 x 23 quad grid, folding
  * across its quads' diagonals with an exactly taut hinge, does not fold at
- * all); alpha = 0.8 over 8 s and tol = 1e-4 leave 5.9 and 5.2 cm. */
+ * all); alpha = 0.8 over 8 s and tol = 1e-4 leave 5.9 and 5.2 cm.
+ *
+ * On an AMD EPYC (Zen/Haswell kernels) this test fails: 7.42 cm for seed
+ * 7, and 5.2-14.6 cm over seeds 3, 5, 7, 11, 23, with the triangle meshes
+ * hanging 4-5 cm farther out than the quad meshes on average; the
+ * measurements, their commands (bench/locking_scan) and the reasons (quads
+ * cannot crease along their diagonal, irregular triangles resist smooth
+ * folds, the noisy rest state is pre-stressed by the bending operator) are
+ * in docs/locking.md.  The limit stays: the fix belongs in the model. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

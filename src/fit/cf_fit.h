@@ -106,6 +106,21 @@ typedef struct {
 int cf_fit_run_eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double prune_bound,
                     cf_frame_error *fe, cf_fit_result *res);
 
+/* What the driven simulation does to recorded corners it cannot follow
+ * (driven.c, clamp_span): two controlled corners of one lattice row farther
+ * apart than the row's rest length shortened by the tolerance are pulled
+ * together symmetrically.  Depends on the recording and the tolerance
+ * only, so it is the same for every parameter point.  A recording whose
+ * corners are farther apart than the row by more than 1 mm or 0.5 % cannot
+ * be followed: every cf_fit_run_eval of it fails at once with a reason
+ * naming the first such frame and the distance. */
+typedef struct {
+  int frames;        /* frames whose corners are pulled together */
+  double max_pull_m; /* largest reduction of their distance, m */
+  int worst_frame;   /* the frame of max_pull_m */
+} cf_drive_fix;
+cf_drive_fix cf_fit_run_drive_fix(const cf_fit_run *r);
+
 /* Mesh nodes of the simulation holding the markers (lattice order). */
 const int *cf_fit_run_marker_nodes(const cf_fit_run *r);
 const cf_mesh *cf_fit_run_mesh(const cf_fit_run *r);

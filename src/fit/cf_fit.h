@@ -128,7 +128,9 @@ const cf_mesh *cf_fit_run_mesh(const cf_fit_run *r);
 /* ------------------------------------------------------------ Nelder-Mead */
 /* Minimize the mean error over the window [t0, t1) with GSL's nmsimplex2 on
  * 1-3 parameters (delta, alpha[, mu]) within bounds (outside, and where the
- * simulation fails, the objective is a large penalty, never NaN). */
+ * simulation fails, the objective is a large penalty, never NaN).  Failed
+ * simulations are counted; a start whose simulation fails ends the fit at
+ * once (start_failed), so that the caller can try another start. */
 enum { CF_PARAM_DELTA = 0, CF_PARAM_ALPHA = 1, CF_PARAM_MU = 2 };
 
 typedef struct {
@@ -147,9 +149,12 @@ typedef struct {
 
 typedef struct {
   double best[3];
-  double f_best;     /* mean error (cm) on the training window */
-  double f_start;    /* at the starting point */
+  double f_best;     /* mean error (cm) on the training window (+inf: the start failed) */
+  double f_start;    /* at the starting point (+inf if its simulation failed) */
   int evaluations, iterations, converged;
+  int failed;        /* evaluations whose simulation failed (infinite error) */
+  int start_failed;  /* 1: the simulation at the start failed; nothing else was evaluated */
+  char failure[256]; /* the first failed evaluation's message ("" if none) */
   int n_path;
   cf_nm_step *path;  /* [n_path], malloc'ed: free with cf_nm_result_free */
 } cf_nm_result;

@@ -1,6 +1,7 @@
 /* nelder_mead.c — parameter fit with GSL's nmsimplex2 (thesis §4.1.2). */
 #include <gsl/gsl_multimin.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +13,8 @@ typedef struct {
   cf_fit_run *run;
   const cf_fit_point *base;
   const cf_nm_options *o;
-  int evals;
+  int evals, failed;
+  char failure[256]; /* the first failure's message */
 } nm_ctx;
 
 void cf_fit_point_set(cf_fit_point *pt, int n, const double *x) {
@@ -37,8 +39,10 @@ static double objective(const gsl_vector *v, void *params) {
   int rc = cf_fit_run_eval(c->run, &pt, c->o->t0, c->o->t1, 0, NULL, &r);
   const cf_fit_progress *pg = c->o->progress;
   if (pg && pg->fn) pg->fn(c->evals, c->o->max_evals > 0 ? c->o->max_evals : 200, pg->user);
-  if (rc != CF_OK || r.status != CF_OK || !isfinite(r.err.e_cm)) return PENALTY;
-  return r.err.e_cm;
+  if (rc == CF_OK && r.status == CF_OK && isfinite(r.err.e_cm)) return r.err.e_cm;
+  if (!c->failed++)
+    snprintf(c->failure, sizeof c->failure, "%s", r.reason[0] ? r.reason : cf_status_name(rc ? rc : r.status));
+  return PENALTY;
 }
 
 void cf_nm_options_default(cf_nm_options *o, double rho, double delta0, double alpha0) {
@@ -70,7 +74,7 @@ int cf_fit_nelder_mead(cf_fit_run *run, const cf_fit_point *base, const cf_nm_op
   memset(res, 0, sizeof *res);
   if (o->n < 1 || o->n > 3)
     return cf_error_set(err, CF_EINVAL, "Nelder-Mead: %d parameters, expected 1 to 3", o->n);
-  nm_ctx c = {run, base, o, 0};
+  nm_ctx c = {run, base, o, 0, 0, ""};
   gsl_multimin_function fn = {objective, (size_t)o->n, &c};
   gsl_vector *x = gsl_vector_alloc(o->n), *step = gsl_vector_alloc(o->n);
   gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, o->n);
@@ -85,8 +89,9 @@ int cf_fit_nelder_mead(cf_fit_run *run, const cf_fit_point *base, const cf_nm_op
     gsl_vector_set(step, i, o->step[i]);
   }
   res->f_start = objective(x, &c);
-  gsl_multimin_fminimizer_set(m, &fn, x, step);
-  int rc = CF_OK, status = GSL_CONTINUE;
+  res->start_failed = c.failed > 0;
+  int rc = CF_OK, status = res->start_failed ? GSL_FAILURE : GSL_CONTINUE;
+  if (!res->start_failed) gsl_multimin_fminimizer_set(m, &fn, x, step);
   int max_evals = o->max_evals > 0 ? o->max_evals : 200;
   double tol = o->size_tol > 0 ? o->size_tol : 1e-4;
   while (status == GSL_CONTINUE && c.evals < max_evals && rc == CF_OK) {
@@ -107,7 +112,9 @@ int cf_fit_nelder_mead(cf_fit_run *run, const cf_fit_point *base, const cf_nm_op
     memcpy(res->best, o->start, sizeof(double) * o->n);
     res->f_best = res->f_start;
   }
-  res->evaluations = c.evals;
+  if (res->start_failed) res->f_start = res->f_best = INFINITY; /* not the penalty GSL saw */
+  res->evaluations = c.evals, res->failed = c.failed;
+  snprintf(res->failure, sizeof res->failure, "%s", c.failure);
   gsl_multimin_fminimizer_free(m);
   gsl_vector_free(x);
   gsl_vector_free(step);

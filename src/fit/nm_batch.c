@@ -12,8 +12,8 @@ enum { PATH_CAP = 1000 }; /* simplex steps kept per fit (iterations <= evaluatio
 
 typedef struct {
   double best[3], f_best, f_start;
-  int evaluations, iterations, converged, n_path, rc;
-  char msg[256];
+  int evaluations, iterations, converged, failed, start_failed, n_path, rc;
+  char msg[256], failure[256];
   cf_nm_step path[PATH_CAP];
 } nm_rec;
 
@@ -39,6 +39,8 @@ static int batch_item(int i, void *arg, void *out) {
     memcpy(r->best, nr.best, sizeof r->best);
     r->f_best = nr.f_best, r->f_start = nr.f_start;
     r->evaluations = nr.evaluations, r->iterations = nr.iterations, r->converged = nr.converged;
+    r->failed = nr.failed, r->start_failed = nr.start_failed;
+    memcpy(r->failure, nr.failure, sizeof r->failure);
     r->n_path = nr.n_path < PATH_CAP ? nr.n_path : PATH_CAP;
     memcpy(r->path, nr.path, sizeof(cf_nm_step) * r->n_path);
   }
@@ -52,6 +54,8 @@ static int unpack(const nm_rec *r, cf_nm_result *res) {
   memcpy(res->best, r->best, sizeof res->best);
   res->f_best = r->f_best, res->f_start = r->f_start;
   res->evaluations = r->evaluations, res->iterations = r->iterations, res->converged = r->converged;
+  res->failed = r->failed, res->start_failed = r->start_failed;
+  memcpy(res->failure, r->failure, sizeof res->failure);
   res->path = malloc(sizeof(cf_nm_step) * (r->n_path + 1));
   if (!res->path) return CF_ENOMEM;
   res->n_path = r->n_path;

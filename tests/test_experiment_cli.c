@@ -1,7 +1,10 @@
 /* test_experiment_cli.c — `clothfit experiment aero` on a tiny study made
  * here: four short recordings of the model itself (synthrec.h) with
  * different sizes, densities and speeds, and a fifth whose top corners are
- * pulled apart (no simulation can follow it: reported, left out), written as Motive 1.21 CSV files
+ * pulled apart (no simulation can follow it: every failed grid point is
+ * reported on stderr, counted in the JSON and kept in the results file, the
+ * recording is left out of the study and the command exits with status 1
+ * naming it, issue 18), written as Motive 1.21 CSV files
  * (Y-up, metres, markers in reverse lattice order) with the sidecars of
  * `clothfit synth` (NAME.meta.ini; for one recording only NAME.truth.ini,
  * whose [meta] is read and its other sections skipped).  The command must
@@ -112,6 +115,10 @@ static void check_results(const char *out) {
                                  reason names the frame where the corners are too far apart (issue 18) */
       CHECK(c->has_sweep && c->sweep.best == -1 && !c->has_fit && strstr(c->sweep.reason[0], "frame 20 ") &&
             strstr(c->sweep.reason[0], "controlled corners are"), "broken: %s", c->has_sweep ? c->sweep.reason[0] : "");
+      int kept = 0; /* the failed-point map: every point's status and reason */
+      for (int k = 0; c->has_sweep && k < c->sweep.nd * c->sweep.na; k++)
+        kept += c->sweep.status[k] != 0 && strstr(c->sweep.reason[k], "(t = 0.200 s)") != NULL;
+      CHECK(kept == 9, "broken: %d of 9 failed points kept with their reason", kept);
       continue;
     }
     CHECK(s && c->has_sweep && c->has_fit && c->has_series && c->sweep.nd == 3 && c->sweep.na == 3, "%s", c->name);
@@ -141,10 +148,26 @@ int main(int argc, char **argv) {
   int st = cf_test_run(args, dir, &o, &e);
   const char *j = cf_test_last_line(o);
   printf("%s", o ? o : "");
-  CHECK(st == 0 && j[0] == '{' && isfinite(cf_test_json_num(j, "R_cm")), "status %d: %s", st, e ? e : "");
+  /* the study is done and written, but broken-A2 has no optimum: status 1, the last line naming it */
+  const char *last = e ? cf_test_last_line(e) : "";
+  CHECK(st == 1 && j[0] == '{' && isfinite(cf_test_json_num(j, "R_cm")), "status %d: %s", st, e ? e : "");
+  CHECK(!strncmp(last, "clothfit experiment: 1 of 5 recording(s) without a finite optimum: ", 67) &&
+        strstr(last, "broken-A2.h5 (every one of its 9 grid points failed, first: ") && strstr(last, out),
+        "last stderr line '%s'", last);
   CHECK(o && strstr(o, "global") && strstr(o, "delta_0") && strstr(o, "alpha_tr") && strstr(o, "no valid grid point"),
         "tables missing");
-  CHECK(e && strstr(e, "warning: 1 of 5 recordings have no valid grid point"), "stderr '%s'", e ? e : "");
+  CHECK(e && strstr(e, "clothfit experiment: warning: broken-A2: 9 of 9 simulations of the grid failed (100.0 %): at "
+                       "delta 0.01604 alpha 0.0802: ") && strstr(e, "also at delta 0.01604 alpha 0.1604 (frame 20, "
+                       "t = 0.2 s)") && strstr(e, "clothfit experiment: warning: in total 9 of 45 grid simulations "
+                       "failed (20.0 %)"), "stderr '%s'", e ? e : "");
+  const char *b = strstr(j, "{\"name\":\"broken-A2\""), *w = strstr(j, "{\"name\":\"wool-A3\"");
+  CHECK(b && cf_test_json_num(b, "failed_points") == 9 && cf_test_json_num(b, "grid_points") == 9 &&
+        cf_test_json_num(b, "failed_fraction") == 1 && strstr(b, "\"optimum_borders_failed\":null"), "broken: %s", b);
+  CHECK(w && cf_test_json_num(w, "failed_points") == 0 && strstr(w, "\"optimum_borders_failed\":false") &&
+        cf_test_json_num(w, "failed_evaluations") == 0, "wool: %s", w);
+  const char *tot = strstr(j, "],\"failed_points\":"); /* the totals after the recordings */
+  CHECK(tot && cf_test_json_num(tot, "failed_points") == 9 && cf_test_json_num(tot, "grid_points") == 45 &&
+        cf_test_json_num(tot, "failed_fraction") == 0.2, "totals: %s", j);
   check_results(out);
   struct stat sb;
   snprintf(recs, sizeof recs, "%s/reports/aero-recordings/wool-A3.h5", dir);

@@ -40,6 +40,13 @@ static const char *help =
     "--no-refine), fit the a-priori formulas (4.6)-(4.7) when there are at least 4\n"
     "recordings, and print Tables A.1, 4.5 and 4.6.\n"
     "\n"
+    "Failed simulations are reported per recording as by clothfit sweep (stderr;\n"
+    "--json failed_points, grid_points, failed_fraction, optimum_borders_failed,\n"
+    "failed_evaluations per recording and in total).  A recording left without a\n"
+    "finite optimum (every grid point failed) is left out of the means and the\n"
+    "regression, and the command exits with status 1 naming it, after writing the\n"
+    "results (with its failed points) and printing the tables.\n"
+    "\n"
     "  -o RESULTS.h5       default reports/aero.h5 (rewritten)\n"
     "  --recordings DIR    where the ingested REC.h5 go (default: RESULTS without\n"
     "                      .h5, plus -recordings/)\n"
@@ -257,11 +264,11 @@ static char *settings(const exp_args *a) {
   const cf_cli_model *m = &a->model; /* checked: short numbers */
   int k = snprintf(t, size, "[experiment]\nname = aero\ndataset = %s\nrecordings = %s\ndelta_grid = %s\nalpha_grid = %s\n"
                    "prune = %d\nrefine = %s\nmax_evals = %d\nregress_evals = %d\nmaps = %d\ndt = 0.01\n"
-                   "kappa = %s\nbeta = %s\ntol = %s\nfiles =",
+                   "kappa = %s\nbeta = %s\ntol = %s\nmax_iter = %s\nfiles =",
                    a->dataset, a->recdir, a->dgrid ? a->dgrid : "0.05:1:15*rho", a->agrid ? a->agrid : "0.05:4:16*rho",
                    a->prune, a->no_refine ? "no" : "nelder-mead, whole recording", a->evals,
                    a->revals, !a->no_maps, m->kappa ? m->kappa : "0", m->beta ? m->beta : "0",
-                   m->tol ? m->tol : "1e-3");
+                   m->tol ? m->tol : "1e-3", m->max_iter ? m->max_iter : "50");
   for (int i = 0; i < a->n && k > 0 && (size_t)k < size; i++) k += snprintf(t + k, size - k, "\n  %s", a->csv[i]);
   if (k > 0 && (size_t)k < size) snprintf(t + k, size - k, "\n");
   return t;
@@ -278,15 +285,13 @@ static void report(const exp_args *a, const cf_results *res) {
   } else {
     printf("\n(no regression: it needs at least 4 recordings with an optimum, there are %d)\n", n_valid(res));
   }
-  int failed = cf_cli_n_failed(res);
-  if (failed)
-    fprintf(stderr, "clothfit experiment: warning: %d of %d recordings have no valid grid point (every simulation "
-            "failed; see the table), left out of the means and the regression\n", failed, res->n);
+  cf_cli_warn_failures("experiment", res, a->out);
   cf_cli_warn_grid_edges("experiment", res);
   printf("\nresults: %s\nrecordings: %s/\n", a->out, a->recdir);
   if (!a->json) return;
   printf("{");
   cf_cli_json_recordings(res);
+  cf_cli_json_failure_totals(res);
   if (res->reg.has) {
     cf_cli_json_num("R_cm", res->reg.R, 0);
     cf_cli_json_num("E_cm", res->reg.E, 0);
@@ -320,6 +325,8 @@ int cmd_experiment(int argc, char **argv) {
        cf_cli_model_apply("experiment", &a.model, in, a.n) || sweep_all(&a, in, &res) || refine_all(&a, in, &res) ||
        regress_all(&a, in, &res) || cf_cli_results_write("experiment", a.out, &res);
   if (!rc) report(&a, &res);
+  /* written whole, with the failed points; but a recording left without an optimum fails the study */
+  if (!rc) rc = cf_cli_fail_no_optimum("experiment", &res, a.out);
   cf_results_free(&res);
   cf_cli_free_inputs(in, a.n);
   cf_strings_free(a.csv, a.n);

@@ -16,13 +16,22 @@
 static const char *help =
     "usage: clothfit fit REC.h5 [--params delta,alpha] [--start grid|apriori|D,A]\n"
     "                    [--train A:B] [--max-evals N] [--workers N] [--prune]\n"
-    "                    " CF_CLI_MODEL_USAGE " [-o RESULTS.h5] [--json]\n"
+    "                    " CF_CLI_MODEL_USAGE "\n"
+    "                    [-o RESULTS.h5] [--json]\n"
     "\n"
     "Fit the aerodynamic parameters (delta, alpha) of the inextensible model to a\n"
     "recording by Nelder-Mead (GSL nmsimplex2) on the mean error over a training\n"
     "window, and report the errors on the training and testing windows and on the\n"
     "whole recording (cm).  The other model parameters are held (--kappa, --beta,\n"
-    "--tol).\n"
+    "--tol, --max-iter).\n"
+    "\n"
+    "When the simulation at the start fails, the next start is tried, in order: the\n"
+    "grid optimum (sweeping the default grid), the a-priori prediction (with the\n"
+    "cloth size), the centre of the parameter box (delta = rho/2, alpha = 2 rho);\n"
+    "when every start fails, fit exits with status 1 naming the recording and the\n"
+    "starts tried.  Failed grid points and failed Nelder-Mead evaluations are\n"
+    "reported (stderr warnings, as in clothfit sweep --help) and counted in the JSON\n"
+    "and in -o.\n"
     "\n"
     "  --params delta,alpha  the parameters fitted (mu needs contact, which the\n"
     "                        driven simulation does not model yet)\n"
@@ -40,7 +49,10 @@ static const char *help =
     "  --json                one JSON object on the last line: delta, alpha, mu\n"
     "                        (null), mean_error_cm, mean_std_cm (whole recording),\n"
     "                        method, evaluations, and train_/test_ errors, start,\n"
-    "                        kappa, beta, tol\n"
+    "                        starts_tried, failed_evaluations, failed_points,\n"
+    "                        grid_points, failed_fraction, optimum_borders_failed\n"
+    "                        (this run's grid; null without), kappa, beta, tol,\n"
+    "                        max_iter\n"
     CF_CLI_MODEL_HELP;
 
 typedef struct {
@@ -48,7 +60,10 @@ typedef struct {
   cf_cli_model model;
   int prune, json, nw, evals, t0, t1;
   double f0, f1, d0, a0;
-  char start_kind[16];
+  char start_kind[16]; /* the start asked for */
+  int swept;           /* the grid was swept in this run: rec->sweep is this run's */
+  char starts[64];     /* the starts tried, blank-separated */
+  char tried[1200];    /* the starts that failed and why */
 } fit_args;
 
 static int check_values(fit_args *a) {
@@ -69,17 +84,18 @@ static int check_values(fit_args *a) {
   return cf_cli_workers("fit", a->workers, &a->nw);
 }
 
-/* The start point: the grid optimum (sweeping first), the formula, or given. */
-static int start_point(fit_args *a, const cf_fit_input *in, cf_res_rec *rec) {
+/* A start that could not be used, and why, for the final error. */
+static void note(fit_args *a, const char *kind, double d0, double a0, const char *why) {
+  size_t n = strlen(a->tried);
+  if (isfinite(d0))
+    snprintf(a->tried + n, sizeof a->tried - n, "%s%s (delta %.5g alpha %.5g): %s", n ? "; " : "", kind, d0, a0, why);
+  else snprintf(a->tried + n, sizeof a->tried - n, "%s%s: %s", n ? "; " : "", kind, why);
+}
+
+/* The grid optimum, sweeping the default grid over the training window
+ * first: 0, 1 after printing the error, 2 if every grid point failed. */
+static int grid_start(fit_args *a, const cf_fit_input *in, cf_res_rec *rec, double *d0, double *a0) {
   cf_error err = {0, ""};
-  if (!strcmp(a->start_kind, "apriori")) {
-    if (!isfinite(in->S))
-      return cf_cli_fail("fit", "%s: --start apriori needs the cloth size (ingest with --size A2|A3|WxH)", in->path);
-    cf_formula_predict(&cf_formula_thesis_rep1, in->S, in->V, in->tg.rho, &a->d0, &a->a0);
-    a->d0 = fmax(a->d0, 0.05 * in->tg.rho), a->a0 = fmax(a->a0, 0.05 * in->tg.rho); /* inside the model's domain */
-    return 0;
-  }
-  if (strcmp(a->start_kind, "grid")) return 0;
   cf_cli_grid gd, ga;
   cf_cli_parse_grid(NULL, 'd', &gd), cf_cli_parse_grid(NULL, 'a', &ga);
   cf_cli_bar bar;
@@ -87,29 +103,112 @@ static int start_point(fit_args *a, const cf_fit_input *in, cf_res_rec *rec) {
   int rc = cf_cli_sweep(in, &gd, &ga, a->t0, a->t1, a->nw, a->prune, &bar, rec, &err);
   cf_cli_bar_end(&bar);
   if (rc) return cf_cli_fail("fit", "%s", err.msg);
-  if (rec->sweep.best < 0)
-    return cf_cli_fail("fit", "%s: every grid point failed (e.g. %s); try --start D,A", in->path, rec->sweep.reason[0]);
-  a->d0 = rec->sweep.delta[rec->sweep.best / rec->sweep.na];
-  a->a0 = rec->sweep.alpha[rec->sweep.best % rec->sweep.na];
+  const cf_res_sweep *w = &rec->sweep;
+  a->swept = 1;
+  if (w->best < 0) {
+    char why[400];
+    snprintf(why, sizeof why, "every one of its %d points failed, first: %.300s", w->nd * w->na, w->reason[0]);
+    return note(a, "grid", NAN, NAN, why), 2;
+  }
+  *d0 = w->delta[w->best / w->na], *a0 = w->alpha[w->best % w->na];
   return 0;
 }
 
+/* The start of kind (given, grid, apriori, centre of the parameter box):
+ * 0 with (*d0, *a0), 1 after printing the error, 2 if there is none. */
+static int start_point(fit_args *a, const char *kind, const cf_fit_input *in, cf_res_rec *rec, double *d0,
+                       double *a0) {
+  double rho = in->tg.rho;
+  if (!strcmp(kind, "given")) return *d0 = a->d0, *a0 = a->a0, 0;
+  if (!strcmp(kind, "centre")) return *d0 = 0.5 * rho, *a0 = 2 * rho, 0; /* of [0, rho] x [0, 4 rho] */
+  if (!strcmp(kind, "grid")) return grid_start(a, in, rec, d0, a0);
+  if (!isfinite(in->S) && !strcmp(a->start_kind, kind))
+    return cf_cli_fail("fit", "%s: --start apriori needs the cloth size (ingest with --size A2|A3|WxH)", in->path);
+  if (!isfinite(in->S)) return note(a, kind, NAN, NAN, "no cloth size in the recording"), 2;
+  cf_formula_predict(&cf_formula_thesis_rep1, in->S, in->V, rho, d0, a0);
+  *d0 = fmax(*d0, 0.05 * rho), *a0 = fmax(*a0, 0.05 * rho); /* inside the model's domain */
+  return 0;
+}
+
+/* Nelder-Mead from the start of kind: 0, 1 after printing the error, 2 if
+ * the start is missing or its simulation fails (noted). */
+static int try_start(fit_args *a, const char *kind, const cf_fit_input *in, cf_res_rec *rec) {
+  size_t n = strlen(a->starts);
+  snprintf(a->starts + n, sizeof a->starts - n, "%s%s", n ? " " : "", kind);
+  double d0, a0;
+  int rc = start_point(a, kind, in, rec, &d0, &a0);
+  if (rc) return rc;
+  cf_cli_bar bar;
+  cf_error err = {0, ""};
+  char failure[256];
+  cf_cli_bar_start(&bar, "fit: Nelder-Mead", a->evals);
+  rc = cf_cli_refine(in, d0, a0, kind, a->t0, a->t1, a->evals, &bar, rec, failure, &err);
+  cf_cli_bar_end(&bar);
+  if (rc) return cf_cli_fail("fit", "%s", err.msg);
+  if (failure[0]) return note(a, kind, d0, a0, failure), 2;
+  a->d0 = d0, a->a0 = a0;
+  snprintf(rec->fit.starts_tried, sizeof rec->fit.starts_tried, "%s", a->starts);
+  return 0;
+}
+
+/* rec as this run made it: its sweep only if swept now. */
+static cf_results run_view(const fit_args *a, cf_res_rec *view) {
+  cf_results v;
+  cf_results_init(&v);
+  view->has_sweep = view->has_sweep && a->swept;
+  v.n = 1, v.recs = view;
+  return v;
+}
+
+/* The start asked for, then the grid optimum, the a-priori prediction and
+ * the centre of the parameter box, until one's simulation succeeds. */
 static int run_fit(fit_args *a, const cf_fit_input *in, cf_res_rec *rec) {
+  static const char *const next[] = {"grid", "apriori", "centre"};
   a->t0 = (int)floor(a->f0 * in->tg.T + 0.5), a->t1 = (int)floor(a->f1 * in->tg.T + 0.5);
   if (a->t1 - a->t0 < 2)
     return cf_cli_fail("fit", "%s: the training window holds %d frame(s); use a longer --train", in->path,
                        a->t1 - a->t0);
-  if (start_point(a, in, rec)) return 1;
-  cf_cli_bar bar;
-  cf_error err = {0, ""};
-  cf_cli_bar_start(&bar, "fit: Nelder-Mead", a->evals);
-  int rc = cf_cli_refine(in, a->d0, a->a0, a->start_kind, a->t0, a->t1, a->evals, &bar, rec, &err);
-  cf_cli_bar_end(&bar);
-  return rc ? cf_cli_fail("fit", "%s", err.msg) : 0;
+  int rc = try_start(a, a->start_kind, in, rec);
+  for (int k = 0; rc == 2 && k < 3; k++)
+    if (strcmp(next[k], a->start_kind)) rc = try_start(a, next[k], in, rec);
+  if (rc != 2) return rc;
+  cf_res_rec view = *rec;
+  view.has_fit = 0;
+  cf_results v = run_view(a, &view);
+  cf_cli_warn_failures("fit", &v, NULL);
+  return cf_cli_fail("fit", "%s: no finite optimum: the simulation fails at every start tried: %s", in->path,
+                     a->tried);
+}
+
+/* The failed simulations of this run: lines of the text (the warnings go
+ * to stderr). */
+static void failures_text(const fit_args *a, const cf_res_rec *rec, const cf_results *v) {
+  const cf_res_fit *f = &rec->fit;
+  cf_cli_failures n = cf_cli_failures_of(&v->recs[0]);
+  if (strchr(f->starts_tried, ' ')) printf("starts tried      %s (failed: %s)\n", f->starts_tried, a->tried);
+  if (n.failed)
+    printf("failed            %d of %d grid points (%.1f %%)\n", n.failed, n.points, 100.0 * n.failed / n.points);
+  if (n.nm_failed)
+    printf("failed            %d of %d Nelder-Mead evaluations (first: %s)\n", n.nm_failed, n.nm_evals, f->failure);
+  if (f->optimum_failure[0]) printf("optimum failed    whole recording: %s\n", f->optimum_failure);
+  if (cf_cli_optimum_borders_failed(&v->recs[0], NULL, NULL) > 0)
+    printf("grid optimum      borders failed grid points (see the warning)\n");
+}
+
+static void json_starts(const char *starts) {
+  printf(",\"starts_tried\":[");
+  for (const char *p = starts; *p;) {
+    size_t l = strcspn(p, " ");
+    printf("%s\"%.*s\"", p == starts ? "" : ",", (int)l, p);
+    p += l + (p[l] == ' ');
+  }
+  printf("]");
 }
 
 static void report(const fit_args *a, const cf_res_rec *rec) {
   const cf_res_fit *f = &rec->fit;
+  cf_res_rec view = *rec;
+  cf_results v = run_view(a, &view);
   printf("recording         %s (%d frames, dt %g s, rho %g kg/m^2)\n", rec->recording, rec->frames, rec->dt, rec->rho);
   printf("start             %s: delta %.5f alpha %.5f (training error %.4f cm)\n", f->start_kind, f->start[0],
          f->start[1], f->f_start);
@@ -119,16 +218,19 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
          f->s_train);
   if (isfinite(f->e_test)) printf("testing           the other frames: error %.4f cm, std %.4f cm\n", f->e_test, f->s_test);
   printf("whole recording   error %.4f cm, std %.4f cm\n", f->e_all, f->s_all);
+  failures_text(a, rec, &v);
+  cf_cli_warn_failures("fit", &v, a->out);
   /* only this run's grid: with another start, rec's sweep may be older */
   char edge[512];
-  int on_edge = strcmp(f->start_kind, "grid") ? -1 : cf_cli_grid_edge(rec, edge, sizeof edge);
+  int on_edge = a->swept ? cf_cli_grid_edge(rec, edge, sizeof edge) : -1;
   if (on_edge > 0) {
     printf("grid edge         the grid optimum is on the edge of the grid: %s\n", edge);
     fprintf(stderr, "clothfit fit: warning: %s: the grid optimum is on the edge of the grid: %s\n", rec->name, edge);
   }
   cf_res_model def = cf_res_model_default();
   if (!cf_res_model_equal(&f->model, &def))
-    printf("model             kappa %g, beta %g, tol %g (held fixed)\n", f->model.kappa, f->model.beta, f->model.tol);
+    printf("model             kappa %g, beta %g, tol %g, max_iter %d (held fixed)\n", f->model.kappa, f->model.beta,
+           f->model.tol, f->model.max_iter);
   if (a->out) printf("results           %s\n", a->out);
   if (!a->json) return;
   printf("{");
@@ -141,8 +243,12 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   printf(",\"evaluations\":%d,\"iterations\":%d,\"converged\":%s", f->evaluations, f->iterations,
          f->converged ? "true" : "false");
   cf_cli_json_str("start", f->start_kind, 0);
+  json_starts(f->starts_tried);
   printf(",\"on_grid_edge\":%s", on_edge < 0 ? "null" : on_edge ? "true" : "false");
   cf_cli_json_str("grid_edge", on_edge > 0 ? edge : NULL, 0);
+  cf_cli_json_failures(&v.recs[0]);
+  cf_cli_json_str("evaluation_failure", f->failure[0] ? f->failure : NULL, 0);
+  cf_cli_json_str("optimum_failure", f->optimum_failure[0] ? f->optimum_failure : NULL, 0);
   cf_cli_json_num("start_delta", f->start[0], 0);
   cf_cli_json_num("start_alpha", f->start[1], 0);
   cf_cli_json_num("train_error_cm", f->e_train, 0);
@@ -152,6 +258,7 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_json_num("kappa", f->model.kappa, 0);
   cf_cli_json_num("beta", f->model.beta, 0);
   cf_cli_json_num("tol", f->model.tol, 0);
+  printf(",\"max_iter\":%d", f->model.max_iter);
   cf_cli_json_str("recording", rec->recording, 0);
   cf_cli_json_str("output", a->out, 0);
   printf("}\n");

@@ -13,14 +13,15 @@
 
 static const char *help =
     "usage: clothfit predict REC.h5... [--formula thesis-rep1|RESULTS.h5] [--optima RESULTS.h5]\n"
-    "                        [--no-eval] " CF_CLI_MODEL_USAGE " [--json]\n"
+    "                        [--no-eval] [--json]\n"
+    "                        " CF_CLI_MODEL_USAGE "\n"
     "       clothfit predict --S S --V V --rho RHO [--formula ...] [--json]\n"
     "\n"
     "delta-hat = d0 + d1 S + d2 V + d3 rho and alpha-hat = a0 + a1 S + a2 V + a3 rho\n"
     "(thesis (4.6), (4.10)-(4.11)) per recording: S = cloth area / A3 area, V = mean\n"
     "of the upper half of the markers' squared speeds (m^2/s^2), rho = density.\n"
     "The error e-hat (cm) is simulated at (delta-hat, alpha-hat) unless --no-eval,\n"
-    "with the other model parameters held (--kappa, --beta, --tol).\n"
+    "with the other model parameters held (--kappa, --beta, --tol, --max-iter).\n"
     "Next to them the fitted optimum (delta*, alpha*, e*) from --optima (default: the\n"
     "--formula file when it is a results file), like Table 4.9.\n"
     "\n"

@@ -13,7 +13,8 @@
 
 static const char *help =
     "usage: clothfit regress REC.h5... --from RESULTS.h5 [-o RESULTS.h5] [--max-evals N]\n"
-    "                        [--workers N] " CF_CLI_MODEL_USAGE " [--json]\n"
+    "                        [--workers N] [--json]\n"
+    "                        " CF_CLI_MODEL_USAGE "\n"
     "\n"
     "Fit delta = d0 + d1 S + d2 V + d3 rho and alpha = a0 + a1 S + a2 V + a3 rho\n"
     "(thesis (4.6)) to the recordings: least squares on their optima in RESULTS.h5\n"
@@ -22,7 +23,8 @@ static const char *help =
     "formula.  Needs at least 4 recordings that vary in size, speed and density.\n"
     "Prints the coefficients, R* and E* (mean of the optima's errors), like Table\n"
     "4.6; -o stores them in /regression (the file may be RESULTS.h5 itself).\n"
-    "The optima must come from the same model settings (--kappa, --beta, --tol).\n"
+    "The optima must come from the same model settings (--kappa, --beta, --tol,\n"
+    "--max-iter).\n"
     "\n"
     "  --max-evals N   evaluations of R at most (default 400; each simulates every\n"
     "                  recording)\n"

@@ -127,6 +127,8 @@ static int run(sens_args *a, const cf_fit_input *in, cf_res_rec *rec) {
     cf_res_rec_describe(rec, in);
     if (cf_res_set_sens(rec, a->scan ? a->scan : "map", a->D, a->A, &o, &sr))
       rc = cf_error_set(&err, CF_ENOMEM, "out of memory");
+    char **reason = rec->sens.reason; /* the failure messages: swapped for the "" copies */
+    if (!rc) rec->sens.reason = scratch.sweep.reason, scratch.sweep.reason = reason;
     rec->sens.model = cf_res_model_of(in);
   }
   cf_res_rec_clear(&scratch);

@@ -22,7 +22,16 @@ static const char *help =
     "with *rho scaled by the density.  Prints the best point per recording (Table\n"
     "A.1: error, std, alpha, delta) and the means by material, size, motion and\n"
     "speed (Table 4.5).  The other model parameters are held (--kappa, --beta,\n"
-    "--tol).\n"
+    "--tol, --max-iter).\n"
+    "\n"
+    "A simulation that fails (e.g. the projection does not converge within\n"
+    "--max-iter iterations at --tol) is a failed grid point: per recording with\n"
+    "failures one warning line on stderr says how many of the grid failed, where\n"
+    "(delta, alpha, step and time of the first few) and why, and a total line sums\n"
+    "them; another warns when the grid optimum has a failed grid neighbour (the\n"
+    "true optimum may lie there).  --json has failed_points, grid_points,\n"
+    "failed_fraction and optimum_borders_failed per recording and the totals; -o\n"
+    "keeps every point's status and reason (sweep/status, sweep/reason).\n"
     "\n"
     "  -o RESULTS.h5        store the error surfaces (added to the file if it exists)\n"
     "  --workers N          worker processes (default 0 = all cores)\n"
@@ -110,6 +119,7 @@ static void report(const sweep_args *a, const cf_results *res, const cf_fit_inpu
       printf("  %s: %d of %d points failed, %d pruned%s\n", v.recs[i].name, failed, w->nd * w->na, pruned,
              w->best < 0 ? ", no valid point" : "");
   }
+  cf_cli_warn_failures("sweep", &v, a->out);
   int failed = cf_cli_n_failed(&v);
   if (failed)
     fprintf(stderr, "clothfit sweep: warning: %d of %d recordings have no valid grid point (every simulation "
@@ -121,6 +131,7 @@ static void report(const sweep_args *a, const cf_results *res, const cf_fit_inpu
   if (a->json) {
     printf("{");
     cf_cli_json_recordings(&v);
+    cf_cli_json_failure_totals(&v);
     cf_cli_json_str("output", a->out, 0);
     printf("}\n");
   }

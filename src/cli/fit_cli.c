@@ -120,7 +120,11 @@ int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in,
   for (int k = 0; k < 3; k++)
     if (s[k] && (!number(s[k], strlen(s[k]), &v[k]) || v[k] < 0 || (k == 2 && !(v[k] > 0 && v[k] < 1))))
       return cf_cli_fail(cmd, "invalid --%s '%s': expected a number with %s", name[k], s[k], rule[k]);
-  for (int i = 0; i < n; i++) in[i].fixed.kappa = v[0], in[i].fixed.beta = v[1], in[i].base.tol = v[2];
+  int max_iter = p.max_iter;
+  if (m && m->max_iter && !cf_cli_parse_int(m->max_iter, 1, &max_iter))
+    return cf_cli_fail(cmd, "invalid --max-iter '%s': expected a count >= 1", m->max_iter);
+  for (int i = 0; i < n; i++)
+    in[i].fixed.kappa = v[0], in[i].fixed.beta = v[1], in[i].base.tol = v[2], in[i].base.max_iter = max_iter;
   return 0;
 }
 

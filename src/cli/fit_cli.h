@@ -58,20 +58,25 @@ void cf_cli_bar_end(cf_cli_bar *b);
 /* The model parameters that are not fitted, held fixed by every command
  * that simulates recordings: --kappa K (bending stiffness, default 0),
  * --beta B (Rayleigh damping on K, default 0), --tol T (the projection's
- * relative constraint tolerance, default 1e-3).  Why they are options: at
- * the defaults a shaken sheet's trajectory is sensitive at the ~0.2 cm
- * level (without bending stiffness the free bottom edge flutters
- * chaotically; the taut top edge between the held corners can sag by about
- * edge length * sqrt(tol)), so the error surface has a ~0.25 cm floor; a
- * small kappa (1e-3) and tol 1e-4..1e-5 make it smooth down to the 0.1 mm
- * marker noise.  The values are the option strings (NULL: default). */
+ * relative constraint tolerance, default 1e-3), --max-iter N (projection
+ * iterations per step before the simulation fails, default 50).  Why they
+ * are options: at the defaults a shaken sheet's trajectory is sensitive at
+ * the ~0.2 cm level (without bending stiffness the free bottom edge
+ * flutters chaotically; the taut top edge between the held corners can sag
+ * by about edge length * sqrt(tol)), so the error surface has a ~0.25 cm
+ * floor; a small kappa (1e-3) and tol 1e-4..1e-5 make it smooth down to the
+ * 0.1 mm marker noise; tighter settings make simulations fail (reported as
+ * failed points, see fit_failures.c).  The values are the option strings
+ * (NULL: default). */
 typedef struct {
-  const char *kappa, *beta, *tol;
+  const char *kappa, *beta, *tol, *max_iter;
 } cf_cli_model;
-/* The three entries of a cf_cli_opt table for the cf_cli_model m. */
-#define CF_CLI_MODEL_OPTS(m) {"--kappa", &(m).kappa, NULL}, {"--beta", &(m).beta, NULL}, {"--tol", &(m).tol, NULL}
+/* The four entries of a cf_cli_opt table for the cf_cli_model m. */
+#define CF_CLI_MODEL_OPTS(m)                                                                            \
+  {"--kappa", &(m).kappa, NULL}, {"--beta", &(m).beta, NULL}, {"--tol", &(m).tol, NULL},              \
+      {"--max-iter", &(m).max_iter, NULL}
 /* Their usage words and --help section (the end of each command's help). */
-#define CF_CLI_MODEL_USAGE "[--kappa K] [--beta B] [--tol T]"
+#define CF_CLI_MODEL_USAGE "[--kappa K] [--beta B] [--tol T] [--max-iter N]"
 #define CF_CLI_MODEL_HELP                                                              \
   "\n"                                                                                 \
   "Model parameters held fixed (not fitted):\n"                                        \
@@ -79,13 +84,16 @@ typedef struct {
   "  --beta B     Rayleigh damping on K (default 0)\n"                                 \
   "  --tol T      relative constraint tolerance of the projection (default 1e-3;\n"    \
   "               0 < T < 1)\n"                                                        \
+  "  --max-iter N projection iterations per step before the simulation fails\n"       \
+  "               (default 50)\n"                                                      \
   "At the defaults a shaken sheet's trajectory is sensitive at the ~0.2 cm level\n"    \
   "(without bending stiffness the free bottom edge flutters chaotically; the taut\n"   \
   "top edge between the held corners can sag by ~ edge length * sqrt(tol)), so\n"     \
   "the error surface has a ~0.25 cm floor.  With --kappa 1e-3 --tol 1e-4 (to\n"       \
   "1e-5) it is smooth down to the 0.1 mm marker noise.\n"
-/* Check m's values (finite, kappa >= 0, beta >= 0, 0 < tol < 1) and set
- * fixed.kappa, fixed.beta and base.tol of in[0..n) (n = 0: only check).  0,
+/* Check m's values (finite, kappa >= 0, beta >= 0, 0 < tol < 1, max_iter
+ * a count >= 1) and set fixed.kappa, fixed.beta, base.tol and
+ * base.max_iter of in[0..n) (n = 0: only check).  0,
  * or 1 after printing the one-line error naming the option and value. */
 int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in, int n);
 
@@ -105,12 +113,15 @@ int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_gri
                  int prune, cf_cli_bar *bar, cf_res_rec *rec, cf_error *err);
 /* Nelder-Mead on (delta, alpha) from (d0, a0) over the training frames
  * [t0, t1), then the per-frame errors at the optimum: rec->fit (training,
- * testing = the other frames, whole recording) and rec->series. */
+ * testing = the other frames, whole recording; failed evaluations) and
+ * rec->series.  If the simulation at the start fails, nothing is stored and
+ * start_failure[256] says why ("" otherwise): try another start. */
 int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *start_kind, int t0, int t1,
-                  int max_evals, cf_cli_bar *bar, cf_res_rec *rec, cf_error *err);
+                  int max_evals, cf_cli_bar *bar, cf_res_rec *rec, char start_failure[256], cf_error *err);
 /* The same for n recordings at once from their grid optima (d0[i], a0[i]),
  * training on the whole recording, one recording per worker process (all
- * with the model settings of in[0]). */
+ * with the model settings of in[0]); a recording whose start fails keeps
+ * its grid optimum (with a warning). */
 int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, int max_evals,
                        int workers, cf_cli_bar *bar, cf_res_rec *const *recs, cf_error *err);
 /* Simulate at (delta, alpha): per-frame errors fe[T] (may be NULL) and the
@@ -149,6 +160,39 @@ int cf_cli_grid_edge(const cf_res_rec *rec, char *buf, size_t size);
 int cf_cli_warn_grid_edges(const char *cmd, const cf_results *r);
 /* Recordings of r without an optimum (every grid point failed). */
 int cf_cli_n_failed(const cf_results *r);
+/* ---------------------------------------------- failed simulations */
+/* A simulation that fails (the projection does not converge within
+ * --max-iter, the state turns non-finite ...) is a failed grid point of its
+ * sweep (status, reason "step N (t = X s): ...") or a failed Nelder-Mead
+ * evaluation (fit_failures.c); the commands say so. */
+typedef struct {
+  int failed, points;     /* failed grid points of rec's sweep, its points (0: no sweep) */
+  int nm_failed, nm_evals; /* failed Nelder-Mead evaluations of rec's fit, its evaluations */
+} cf_cli_failures;
+cf_cli_failures cf_cli_failures_of(const cf_res_rec *rec);
+/* Whether a grid neighbour (8-neighbourhood) of rec's sweep optimum failed:
+ * 1 (with *failed of *neighbours, both may be NULL), 0, or -1 without an
+ * optimum of the grid. */
+int cf_cli_optimum_borders_failed(const cf_res_rec *rec, int *failed, int *neighbours);
+/* stderr warnings: per recording of r with failures, one line for its grid
+ * (how many of the grid failed, the first failed points with the step and
+ * time of their failure and the first reason), one for its Nelder-Mead
+ * evaluations, one if the simulation at its optimum failed, one if its
+ * grid optimum borders failed points; then one total line naming out (may
+ * be NULL), the file keeping the failed points.  Returns the failures. */
+long cf_cli_warn_failures(const char *cmd, const cf_results *r, const char *out);
+/* JSON members of rec: failed_points, grid_points, failed_fraction,
+ * optimum_borders_failed (null without a sweep / its optimum),
+ * failed_evaluations (null without a fit). */
+void cf_cli_json_failures(const cf_res_rec *rec);
+/* The same counts summed over r (no optimum_borders_failed). */
+void cf_cli_json_failure_totals(const cf_results *r);
+/* 1 if rec has an optimum with a finite error. */
+int cf_cli_finite_optimum(const cf_res_rec *rec);
+/* Recordings of r without a finite optimum: 0 if none, else 1 after one
+ * error line naming them and why (out: where their failed points are). */
+int cf_cli_fail_no_optimum(const char *cmd, const cf_results *r, const char *out);
+
 /* Table 4.5: mean error and std at the optima by material, size, motion,
  * speed and overall (groups with metadata only). */
 void cf_cli_table_45(const cf_results *r);

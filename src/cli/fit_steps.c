@@ -72,6 +72,9 @@ static void store_fit(cf_res_fit *f, const cf_nm_result *nr, const char *start_k
   f->x[0] = nr->best[0], f->x[1] = nr->best[1], f->x[2] = NAN;
   f->f_start = nr->f_start, f->f_best = nr->f_best;
   f->evaluations = nr->evaluations, f->iterations = nr->iterations, f->converged = nr->converged;
+  f->failed_evaluations = nr->failed;
+  snprintf(f->failure, sizeof f->failure, "%s", nr->failure);
+  snprintf(f->starts_tried, sizeof f->starts_tried, "%s", start_kind);
 }
 
 /* Errors of the optimum on the windows from its per-frame errors. */
@@ -84,6 +87,7 @@ static void store_windows(cf_res_rec *rec, const cf_frame_error *fe, const cf_fi
   f->e_train = ok ? tr.e_cm : INFINITY, f->s_train = ok ? tr.s_cm : INFINITY;
   f->e_test = ok ? te.e_cm : INFINITY, f->s_test = ok ? te.s_cm : INFINITY;
   f->e_all = r->err.e_cm, f->s_all = r->err.s_cm;
+  snprintf(f->optimum_failure, sizeof f->optimum_failure, "%s", ok ? "" : r->reason[0] ? r->reason : "failed");
 }
 
 /* (delta, alpha) with the parameters in holds. */
@@ -108,6 +112,7 @@ static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const c
   cf_frame_error *fe = malloc(sizeof *fe * T);
   cf_fit_point pt = point_at(in, nr->best[0], nr->best[1]);
   cf_fit_result r;
+  for (int k = 0; fe && k < T; k++) fe[k].e_cm = fe[k].s_cm = fe[k].d_cm = NAN, fe[k].n = 0; /* after a failure */
   if (!fe || cf_fit_run_eval(run, &pt, 0, 0, 0, fe, &r)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
   if (!rc) {
     cf_res_rec_describe(rec, in);
@@ -124,7 +129,8 @@ static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const c
 }
 
 int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *start_kind, int t0, int t1,
-                  int max_evals, cf_cli_bar *bar, cf_res_rec *rec, cf_error *err) {
+                  int max_evals, cf_cli_bar *bar, cf_res_rec *rec, char start_failure[256], cf_error *err) {
+  start_failure[0] = 0;
   cf_fit_run *run = cf_fit_run_alloc(&in->tg, &in->base, err);
   if (!run) return with_file(in, err, err->code ? err->code : CF_EINVAL);
   cf_nm_options o;
@@ -133,7 +139,8 @@ int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *star
   cf_nm_result nr;
   int rc = cf_fit_nelder_mead(run, &in->fixed, &o, &nr, err);
   cf_fit_run_free(run);
-  if (!rc) rc = store_refined(in, &nr, start_kind, d0, a0, t0, t1, rec, err);
+  if (!rc && nr.start_failed) snprintf(start_failure, 256, "%s", nr.failure[0] ? nr.failure : "failed");
+  else if (!rc) rc = store_refined(in, &nr, start_kind, d0, a0, t0, t1, rec, err);
   if (bar) bar->offset += o.max_evals;
   cf_nm_result_free(&nr);
   return with_file(in, err, rc);
@@ -149,7 +156,11 @@ int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, c
   /* one model for the batch: the commands give every recording the same */
   if (!rc && n > 0)
     rc = cf_fit_nelder_mead_batch(n, tg, &in[0]->base, &in[0]->fixed, o, workers, bar ? &bar->fp : NULL, nr, err);
-  for (int i = 0; !rc && i < n; i++) rc = store_refined(in[i], &nr[i], "grid", d0[i], a0[i], 0, in[i]->tg.T, recs[i], err);
+  for (int i = 0; !rc && i < n; i++) {
+    if (!nr[i].start_failed) rc = store_refined(in[i], &nr[i], "grid", d0[i], a0[i], 0, in[i]->tg.T, recs[i], err);
+    else fprintf(stderr, "clothfit: warning: %s: no Nelder-Mead: the simulation at the grid optimum failed this time "
+                 "(%s); the grid optimum is kept\n", in[i]->name, nr[i].failure);
+  }
   for (int i = 0; nr && i < n; i++) cf_nm_result_free(&nr[i]);
   free(o), free(tg), free(nr);
   return rc;
@@ -175,9 +186,10 @@ static int check_model(const cf_fit_input *in, const cf_res_rec *r, const char *
   const cf_res_model *o = cf_res_optimum_model(r);
   cf_res_model m = cf_res_model_of(in);
   if (cf_res_model_equal(o, &m)) return CF_OK;
-  return cf_error_set(err, CF_EINVAL, "%s: the optimum of %s was found with kappa %g, beta %g, tol %g, this run "
-                      "simulates with kappa %g, beta %g, tol %g (give the same --kappa, --beta, --tol)", opt_name,
-                      in->name, o->kappa, o->beta, o->tol, m.kappa, m.beta, m.tol);
+  return cf_error_set(err, CF_EINVAL, "%s: the optimum of %s was found with kappa %g, beta %g, tol %g, max_iter %d, "
+                      "this run simulates with kappa %g, beta %g, tol %g, max_iter %d (give the same --kappa, --beta, "
+                      "--tol, --max-iter)", opt_name, in->name, o->kappa, o->beta, o->tol, o->max_iter, m.kappa, m.beta,
+                      m.tol, m.max_iter);
 }
 
 /* The study items: targets, S, V and the optima of opt; *m of them, the

@@ -158,6 +158,7 @@ void cf_cli_json_recordings(const cf_results *r) {
     int on_edge = cf_cli_grid_edge(c, edge, sizeof edge);
     printf(",\"on_grid_edge\":%s", on_edge < 0 ? "null" : on_edge ? "true" : "false");
     cf_cli_json_str("grid_edge", on_edge > 0 ? edge : NULL, 0);
+    cf_cli_json_failures(c);
     cf_cli_json_num("S", c->S, 0);
     cf_cli_json_num("V", c->V, 0);
     cf_cli_json_num("rho", c->rho, 0);

@@ -57,7 +57,7 @@ static void prov_text(const char *path, const cf_results *r) {
 }
 
 static void model_text(const char *indent, const cf_res_model *m) {
-  printf("%smodel settings kappa %g, beta %g, tol %g\n", indent, m->kappa, m->beta, m->tol);
+  printf("%smodel settings kappa %g, beta %g, tol %g, max_iter %d\n", indent, m->kappa, m->beta, m->tol, m->max_iter);
 }
 
 static void sweep_text(const cf_res_rec *c) {
@@ -85,6 +85,10 @@ static void fit_text(const cf_res_fit *f) {
          f->f_best);
   printf("                  %d evaluations, %d iterations%s\n", f->evaluations, f->iterations,
          f->converged ? ", converged" : ", not converged");
+  if (f->failed_evaluations)
+    printf("                  %d evaluations failed, first: %s\n", f->failed_evaluations, f->failure);
+  if (strchr(f->starts_tried, ' ')) printf("                  starts tried: %s (the last used)\n", f->starts_tried);
+  if (f->optimum_failure[0]) printf("                  whole recording at the optimum failed: %s\n", f->optimum_failure);
   printf("                  training [%g, %g) s: error %.4f cm, std %.4f cm\n", f->train_t0_s, f->train_t1_s,
          f->e_train, f->s_train);
   if (isfinite(f->e_test)) printf("                  testing: error %.4f cm, std %.4f cm\n", f->e_test, f->s_test);
@@ -125,6 +129,7 @@ static void json_model(const cf_res_model *m) {
   cf_cli_json_num("kappa", m->kappa, 0);
   cf_cli_json_num("beta", m->beta, 0);
   cf_cli_json_num("tol", m->tol, 0);
+  json_int("max_iter", m->max_iter);
 }
 
 static void json_array(const char *key, const double *v, int n) {
@@ -195,6 +200,9 @@ static void fit_json(const cf_res_fit *f) {
   for (int i = 0; i < 14; i++) cf_cli_json_num(k[i], v[i], 0);
   json_int("evaluations", f->evaluations), json_int("iterations", f->iterations);
   printf(",\"converged\":%s", f->converged ? "true" : "false");
+  json_int("failed_evaluations", f->failed_evaluations);
+  cf_cli_json_str("failure", f->failure[0] ? f->failure : NULL, 0);
+  cf_cli_json_str("starts_tried", f->starts_tried, 0);
   json_model(&f->model);
   printf("}");
 }

@@ -323,6 +323,7 @@ void cf_strings_free(char **s, int n);
 typedef struct {           /* the model settings a part was computed with */
   double kappa, beta;      /* bending stiffness and damping held fixed */
   double tol;              /* relative constraint tolerance of the projection */
+  int max_iter;            /* projection iterations per step before a simulation fails */
 } cf_res_model;
 
 typedef struct {           /* a grid sweep of one recording */
@@ -341,7 +342,7 @@ typedef struct {           /* a grid sweep of one recording */
 
 typedef struct {           /* the refined optimum */
   char method[32];         /* "nelder-mead" */
-  char start_kind[32];     /* "grid" | "apriori" | "given" */
+  char start_kind[32];     /* "grid" | "apriori" | "given" | "centre" */
   int n_params;            /* parameters fitted: 2 (delta, alpha) */
   double start[3], x[3];   /* delta, alpha, mu (mu NaN: not fitted) */
   double f_start, f_best;  /* objective (training error, cm) at start and optimum */
@@ -349,6 +350,10 @@ typedef struct {           /* the refined optimum */
   double e_train, s_train, e_test, s_test;   /* cm; test NaN if empty */
   double e_all, s_all;     /* whole recording */
   int evaluations, iterations, converged;
+  int failed_evaluations;  /* evaluations whose simulation failed (infinite error) */
+  char failure[256];       /* the first failed evaluation's message, "" if none */
+  char starts_tried[64];   /* the starts tried, in order, blank-separated; the last is start_kind */
+  char optimum_failure[256]; /* why the simulation of the whole recording at the optimum failed, "" if it did not */
   int n_path;
   double *path;            /* [n_path*4]: delta, alpha, mu, f after each iteration */
   cf_res_model model;      /* also of the series at the optimum */
@@ -366,7 +371,8 @@ typedef struct {           /* sensitivity map (thesis Fig. 4.6) or 1-D scan */
   int nd, na;
   double *delta, *alpha;   /* [nd], [na] */
   double *e, *s;           /* [nd*na] cm */
-  int *status;
+  int *status;             /* CF_OK or why the simulation failed */
+  char **reason;           /* [nd*na] failure message, "" if ok; NULL in files written without */
   cf_res_model model;
 } cf_res_sens;
 
@@ -434,8 +440,8 @@ const cf_res_model *cf_res_optimum_model(const cf_res_rec *rec);
 enum { CF_EDGE_DELTA_LO = 1, CF_EDGE_DELTA_HI = 2, CF_EDGE_ALPHA_LO = 4, CF_EDGE_ALPHA_HI = 8 };
 unsigned cf_res_sweep_edges(const cf_res_sweep *w, int index);
 /* The settings of parts of files written before the settings were
- * recorded: kappa = beta = 0, tol = 1e-3 (the defaults of those versions;
- * fixed here, whatever the defaults are today). */
+ * recorded: kappa = beta = 0, tol = 1e-3, max_iter = 50 (the defaults of
+ * those versions; fixed here, whatever the defaults are today). */
 cf_res_model cf_res_model_default(void);
 int cf_res_model_equal(const cf_res_model *a, const cf_res_model *b);
 void cf_res_regression_clear(cf_res_regression *g);

@@ -26,6 +26,7 @@ void cf_res_sweep_clear(cf_res_sweep *s) {
 
 void cf_res_sens_clear(cf_res_sens *s) {
   free(s->delta), free(s->alpha), free(s->e), free(s->s), free(s->status);
+  cf_strings_free(s->reason, s->nd * s->na);
   memset(s, 0, sizeof *s);
 }
 
@@ -60,12 +61,12 @@ void cf_results_free(cf_results *r) {
 }
 
 cf_res_model cf_res_model_default(void) {
-  cf_res_model m = {0, 0, 1e-3};
+  cf_res_model m = {0, 0, 1e-3, 50};
   return m;
 }
 
 int cf_res_model_equal(const cf_res_model *a, const cf_res_model *b) {
-  return a->kappa == b->kappa && a->beta == b->beta && a->tol == b->tol;
+  return a->kappa == b->kappa && a->beta == b->beta && a->tol == b->tol && a->max_iter == b->max_iter;
 }
 
 static void rec_init(cf_res_rec *rec, const char *name) {

@@ -9,36 +9,44 @@
  *                          speed, repetition, width_m, height_m, density, rho,
  *                          S, V, dt, duration_s, frames, truth_delta,
  *                          truth_alpha (NaN = unknown)
- *     sweep/               delta [nd], alpha [na], error [nd,na] (cm),
- *                          std [nd,na] (cm), status [nd,na] (0 ok, else the
- *                          failure code), reason [nd*na] (failure message or
- *                          ""), pruned [nd,na] (1: error is a lower bound);
+ *     sweep/               delta [nd], alpha [na], error [nd,na] (cm, inf
+ *                          where failed), std [nd,na] (cm), status [nd,na]
+ *                          (0 ok, else the failure code CF_E*), reason
+ *                          [nd*na] (failure message "step N (t = X s): ..."
+ *                          or ""), pruned [nd,na] (1: error is a lower bound)
+ *                          — the failed-point map, written for every point;
  *                          attrs best_index (-1: none), best_delta,
  *                          best_alpha, best_error, best_std, window_t0_s,
  *                          window_t1_s (0: to the end), wall_s, workers, prune,
  *                          and the model settings (below)
  *     fit/                 attrs method ("nelder-mead"), start ("grid" |
- *                          "apriori" | "given"), n_params, start_delta,
+ *                          "apriori" | "given" | "centre"), n_params, start_delta,
  *                          start_alpha, delta, alpha, mu (NaN: not fitted),
  *                          f_start, f_best, train_t0_s, train_t1_s,
  *                          error_train, std_train, error_test, std_test,
  *                          error_all, std_all, evaluations, iterations,
- *                          converged, model settings; path [n,4] (delta,
- *                          alpha, mu, f: best vertex after each simplex
- *                          iteration)
+ *                          converged, failed_evaluations (simulations that
+ *                          failed), failure (the first one's message),
+ *                          starts_tried ("given grid": the starts tried, the
+ *                          last used), optimum_failure (the whole recording
+ *                          at the optimum failed: why; ""), model settings;
+ *                          path [n,4] (delta, alpha, mu, f: best vertex
+ *                          after each simplex iteration)
  *     series/              e, s, d [T] (cm, per frame at the optimum, with
  *                          the fit's model settings); attrs dt, delta, alpha
  *     sensitivity/         delta [nd], alpha [na], error, std, status
- *                          [nd,na]; attrs kind ("map" | "delta" | "alpha"),
+ *                          [nd,na], reason [nd*na] (absent in older files);
+ *                          attrs kind ("map" | "delta" | "alpha"),
  *                          at_delta, at_alpha, model settings
  *   /regression            attrs d0..d3, a0..a3 (fitted), d0_start..a3_start
  *                          (least squares), R, R_start, E (cm), evaluations,
  *                          iterations, model settings; recordings [n] (group
  *                          names)
  * Model settings (what a part was computed with, so that it can be
- * reproduced): attrs kappa, beta (held fixed) and tol (the projection's
- * relative tolerance); parts of files written before they were recorded
- * read as the defaults every run used then (0, 0, 1e-3).
+ * reproduced): attrs kappa, beta (held fixed), tol (the projection's
+ * relative tolerance) and max_iter (its iterations per step before a
+ * simulation fails); parts of files written before they were recorded read
+ * as the defaults every run used then (0, 0, 1e-3, 50).
  * Written whole and atomically (temporary name + rename); read back by
  * results_read.c.  Attributes are described once, in tables shared by the
  * writer and the reader (results_fields.h). */
@@ -57,7 +65,7 @@
 #define FI(st, key, m) {key, offsetof(st, m), 'i', 0}
 #define FS(st, key, m) {key, offsetof(st, m), 's', sizeof(((st *)0)->m)}
 /* The model settings (cf_res_model m) of a part. */
-#define FM(st, m) FD(st, "kappa", m.kappa), FD(st, "beta", m.beta), FD(st, "tol", m.tol)
+#define FM(st, m) FD(st, "kappa", m.kappa), FD(st, "beta", m.beta), FD(st, "tol", m.tol), FI(st, "max_iter", m.max_iter)
 
 const cf_res_field cf_res_rec_fields[] = {
     FS(cf_res_rec, "recording", recording),     FS(cf_res_rec, "material", meta.material),
@@ -88,6 +96,8 @@ const cf_res_field cf_res_fit_fields[] = {
     FD(cf_res_fit, "error_all", e_all),          FD(cf_res_fit, "std_all", s_all),
     FI(cf_res_fit, "evaluations", evaluations),  FI(cf_res_fit, "iterations", iterations),
     FI(cf_res_fit, "converged", converged),      FM(cf_res_fit, model),
+    FI(cf_res_fit, "failed_evaluations", failed_evaluations), FS(cf_res_fit, "failure", failure),
+    FS(cf_res_fit, "starts_tried", starts_tried), FS(cf_res_fit, "optimum_failure", optimum_failure),
     {NULL, 0, 0, 0}};
 
 const cf_res_field cf_res_series_fields[] = {
@@ -183,7 +193,9 @@ static int write_sens(hid_t g, const void *part) {
   return axes(g, m->nd, m->delta, m->na, m->alpha) &&
          grid2(g, "error", H5T_NATIVE_DOUBLE, m->nd, m->na, m->e) &&
          grid2(g, "std", H5T_NATIVE_DOUBLE, m->nd, m->na, m->s) &&
-         grid2(g, "status", H5T_NATIVE_INT, m->nd, m->na, m->status) && write_fields(g, m, cf_res_sens_fields);
+         grid2(g, "status", H5T_NATIVE_INT, m->nd, m->na, m->status) &&
+         (!m->reason || cf_h5_strings(g, "reason", m->reason, (size_t)m->nd * m->na)) &&
+         write_fields(g, m, cf_res_sens_fields);
 }
 
 typedef int (*part_writer)(hid_t g, const void *part);

@@ -74,8 +74,10 @@ static int read_axes_grids(rd *r, int *nd, int *na, double **delta, double **alp
 static int read_reasons(rd *r, cf_res_sweep *w) {
   size_t n = 0, want = (size_t)w->nd * w->na;
   if (!cf_h5_read_strings(r->g, "reason", &w->reason, &n)) return bad(r, "reason", "missing");
-  if (n != want) return bad(r, "reason", "wrong length");
-  return CF_OK;
+  if (n == want) return CF_OK;
+  cf_strings_free(w->reason, (int)n);
+  w->reason = NULL;
+  return bad(r, "reason", "wrong length");
 }
 
 static int read_sweep(rd *r, void *part) {
@@ -111,7 +113,14 @@ static int read_series(rd *r, void *part) {
 static int read_sens(rd *r, void *part) {
   cf_res_sens *m = part;
   read_fields(r->g, m, cf_res_sens_fields);
-  return read_axes_grids(r, &m->nd, &m->na, &m->delta, &m->alpha, &m->e, &m->s, &m->status);
+  int rc = read_axes_grids(r, &m->nd, &m->na, &m->delta, &m->alpha, &m->e, &m->s, &m->status);
+  size_t n = 0;
+  if (rc || H5Lexists(r->g, "reason", H5P_DEFAULT) <= 0) return rc; /* files written without */
+  if (!cf_h5_read_strings(r->g, "reason", &m->reason, &n)) return bad(r, "reason", "unreadable");
+  if (n == (size_t)m->nd * m->na) return CF_OK;
+  cf_strings_free(m->reason, (int)n);
+  m->reason = NULL;
+  return bad(r, "reason", "wrong length");
 }
 
 static int read_regression(rd *r, void *part) {

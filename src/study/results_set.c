@@ -9,7 +9,7 @@
 #include "cf_study.h"
 
 cf_res_model cf_res_model_of(const cf_fit_input *in) {
-  cf_res_model m = {in->fixed.kappa, in->fixed.beta, in->base.tol};
+  cf_res_model m = {in->fixed.kappa, in->fixed.beta, in->base.tol, in->base.max_iter};
   return m;
 }
 
@@ -66,7 +66,13 @@ int cf_res_set_sens(cf_res_rec *rec, const char *kind, double at_delta, double a
   rec->has_sens = 1;
   snprintf(m->kind, sizeof m->kind, "%s", kind);
   m->at_delta = at_delta, m->at_alpha = at_alpha, m->nd = o->nd, m->na = o->na;
-  return copy_grid(o, sr, &m->delta, &m->alpha, &m->e, &m->s, &m->status);
+  size_t n = (size_t)o->nd * o->na;
+  int rc = copy_grid(o, sr, &m->delta, &m->alpha, &m->e, &m->s, &m->status);
+  m->reason = calloc(n + 1, sizeof(char *));
+  if (rc || !m->reason) return CF_ENOMEM;
+  for (size_t i = 0; i < n; i++)
+    if (!(m->reason[i] = strdup(sr->reason ? sr->reason[i] : ""))) return CF_ENOMEM;
+  return CF_OK;
 }
 
 int cf_res_set_series(cf_res_rec *rec, const cf_frame_error *fe, int T, double dt, double delta, double alpha) {

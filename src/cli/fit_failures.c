@@ -1,0 +1,176 @@
+/* fit_failures.c — failed simulations made loud (fit_cli.h "failed
+ * simulations"): a simulation that fails (the projection does not
+ * converge, the state turns non-finite ...) is kept as a failed grid point
+ * of its sweep (status, reason) or counted as a failed Nelder-Mead
+ * evaluation; `sweep`, `fit` and `experiment` say how many failed, where
+ * and why, on stderr and in their JSON, and `fit` and `experiment` fail
+ * when a recording is left without a finite optimum. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "fit_cli.h"
+
+enum { LISTED = 3 }; /* failed points named per recording */
+
+cf_cli_failures cf_cli_failures_of(const cf_res_rec *rec) {
+  cf_cli_failures f = {0, 0, 0, 0};
+  const cf_res_sweep *w = &rec->sweep;
+  if (rec->has_sweep) f.points = w->nd * w->na;
+  for (int k = 0; k < f.points; k++) f.failed += w->status[k] != 0;
+  if (rec->has_fit) f.nm_failed = rec->fit.failed_evaluations, f.nm_evals = rec->fit.evaluations;
+  return f;
+}
+
+int cf_cli_optimum_borders_failed(const cf_res_rec *rec, int *failed, int *neighbours) {
+  const cf_res_sweep *w = &rec->sweep;
+  int nf = 0, nn = 0;
+  if (!rec->has_sweep || w->best < 0) return -1;
+  int id = w->best / w->na, ia = w->best % w->na;
+  for (int i = id - 1; i <= id + 1; i++)
+    for (int j = ia - 1; j <= ia + 1; j++) {
+      if (i < 0 || i >= w->nd || j < 0 || j >= w->na || (i == id && j == ia)) continue;
+      nn++, nf += w->status[i * w->na + j] != 0;
+    }
+  if (failed) *failed = nf;
+  if (neighbours) *neighbours = nn;
+  return nf > 0;
+}
+
+/* Where a failure message says the simulation failed ("step N (t = X s)"
+ * of the simulator, "frame N (t = X s)" of the driving) as "step N, t = X
+ * s", or "". */
+static void step_of(const char *reason, char *buf, size_t size) {
+  const char *t = strstr(reason, " (t = "), *w = t;
+  buf[0] = 0;
+  while (w && w > reason && w[-1] != ' ') w--; /* the number */
+  if (w && w > reason) w--;
+  while (w && w > reason && w[-1] != ' ') w--; /* the word before it */
+  char word[16];
+  long n;
+  double s;
+  if (t && sscanf(w, "%15[a-z] %ld (t = %lf s)", word, &n, &s) == 3)
+    snprintf(buf, size, "%s %ld, t = %.4g s", word, n, s);
+}
+
+/* The warning line of rec's failed grid points. */
+static void warn_grid(const char *cmd, const cf_res_rec *rec, cf_cli_failures f) {
+  const cf_res_sweep *w = &rec->sweep;
+  fprintf(stderr, "clothfit %s: warning: %s: %d of %d simulations of the grid failed (%.1f %%)", cmd, rec->name,
+          f.failed, f.points, 100.0 * f.failed / f.points);
+  int listed = 0;
+  for (int k = 0; k < f.points && listed < LISTED; k++) {
+    if (!w->status[k]) continue;
+    double d = w->delta[k / w->na], a = w->alpha[k % w->na];
+    char step[64];
+    step_of(w->reason[k], step, sizeof step);
+    if (!listed) fprintf(stderr, ": at delta %.5g alpha %.5g: %s", d, a, w->reason[k][0] ? w->reason[k] : "(no reason)");
+    else fprintf(stderr, "%s delta %.5g alpha %.5g%s%s%s", listed == 1 ? "; also at" : ",", d, a, step[0] ? " (" : "",
+                 step, step[0] ? ")" : "");
+    listed++;
+  }
+  if (f.failed > listed) fprintf(stderr, " and %d more", f.failed - listed);
+  fprintf(stderr, "\n");
+}
+
+static void warn_borders(const char *cmd, const cf_res_rec *rec) {
+  int nf, nn;
+  if (cf_cli_optimum_borders_failed(rec, &nf, &nn) <= 0) return;
+  const cf_res_sweep *w = &rec->sweep;
+  fprintf(stderr, "clothfit %s: warning: %s: the grid optimum (delta %.5g alpha %.5g) has %d failed grid point(s) "
+          "among its %d neighbours: the true optimum may lie where the simulations failed\n", cmd, rec->name,
+          w->delta[w->best / w->na], w->alpha[w->best % w->na], nf, nn);
+}
+
+long cf_cli_warn_failures(const char *cmd, const cf_results *r, const char *out) {
+  long failed = 0, points = 0, nm_failed = 0, nm_evals = 0;
+  int recs = 0;
+  for (int i = 0; i < r->n; i++) {
+    const cf_res_rec *c = &r->recs[i];
+    cf_cli_failures f = cf_cli_failures_of(c);
+    if (f.failed) warn_grid(cmd, c, f);
+    if (f.nm_failed)
+      fprintf(stderr, "clothfit %s: warning: %s: %d of %d Nelder-Mead evaluations failed (first: %s)\n", cmd,
+              c->name, f.nm_failed, f.nm_evals, c->fit.failure[0] ? c->fit.failure : "no reason");
+    if (c->has_fit && c->fit.optimum_failure[0])
+      fprintf(stderr, "clothfit %s: warning: %s: the simulation of the whole recording at the optimum failed: %s\n",
+              cmd, c->name, c->fit.optimum_failure);
+    warn_borders(cmd, c);
+    failed += f.failed, points += f.points, nm_failed += f.nm_failed, nm_evals += f.nm_evals;
+    recs += f.failed || f.nm_failed;
+  }
+  if (!failed && !nm_failed) return 0;
+  fprintf(stderr, "clothfit %s: warning: in total %ld of %ld grid simulations failed (%.1f %%)", cmd, failed, points,
+          points ? 100.0 * failed / points : 0.0);
+  if (nm_evals) fprintf(stderr, " and %ld of %ld Nelder-Mead evaluations", nm_failed, nm_evals);
+  fprintf(stderr, ", in %d of %d recording(s)", recs, r->n);
+  if (out && failed) fprintf(stderr, "; the failed points are kept in %s (sweep/status, sweep/reason)", out);
+  fprintf(stderr, "\n");
+  return failed + nm_failed;
+}
+
+/* "key":count, or null without the part. */
+static void json_count(const char *key, int v, int has) {
+  printf(",\"%s\":", key);
+  if (has) printf("%d", v);
+  else printf("null");
+}
+
+static void json_fraction(long failed, long points) { cf_cli_json_num("failed_fraction", points ? (double)failed / points : NAN, 0); }
+
+void cf_cli_json_failures(const cf_res_rec *rec) {
+  cf_cli_failures f = cf_cli_failures_of(rec);
+  json_count("failed_points", f.failed, rec->has_sweep);
+  json_count("grid_points", f.points, rec->has_sweep);
+  json_fraction(f.failed, f.points);
+  int b = cf_cli_optimum_borders_failed(rec, NULL, NULL);
+  printf(",\"optimum_borders_failed\":%s", b < 0 ? "null" : b ? "true" : "false");
+  json_count("failed_evaluations", f.nm_failed, rec->has_fit);
+}
+
+void cf_cli_json_failure_totals(const cf_results *r) {
+  long failed = 0, points = 0, nm_failed = 0;
+  int fits = 0;
+  for (int i = 0; i < r->n; i++) {
+    cf_cli_failures f = cf_cli_failures_of(&r->recs[i]);
+    failed += f.failed, points += f.points, nm_failed += f.nm_failed, fits += r->recs[i].has_fit;
+  }
+  printf(",\"failed_points\":%ld,\"grid_points\":%ld", failed, points);
+  json_fraction(failed, points);
+  printf(",\"failed_evaluations\":");
+  if (fits) printf("%ld", nm_failed);
+  else printf("null");
+}
+
+int cf_cli_finite_optimum(const cf_res_rec *rec) {
+  double d, a, e, s;
+  return cf_res_optimum(rec, &d, &a, &e, &s) && isfinite(e);
+}
+
+/* Why rec has no finite optimum, on stderr. */
+static void why_none(const cf_res_rec *c) {
+  const cf_res_sweep *w = &c->sweep;
+  if (c->has_fit && c->fit.optimum_failure[0]) fprintf(stderr, "the simulation at its optimum failed: %s",
+                                                       c->fit.optimum_failure);
+  else if (c->has_sweep && w->nd * w->na > 0 && w->best < 0)
+    fprintf(stderr, "every one of its %d grid points failed, first: %s", w->nd * w->na, w->reason[0]);
+  else fprintf(stderr, "no grid and no fit");
+}
+
+int cf_cli_fail_no_optimum(const char *cmd, const cf_results *r, const char *out) {
+  int n = 0;
+  for (int i = 0; i < r->n; i++) n += !cf_cli_finite_optimum(&r->recs[i]);
+  if (!n) return 0;
+  fprintf(stderr, "clothfit %s: %d of %d recording(s) without a finite optimum:", cmd, n, r->n);
+  for (int i = 0, k = 0; i < r->n; i++) {
+    const cf_res_rec *c = &r->recs[i];
+    if (cf_cli_finite_optimum(c)) continue;
+    fprintf(stderr, "%s %s (", k++ ? ";" : "", c->recording[0] ? c->recording : c->name);
+    why_none(c);
+    fprintf(stderr, ")");
+  }
+  if (out) fprintf(stderr, "; the failed points are kept in %s", out);
+  fprintf(stderr, "\n");
+  return 1;
+}

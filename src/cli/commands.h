@@ -22,6 +22,7 @@ int cmd_predict(int argc, char **argv);
 int cmd_regress(int argc, char **argv);
 int cmd_experiment(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
+int cmd_report(int argc, char **argv); /* cmd_report.c, over src/report */
 
 /* `clothfit ingest meshes` (ingest_meshes.c): its options --times, --fps,
  * --units (1: taken, *bad set on a bad value; 0: not one of them), its

@@ -1,0 +1,121 @@
+/* cmd_report.c — `clothfit report RESULTS.h5 [-o DIR] [--json]`: the report
+ * of a results file (src/report, SPEC §10): tables as CSV, Markdown and
+ * LaTeX, figures drawn by gnuplot from scripts kept beside them, report.md
+ * and a self-contained index.html.  Reads the results file only; nothing is
+ * simulated. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cf_report.h"
+#include "commands.h"
+#include "fit_cli.h"
+
+static const char *help =
+    "usage: clothfit report RESULTS.h5 [-o DIR] [--json]\n"
+    "\n"
+    "Write the report of a results file (from `clothfit sweep`, `fit`,\n"
+    "`sensitivity`, `regress` or `experiment aero`) into DIR (default\n"
+    "reports/NAME/, NAME the results file's name without its extension):\n"
+    "\n"
+    "  tables/ID.csv .md .tex   Table A.1: the optimum per recording (material,\n"
+    "                           size, motion, speed, repetition, error, std, alpha,\n"
+    "                           delta, and the ground truth when stored) of\n"
+    "                           repetition I and recordings of no other repetition;\n"
+    "                           A.2: repetition II; 4.5: mean error and std by\n"
+    "                           material, size, motion, speed and over all; 4.6:\n"
+    "                           the a-priori formulas' coefficients, R*, E* (when\n"
+    "                           the file has a regression).  LaTeX uses booktabs.\n"
+    "  figures/ID.gp .dat       per recording a gnuplot script and its data: the\n"
+    "  figures/ID.svg .png      sweep's error surface (grid and refined optimum\n"
+    "                           marked, failed grid points as crosses), e(t) and\n"
+    "                           d(t) at the optimum, the sensitivity map or scan\n"
+    "  report.md, index.html    every table and figure; index.html opens offline\n"
+    "\n"
+    "The numbers are those the results file stores, rounded alike in every format\n"
+    "(errors and stds to 3 decimals; delta, alpha and coefficients to 4).  To\n"
+    "restyle a figure, edit its script and run `gnuplot DIR/figures/ID.gp`\n"
+    "(docs/report.md).  Files are replaced one by one, each atomically;\n"
+    "index.html and report.md last.\n"
+    "\n"
+    "gnuplot (with the svg and pngcairo terminals) must be on PATH to draw the\n"
+    "figures.  Without it every table, script and data file is still written,\n"
+    "and the command fails with \"gnuplot not found: figures skipped\".  A\n"
+    "figure gnuplot cannot draw is left out of the pages and makes the command\n"
+    "fail, naming the script and gnuplot's message.\n"
+    "\n"
+    "  -o DIR   the output folder (created when missing)\n"
+    "  --json   also one JSON object on the last line: output, index, markdown,\n"
+    "           tables, figures (drawn), figures_planned, figures_failed, gnuplot\n"
+    "Progress (figures drawn of all) is shown on stderr when it is a terminal or\n"
+    "CLOTHFIT_PROGRESS=1.\n";
+
+typedef struct {
+  int shown;
+} progress_state;
+
+static void progress(void *user, int done, int total, const char *figure) {
+  progress_state *p = user;
+  fprintf(stderr, "\rclothfit report: figures %d/%d %-40.40s", done, total, figure);
+  if (done == total) fprintf(stderr, "\n");
+  fflush(stderr);
+  p->shown = 1;
+}
+
+static int progress_wanted(void) {
+  const char *env = getenv("CLOTHFIT_PROGRESS");
+  return env ? atoi(env) != 0 : isatty(2);
+}
+
+static void print_summary(const char *out, const cf_report_summary *s, int gnuplot, int json) {
+  printf("report            %s\n", s->index);
+  printf("markdown          %s\n", s->markdown);
+  printf("tables            %d (%s/tables/: .csv, .md, .tex)\n", s->tables, out);
+  printf("figures           %d drawn of %d (%s/figures/)%s\n", s->figures, s->figures_planned, out,
+         gnuplot ? "" : ": gnuplot not found");
+  if (!json) return;
+  printf("{");
+  cf_cli_json_str("output", out, 1);
+  cf_cli_json_str("index", s->index, 0);
+  cf_cli_json_str("markdown", s->markdown, 0);
+  printf(",\"tables\":%d,\"figures\":%d,\"figures_planned\":%d,\"figures_failed\":%d,\"gnuplot\":%s}\n", s->tables,
+         s->figures, s->figures_planned, s->figures_failed, gnuplot ? "true" : "false");
+}
+
+int cmd_report(int argc, char **argv) {
+  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+  const char *out = NULL, *pos[1];
+  int json = 0, npos = 0;
+  const cf_cli_opt opts[] = {{"-o", &out, NULL}, {"--json", NULL, &json}, {NULL, NULL, NULL}};
+  if (cf_cli_parse("report", argc, argv, opts, pos, 1, &npos)) return 1;
+  if (!npos) return cf_cli_fail("report", "missing RESULTS.h5 (see --help)");
+  char dir[4096];
+  if (out) {
+    if (!out[0]) return cf_cli_fail("report", "-o: empty folder name");
+    snprintf(dir, sizeof dir, "%s", out);
+    for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/';) dir[--n] = 0;
+  } else {
+    char stem[256];
+    cf_path_stem(pos[0], stem, sizeof stem);
+    snprintf(dir, sizeof dir, "reports/%s", stem);
+  }
+  cf_results r;
+  cf_error err = {0, ""};
+  if (cf_results_read(pos[0], &r, &err)) return cf_cli_fail("report", "%s", err.msg);
+  char gnuplot[4096];
+  int have_gnuplot = cf_report_find_program("gnuplot", gnuplot, sizeof gnuplot);
+  progress_state ps = {0};
+  cf_report_opts o = {pos[0], have_gnuplot ? gnuplot : NULL, progress_wanted() ? progress : NULL, &ps};
+  cf_report_summary s;
+  int rc = cf_report_write(&r, dir, &o, &s, &err);
+  cf_results_free(&r);
+  if (rc) return cf_cli_fail("report", "%s", err.msg);
+  print_summary(dir, &s, have_gnuplot, json);
+  fflush(stdout);
+  if (!have_gnuplot && s.figures_planned) return cf_cli_fail("report", "gnuplot not found: figures skipped (install gnuplot)");
+  if (s.figures_failed)
+    return cf_cli_fail("report", "%d of %d figures failed; the first: %s", s.figures_failed, s.figures_planned,
+                       s.failure);
+  return 0;
+}

@@ -1,0 +1,427 @@
+/* figures.c — the figures of a report (SPEC §10), each a gnuplot script
+ * figures/<id>.gp with its data figures/<id>.dat, drawn into <id>.svg and
+ * <id>.png by gnuplot run as a separate process.
+ *
+ * Per recording:
+ *   <stem>-surface      the sweep's mean error ē(δ, α) as a heat map (thesis
+ *                       Fig. 4.15): exact grid points coloured, pruned points
+ *                       (their error is only a lower bound) as small circles,
+ *                       failed points as crosses; the grid optimum, the
+ *                       refined optimum and the ground truth marked
+ *   <stem>-series       e(t) and d(t) = e + 2s at the optimum (Fig. 4.23),
+ *                       gaps where no marker was present; the end of the
+ *                       training window marked
+ *   <stem>-sensitivity  the sensitivity map ē(δ, α) around the optimum
+ *                       (Fig. 4.6), or the 1-D scan ē(δ) or ē(α)
+ * The data are the stored values with 17 digits.  A script goes to its own
+ * folder first (from ARG0), so `gnuplot figures/NAME.gp` works from any
+ * folder and rewrites NAME.svg and NAME.png; setting clothfit_out
+ * (gnuplot -e "clothfit_out='X'") names the images X.svg and X.png
+ * instead, which is how the report writes them under temporary names. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "report_internal.h"
+
+/* ---------------------------------------------------------------- scripts */
+/* The head of every script: what it draws, how to rerun it, the folder, the
+ * SVG terminal; then the figure's settings. */
+static void script_head(cf_rbuf *g, const cf_rfigure *f, const char *what, const char *results_path) {
+  cf_rbuf_printf(g, "# %s.gp — written by clothfit report: %s of recording '%s'", f->id, what, f->rec);
+  if (results_path) cf_rbuf_printf(g, "\n# from %s", results_path);
+  cf_rbuf_printf(g,
+                 ".\n"
+                 "# Data: %s.dat (the values the results file stores, 17 digits; each block named by its\n"
+                 "# first comment line: 'index K' in the plot command is block K, counted from 0).\n"
+                 "# Redraw from any folder: gnuplot %s.gp  (writes %s.svg and %s.png beside this script).\n"
+                 "# Restyle: edit the settings below (size, fonts, palette, ranges, labels, key) and redraw;\n"
+                 "# clothfit report rewrites this file, so keep an edited copy under another name.\n"
+                 "if (!exists(\"clothfit_out\")) clothfit_out = ",
+                 f->id, f->id, f->id, f->id);
+  cf_rbuf_gp(g, f->id);
+  cf_rbuf_puts(g,
+               "\n"
+               "# go to the folder of this script: data and images are beside it\n"
+               "clothfit_dir = ARG0\n"
+               "clothfit_i = strlen(clothfit_dir)\n"
+               "while (clothfit_i > 0 && clothfit_dir[clothfit_i:clothfit_i] ne '/') { clothfit_i = clothfit_i - 1 }\n"
+               "if (clothfit_i > 1) { cd clothfit_dir[1:clothfit_i - 1] } else { if (clothfit_i == 1) { cd '/' } }\n"
+               "\n"
+               "set encoding utf8\n"
+               "set terminal svg size 800,600 dynamic noenhanced font 'Sans,12' background 'white'\n"
+               "set output clothfit_out.'.svg'\n"
+               "set title ");
+  cf_rbuf_gp(g, f->caption);
+  cf_rbuf_puts(g, "\n");
+}
+
+/* The tail: the same plot as PNG (pngcairo). */
+static void script_tail(cf_rbuf *g) {
+  cf_rbuf_puts(g,
+               "\n"
+               "set terminal pngcairo size 800,600 noenhanced font 'Sans,10' background 'white'\n"
+               "set output clothfit_out.'.png'\n"
+               "replot\n"
+               "set output\n");
+}
+
+/* One plot element "'<id>.dat' index K ..." (joined by ", \\\n"). */
+typedef struct {
+  cf_rbuf *g;
+  const char *id;
+  int n;
+} plot_list;
+
+static void plot_item(plot_list *p, int index, const char *spec, const char *title) {
+  char dat[340];
+  snprintf(dat, sizeof dat, "%s.dat", p->id);
+  cf_rbuf_puts(p->g, p->n++ ? ", \\\n     " : "plot ");
+  cf_rbuf_gp(p->g, dat);
+  cf_rbuf_printf(p->g, " index %d %s ", index, spec);
+  if (title) cf_rbuf_puts(p->g, "title "), cf_rbuf_gp(p->g, title);
+  else cf_rbuf_puts(p->g, "notitle");
+}
+
+/* ------------------------------------------------------------- heat maps */
+/* Bounds of the cell around axis value i: half-way to the neighbours (an
+ * axis of one value gets a cell of +-5 %, or +-0.001 at 0). */
+static void cell_bounds(const double *v, int n, int i, double *lo, double *hi) {
+  if (n < 2) {
+    double h = v[i] ? 0.05 * fabs(v[i]) : 1e-3;
+    *lo = v[i] - h, *hi = v[i] + h;
+    return;
+  }
+  *lo = i > 0 ? 0.5 * (v[i - 1] + v[i]) : v[0] - 0.5 * (v[1] - v[0]);
+  *hi = i < n - 1 ? 0.5 * (v[i] + v[i + 1]) : v[n - 1] + 0.5 * (v[n - 1] - v[n - 2]);
+}
+
+/* A grid of nd x na points (error e, status, pruned may be NULL) as blocks
+ * of the data file d, plot items in p; the next block index. */
+static int grid_blocks(cf_rbuf *d, plot_list *p, int nd, const double *delta, int na, const double *alpha,
+                       const double *e, const double *s, const int *status, const unsigned char *pruned) {
+  int k = 0, n_exact = 0, n_pruned = 0, n_failed = 0;
+  for (int i = 0; i < nd * na; i++) {
+    int ok = !status[i] && isfinite(e[i]);
+    n_failed += !ok, n_pruned += ok && pruned && pruned[i], n_exact += ok && !(pruned && pruned[i]);
+  }
+  if (n_exact) {
+    cf_rbuf_puts(d, "# exact grid points: delta alpha delta_lo delta_hi alpha_lo alpha_hi error_cm std_cm\n");
+    for (int id = 0; id < nd; id++)
+      for (int ia = 0; ia < na; ia++) {
+        int i = id * na + ia;
+        if (status[i] || !isfinite(e[i]) || (pruned && pruned[i])) continue;
+        double dl, dh, al, ah;
+        cell_bounds(delta, nd, id, &dl, &dh);
+        cell_bounds(alpha, na, ia, &al, &ah);
+        cf_rbuf_printf(d, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", delta[id], alpha[ia], dl, dh, al, ah,
+                       e[i], s ? s[i] : NAN);
+      }
+    cf_rbuf_puts(d, "\n\n");
+    plot_item(p, k++, "using 1:2:3:4:5:6:7 with boxxyerror fillstyle solid 1.0 noborder linecolor palette", NULL);
+  }
+  if (n_pruned) {
+    cf_rbuf_puts(d, "# pruned grid points (the simulation stopped early: error_cm is a lower bound): delta alpha "
+                    "error_cm\n");
+    for (int i = 0; i < nd * na; i++)
+      if (!status[i] && isfinite(e[i]) && pruned[i])
+        cf_rbuf_printf(d, "%.17g %.17g %.17g\n", delta[i / na], alpha[i % na], e[i]);
+    cf_rbuf_puts(d, "\n\n");
+    plot_item(p, k++, "using 1:2 with points pointtype 6 pointsize 0.6 linecolor rgb 'gray40'",
+              "pruned (ē only a lower bound)");
+  }
+  if (n_failed) {
+    cf_rbuf_puts(d, "# failed grid points (the simulation failed): delta alpha status\n");
+    for (int i = 0; i < nd * na; i++)
+      if (status[i] || !isfinite(e[i])) cf_rbuf_printf(d, "%.17g %.17g %d\n", delta[i / na], alpha[i % na], status[i]);
+    cf_rbuf_puts(d, "\n\n");
+    plot_item(p, k++, "using 1:2 with points pointtype 2 pointsize 1.5 linewidth 2 linecolor rgb 'black'",
+              "failed simulation");
+  }
+  return k;
+}
+
+/* A marked point (a block of one line and its plot item). */
+static int mark(cf_rbuf *d, plot_list *p, int k, const char *what, double x, double y, double e, const char *spec,
+                const char *title) {
+  cf_rbuf_printf(d, "# %s: delta alpha error_cm\n%.17g %.17g %.17g\n\n\n", what, x, y, e);
+  plot_item(p, k, spec, title);
+  return k + 1;
+}
+
+/* A plot of nothing, saying so (gnuplot refuses data without a value). */
+static void no_data(cf_rbuf *g) {
+  cf_rbuf_puts(g, "set label 2 'no value to draw' at graph 0.5, graph 0.5 center\nplot [0:1] [0:1] NaN notitle");
+}
+
+/* Grid points with an exact error (drawn as cells). */
+static int n_cells(int n, const double *e, const int *status, const unsigned char *pruned) {
+  int k = 0;
+  for (int i = 0; i < n; i++) k += !status[i] && isfinite(e[i]) && !(pruned && pruned[i]);
+  return k;
+}
+
+/* The settings of a heat map; cells: it has coloured cells (else only
+ * points, kept off the frame by small offsets). */
+static void heat_settings(cf_rbuf *g, int cells) {
+  cf_rbuf_puts(g,
+               "set xlabel 'δ'\n"
+               "set ylabel 'α'\n"
+               "set cblabel 'ē (cm)'\n"
+               "# colours: viridis (dark = small error); try e.g. set palette rgbformulae 33,13,10\n"
+               "set palette defined (0 '#440154', 1 '#3b528b', 2 '#21918c', 3 '#5ec962', 4 '#fde725')\n"
+               "# set logscale cb    # a logarithmic colour scale shows the valley better\n"
+               "# set cbrange [0:5]  # or clip the colour scale (cm)\n"
+               "set autoscale xfix\n"
+               "set autoscale yfix\n"
+               "set key outside below horizontal\n"
+               "set grid front linecolor rgb 'gray70'\n");
+  if (!cells) cf_rbuf_puts(g, "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n");
+}
+
+static const char *opt_spec = "using 1:2 with points pointtype 4 pointsize 2.2 linewidth 2 linecolor rgb 'red'";
+static const char *fit_spec = "using 1:2 with points pointtype 7 pointsize 1.3 linecolor rgb 'orange'";
+static const char *truth_spec = "using 1:2 with points pointtype 8 pointsize 1.8 linewidth 2 linecolor rgb 'magenta'";
+
+static void surface(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf *g, const char *results_path) {
+  const cf_res_sweep *w = &c->sweep;
+  cf_rbuf_printf(d, "# %s.dat — written by clothfit report: the sweep of recording '%s', %d x %d grid (delta x "
+                    "alpha), model kappa %g, beta %g, tol %g\n", f->id, c->name, w->nd, w->na, w->model.kappa,
+                 w->model.beta, w->model.tol);
+  script_head(g, f, "the error surface ē(δ, α) of the sweep", results_path);
+  heat_settings(g, n_cells(w->nd * w->na, w->e, w->status, w->pruned));
+  plot_list p = {g, f->id, 0};
+  int k = grid_blocks(d, &p, w->nd, w->delta, w->na, w->alpha, w->e, w->s, w->status, w->pruned);
+  char t[256];
+  if (w->best >= 0 && w->best < w->nd * w->na) {
+    double x = w->delta[w->best / w->na], y = w->alpha[w->best % w->na];
+    snprintf(t, sizeof t, "grid optimum δ " CF_RFMT_PAR ", α " CF_RFMT_PAR ": ē " CF_RFMT_ERR " cm", x, y,
+             w->e[w->best]);
+    k = mark(d, &p, k, "grid optimum", x, y, w->e[w->best], opt_spec, t);
+  }
+  if (c->has_fit && isfinite(c->fit.x[0]) && isfinite(c->fit.x[1])) {
+    snprintf(t, sizeof t, "refined optimum (%s) δ " CF_RFMT_PAR ", α " CF_RFMT_PAR ": ē " CF_RFMT_ERR " cm",
+             c->fit.method, c->fit.x[0], c->fit.x[1], c->fit.e_all);
+    k = mark(d, &p, k, "refined optimum", c->fit.x[0], c->fit.x[1], c->fit.e_all, fit_spec, t);
+  }
+  if (isfinite(c->truth_delta) && isfinite(c->truth_alpha)) {
+    snprintf(t, sizeof t, "ground truth δ " CF_RFMT_PAR ", α " CF_RFMT_PAR, c->truth_delta, c->truth_alpha);
+    k = mark(d, &p, k, "ground truth", c->truth_delta, c->truth_alpha, NAN, truth_spec, t);
+  }
+  if (!p.n) no_data(g);
+  script_tail(g);
+}
+
+static void sensitivity(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf *g, const char *results_path) {
+  const cf_res_sens *m = &c->sens;
+  cf_rbuf_printf(d, "# %s.dat — written by clothfit report: the sensitivity %s of recording '%s' at delta %.17g, "
+                    "alpha %.17g, %d x %d points, model kappa %g, beta %g, tol %g\n", f->id, m->kind, c->name,
+                 m->at_delta, m->at_alpha, m->nd, m->na, m->model.kappa, m->model.beta, m->model.tol);
+  char t[256];
+  snprintf(t, sizeof t, "fitted point δ " CF_RFMT_PAR ", α " CF_RFMT_PAR, m->at_delta, m->at_alpha);
+  if (!strcmp(m->kind, "map")) {
+    script_head(g, f, "the sensitivity map ē(δ, α)", results_path);
+    heat_settings(g, n_cells(m->nd * m->na, m->e, m->status, NULL));
+    plot_list p = {g, f->id, 0};
+    int k = grid_blocks(d, &p, m->nd, m->delta, m->na, m->alpha, m->e, m->s, m->status, NULL);
+    mark(d, &p, k, "the point the map is centred on", m->at_delta, m->at_alpha, NAN, opt_spec, t);
+    script_tail(g);
+    return;
+  }
+  /* a 1-D scan along delta or alpha (the other axis has one value) */
+  int along_d = m->nd >= m->na, n = along_d ? m->nd : m->na, finite = 0;
+  double at = along_d ? m->at_delta : m->at_alpha;
+  script_head(g, f, along_d ? "the sensitivity scan ē(δ)" : "the sensitivity scan ē(α)", results_path);
+  cf_rbuf_printf(g, "set xlabel '%s'\nset ylabel 'ē (cm)'\nset key outside below horizontal\nset grid\n",
+                 along_d ? "δ" : "α");
+  cf_rbuf_printf(d, "# scan: %s error_cm std_cm (NaN: the simulation failed)\n", along_d ? "delta" : "alpha");
+  for (int i = 0; i < n; i++) {
+    int k = along_d ? i * m->na : i;
+    double x = along_d ? m->delta[i] : m->alpha[i], e = m->status[k] ? NAN : m->e[k];
+    finite += isfinite(e);
+    cf_rbuf_printf(d, "%.17g %.17g %.17g\n", x, e, m->status[k] ? NAN : m->s[k]);
+  }
+  cf_rbuf_printf(g, "# the point the scan is centred on\n"
+                    "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 nohead dashtype 2 linecolor rgb 'gray40'\n"
+                    "set label 1 ", at, at);
+  cf_rbuf_gp(g, t);
+  cf_rbuf_printf(g, " at %.17g, graph 0.95 left offset 0.5, 0\n", at);
+  plot_list p = {g, f->id, 0};
+  if (finite) plot_item(&p, 0, "using 1:2 with linespoints pointtype 7 pointsize 0.7 linecolor rgb '#21918c'", "ē");
+  else no_data(g);
+  cf_rbuf_puts(g, "\n");
+  script_tail(g);
+}
+
+static void series(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf *g, const char *results_path) {
+  const cf_res_series *z = &c->series;
+  cf_rbuf_printf(d, "# %s.dat — written by clothfit report: the per-frame errors of recording '%s' at delta %.17g, "
+                    "alpha %.17g (dt %.17g s)\n# t_s e_cm s_cm d_cm   (NaN: no marker present in that frame)\n",
+                 f->id, c->name, z->delta, z->alpha, z->dt);
+  for (int i = 0; i < z->T; i++)
+    cf_rbuf_printf(d, "%.17g %.17g %.17g %.17g\n", i * z->dt, z->e[i], z->s[i], z->d[i]);
+  script_head(g, f, "the per-frame errors e(t) and d(t) at the optimum", results_path);
+  cf_rbuf_puts(g,
+               "set xlabel 't (s)'\n"
+               "set ylabel 'error (cm)'\n"
+               "set yrange [0:*]\n"
+               "set key outside below horizontal\n"
+               "set grid\n");
+  double t1 = c->has_fit ? c->fit.train_t1_s : NAN, T = (z->T - 1) * z->dt;
+  if (isfinite(t1) && t1 > 0 && t1 < T) {
+    cf_rbuf_printf(g, "# the end of the training window (the rest is the testing window)\n"
+                      "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 nohead dashtype 2 linecolor rgb 'gray40'\n"
+                      "set label 1 'training | testing' at %.17g, graph 0.95 center\n", t1, t1, t1);
+  }
+  int fe = 0, fd = 0;
+  for (int i = 0; i < z->T; i++) fe += isfinite(z->e[i]), fd += isfinite(z->d[i]);
+  plot_list p = {g, f->id, 0};
+  if (fe) plot_item(&p, 0, "using 1:2 with lines linewidth 1.5 linecolor rgb '#3b528b'", "e(t): error");
+  if (fd) plot_item(&p, 0, "using 1:4 with lines linewidth 1.5 linecolor rgb '#e66101'", "d(t) = e + 2s: dispersion");
+  if (!p.n) no_data(g);
+  cf_rbuf_puts(g, "\n");
+  script_tail(g);
+}
+
+/* ----------------------------------------------------------------- writing */
+static int write_pair(const char *figdir, const cf_rfigure *f, const cf_rbuf *d, const cf_rbuf *g, cf_error *err) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%s.dat", figdir, f->id);
+  if (cf_report_write_file(path, d, err)) return CF_EIO;
+  snprintf(path, sizeof path, "%s/%s.gp", figdir, f->id);
+  return cf_report_write_file(path, g, err);
+}
+
+int cf_report_figures_write(const cf_results *r, const char *results_path, const char *figdir, cf_rfigure **out,
+                            int *nout, cf_error *err) {
+  cf_rfigure *f = calloc((size_t)3 * r->n + 1, sizeof *f);
+  *out = NULL, *nout = 0;
+  if (!f) return cf_error_set(err, CF_ENOMEM, "out of memory");
+  char(*stems)[280] = calloc((size_t)r->n + 1, sizeof *stems); /* one a recording, unique */
+  if (!stems) return free(f), cf_error_set(err, CF_ENOMEM, "out of memory");
+  int n = 0, rc = CF_OK;
+  for (int i = 0; i < r->n && !rc; i++) {
+    const cf_res_rec *c = &r->recs[i];
+    char *stem = stems[i], base[280];
+    cf_report_file_stem(c->name, base, sizeof base);
+    snprintf(stem, sizeof stems[i], "%s", base);
+    for (int k = 2, taken = 1; taken; k++) {
+      taken = 0;
+      for (int j = 0; j < i && !taken; j++) taken = !strcmp(stems[j], stem);
+      if (taken) snprintf(stem, sizeof stems[i], "%.260s-%d", base, k);
+    }
+    int has[3] = {c->has_sweep && c->sweep.nd * c->sweep.na > 0, c->has_series && c->series.T > 0,
+                  c->has_sens && c->sens.nd * c->sens.na > 0};
+    static const char *kinds[3] = {"surface", "series", "sensitivity"};
+    for (int k = 0; k < 3 && !rc; k++) {
+      if (!has[k]) continue;
+      cf_rfigure *x = &f[n];
+      snprintf(x->id, sizeof x->id, "%s-%s", stem, kinds[k]);
+      snprintf(x->rec, sizeof x->rec, "%s", c->name);
+      snprintf(x->kind, sizeof x->kind, "%s", kinds[k]);
+      if (k == 0)
+        snprintf(x->caption, sizeof x->caption, "%s: mean error ē(δ, α) of the %d x %d sweep (cm)", c->name,
+                 c->sweep.nd, c->sweep.na);
+      else if (k == 1)
+        snprintf(x->caption, sizeof x->caption, "%s: e(t) and d(t) at δ " CF_RFMT_PAR ", α " CF_RFMT_PAR, c->name,
+                 c->series.delta, c->series.alpha);
+      else
+        snprintf(x->caption, sizeof x->caption, "%s: sensitivity %s around δ " CF_RFMT_PAR ", α " CF_RFMT_PAR,
+                 c->name, c->sens.kind, c->sens.at_delta, c->sens.at_alpha);
+      cf_rbuf d = {0}, g = {0};
+      if (k == 0) surface(c, x, &d, &g, results_path);
+      else if (k == 1) series(c, x, &d, &g, results_path);
+      else sensitivity(c, x, &d, &g, results_path);
+      rc = write_pair(figdir, x, &d, &g, err);
+      cf_rbuf_free(&d);
+      cf_rbuf_free(&g);
+      n++;
+    }
+  }
+  free(stems);
+  if (rc) {
+    free(f);
+    return rc;
+  }
+  *out = f, *nout = n;
+  return CF_OK;
+}
+
+/* ----------------------------------------------------------------- drawing */
+/* The last non-empty line of s into buf. */
+static void last_line(const char *s, char *buf, size_t size) {
+  const char *end = s + strlen(s);
+  while (end > s && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ')) end--;
+  const char *start = end;
+  while (start > s && start[-1] != '\n') start--;
+  while (start < end && *start == ' ') start++;
+  snprintf(buf, size, "%.*s", (int)(end - start), start);
+}
+
+int cf_report_figure_draw(const char *gnuplot, const char *figdir, const cf_rfigure *f, char *reason, size_t size) {
+  char script[4200], tmpstem[400], setout[600], img[4300], tmpimg[4300];
+  snprintf(script, sizeof script, "%s%s/%s.gp", figdir[0] == '/' ? "" : "./", figdir, f->id);
+  snprintf(tmpstem, sizeof tmpstem, "%s.tmp.%ld", f->id, (long)getpid());
+  snprintf(setout, sizeof setout, "clothfit_out='%s'", tmpstem); /* ids have no quotes */
+  int fd[2];
+  if (pipe(fd)) return snprintf(reason, size, "cannot create a pipe: %s", strerror(errno)), 1;
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fd[0]), close(fd[1]);
+    return snprintf(reason, size, "cannot start %s: %s", gnuplot, strerror(errno)), 1;
+  }
+  if (pid == 0) {
+    int null = open("/dev/null", O_RDWR);
+    if (null >= 0) dup2(null, 0), dup2(null, 1);
+    dup2(fd[1], 2);
+    close(fd[0]), close(fd[1]);
+    execl(gnuplot, "gnuplot", "-e", setout, script, (char *)NULL);
+    fprintf(stderr, "cannot run %s: %s\n", gnuplot, strerror(errno));
+    _exit(127);
+  }
+  close(fd[1]);
+  char log[8192];
+  size_t got = 0;
+  for (;;) {
+    char chunk[1024];
+    ssize_t k = read(fd[0], chunk, sizeof chunk);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) break;
+    for (ssize_t j = 0; j < k; j++) { /* keep the last 8 kB */
+      if (got == sizeof log - 1) memmove(log, log + 1, --got);
+      log[got++] = chunk[j];
+    }
+  }
+  log[got] = 0;
+  close(fd[0]);
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+  const char *ext[2] = {"svg", "png"};
+  for (int k = 0; k < 2; k++) {
+    snprintf(tmpimg, sizeof tmpimg, "%s/%s.%s", figdir, tmpstem, ext[k]);
+    snprintf(img, sizeof img, "%s/%s.%s", figdir, f->id, ext[k]);
+    if (ok && access(tmpimg, F_OK) != 0) {
+      ok = 0;
+      snprintf(log, sizeof log, "gnuplot wrote no %s", tmpimg);
+    }
+    if (ok && rename(tmpimg, img) != 0) {
+      ok = 0;
+      snprintf(log, sizeof log, "cannot rename %s into place: %s", tmpimg, strerror(errno));
+    }
+    if (!ok) remove(tmpimg);
+  }
+  if (ok) return 0;
+  char line[400];
+  last_line(log, line, sizeof line);
+  if (WIFSIGNALED(st)) snprintf(reason, size, "%s: gnuplot was killed by signal %d", script, WTERMSIG(st));
+  else snprintf(reason, size, "%s: %s", script, line[0] ? line : "gnuplot failed");
+  return 1;
+}

@@ -1,0 +1,79 @@
+/* report_internal.h — what the files of src/report share: a growing text
+ * buffer, atomic file writes, the tables (cells as text, so that every
+ * format shows the same rounding) and the figures. */
+#ifndef CF_REPORT_INTERNAL_H
+#define CF_REPORT_INTERNAL_H
+
+#include <stddef.h>
+
+#include "cf_report.h"
+
+/* ------------------------------------------------------------ text buffer */
+typedef struct {
+  char *s;
+  size_t n, cap;
+  int oom; /* an allocation failed: the text is incomplete */
+} cf_rbuf;
+
+void cf_rbuf_puts(cf_rbuf *b, const char *s);
+void cf_rbuf_printf(cf_rbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cf_rbuf_free(cf_rbuf *b);
+/* Write b to path atomically; CF_EIO naming the path on failure. */
+int cf_report_write_file(const char *path, const cf_rbuf *b, cf_error *err);
+/* Escapes for the formats: HTML text and attributes (also breaking "://"
+ * so that no text ever reads as a web address), LaTeX text, a Markdown table
+ * cell, a gnuplot single-quoted string. */
+void cf_rbuf_html(cf_rbuf *b, const char *s);
+void cf_rbuf_tex(cf_rbuf *b, const char *s);
+void cf_rbuf_md(cf_rbuf *b, const char *s);
+void cf_rbuf_gp(cf_rbuf *b, const char *s);
+
+/* ----------------------------------------------------------------- tables */
+typedef struct {
+  char id[32];          /* file stem in tables/: "table_a1" */
+  char title[512];      /* UTF-8, for Markdown and HTML */
+  char title_tex[512];  /* LaTeX markup of the same */
+  char note[512];       /* a line under the table, "" if none */
+  int ncol, nrow, cap;
+  const char **head;    /* [ncol] column names (static strings) */
+  const char *align;    /* [ncol] 'l' or 'r' */
+  char **cell;          /* [nrow*ncol] malloc'ed; "" = no value */
+} cf_rtable;
+
+/* The tables of r (A.1, A.2, 4.5, 4.6 as present) into *t (malloc'ed, *n). */
+int cf_report_tables(const cf_results *r, cf_rtable **t, int *n, cf_error *err);
+void cf_report_tables_free(cf_rtable *t, int n);
+/* One table in each format, appended to b. */
+void cf_rtable_csv(const cf_rtable *t, cf_rbuf *b);
+void cf_rtable_md(const cf_rtable *t, cf_rbuf *b);
+void cf_rtable_tex(const cf_rtable *t, cf_rbuf *b);
+void cf_rtable_html(const cf_rtable *t, cf_rbuf *b);
+
+/* The number formats of the tables (and of the figures' legends). */
+#define CF_RFMT_ERR "%.3f"  /* errors and stds (cm), R*, E* */
+#define CF_RFMT_PAR "%.4f"  /* delta, alpha, coefficients */
+
+/* ---------------------------------------------------------------- figures */
+typedef struct {
+  char id[320];        /* file stem in figures/ */
+  char rec[256];       /* the recording */
+  char kind[16];       /* "surface" | "series" | "sensitivity" */
+  char caption[768];   /* UTF-8 */
+  int drawn;
+} cf_rfigure;
+
+/* Write figures/<id>.dat and .gp of every figure of r into figdir (the
+ * folder exists); *f malloc'ed, *n. */
+int cf_report_figures_write(const cf_results *r, const char *results_path, const char *figdir, cf_rfigure **f,
+                            int *n, cf_error *err);
+/* Run gnuplot on figure f's script: SVG and PNG under temporary names,
+ * renamed into place on success.  0, or non-zero with why (gnuplot's last
+ * line on stderr, or how it ended) in reason. */
+int cf_report_figure_draw(const char *gnuplot, const char *figdir, const cf_rfigure *f, char *reason,
+                          size_t size);
+
+/* A file name made of name's letters, digits, '.', '_' and '-' (others
+ * become '_', a leading '.' or '-' too) into buf. */
+void cf_report_file_stem(const char *name, char *buf, size_t size);
+
+#endif

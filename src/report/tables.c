@@ -1,0 +1,322 @@
+/* tables.c — the thesis' tables of a results file (SPEC §10) as cells of
+ * text, and each table as CSV, Markdown, LaTeX (booktabs) and HTML.
+ *
+ * Every number is formatted once, into its cell, from the value the results
+ * file stores (errors, stds, R*, E* with "%.3f", delta, alpha and the
+ * coefficients with "%.4f", as the tables `sweep` and `experiment` print),
+ * so every format shows the same digits.  An empty cell is a value the file
+ * does not have (CSV: empty field; the other formats: "-"). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_internal.h"
+
+/* ------------------------------------------------------------ table cells */
+static int table_init(cf_rtable *t, const char *id, int ncol, const char **head, const char *align) {
+  memset(t, 0, sizeof *t);
+  snprintf(t->id, sizeof t->id, "%s", id);
+  t->ncol = ncol, t->head = head, t->align = align;
+  return 0;
+}
+
+/* A new row of empty cells; its index, or -1 when out of memory. */
+static int add_row(cf_rtable *t) {
+  if (t->nrow == t->cap) {
+    int cap = t->cap ? 2 * t->cap : 16;
+    char **c = realloc(t->cell, (size_t)cap * t->ncol * sizeof *c);
+    if (!c) return -1;
+    t->cell = c, t->cap = cap;
+  }
+  for (int j = 0; j < t->ncol; j++) t->cell[t->nrow * t->ncol + j] = NULL;
+  return t->nrow++;
+}
+
+static int set(cf_rtable *t, int row, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int set(cf_rtable *t, int row, int col, const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  char **c = &t->cell[row * t->ncol + col];
+  free(*c);
+  *c = strdup(buf);
+  return *c ? 0 : -1;
+}
+
+/* A number in fmt, "" if NaN (not known). */
+static int num(cf_rtable *t, int row, int col, const char *fmt, double v) {
+  if (isnan(v)) return set(t, row, col, "%s", "");
+  char buf[64];
+  snprintf(buf, sizeof buf, fmt, v);
+  return set(t, row, col, "%s", buf);
+}
+
+/* Every cell set ("" for the unset ones); -1 when out of memory. */
+static int table_fill(cf_rtable *t) {
+  for (int k = 0; k < t->nrow * t->ncol; k++)
+    if (!t->cell[k] && !(t->cell[k] = strdup(""))) return -1;
+  return 0;
+}
+
+static const char *cell(const cf_rtable *t, int row, int col) { return t->cell[row * t->ncol + col]; }
+
+static void table_clear(cf_rtable *t) {
+  for (int k = 0; k < t->nrow * t->ncol; k++) free(t->cell[k]);
+  free(t->cell);
+  memset(t, 0, sizeof *t);
+}
+
+void cf_report_tables_free(cf_rtable *t, int n) {
+  for (int i = 0; t && i < n; i++) table_clear(&t[i]);
+  free(t);
+}
+
+/* -------------------------------------------------------- Tables A.1/A.2 */
+static const char *a1_head[] = {"recording", "material", "size",    "motion",   "speed",       "repetition", "error_cm",
+                                "std_cm",    "alpha",    "delta",   "optimum",  "alpha_truth", "delta_truth"};
+static const char a1_align[] = "llllllrrrrlrr";
+
+static int any_truth(const cf_results *r) {
+  for (int i = 0; i < r->n; i++)
+    if (!isnan(r->recs[i].truth_delta) || !isnan(r->recs[i].truth_alpha)) return 1;
+  return 0;
+}
+
+static int is_rep2(const cf_res_rec *c) { return !strcmp(c->meta.repetition, "II"); }
+
+static int a1_row(cf_rtable *t, const cf_res_rec *c, int truth) {
+  int i = add_row(t);
+  if (i < 0) return -1;
+  const char *text[6] = {c->name, c->meta.material, c->meta.size, c->meta.motion, c->meta.speed, c->meta.repetition};
+  int bad = 0;
+  for (int j = 0; j < 6; j++) bad |= set(t, i, j, "%s", text[j]);
+  double d, a, e, s;
+  if (cf_res_optimum(c, &d, &a, &e, &s)) {
+    bad |= num(t, i, 6, CF_RFMT_ERR, e) | num(t, i, 7, CF_RFMT_ERR, s) | num(t, i, 8, CF_RFMT_PAR, a) |
+           num(t, i, 9, CF_RFMT_PAR, d) | set(t, i, 10, "%s", c->has_fit ? c->fit.method : "grid");
+  } else {
+    bad |= set(t, i, 10, "%s", c->has_sweep ? "none: no valid grid point" : "none: not swept");
+  }
+  if (truth) bad |= num(t, i, 11, CF_RFMT_PAR, c->truth_alpha) | num(t, i, 12, CF_RFMT_PAR, c->truth_delta);
+  return bad;
+}
+
+/* Table A.1 (rep2 = 0: every recording but those of repetition II) or A.2
+ * (rep2 = 1: repetition II); 1 if it has no row (not written). */
+static int table_a(cf_rtable *t, const cf_results *r, int rep2, int has_rep2) {
+  int truth = any_truth(r), all_one = 1, bad = 0;
+  table_init(t, rep2 ? "table_a2" : "table_a1", truth ? 13 : 11, a1_head, a1_align);
+  for (int i = 0; i < r->n && !bad; i++) {
+    const cf_res_rec *c = &r->recs[i];
+    if (is_rep2(c) != rep2) continue;
+    all_one &= !strcmp(c->meta.repetition, "I");
+    bad = a1_row(t, c, truth);
+  }
+  if (bad || table_fill(t)) return -1;
+  if (!t->nrow) return 1;
+  const char *which = rep2 ? "repetition II" : all_one ? "repetition I" : has_rep2 ? "all but repetition II" : "";
+  const char *a = rep2 ? "A.2" : "A.1";
+  snprintf(t->title, sizeof t->title, "Table %s: the optimum per recording%s%s%s: mean error ē and spatial std s̄ (cm), "
+           "α, δ%s", a, which[0] ? " (" : "", which, which[0] ? ")" : "", truth ? "; the ground truth" : "");
+  snprintf(t->title_tex, sizeof t->title_tex, "Table %s: the optimum per recording%s%s%s: mean error $\\bar e$ and "
+           "spatial std $\\bar s$ (cm), $\\alpha$, $\\delta$%s", a, which[0] ? " (" : "", which, which[0] ? ")" : "",
+           truth ? "; the ground truth" : "");
+  snprintf(t->note, sizeof t->note, "optimum: the refined one (method) if any, else the grid's best point (grid)%s.",
+           truth ? "; alpha_truth, delta_truth: the parameters the synthetic recording was made with" : "");
+  return 0;
+}
+
+/* -------------------------------------------------------------- Table 4.5 */
+static const char *t45_head[] = {"group", "value", "error_cm", "std_cm", "n"};
+static const char t45_align[] = "llrrr";
+
+typedef const char *(*meta_field)(const cf_res_rec *c);
+static const char *f_material(const cf_res_rec *c) { return c->meta.material; }
+static const char *f_size(const cf_res_rec *c) { return c->meta.size; }
+static const char *f_motion(const cf_res_rec *c) { return c->meta.motion; }
+static const char *f_speed(const cf_res_rec *c) { return c->meta.speed; }
+
+/* Means of the optima's ē and s̄ over the recordings whose field equals
+ * value (NULL: all) and that have an optimum with a finite error. */
+static int group_row(cf_rtable *t, const cf_results *r, const char *title, meta_field f, const char *value) {
+  double se = 0, ss = 0, d, a, e, s;
+  int n = 0;
+  for (int i = 0; i < r->n; i++)
+    if ((!value || !strcmp(f(&r->recs[i]), value)) && cf_res_optimum(&r->recs[i], &d, &a, &e, &s) && isfinite(e))
+      se += e, ss += s, n++;
+  if (!n) return 0;
+  int i = add_row(t);
+  if (i < 0) return -1;
+  return set(t, i, 0, "%s", title) | set(t, i, 1, "%s", value ? value : "all") | num(t, i, 2, CF_RFMT_ERR, se / n) |
+         num(t, i, 3, CF_RFMT_ERR, ss / n) | set(t, i, 4, "%d", n);
+}
+
+/* One row per distinct non-empty value of f, in order of appearance. */
+static int group_rows(cf_rtable *t, const cf_results *r, const char *title, meta_field f) {
+  int bad = 0;
+  for (int i = 0; i < r->n && !bad; i++) {
+    const char *v = f(&r->recs[i]);
+    int seen = !v[0];
+    for (int j = 0; j < i && !seen; j++) seen = !strcmp(f(&r->recs[j]), v);
+    if (!seen) bad = group_row(t, r, title, f, v);
+  }
+  return bad;
+}
+
+static int table_45(cf_rtable *t, const cf_results *r) {
+  table_init(t, "table_4_5", 5, t45_head, t45_align);
+  if (group_rows(t, r, "material", f_material) || group_rows(t, r, "size", f_size) ||
+      group_rows(t, r, "motion", f_motion) || group_rows(t, r, "speed", f_speed) ||
+      group_row(t, r, "global", f_material, NULL) || table_fill(t))
+    return -1;
+  if (!t->nrow) return 1;
+  int n = 0;
+  double d, a, e, s;
+  for (int i = 0; i < r->n; i++) n += cf_res_optimum(&r->recs[i], &d, &a, &e, &s) && isfinite(e);
+  snprintf(t->title, sizeof t->title, "Table 4.5: mean error ē and spatial std s̄ (cm) of the optima by material, "
+           "size, motion and speed");
+  snprintf(t->title_tex, sizeof t->title_tex, "Table 4.5: mean error $\\bar e$ and spatial std $\\bar s$ (cm) of the "
+           "optima by material, size, motion and speed");
+  snprintf(t->note, sizeof t->note, "Means of the per-recording values of Tables A.1/A.2 over the %d recording(s) "
+           "with an optimum (of %d); n: recordings in the group.", n, r->n);
+  return 0;
+}
+
+/* -------------------------------------------------------------- Table 4.6 */
+static const char *t46_head[] = {"coefficient", "start_lsq", "fitted"};
+static const char t46_align[] = "lrr";
+
+static int table_46(cf_rtable *t, const cf_res_regression *g) {
+  table_init(t, "table_4_6", 3, t46_head, t46_align);
+  if (!g->has) return 1;
+  int bad = 0;
+  for (int k = 0; k < 8 && !bad; k++) {
+    int i = add_row(t);
+    double st = k < 4 ? g->f_start.d[k] : g->f_start.a[k - 4], v = k < 4 ? g->f.d[k] : g->f.a[k - 4];
+    bad = i < 0 || set(t, i, 0, "%s_%d", k < 4 ? "delta" : "alpha", k % 4) | num(t, i, 1, CF_RFMT_PAR, st) |
+                       num(t, i, 2, CF_RFMT_PAR, v);
+  }
+  int i = bad ? -1 : add_row(t);
+  bad = bad || i < 0 || set(t, i, 0, "R*_cm") | num(t, i, 1, CF_RFMT_ERR, g->R_start) | num(t, i, 2, CF_RFMT_ERR, g->R);
+  i = bad ? -1 : add_row(t);
+  bad = bad || i < 0 || set(t, i, 0, "E*_cm") | num(t, i, 2, CF_RFMT_ERR, g->E);
+  if (bad || table_fill(t)) return -1;
+  snprintf(t->title, sizeof t->title, "Table 4.6: the a-priori formulas δ = δ₀ + δ₁S + δ₂V + δ₃ρ, "
+           "α = α₀ + α₁S + α₂V + α₃ρ fitted to the optima; R* and E* (cm)");
+  snprintf(t->title_tex, sizeof t->title_tex, "Table 4.6: the a-priori formulas $\\delta = \\delta_0 + \\delta_1 S + "
+           "\\delta_2 V + \\delta_3 \\rho$, $\\alpha = \\alpha_0 + \\alpha_1 S + \\alpha_2 V + \\alpha_3 \\rho$ fitted "
+           "to the optima; $R^*$ and $E^*$ (cm)");
+  snprintf(t->note, sizeof t->note, "start_lsq: least squares on the optima; fitted: Nelder-Mead on R (%d evaluations, "
+           "%d iterations) over %d recording(s), simulated with kappa %g, beta %g, tol %g.", g->evaluations,
+           g->iterations, g->n_used, g->model.kappa, g->model.beta, g->model.tol);
+  return 0;
+}
+
+int cf_report_tables(const cf_results *r, cf_rtable **out, int *n, cf_error *err) {
+  cf_rtable *t = calloc(4, sizeof *t);
+  *out = NULL, *n = 0;
+  if (!t) return cf_error_set(err, CF_ENOMEM, "out of memory");
+  int has2 = 0, k = 0, rc = 0;
+  for (int i = 0; i < r->n; i++) has2 |= is_rep2(&r->recs[i]);
+  for (int step = 0; step < 4 && rc >= 0; step++) {
+    rc = step == 0 ? table_a(&t[k], r, 0, has2)
+         : step == 1 ? table_a(&t[k], r, 1, has2)
+         : step == 2 ? table_45(&t[k], r)
+                     : table_46(&t[k], &r->reg);
+    if (rc == 0) k++;
+    else table_clear(&t[k]);
+  }
+  if (rc < 0) {
+    cf_report_tables_free(t, k);
+    return cf_error_set(err, CF_ENOMEM, "out of memory while composing the tables");
+  }
+  *out = t, *n = k;
+  return CF_OK;
+}
+
+/* ---------------------------------------------------------------- formats */
+static void csv_field(cf_rbuf *b, const char *s) {
+  if (!strpbrk(s, ",\"\r\n")) {
+    cf_rbuf_puts(b, s);
+    return;
+  }
+  cf_rbuf_puts(b, "\"");
+  for (; *s; s++) cf_rbuf_printf(b, *s == '"' ? "\"\"" : "%c", *s);
+  cf_rbuf_puts(b, "\"");
+}
+
+void cf_rtable_csv(const cf_rtable *t, cf_rbuf *b) {
+  for (int j = 0; j < t->ncol; j++) {
+    if (j) cf_rbuf_puts(b, ",");
+    csv_field(b, t->head[j]);
+  }
+  cf_rbuf_puts(b, "\n");
+  for (int i = 0; i < t->nrow; i++) {
+    for (int j = 0; j < t->ncol; j++) {
+      if (j) cf_rbuf_puts(b, ",");
+      csv_field(b, cell(t, i, j));
+    }
+    cf_rbuf_puts(b, "\n");
+  }
+}
+
+static const char *shown(const char *s) { return s[0] ? s : "-"; }
+
+void cf_rtable_md(const cf_rtable *t, cf_rbuf *b) {
+  cf_rbuf_puts(b, "### ");
+  cf_rbuf_puts(b, t->title);
+  cf_rbuf_puts(b, "\n\n|");
+  for (int j = 0; j < t->ncol; j++) cf_rbuf_puts(b, " "), cf_rbuf_md(b, t->head[j]), cf_rbuf_puts(b, " |");
+  cf_rbuf_puts(b, "\n|");
+  for (int j = 0; j < t->ncol; j++) cf_rbuf_puts(b, t->align[j] == 'r' ? "---:|" : "---|");
+  cf_rbuf_puts(b, "\n");
+  for (int i = 0; i < t->nrow; i++) {
+    cf_rbuf_puts(b, "|");
+    for (int j = 0; j < t->ncol; j++) cf_rbuf_puts(b, " "), cf_rbuf_md(b, shown(cell(t, i, j))), cf_rbuf_puts(b, " |");
+    cf_rbuf_puts(b, "\n");
+  }
+  if (t->note[0]) cf_rbuf_puts(b, "\n"), cf_rbuf_md(b, t->note), cf_rbuf_puts(b, "\n");
+}
+
+void cf_rtable_tex(const cf_rtable *t, cf_rbuf *b) {
+  cf_rbuf_puts(b, "% Written by clothfit report; needs \\usepackage{booktabs}.\n");
+  cf_rbuf_puts(b, "\\begin{table}[htbp]\n\\centering\n\\caption{");
+  cf_rbuf_puts(b, t->title_tex);
+  cf_rbuf_printf(b, "}\n\\label{tab:clothfit-%s}\n\\begin{tabular}{%.*s}\n\\toprule\n", t->id, t->ncol, t->align);
+  for (int j = 0; j < t->ncol; j++) cf_rbuf_puts(b, j ? " & " : ""), cf_rbuf_tex(b, t->head[j]);
+  cf_rbuf_puts(b, " \\\\\n\\midrule\n");
+  for (int i = 0; i < t->nrow; i++) {
+    for (int j = 0; j < t->ncol; j++) cf_rbuf_puts(b, j ? " & " : ""), cf_rbuf_tex(b, shown(cell(t, i, j)));
+    cf_rbuf_puts(b, " \\\\\n");
+  }
+  cf_rbuf_puts(b, "\\bottomrule\n\\end{tabular}\n");
+  if (t->note[0]) {
+    cf_rbuf_puts(b, "\\par\\smallskip\\footnotesize ");
+    cf_rbuf_tex(b, t->note);
+    cf_rbuf_puts(b, "\n");
+  }
+  cf_rbuf_puts(b, "\\end{table}\n");
+}
+
+void cf_rtable_html(const cf_rtable *t, cf_rbuf *b) {
+  cf_rbuf_printf(b, "<table id=\"%s\">\n<caption>", t->id);
+  cf_rbuf_html(b, t->title);
+  cf_rbuf_puts(b, "</caption>\n<thead><tr>");
+  for (int j = 0; j < t->ncol; j++)
+    cf_rbuf_puts(b, t->align[j] == 'r' ? "<th class=\"num\">" : "<th>"), cf_rbuf_html(b, t->head[j]),
+        cf_rbuf_puts(b, "</th>");
+  cf_rbuf_puts(b, "</tr></thead>\n<tbody>\n");
+  for (int i = 0; i < t->nrow; i++) {
+    cf_rbuf_puts(b, "<tr>");
+    for (int j = 0; j < t->ncol; j++)
+      cf_rbuf_puts(b, t->align[j] == 'r' ? "<td class=\"num\">" : "<td>"), cf_rbuf_html(b, shown(cell(t, i, j))),
+          cf_rbuf_puts(b, "</td>");
+    cf_rbuf_puts(b, "</tr>\n");
+  }
+  cf_rbuf_puts(b, "</tbody>\n</table>\n");
+  if (t->note[0]) cf_rbuf_puts(b, "<p class=\"note\">"), cf_rbuf_html(b, t->note), cf_rbuf_puts(b, "</p>\n");
+}

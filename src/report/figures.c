@@ -5,8 +5,9 @@
  * Per recording:
  *   <stem>-surface      the sweep's mean error ē(δ, α) as a heat map (thesis
  *                       Fig. 4.15): exact grid points coloured, pruned points
- *                       (their error is only a lower bound) as small circles,
- *                       failed points as crosses; the grid optimum, the
+ *                       (their error is only a lower bound, often far below
+ *                       the true one: left blank) as small circles, failed
+ *                       points as crosses; the grid optimum, the
  *                       refined optimum and the ground truth marked
  *   <stem>-series       e(t) and d(t) = e + 2s at the optimum (Fig. 4.23),
  *                       gaps where no marker was present; the end of the
@@ -127,13 +128,18 @@ static int grid_blocks(cf_rbuf *d, plot_list *p, int nd, const double *delta, in
   }
   if (n_pruned) {
     cf_rbuf_puts(d, "# pruned grid points (the simulation stopped early: error_cm is a lower bound): delta alpha "
-                    "error_cm\n");
+                    "delta_lo delta_hi alpha_lo alpha_hi error_cm\n");
     for (int i = 0; i < nd * na; i++)
-      if (!status[i] && isfinite(e[i]) && pruned[i])
-        cf_rbuf_printf(d, "%.17g %.17g %.17g\n", delta[i / na], alpha[i % na], e[i]);
+      if (!status[i] && isfinite(e[i]) && pruned[i]) {
+        double dl, dh, al, ah;
+        cell_bounds(delta, nd, i / na, &dl, &dh);
+        cell_bounds(alpha, na, i % na, &al, &ah);
+        cf_rbuf_printf(d, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", delta[i / na], alpha[i % na], dl, dh, al, ah,
+                       e[i]);
+      }
     cf_rbuf_puts(d, "\n\n");
     plot_item(p, k++, "using 1:2 with points pointtype 6 pointsize 0.6 linecolor rgb 'gray40'",
-              "pruned (ē only a lower bound)");
+              "pruned (ē only a lower bound: left blank)");
   }
   if (n_failed) {
     cf_rbuf_puts(d, "# failed grid points (the simulation failed): delta alpha status\n");

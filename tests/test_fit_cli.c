@@ -337,9 +337,9 @@ static void inspect_regression_json(const cf_res_regression *g, const char *j) {
 static void inspect_results(const char *path) {
   cf_results r;
   cf_error err = {0, ""};
-  char *o = NULL, *e = NULL, *jo = NULL, want[512];
+  char *o = NULL, *e = NULL, *jo = NULL, *je = NULL, want[512];
   CHECK(cf_results_read(path, &r, &err) == CF_OK, "%s", err.msg);
-  int st = run(&o, &e, "inspect", path, NULL), sj = run(&jo, &e, "inspect", path, "--json", NULL);
+  int st = run(&o, &e, "inspect", path, NULL), sj = run(&jo, &je, "inspect", path, "--json", NULL);
   const char *j = cf_test_last_line(jo);
   CHECK(st == 0 && sj == 0 && o && j[0] == '{' && strstr(o, "results file"), "inspect %s: %d/%d '%s' '%s'", path,
         st, sj, o ? o : "", e ? e : "");
@@ -363,7 +363,7 @@ static void inspect_results(const char *path) {
   }
   inspect_regression_json(&r.reg, j);
   cf_results_free(&r);
-  free(o), free(e), free(jo);
+  free(o), free(e), free(jo), free(je);
 }
 
 /* The round trip's file: three recordings (one without a fit or a best

@@ -65,7 +65,8 @@ static void warn_grid(const char *cmd, const cf_res_rec *rec, cf_cli_failures f)
     double d = w->delta[k / w->na], a = w->alpha[k % w->na];
     char step[64];
     step_of(w->reason[k], step, sizeof step);
-    if (!listed) fprintf(stderr, ": at delta %.5g alpha %.5g: %s", d, a, w->reason[k][0] ? w->reason[k] : "(no reason)");
+    if (!listed)
+      fprintf(stderr, ": at delta %.5g alpha %.5g: %s", d, a, w->reason[k][0] ? w->reason[k] : "(no reason)");
     else fprintf(stderr, "%s delta %.5g alpha %.5g%s%s%s", listed == 1 ? "; also at" : ",", d, a, step[0] ? " (" : "",
                  step, step[0] ? ")" : "");
     listed++;
@@ -117,7 +118,9 @@ static void json_count(const char *key, int v, int has) {
   else printf("null");
 }
 
-static void json_fraction(long failed, long points) { cf_cli_json_num("failed_fraction", points ? (double)failed / points : NAN, 0); }
+static void json_fraction(long failed, long points) {
+  cf_cli_json_num("failed_fraction", points ? (double)failed / points : NAN, 0);
+}
 
 void cf_cli_json_failures(const cf_res_rec *rec) {
   cf_cli_failures f = cf_cli_failures_of(rec);

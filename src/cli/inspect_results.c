@@ -88,7 +88,8 @@ static void fit_text(const cf_res_fit *f) {
   if (f->failed_evaluations)
     printf("                  %d evaluations failed, first: %s\n", f->failed_evaluations, f->failure);
   if (strchr(f->starts_tried, ' ')) printf("                  starts tried: %s (the last used)\n", f->starts_tried);
-  if (f->optimum_failure[0]) printf("                  whole recording at the optimum failed: %s\n", f->optimum_failure);
+  if (f->optimum_failure[0])
+    printf("                  whole recording at the optimum failed: %s\n", f->optimum_failure);
   printf("                  training [%g, %g) s: error %.4f cm, std %.4f cm\n", f->train_t0_s, f->train_t1_s,
          f->e_train, f->s_train);
   if (isfinite(f->e_test)) printf("                  testing: error %.4f cm, std %.4f cm\n", f->e_test, f->s_test);

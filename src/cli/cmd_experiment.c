@@ -322,7 +322,8 @@ int cmd_experiment(int argc, char **argv) {
   if (!rc) text = settings(&a);
   /* a fresh results file: the study is recomputed whole */
   rc = rc || (cf_results_stamp(&res, argc, argv, a.nw, text), 0) || ingest_all(&a, in, &res) ||
-       cf_cli_model_apply("experiment", &a.model, in, a.n) || sweep_all(&a, in, &res) || refine_all(&a, in, &res) ||
+       cf_cli_model_apply("experiment", &a.model, in, a.n) || (cf_cli_note_driving("experiment", in, a.n), 0) ||
+       sweep_all(&a, in, &res) || refine_all(&a, in, &res) ||
        regress_all(&a, in, &res) || cf_cli_results_write("experiment", a.out, &res);
   if (!rc) report(&a, &res);
   /* written whole, with the failed points; but a recording left without an optimum fails the study */

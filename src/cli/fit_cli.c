@@ -175,7 +175,22 @@ int cf_cli_load_inputs(const char *cmd, const char *const *paths, int n, const c
       return cf_cli_fail(cmd, "%s", err.msg);
     }
   }
-  return cf_cli_model_apply(cmd, m, *in, n);
+  if (cf_cli_model_apply(cmd, m, *in, n)) return 1;
+  cf_cli_note_driving(cmd, *in, n);
+  return 0;
+}
+
+void cf_cli_note_driving(const char *cmd, const cf_fit_input *in, int n) {
+  for (int i = 0; i < n; i++) {
+    cf_fit_run *run = cf_fit_run_alloc(&in[i].tg, &in[i].base, NULL);
+    if (!run) continue; /* the commands report the recording's own error */
+    cf_drive_fix f = cf_fit_run_drive_fix(run);
+    if (f.frames > 0)
+      fprintf(stderr, "clothfit %s: note: %s: the recorded top corners hold the cloth's top edge taut (or stretch it) "
+              "on %d of %d frames; they are pulled together by at most %.3f mm (frame %d; docs/driving.md)\n",
+              cmd, in[i].name, f.frames, in[i].tg.T, 1e3 * f.max_pull_m, f.worst_frame);
+    cf_fit_run_free(run);
+  }
 }
 
 void cf_cli_window_frames(const cf_fit_input *in, double a, double b, int *t0, int *t1) {

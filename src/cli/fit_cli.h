@@ -103,6 +103,10 @@ int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in,
  * failure, or when two recordings share a file stem).  *in has n. */
 int cf_cli_load_inputs(const char *cmd, const char *const *paths, int n, const cf_cli_model *m, cf_fit_input **in);
 void cf_cli_free_inputs(cf_fit_input *in, int n);
+/* One stderr note per recording whose recorded top corners the driven
+ * simulation pulls together at its tolerance (cf_fit_run_drive_fix,
+ * docs/driving.md); cf_cli_load_inputs calls it. */
+void cf_cli_note_driving(const char *cmd, const cf_fit_input *in, int n);
 /* Frames [t0, t1) of the window [a, b) in seconds (b = inf: to the end). */
 void cf_cli_window_frames(const cf_fit_input *in, double a, double b, int *t0, int *t1);
 

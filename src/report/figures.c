@@ -174,7 +174,7 @@ static int n_cells(int n, const double *e, const int *status, const unsigned cha
 
 /* The settings of a heat map; cells: it has coloured cells (else only
  * points, kept off the frame by small offsets). */
-static void heat_settings(cf_rbuf *g, int cells) {
+static void heat_settings(cf_rbuf *g, int cells, int nd, const double *delta, int na, const double *alpha) {
   cf_rbuf_puts(g,
                "set xlabel 'δ'\n"
                "set ylabel 'α'\n"
@@ -183,11 +183,20 @@ static void heat_settings(cf_rbuf *g, int cells) {
                "set palette defined (0 '#440154', 1 '#3b528b', 2 '#21918c', 3 '#5ec962', 4 '#fde725')\n"
                "# set logscale cb    # a logarithmic colour scale shows the valley better\n"
                "# set cbrange [0:5]  # or clip the colour scale (cm)\n"
-               "set autoscale xfix\n"
-               "set autoscale yfix\n"
                "set key outside below horizontal\n"
                "set grid front linecolor rgb 'gray70'\n");
-  if (!cells) cf_rbuf_puts(g, "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n");
+  if (!cells) {
+    cf_rbuf_puts(g, "set autoscale xfix\nset autoscale yfix\n"
+                    "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n");
+    return;
+  }
+  /* the whole grid, blank (pruned, failed) cells at its edges included */
+  double x0, x1, y0, y1, lo, hi;
+  cell_bounds(delta, nd, 0, &x0, &hi);
+  cell_bounds(delta, nd, nd - 1, &lo, &x1);
+  cell_bounds(alpha, na, 0, &y0, &hi);
+  cell_bounds(alpha, na, na - 1, &lo, &y1);
+  cf_rbuf_printf(g, "set xrange [%.17g:%.17g]\nset yrange [%.17g:%.17g]\n", x0, x1, y0, y1);
 }
 
 static const char *opt_spec = "using 1:2 with points pointtype 4 pointsize 2.2 linewidth 2 linecolor rgb 'red'";
@@ -200,7 +209,7 @@ static void surface(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbu
                     "alpha), model kappa %g, beta %g, tol %g\n", f->id, c->name, w->nd, w->na, w->model.kappa,
                  w->model.beta, w->model.tol);
   script_head(g, f, "the error surface ē(δ, α) of the sweep", results_path);
-  heat_settings(g, n_cells(w->nd * w->na, w->e, w->status, w->pruned));
+  heat_settings(g, n_cells(w->nd * w->na, w->e, w->status, w->pruned), w->nd, w->delta, w->na, w->alpha);
   plot_list p = {g, f->id, 0};
   int k = grid_blocks(d, &p, w->nd, w->delta, w->na, w->alpha, w->e, w->s, w->status, w->pruned);
   char t[256];
@@ -232,7 +241,7 @@ static void sensitivity(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf
   snprintf(t, sizeof t, "fitted point δ " CF_RFMT_PAR ", α " CF_RFMT_PAR, m->at_delta, m->at_alpha);
   if (!strcmp(m->kind, "map")) {
     script_head(g, f, "the sensitivity map ē(δ, α)", results_path);
-    heat_settings(g, n_cells(m->nd * m->na, m->e, m->status, NULL));
+    heat_settings(g, n_cells(m->nd * m->na, m->e, m->status, NULL), m->nd, m->delta, m->na, m->alpha);
     plot_list p = {g, f->id, 0};
     int k = grid_blocks(d, &p, m->nd, m->delta, m->na, m->alpha, m->e, m->s, m->status, NULL);
     mark(d, &p, k, "the point the map is centred on", m->at_delta, m->at_alpha, NAN, opt_spec, t);

@@ -172,6 +172,15 @@ int main(int argc, char **argv) {
   struct stat sb;
   snprintf(recs, sizeof recs, "%s/reports/aero-recordings/wool-A3.h5", dir);
   CHECK(stat(recs, &sb) == 0, "no %s", recs);
+  /* the report of the results, next to them (RESULTS without .h5), named in the text and the JSON */
+  char index[400], table[400], fig[400];
+  snprintf(index, sizeof index, "%s/reports/aero/index.html", dir);
+  snprintf(table, sizeof table, "%s/reports/aero/tables/table_4_5.csv", dir);
+  snprintf(fig, sizeof fig, "%s/reports/aero/figures/wool-A3-surface.svg", dir);
+  CHECK(stat(index, &sb) == 0 && sb.st_size > 0 && stat(table, &sb) == 0 && stat(fig, &sb) == 0 && sb.st_size > 0,
+        "report: %s, %s, %s", index, table, fig);
+  CHECK(o && strstr(o, "report: ") && strstr(o, index) && strstr(j, "\"report\":") && strstr(j, index),
+        "the report's path in the text and the JSON");
   free(o), free(e);
   /* a CSV without sidecars: one line naming it, no results file */
   char lone[400], out2[300];

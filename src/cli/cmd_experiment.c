@@ -28,7 +28,7 @@ static const char *help =
     "usage: clothfit experiment aero [--dataset DIR] [-o RESULTS.h5] [--recordings DIR]\n"
     "                                [--workers N] [--prune] [--no-refine] [--max-evals N]\n"
     "                                [--regress-evals N] [--no-maps] [--delta-grid A:B:N[*rho]]\n"
-    "                                [--alpha-grid A:B:N[*rho]] [--json]\n"
+    "                                [--alpha-grid A:B:N[*rho]] [--no-report] [--json]\n"
     "                                " CF_CLI_MODEL_USAGE "\n"
     "\n"
     "The aerodynamics study (thesis §4.2): ingest every Motive CSV of DIR (default\n"
@@ -38,7 +38,9 @@ static const char *help =
     "([truth] delta, alpha: shown next to the fit); sweep the default (delta, alpha) grid of each recording,\n"
     "refine its optimum by Nelder-Mead on the whole recording (unless\n"
     "--no-refine), fit the a-priori formulas (4.6)-(4.7) when there are at least 4\n"
-    "recordings, and print Tables A.1, 4.5 and 4.6.\n"
+    "recordings, and print Tables A.1, 4.5 and 4.6.  Then write the report of the\n"
+    "results (as clothfit report: tables, figures, index.html) into RESULTS without\n"
+    ".h5 (default reports/aero/), unless --no-report.\n"
     "\n"
     "Failed simulations are reported per recording as by clothfit sweep (stderr;\n"
     "--json failed_points, grid_points, failed_fraction, optimum_borders_failed,\n"
@@ -60,7 +62,8 @@ static const char *help =
 typedef struct {
   const char *dataset, *out, *recdir, *workers, *max_evals, *reg_evals, *dgrid, *agrid;
   cf_cli_model model;
-  int prune, no_refine, no_maps, json, nw, evals, revals;
+  int prune, no_refine, no_maps, no_report, json, nw, evals, revals;
+  char report_dir[4096];
   cf_cli_grid gd, ga;
   char recdir_buf[4096], dataset_buf[4096];
   char **csv;   /* the dataset's CSV files, sorted */
@@ -274,7 +277,15 @@ static char *settings(const exp_args *a) {
   return t;
 }
 
-static void report(const exp_args *a, const cf_results *res) {
+/* The report folder: RESULTS without .h5. */
+static void report_dir(exp_args *a) {
+  snprintf(a->report_dir, sizeof a->report_dir, "%s", a->out);
+  size_t n = strlen(a->report_dir);
+  if (n > 3 && !strcmp(a->report_dir + n - 3, ".h5")) a->report_dir[n - 3] = 0;
+  else snprintf(a->report_dir + n, sizeof a->report_dir - n, "-report");
+}
+
+static void report(const exp_args *a, const cf_results *res, const cf_report_summary *rs) {
   printf("aerodynamics study: %d recordings from %s\n\n", res->n, a->dataset);
   cf_cli_table_a1(res);
   printf("\n");
@@ -288,6 +299,7 @@ static void report(const exp_args *a, const cf_results *res) {
   cf_cli_warn_failures("experiment", res, a->out);
   cf_cli_warn_grid_edges("experiment", res);
   printf("\nresults: %s\nrecordings: %s/\n", a->out, a->recdir);
+  if (rs) printf("report: %s (%d tables, %d of %d figures)\n", rs->index, rs->tables, rs->figures, rs->figures_planned);
   if (!a->json) return;
   printf("{");
   cf_cli_json_recordings(res);
@@ -297,6 +309,7 @@ static void report(const exp_args *a, const cf_results *res) {
     cf_cli_json_num("E_cm", res->reg.E, 0);
   }
   cf_cli_json_str("output", a->out, 0);
+  if (rs) cf_cli_json_str("report", rs->index, 0);
   printf("}\n");
 }
 
@@ -309,6 +322,7 @@ int cmd_experiment(int argc, char **argv) {
                              {"--max-evals", &a.max_evals, NULL}, {"--regress-evals", &a.reg_evals, NULL},
                              {"--prune", NULL, &a.prune},       {"--no-refine", NULL, &a.no_refine},
                              {"--no-maps", NULL, &a.no_maps},   {"--json", NULL, &a.json},
+                             {"--no-report", NULL, &a.no_report},
                              {"--delta-grid", &a.dgrid, NULL},  {"--alpha-grid", &a.agrid, NULL},
                              CF_CLI_MODEL_OPTS(a.model),        {NULL, NULL, NULL}};
   const char *pos[2];
@@ -325,9 +339,17 @@ int cmd_experiment(int argc, char **argv) {
        cf_cli_model_apply("experiment", &a.model, in, a.n) || (cf_cli_note_driving("experiment", in, a.n), 0) ||
        sweep_all(&a, in, &res) || refine_all(&a, in, &res) ||
        regress_all(&a, in, &res) || cf_cli_results_write("experiment", a.out, &res);
-  if (!rc) report(&a, &res);
+  /* the report of what was written (it reads only the results) */
+  cf_report_summary rs;
+  int have_gnuplot = 0, rrc = 0;
+  if (!rc && !a.no_report) {
+    report_dir(&a);
+    rrc = cf_cli_report_write("experiment", a.out, &res, a.report_dir, &rs, &have_gnuplot);
+  }
+  if (!rc) report(&a, &res, a.no_report || rrc ? NULL : &rs);
   /* written whole, with the failed points; but a recording left without an optimum fails the study */
   if (!rc) rc = cf_cli_fail_no_optimum("experiment", &res, a.out);
+  if (!rc && !a.no_report) rc = rrc ? 1 : cf_cli_report_status("experiment", &rs, have_gnuplot);
   cf_results_free(&res);
   cf_cli_free_inputs(in, a.n);
   cf_strings_free(a.csv, a.n);

@@ -103,19 +103,30 @@ int cmd_report(int argc, char **argv) {
   cf_results r;
   cf_error err = {0, ""};
   if (cf_results_read(pos[0], &r, &err)) return cf_cli_fail("report", "%s", err.msg);
-  char gnuplot[4096];
-  int have_gnuplot = cf_report_find_program("gnuplot", gnuplot, sizeof gnuplot);
-  progress_state ps = {0};
-  cf_report_opts o = {pos[0], have_gnuplot ? gnuplot : NULL, progress_wanted() ? progress : NULL, &ps};
   cf_report_summary s;
-  int rc = cf_report_write(&r, dir, &o, &s, &err);
+  int have_gnuplot = 0;
+  int rc = cf_cli_report_write("report", pos[0], &r, dir, &s, &have_gnuplot);
   cf_results_free(&r);
-  if (rc) return cf_cli_fail("report", "%s", err.msg);
+  if (rc == 2) return 1; /* nothing written */
   print_summary(dir, &s, have_gnuplot, json);
   fflush(stdout);
-  if (!have_gnuplot && s.figures_planned) return cf_cli_fail("report", "gnuplot not found: figures skipped (install gnuplot)");
-  if (s.figures_failed)
-    return cf_cli_fail("report", "%d of %d figures failed; the first: %s", s.figures_failed, s.figures_planned,
-                       s.failure);
+  return cf_cli_report_status("report", &s, have_gnuplot);
+}
+
+int cf_cli_report_write(const char *cmd, const char *results_path, const cf_results *r, const char *dir,
+                        cf_report_summary *s, int *have_gnuplot) {
+  char gnuplot[4096];
+  *have_gnuplot = cf_report_find_program("gnuplot", gnuplot, sizeof gnuplot);
+  progress_state ps = {0};
+  cf_report_opts o = {results_path, *have_gnuplot ? gnuplot : NULL, progress_wanted() ? progress : NULL, &ps};
+  cf_error err = {0, ""};
+  if (cf_report_write(r, dir, &o, s, &err)) return cf_cli_fail(cmd, "%s", err.msg), 2;
+  return 0;
+}
+
+int cf_cli_report_status(const char *cmd, const cf_report_summary *s, int have_gnuplot) {
+  if (!have_gnuplot && s->figures_planned) return cf_cli_fail(cmd, "gnuplot not found: figures skipped (install gnuplot)");
+  if (s->figures_failed)
+    return cf_cli_fail(cmd, "%d of %d figures failed; the first: %s", s->figures_failed, s->figures_planned, s->failure);
   return 0;
 }

@@ -82,9 +82,9 @@ struct cf_ustep {
   cholmod_factor *L;  /* factor of B_ff */
   cholmod_dense *R, *X, *Y, *E;
   double *w, *kw;     /* [3n] scratch */
-  /* rest_bending (cf_params): the rest curvature vectors c0_k = (M^-1 S x0)_k
-   * at interior nodes (0 elsewhere), the rest node normals, the unscaled S,
-   * and scratch for the rotated vectors and the current normals. */
+  /* rest_bending (cf_params): the unscaled S, the rest curvature vectors
+   * c0_k = (M^-1 S x0)_k at interior nodes (0 elsewhere) in each node's rest
+   * frame, and scratch for the turned vectors, the normals and the frames. */
   const cf_mesh *mesh;
   cholmod_sparse *S;
   double *c0, *cr, *nrm; /* [3n] each: c0 in the rest frame of its node */

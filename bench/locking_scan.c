@@ -3,15 +3,20 @@
  * command line, printing the free corner once per simulated second.  The
  * measurements of docs/locking.md were made with it.
  *
- *   build/bench/locking_scan MESH SEED KAPPA T [NOISE_MODE SIGMA ALPHA DT REST_BENDING]
+ *   build/bench/locking_scan MESH SEED KAPPA T [NOISE_MODE SIGMA ALPHA DT REST_BENDING SLACK]
  *
  * MESH 0..3: irregular triangles 22x22 (484 nodes), 31x31 (961), quads
  * 23x23 (529), 30x30 (900) on the 1 m square, as in test_locking.  SEED:
  * the noise seed (test_locking uses 7).  KAPPA: bending stiffness.  T:
  * simulated seconds.  NOISE_MODE 0: Gaussian noise of SIGMA (m, default
  * 0.003) on every coordinate of every node (test_locking); 1: not on the
- * three held corners; 2: z only.  SIGMA < 0: |SIGMA| times the mesh
- * spacing.  ALPHA (default 2), DT (default 0.001), REST_BENDING (default 0,
+ * three held corners; 2: z only; 3: none in the rest state (a flat sheet's
+ * metric), Gaussian noise in z on the initial state only, and the held
+ * corners moved towards their centroid by the fraction SLACK (default 0.01)
+ * so that the sheet hangs with that much slack; 4: one noise field for all
+ * meshes, bilinear between values drawn on the 22 x 22 lattice of the
+ * coarsest mesh, so that the four meshes discretise the same noisy sheet
+ * with the same held corners.  SIGMA < 0: |SIGMA| times the mesh spacing.  ALPHA (default 2), DT (default 0.001), REST_BENDING (default 0,
  * cf_params.rest_bending).  rho = delta = 0.1 as in the test.  The last
  * line (stderr) gives the solver statistics. */
 #include <math.h>
@@ -35,6 +40,43 @@ static int nearest(const cf_mesh *m, double x, double y) {
   return best;
 }
 
+/* sigma times a standard normal deviate (Box-Muller, as tests/test_locking.c). */
+static double gauss(unsigned long long *s, double sigma) {
+  double u1 = 0.5 * (urand(s) + 1) + 1e-300, u2 = 0.5 * (urand(s) + 1);
+  return sigma * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+/* Mode 4: the field drawn on a G x G lattice over the unit square. */
+static void add_field_noise(cf_mesh *m, unsigned long long seed, double sigma) {
+  enum { G = 22 };
+  static double f[3 * G * G];
+  for (int i = 0; i < 3 * G * G; i++) f[i] = gauss(&seed, sigma);
+  for (int i = 0; i < m->n_nodes; i++) {
+    double X = m->x[3 * i] * (G - 1), Y = m->x[3 * i + 1] * (G - 1);
+    int a = X < 0 ? 0 : X > G - 2 ? G - 2 : (int)X, b = Y < 0 ? 0 : Y > G - 2 ? G - 2 : (int)Y;
+    double s = X - a, t = Y - b;
+    const double *f00 = f + 3 * (b * G + a), *f10 = f00 + 3, *f01 = f00 + 3 * G, *f11 = f01 + 3;
+    for (int d = 0; d < 3; d++)
+      m->x[3 * i + d] += (1 - s) * (1 - t) * f00[d] + s * (1 - t) * f10[d] + (1 - s) * t * f01[d] + s * t * f11[d];
+  }
+}
+
+/* Mode 3: the initial state (z noise, held corners pulled in by slack);
+ * kp[9] receives the held corners' positions. */
+static void slack_initial_state(cf_sim *s, const cf_mesh *m, const int *kin, unsigned long long seed,
+                                double sigma, double slack, double *kp) {
+  double cen[3] = {0, 0, 0}, *x0 = malloc(sizeof(double) * 3 * m->n_nodes);
+  for (int q = 0; q < 3; q++)
+    for (int d = 0; d < 3; d++) cen[d] += m->x[3 * kin[q] + d] / 3;
+  for (int q = 0; q < 3; q++)
+    for (int d = 0; d < 3; d++) kp[3 * q + d] = cen[d] + (1 - slack) * (m->x[3 * kin[q] + d] - cen[d]);
+  memcpy(x0, m->x, sizeof(double) * 3 * m->n_nodes);
+  for (int i = 0; i < m->n_nodes; i++) x0[3 * i + 2] += gauss(&seed, sigma);
+  for (int q = 0; q < 3; q++) memcpy(x0 + 3 * kin[q], kp + 3 * q, sizeof(double) * 3);
+  cf_sim_set_state(s, x0, NULL);
+  free(x0);
+}
+
 static cf_mesh *make_mesh(int which, double *h) {
   double o[3] = {0, 0, 0}, u[3] = {1, 0, 0}, v[3] = {0, 1, 0};
   static const double spacing[4] = {1.0 / 21, 1.0 / 30, 1.0 / 22, 1.0 / 29};
@@ -49,8 +91,7 @@ static cf_mesh *make_mesh(int which, double *h) {
 
 static void add_noise(cf_mesh *m, unsigned long long seed, int mode, double sigma, const int *kin) {
   for (int i = 0; i < 3 * m->n_nodes; i++) {
-    double u1 = 0.5 * (urand(&seed) + 1) + 1e-300, u2 = 0.5 * (urand(&seed) + 1);
-    double nz = sigma * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+    double nz = gauss(&seed, sigma);
     int node = i / 3;
     if (mode == 1 && (node == kin[0] || node == kin[1] || node == kin[2])) continue;
     if (mode == 2 && i % 3 != 2) continue;
@@ -60,7 +101,7 @@ static void add_noise(cf_mesh *m, unsigned long long seed, int mode, double sigm
 
 int main(int argc, char **argv) {
   if (argc < 5) {
-    fprintf(stderr, "usage: locking_scan MESH SEED KAPPA T [NOISE_MODE SIGMA ALPHA DT REST_BENDING]\n");
+    fprintf(stderr, "usage: locking_scan MESH SEED KAPPA T [NOISE_MODE SIGMA ALPHA DT REST_BENDING SLACK]\n");
     return 2;
   }
   int which = atoi(argv[1]), mode = argc > 5 ? atoi(argv[5]) : 0;
@@ -75,7 +116,8 @@ int main(int argc, char **argv) {
   cf_mesh *m = make_mesh(which, &h);
   if (sigma < 0) sigma = -sigma * h;
   int kin[3] = {nearest(m, 0, 0), nearest(m, 1, 0), nearest(m, 0, 1)}, c = nearest(m, 1, 1);
-  add_noise(m, seed, mode, sigma, kin);
+  if (mode == 4) add_field_noise(m, seed, sigma);
+  else if (mode != 3) add_noise(m, seed, mode, sigma, kin);
   cf_error err;
   if (cf_mesh_finalize(m, &err)) {
     fprintf(stderr, "locking_scan: %s\n", err.msg);
@@ -93,10 +135,12 @@ int main(int argc, char **argv) {
     fprintf(stderr, "locking_scan: %s\n", err.msg);
     return 1;
   }
+  double kp[9];
+  if (mode == 3) slack_initial_state(s, m, kin, seed, sigma, argc > 10 ? atof(argv[10]) : 0.01, kp);
   int steps = (int)lround(T / p.dt), per_s = (int)lround(1 / p.dt);
   double prev[3] = {0};
   for (int k = 1; k <= steps; k++) {
-    if (cf_sim_step(s, NULL, &err)) {
+    if (cf_sim_step(s, mode == 3 ? kp : NULL, &err)) {
       fprintf(stderr, "locking_scan: step %d: %s\n", k, err.msg);
       return 1;
     }

@@ -64,7 +64,7 @@ static void stretched_corners(const double *rec) {
              fx.worst_frame, res.status == CF_OK ? "ok" : res.reason, res.err.e_cm, r0.err.e_cm);
       CHECK(res.status == CF_OK, "seed %d: the simulation at tol 1e-5 failed: %s", seed, res.reason);
       if (seed == 0) {
-        double want = (1 + stretch) * span - (1 - 1e-4) * span;
+        double want = (1 + stretch) * span - (1 - CF_DRIVE_MIN_SLACK) * span;
         CHECK(fx.frames == T - 1 && fabs(fx.max_pull_m - want) < 1e-6 * span, "pulled %d frames by %.6g m, want %d by %.6g",
               fx.frames, fx.max_pull_m, T - 1, want);
       } else {

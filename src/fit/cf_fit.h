@@ -108,12 +108,14 @@ int cf_fit_run_eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, doubl
 
 /* What the driven simulation does to recorded corners it cannot follow
  * (driven.c, clamp_span): two controlled corners of one lattice row farther
- * apart than the row's rest length shortened by the tolerance are pulled
- * together symmetrically.  Depends on the recording and the tolerance
+ * apart than the row's rest length L shortened by the slack
+ * max(tol / 4, CF_DRIVE_MIN_SLACK) are pulled together symmetrically to
+ * L (1 - slack) (the slack's reasons and measurements: driven.c).  Depends on the recording and the tolerance
  * only, so it is the same for every parameter point.  A recording whose
  * corners are farther apart than the row by more than 1 mm or 0.5 % cannot
  * be followed: every cf_fit_run_eval of it fails at once with a reason
  * naming the first such frame and the distance. */
+#define CF_DRIVE_MIN_SLACK 3e-4
 typedef struct {
   int frames;        /* frames whose corners are pulled together */
   double max_pull_m; /* largest reduction of their distance, m */

@@ -633,13 +633,19 @@ static void swap_eval(cf_proj *p) {
  * rejected updates; 9611 iterations in 6155 projections up to there, split
  * steps included); with the half steps every projection of the recording
  * converges in fewer than 8 iterations (9525 iterations in 4351 projections
- * for all 601 frames). */
+ * for all 601 frames).  A step that had to be shortened also marks the
+ * factor stale: the chord step at the same factor that followed was undone
+ * every time in the traces of the grid points that still failed (half of
+ * their 50 iterations); refactoring at once, 21 of the 22 grid points of
+ * the four bundled recordings that failed at kappa 1e-3, tol 1e-5 with the
+ * half steps alone simulate (the 22nd: docs/driving.md). */
 static double backtrack(cf_proj *p, double *x, double v, double prev_merit) {
   size_t n3 = 3 * (size_t)p->md->n;
   for (int k = 0; k < 2 && !(p->merit < prev_merit); k++) {
     for (size_t i = 0; i < n3; i++) x[i] = p->xb[i] + 0.5 * (x[i] - p->xb[i]);
     v = eval_rows(p, x);
   }
+  p->have_factor = 0; /* the next step refactors: see below */
   return v;
 }
 

@@ -620,35 +620,6 @@ static void swap_eval(cf_proj *p) {
   p->Cb = t;
 }
 
-/* A Newton update at a fresh factor that raised the merit is shortened to a
- * half, then a quarter, before it is given up (backtracking along the
- * Newton direction; x, the evaluation and p->merit end at the last point
- * tried).  Why: near a double root, the typical case being a top edge held
- * straight between two driven corners, the Newton step overshoots across
- * the edge, and giving it up raised the Levenberg-Marquardt shift instead,
- * whose damped steps then crawled.  Measured on stiff-cotton-A2-twist-
- * fast-I of the bundled study (kappa 1e-3, tol 1e-5, delta 0.18058, alpha
- * 0.33608; issue 18): the projection of frame 470 failed after 50
- * iterations at violation 3.1e-5 (merit down only 45x, half the iterations
- * rejected updates; 9611 iterations in 6155 projections up to there, split
- * steps included); with the half steps every projection of the recording
- * converges in fewer than 8 iterations (9525 iterations in 4351 projections
- * for all 601 frames).  A step that had to be shortened also marks the
- * factor stale: the chord step at the same factor that followed was undone
- * every time in the traces of the grid points that still failed (half of
- * their 50 iterations); refactoring at once, 21 of the 22 grid points of
- * the four bundled recordings that failed at kappa 1e-3, tol 1e-5 with the
- * half steps alone simulate (the 22nd: docs/driving.md). */
-static double backtrack(cf_proj *p, double *x, double v, double prev_merit) {
-  size_t n3 = 3 * (size_t)p->md->n;
-  for (int k = 0; k < 2 && !(p->merit < prev_merit); k++) {
-    for (size_t i = 0; i < n3; i++) x[i] = p->xb[i] + 0.5 * (x[i] - p->xb[i]);
-    v = eval_rows(p, x);
-  }
-  p->have_factor = 0; /* the next step refactors: see below */
-  return v;
-}
-
 /* Decide whether the last update is kept and whether to refactor.
  * - An update that did not lower the violation is undone.  If it used a
  *   stale factor (chord), refactoring is enough; if the factor was fresh,
@@ -687,7 +658,6 @@ int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
   for (;;) {
     if (last != NO_UPDATE) swap_eval(p); /* keep the evaluation at xb */
     double v = eval_rows(p, x);
-    if (last == FRESH_UPDATE && !(p->merit < prev_merit)) v = backtrack(p, x, v, prev_merit);
     int refactor = judge_update(p, x, last, &v, prev, prev_merit) || !reuse;
     res->violation = v;
     if (!isfinite(v))

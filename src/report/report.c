@@ -169,6 +169,7 @@ int cf_report_write(const cf_results *r, const char *dir, const cf_report_opts *
   int rc = cf_report_tables(r, &t, &nt, err);
   if (!rc) rc = write_tables(dir, t, nt, err);
   if (!rc) rc = cf_report_figures_write(r, o->results_path, fdir, &f, &nf, err);
+  if (!rc) rc = cf_report_study_figures_write(r, o->results_path, fdir, &f, &nf, err);
   if (!rc) {
     sum->tables = nt, sum->figures_planned = nf;
     for (int i = 0; o->gnuplot && i < nf; i++) {

@@ -418,7 +418,11 @@ int main(int argc, char **argv) {
     char want[600];
     snprintf(want, sizeof want, "\"index\":\"%s/index.html\"", out);
     CHECK(strstr(json, want) && strstr(json, "\"gnuplot\":true"), "--json: %s", json);
-    CHECK(strstr(se, "figures 11/11"), "progress on stderr: %s", se);
+    /* progress forced into a file: one line per figure (11 < 10 steps), no carriage return */
+    int lines = 0;
+    for (const char *p = se; (p = strstr(p, "clothfit report: figures ")); p++) lines++;
+    CHECK(strstr(se, "figures 11/11") && strstr(se, "figures 1/11") && lines == 11 && !strchr(se, '\r'),
+          "progress on stderr: %d lines: %s", lines, se);
     check_tables(out, &rb);
     char *html = read_rel(out, "index.html");
     CHECK(html != NULL, "no index.html");

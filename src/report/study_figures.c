@@ -58,13 +58,12 @@ static double intercept(const study_set *s, int par, int k) {
   return c;
 }
 
-/* The others' means as text: "S̄ = 1.5000, ρ̄ = 0.2500". */
+/* The others' means as text: "mean S = 1.5, mean ρ = 0.225". */
 static void means_text(const study_set *s, int k, char *buf, size_t size) {
   size_t n = 0;
   buf[0] = 0;
   for (int j = 1; j < 4 && n < size; j++)
-    if (j != k)
-      n += (size_t)snprintf(buf + n, size - n, "%s%s̄ = " CF_RFMT_IN, n ? ", " : "", input_sym[j], s->mean[j]);
+    if (j != k) n += (size_t)snprintf(buf + n, size - n, "%smean %s = %.3g", n ? ", " : "", input_sym[j], s->mean[j]);
 }
 
 /* The x range of the line: the points' range, widened by 5 %. */
@@ -90,7 +89,7 @@ static void study_data(const study_set *s, const cf_rfigure *f, int par, int k, 
   cf_rbuf_printf(d, "# the formula: %s %s\n%.17g %.17g\n%.17g %.17g\n\n\n", input_name[k], par_name[par], lo,
                  c0 + ck * lo, hi, c0 + ck * hi);
   cf_rplot p = {g, f->id, 0};
-  snprintf(t, sizeof t, "formula at %s: %s = " CF_RFMT_PAR " %s " CF_RFMT_PAR " %s", means, par_sym[par], c0,
+  snprintf(t, sizeof t, "formula (4.6): %s = " CF_RFMT_PAR " %s " CF_RFMT_PAR " %s", par_sym[par], c0,
            ck < 0 ? "-" : "+", fabs(ck), input_sym[k]);
   cf_rplot_item(&p, 0, "using 1:2 with lines linewidth 2 linecolor rgb 'black'", t);
   for (int i = 0, block = 1; i < s->n; i++) {
@@ -126,7 +125,9 @@ static void study_script(const study_set *s, const cf_rfigure *f, int par, int k
   snprintf(ylabel, sizeof ylabel, "%s* (partial residual: the other inputs at their means)", par_sym[par]);
   cf_rbuf_puts(g, "set xlabel "), cf_rbuf_gp(g, input_label[k]);
   cf_rbuf_puts(g, "\nset ylabel "), cf_rbuf_gp(g, ylabel);
-  cf_rbuf_puts(g, "\nset key outside below horizontal\nset grid\n");
+  /* the key in the corner the line leaves free */
+  cf_rbuf_printf(g, "\nset key inside top %s box opaque samplen 2 Left reverse\nset grid\n",
+                 coef(s->f, par, k) >= 0 ? "left" : "right");
   study_data(s, f, par, k, d, g);
   cf_rfig_tail(g);
 }
@@ -170,7 +171,7 @@ int cf_report_study_figures_write(const cf_results *r, const char *results_path,
     snprintf(fig->kind, sizeof fig->kind, "study");
     char means[128];
     means_text(&s, k, means, sizeof means);
-    snprintf(fig->caption, sizeof fig->caption, "%s* of %d recording(s) against %s, with the fitted formula at %s",
+    snprintf(fig->caption, sizeof fig->caption, "%s* of %d recording(s) against %s and the fitted formula at %s",
              par_sym[par], s.n, input_sym[k], means);
     cf_rbuf d = {0}, g = {0};
     study_script(&s, fig, par, k, results_path, &d, &g);

@@ -131,7 +131,7 @@ static void check_dom(const char *out, const char *dom, const cf_results *r, int
   for (const char *p = dom; (p = strstr(p, "<img ")); p++) imgs++;
   CHECK(imgs == figures, "the page has %d images, the report drew %d figures", imgs, figures);
   const char *cap[2] = {"denim-A2-shake-fast-I: mean error ē(δ, α) of the 3 x 4 sweep (cm)",
-                        "δ* of 3 recording(s) against V and the fitted formula at mean S = 1.67, mean ρ = 0.213"};
+                        "δ* of 3 recording(s) against V; the fitted formula at mean S = 1.67, mean ρ = 0.213: δ = "};
   for (int k = 0; k < 2; k++) CHECK(strstr(text, cap[k]), "the page's text lacks the caption '%s'", cap[k]);
   free(text);
 }

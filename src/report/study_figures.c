@@ -58,12 +58,15 @@ static double intercept(const study_set *s, int par, int k) {
   return c;
 }
 
-/* The others' means as text: "mean S = 1.5, mean ρ = 0.225". */
-static void means_text(const study_set *s, int k, char *buf, size_t size) {
-  size_t n = 0;
-  buf[0] = 0;
+/* The line as text: "at mean S = 1.5, mean ρ = 0.225: δ = 0.1234 + 0.0714 V". */
+static void line_text(const study_set *s, int par, int k, char *buf, size_t size) {
+  size_t n = (size_t)snprintf(buf, size, "at");
   for (int j = 1; j < 4 && n < size; j++)
-    if (j != k) n += (size_t)snprintf(buf + n, size - n, "%smean %s = %.3g", n ? ", " : "", input_sym[j], s->mean[j]);
+    if (j != k) n += (size_t)snprintf(buf + n, size - n, "%s mean %s = %.3g", n > 2 ? "," : "", input_sym[j], s->mean[j]);
+  double ck = coef(s->f, par, k);
+  if (n < size)
+    snprintf(buf + n, size - n, ": %s = " CF_RFMT_PAR " %s " CF_RFMT_PAR " %s", par_sym[par], intercept(s, par, k),
+             ck < 0 ? "-" : "+", fabs(ck), input_sym[k]);
 }
 
 /* The x range of the line: the points' range, widened by 5 %. */
@@ -74,38 +77,41 @@ static void x_range(const study_set *s, int k, double *lo, double *hi) {
   *lo -= pad, *hi += pad;
 }
 
+/* Whether point i is the first of its material. */
+static int first_of_material(const study_set *s, int i) {
+  for (int j = 0; j < i; j++)
+    if (!strcmp(s->p[j].material, s->p[i].material)) return 0;
+  return 1;
+}
+
 /* Block 0: the line; then one block of points per material (in order of
  * appearance), each a plot item. */
 static void study_data(const study_set *s, const cf_rfigure *f, int par, int k, cf_rbuf *d, cf_rbuf *g) {
-  char means[128], t[256];
-  means_text(s, k, means, sizeof means);
+  char line[160];
+  line_text(s, par, k, line, sizeof line);
   double lo, hi, c0 = intercept(s, par, k), ck = coef(s->f, par, k);
   x_range(s, k, &lo, &hi);
   cf_rbuf_printf(d, "# %s.dat — written by clothfit report: %s* of %d recording(s) against %s with the fitted formula "
                     "%s = %s0 + %s1 S + %s2 V + %s3 rho (%s0..%s3 = %.17g %.17g %.17g %.17g), the other inputs at "
-                    "their means (%s)\n", f->id, par_name[par], s->n, input_name[k], par_name[par], par_name[par],
+                    "their means: %s\n", f->id, par_name[par], s->n, input_name[k], par_name[par], par_name[par],
                  par_name[par], par_name[par], par_name[par], par_name[par], par_name[par], coef(s->f, par, 0),
-                 coef(s->f, par, 1), coef(s->f, par, 2), coef(s->f, par, 3), means);
+                 coef(s->f, par, 1), coef(s->f, par, 2), coef(s->f, par, 3), line);
   cf_rbuf_printf(d, "# the formula: %s %s\n%.17g %.17g\n%.17g %.17g\n\n\n", input_name[k], par_name[par], lo,
                  c0 + ck * lo, hi, c0 + ck * hi);
   cf_rplot p = {g, f->id, 0};
-  snprintf(t, sizeof t, "formula (4.6): %s = " CF_RFMT_PAR " %s " CF_RFMT_PAR " %s", par_sym[par], c0,
-           ck < 0 ? "-" : "+", fabs(ck), input_sym[k]);
-  cf_rplot_item(&p, 0, "using 1:2 with lines linewidth 2 linecolor rgb 'black'", t);
+  cf_rplot_item(&p, 0, "using 1:2 with lines linewidth 2 linecolor rgb 'black'", "formula (4.6)");
   for (int i = 0, block = 1; i < s->n; i++) {
-    int seen = 0;
-    for (int j = 0; j < i && !seen; j++) seen = !strcmp(s->p[j].material, s->p[i].material);
-    if (seen) continue;
+    if (!first_of_material(s, i)) continue;
     const char *mat = s->p[i].material[0] ? s->p[i].material : "material not given";
     cf_rbuf_printf(d, "# %s: %s %s_adjusted %s_opt %s_hat S V rho  # recording\n", mat, input_name[k], par_name[par],
                    par_name[par], par_name[par]);
     for (int j = i; j < s->n; j++) {
       const study_point *q = &s->p[j];
       if (strcmp(q->material, s->p[i].material)) continue;
-      double yhat = coef(s->f, par, 0) + coef(s->f, par, 1) * q->x[1] + coef(s->f, par, 2) * q->x[2] +
-                    coef(s->f, par, 3) * q->x[3];
+      double yhat[2];
+      cf_formula_predict(s->f, q->x[1], q->x[2], q->x[3], &yhat[0], &yhat[1]);
       cf_rbuf_printf(d, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g  # %s\n", q->x[k], adjusted(s, q, par, k), q->y[par],
-                     yhat, q->x[1], q->x[2], q->x[3], q->name);
+                     yhat[par], q->x[1], q->x[2], q->x[3], q->name);
     }
     cf_rbuf_puts(d, "\n\n");
     char spec[96];
@@ -125,9 +131,10 @@ static void study_script(const study_set *s, const cf_rfigure *f, int par, int k
   snprintf(ylabel, sizeof ylabel, "%s* (partial residual: the other inputs at their means)", par_sym[par]);
   cf_rbuf_puts(g, "set xlabel "), cf_rbuf_gp(g, input_label[k]);
   cf_rbuf_puts(g, "\nset ylabel "), cf_rbuf_gp(g, ylabel);
-  /* the key in the corner the line leaves free */
-  cf_rbuf_printf(g, "\nset key inside top %s box opaque samplen 2 Left reverse\nset grid\n",
-                 coef(s->f, par, k) >= 0 ? "left" : "right");
+  int entries = 1; /* the line, then the materials: five to a row of the key */
+  for (int i = 0; i < s->n; i++) entries += first_of_material(s, i);
+  cf_rbuf_printf(g, "\nset key outside below center horizontal maxrows %d samplen 2 height 1\nset grid\n",
+                 (entries + 4) / 5);
   study_data(s, f, par, k, d, g);
   cf_rfig_tail(g);
 }
@@ -169,10 +176,10 @@ int cf_report_study_figures_write(const cf_results *r, const char *results_path,
     snprintf(fig->id, sizeof fig->id, "study-%s-%s", par_name[par], k == 2 ? "V" : "rho");
     snprintf(fig->rec, sizeof fig->rec, "the study: the a-priori formulas (Tables 4.6, 4.9)");
     snprintf(fig->kind, sizeof fig->kind, "study");
-    char means[128];
-    means_text(&s, k, means, sizeof means);
-    snprintf(fig->caption, sizeof fig->caption, "%s* of %d recording(s) against %s and the fitted formula at %s",
-             par_sym[par], s.n, input_sym[k], means);
+    char line[160];
+    line_text(&s, par, k, line, sizeof line);
+    snprintf(fig->caption, sizeof fig->caption, "%s* of %d recording(s) against %s; the fitted formula %s",
+             par_sym[par], s.n, input_sym[k], line);
     cf_rbuf d = {0}, g = {0};
     study_script(&s, fig, par, k, results_path, &d, &g);
     rc = cf_rfig_write(figdir, fig, &d, &g, err);

@@ -4,10 +4,14 @@
 #ifndef CF_RESULTSGEN_H
 #define CF_RESULTSGEN_H
 
+#include "cf_io.h"
+
 /* The small study of test_report (its comment describes it): four
  * recordings, a regression with the formula's per-recording errors.
  * 0, or non-zero with a message on stderr. */
 int cf_test_results_small(const char *path);
+/* The same, read back into *back (cf_results_read; free it). */
+int cf_test_results_small_read(const char *path, cf_results *back);
 
 /* A study of n recordings (material x size x motion x speed x repetition,
  * cycled like datasets/aero-mini: S, V and rho as a real study has them),

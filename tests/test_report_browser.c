@@ -155,10 +155,8 @@ int main(int argc, char **argv) {
   snprintf(out, sizeof out, "%s/report", dir);
   snprintf(url, sizeof url, "file://%s/index.html", out);
   snprintf(shot, sizeof shot, "--screenshot=%s/shot.png", dir);
-  if (cf_test_results_small(res)) return 1;
   cf_results r;
-  cf_error err = {0, ""};
-  if (cf_results_read(res, &r, &err)) return fprintf(stderr, "%s\n", err.msg), 1;
+  if (cf_test_results_small_read(res, &r)) return 1;
 
   char *so = NULL, *se = NULL, *cmd[] = {argv[1], "report", res, "-o", out, "--json", NULL};
   int st = cf_test_run(cmd, dir, &so, &se);

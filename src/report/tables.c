@@ -22,6 +22,11 @@ static int table_init(cf_rtable *t, const char *id, int ncol, const char **head,
   return 0;
 }
 
+static void table_titles(cf_rtable *t, const char *title, const char *tex) {
+  snprintf(t->title, sizeof t->title, "%s", title);
+  snprintf(t->title_tex, sizeof t->title_tex, "%s", tex);
+}
+
 /* A new row of empty cells; its index, or -1 when out of memory. */
 static int add_row(cf_rtable *t) {
   if (t->nrow == t->cap) {
@@ -177,10 +182,9 @@ static int table_45(cf_rtable *t, const cf_results *r) {
   int n = 0;
   double d, a, e, s;
   for (int i = 0; i < r->n; i++) n += cf_res_optimum(&r->recs[i], &d, &a, &e, &s) && isfinite(e);
-  snprintf(t->title, sizeof t->title, "Table 4.5: mean error ē and spatial std s̄ (cm) of the optima by material, "
-           "size, motion and speed");
-  snprintf(t->title_tex, sizeof t->title_tex, "Table 4.5: mean error $\\bar e$ and spatial std $\\bar s$ (cm) of the "
-           "optima by material, size, motion and speed");
+  table_titles(t, "Table 4.5: mean error ē and spatial std s̄ (cm) of the optima by material, size, motion and speed",
+               "Table 4.5: mean error $\\bar e$ and spatial std $\\bar s$ (cm) of the optima by material, size, "
+               "motion and speed");
   snprintf(t->note, sizeof t->note, "Means of the per-recording values of Tables A.1/A.2 over the %d recording(s) "
            "with an optimum (of %d); n: recordings in the group.", n, r->n);
   return 0;
@@ -205,11 +209,11 @@ static int table_46(cf_rtable *t, const cf_res_regression *g) {
   i = bad ? -1 : add_row(t);
   bad = bad || i < 0 || set(t, i, 0, "E*_cm") | num(t, i, 2, CF_RFMT_ERR, g->E);
   if (bad || table_fill(t)) return -1;
-  snprintf(t->title, sizeof t->title, "Table 4.6: the a-priori formulas δ = δ₀ + δ₁S + δ₂V + δ₃ρ, "
-           "α = α₀ + α₁S + α₂V + α₃ρ fitted to the optima; R* and E* (cm)");
-  snprintf(t->title_tex, sizeof t->title_tex, "Table 4.6: the a-priori formulas $\\delta = \\delta_0 + \\delta_1 S + "
-           "\\delta_2 V + \\delta_3 \\rho$, $\\alpha = \\alpha_0 + \\alpha_1 S + \\alpha_2 V + \\alpha_3 \\rho$ fitted "
-           "to the optima; $R^*$ and $E^*$ (cm)");
+  table_titles(t, "Table 4.6: the a-priori formulas δ = δ₀ + δ₁S + δ₂V + δ₃ρ, α = α₀ + α₁S + α₂V + α₃ρ fitted to "
+               "the optima; R* and E* (cm)",
+               "Table 4.6: the a-priori formulas $\\delta = \\delta_0 + \\delta_1 S + \\delta_2 V + \\delta_3 \\rho$, "
+               "$\\alpha = \\alpha_0 + \\alpha_1 S + \\alpha_2 V + \\alpha_3 \\rho$ fitted to the optima; $R^*$ and $E^*$ "
+               "(cm)");
   snprintf(t->note, sizeof t->note, "start_lsq: least squares on the optima; fitted: Nelder-Mead on R (%d evaluations, "
            "%d iterations) over %d recording(s), simulated with kappa %g, beta %g, tol %g.", g->evaluations,
            g->iterations, g->n_used, g->model.kappa, g->model.beta, g->model.tol);
@@ -253,11 +257,10 @@ static int table_49(cf_rtable *t, const cf_results *r) {
   }
   if (table_fill(t)) return -1;
   if (!t->nrow) return 1;
-  snprintf(t->title, sizeof t->title, "Table 4.9: the parameters (δ̂, α̂) the fitted formulas of Table 4.6 give, "
-           "against the optima (δ*, α*), with their mean errors ê and e* (cm)");
-  snprintf(t->title_tex, sizeof t->title_tex, "Table 4.9: the parameters $(\\hat\\delta, \\hat\\alpha)$ the "
-           "fitted formulas of Table 4.6 give, against the optima $(\\delta^*, \\alpha^*)$, with their mean errors "
-           "$\\hat e$ and $e^*$ (cm)");
+  table_titles(t, "Table 4.9: the parameters (δ̂, α̂) the fitted formulas of Table 4.6 give, against the optima "
+               "(δ*, α*), with their mean errors ê and e* (cm)",
+               "Table 4.9: the parameters $(\\hat\\delta, \\hat\\alpha)$ the fitted formulas of Table 4.6 give, "
+               "against the optima $(\\delta^*, \\alpha^*)$, with their mean errors $\\hat e$ and $e^*$ (cm)");
   snprintf(t->note, sizeof t->note, "S: area / A3 area; V: mean of the upper half of the markers' squared speeds "
            "(m^2/s^2); rho: density (kg/m^2).  e_hat: the recording simulated with (delta_hat, alpha_hat) in the "
            "regression (%s); failed: that simulation failed.  in_fit: one of the %d recordings the formulas were "

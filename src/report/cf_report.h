@@ -24,9 +24,11 @@ typedef struct {
   const char *results_path; /* the results file, named in titles (may be NULL) */
   const char *gnuplot;      /* the gnuplot executable; NULL: write every figure's
                              * script and data but draw none */
-  /* Called after each figure is drawn (or has failed): done of total. */
+  /* Called after each figure is drawn (or has failed): done of total, in the
+   * order they finish (several are drawn at once). */
   void (*progress)(void *user, int done, int total, const char *figure);
   void *user;
+  int jobs;                 /* gnuplot runs at once; 0: one per core */
 } cf_report_opts;
 
 typedef struct {

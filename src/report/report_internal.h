@@ -88,6 +88,12 @@ typedef struct {
 void cf_rplot_item(cf_rplot *p, int index, const char *spec, const char *title);
 /* Write figdir/<id>.dat (d) and figdir/<id>.gp (g), each atomically. */
 int cf_rfig_write(const char *figdir, const cf_rfigure *f, const cf_rbuf *d, const cf_rbuf *g, cf_error *err);
+/* Draw f[0..n) (cf_report_figure_draw), o->jobs at a time (0: one per
+ * core) in child processes (draw.c); marks the drawn ones, counts into sum
+ * (figures, figures_failed, failure: of the first in f's order that
+ * failed) and calls o->progress as each finishes. */
+void cf_report_figures_draw(const char *gnuplot, const char *figdir, cf_rfigure *f, int n, const cf_report_opts *o,
+                            cf_report_summary *sum);
 /* Run gnuplot on figure f's script: SVG and PNG under temporary names,
  * renamed into place on success.  0, or non-zero with why (gnuplot's last
  * line on stderr, or how it ended) in reason. */

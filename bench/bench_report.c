@@ -2,7 +2,7 @@
  * (issue 13, acceptance 5: under 30 s on 2 cores, the study itself
  * excluded).
  *
- *   bench_report CLOTHFIT_EXE [--recordings N] [--frames T] [--repeat R] [--keep DIR]
+ *   bench_report CLOTHFIT_EXE [--recordings N] [--frames T] [--repeat R] [--workers W] [--keep DIR]
  *
  * The results file is made here with the library's writer
  * (tests/resultsgen.c, no simulation): N recordings (default 32: 4 fabrics
@@ -14,7 +14,9 @@
  * the study).  Then `clothfit report FILE -o DIR` runs R times (default 3)
  * and the wall time of each run, the best and the verdict against 30 s
  * are printed.  The report's files and gnuplot runs are its own business:
- * the time includes them all (gnuplot runs one figure at a time). */
+ * the time includes them all (W gnuplot runs at once: clothfit report
+ * --workers W, default 0 = one per core).  The load average before and after
+ * is printed too: the machine may be shared. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,15 @@ static double now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* The load averages (/proc/loadavg), the machine may be shared. */
+static void print_load(const char *when) {
+  char buf[128] = "?";
+  FILE *f = fopen("/proc/loadavg", "r");
+  if (f && !fgets(buf, sizeof buf, f)) snprintf(buf, sizeof buf, "?\n");
+  if (f) fclose(f);
+  printf("load average %s: %s", when, buf);
 }
 
 static int arg_int(int argc, char **argv, const char *name, int def) {
@@ -44,13 +55,17 @@ static const char *arg_str(int argc, char **argv, const char *name) {
 
 int main(int argc, char **argv) {
   if (argc < 2 || argv[1][0] == '-') {
-    fprintf(stderr, "usage: bench_report CLOTHFIT_EXE [--recordings N] [--frames T] [--repeat R] [--keep DIR]\n");
+    fprintf(stderr, "usage: bench_report CLOTHFIT_EXE [--recordings N] [--frames T] [--repeat R] [--workers W] "
+            "[--keep DIR]\n");
     return 2;
   }
   int n = arg_int(argc, argv, "--recordings", 32), T = arg_int(argc, argv, "--frames", 1501);
-  int repeat = arg_int(argc, argv, "--repeat", 3);
+  int repeat = arg_int(argc, argv, "--repeat", 3), workers = arg_int(argc, argv, "--workers", 0);
   const char *keep = arg_str(argc, argv, "--keep");
-  if (n < 1 || T < 2 || repeat < 1) return fprintf(stderr, "bench_report: invalid --recordings, --frames or --repeat\n"), 2;
+  if (n < 1 || T < 2 || repeat < 1 || workers < 0)
+    return fprintf(stderr, "bench_report: invalid --recordings, --frames, --repeat or --workers\n"), 2;
+  char nw[16];
+  snprintf(nw, sizeof nw, "%d", workers);
   char tmp[] = "/tmp/cf_bench_report.XXXXXX", res[600], out[600];
   if (!mkdtemp(tmp)) return perror("mkdtemp"), 2;
   snprintf(res, sizeof res, "%s/study.h5", tmp);
@@ -58,10 +73,11 @@ int main(int argc, char **argv) {
   if (!keep) strcat(out, "/report");
   if (cf_test_results_study(res, n, T, 15, 16, 1)) return 1;
   printf("results file: %d recordings, 15 x 16 sweep, %d frames, 9 x 9 sensitivity map each, a regression\n", n, T);
+  print_load("before");
   double best = 1e30;
   int failed = 0;
   for (int r = 0; r < repeat; r++) {
-    char *so = NULL, *se = NULL, *cmd[] = {argv[1], "report", res, "-o", out, "--json", NULL};
+    char *so = NULL, *se = NULL, *cmd[] = {argv[1], "report", res, "-o", out, "--workers", nw, "--json", NULL};
     double t0 = now();
     int st = cf_test_run(cmd, tmp, &so, &se);
     double t = now() - t0;
@@ -71,7 +87,8 @@ int main(int argc, char **argv) {
     if (t < best) best = t;
     free(so), free(se);
   }
-  printf("clothfit report, %d recordings: best of %d: %.2f s (target < 30 s): %s\n", n, repeat, best,
+  print_load("after");
+  printf("clothfit report --workers %d, %d recordings: best of %d: %.2f s (target < 30 s): %s\n", workers, n, repeat, best,
          !failed && best < 30 ? "PASS" : "FAIL");
   char rm[700];
   snprintf(rm, sizeof rm, "rm -rf '%s'", tmp);

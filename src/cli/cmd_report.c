@@ -75,7 +75,7 @@ static void progress(void *user, int done, int total, const char *figure) {
   int step = total >= 10 ? total / 10 : 1;
   if (!p->tty && done % step && done != total) return;
   double t = cf_now() - p->start, eta = done ? t * (total - done) / done : 0;
-  fprintf(stderr, "%sclothfit report: figures %d/%d  %.0f s, ETA %.0f s  %-40.40s%s", p->tty ? "\r" : "", done,
+  fprintf(stderr, "%sclothfit report: figures %d/%d  %.0f s, ETA %.0f s  %-28.28s%s", p->tty ? "\r" : "", done,
           total, t, eta, figure, p->tty && done < total ? "" : "\n");
   fflush(stderr);
 }

@@ -1,24 +1,33 @@
-/* test_report.c — `clothfit report` (issue 13, first part; src/report).
+/* test_report.c — `clothfit report` (issue 13; src/report).
  *
- * A results file is made here with the library's writer (cf_results_write):
- * four recordings — a refined fit with its per-frame series (one frame
- * without markers), a failed and a pruned grid point and a ground truth; a
- * repetition II recording with only a sweep; a recording whose grid points
- * all failed, named with characters every format must escape ('_', '&');
- * a recording with a one-value delta axis, a sensitivity map and a series
- * without any value — and a regression.  Then `clothfit report` is run on it
- * and the test checks:
- *   - the tables: tables/ID.csv hold exactly the expected rows and numbers,
- *     made here from the values read back with cf_results_read (errors and
- *     stds "%.3f", delta, alpha, coefficients "%.4f"), Table 4.5's means
- *     recomputed here from the per-recording values; the Markdown and LaTeX
- *     (booktabs) files hold the same rows with the same digits; report.md
- *     holds every Markdown table; a few literal golden lines;
- *   - the figures: every gnuplot script exits 0 when run again with gnuplot
- *     from another folder and writes its SVG and PNG; the failed grid point
- *     is in the surface's data; every file index.html references exists and
- *     is non-empty; index.html has no "http://" or "https://"; --json and the
- *     progress line count the figures; no temporary file is left;
+ * A results file is made with the library's writer (tests/resultsgen.c,
+ * cf_test_results_small): four recordings — a refined fit with its
+ * per-frame series (one frame without markers), a failed and a pruned grid
+ * point and a ground truth; a repetition II recording with only a sweep; a
+ * recording whose grid points all failed, named with characters every
+ * format must escape ('_', '&'); a recording with a one-value delta axis, a
+ * sensitivity map and a series without any value — each with its S, V and
+ * rho, and a regression with the formula's error of its two recordings
+ * (one failed).  Then `clothfit report` is run on it and the test checks:
+ *   - the tables (acceptance 1): tables/ID.csv hold exactly the expected
+ *     rows and numbers, made here from the values read back with
+ *     cf_results_read (errors and stds "%.3f", delta, alpha, coefficients,
+ *     S, V, rho "%.4f"), Table 4.5's means and Table 4.9's delta^, alpha^
+ *     recomputed here; the Markdown and LaTeX (booktabs) files hold the same
+ *     rows with the same digits; report.md holds every Markdown table; a
+ *     few literal golden lines;
+ *   - the figures and the page (acceptance 2): every gnuplot script exits 0
+ *     when run again with gnuplot from another folder and writes its SVG
+ *     and PNG; every file index.html references exists, every image is a
+ *     valid PNG/SVG of more than 1000 bytes with the pixel size its script
+ *     sets, no reference is a network address or an absolute path, every
+ *     anchor has its target (report_check.c); the failed grid point is in
+ *     the surface's data; the study figures' points lie their residual
+ *     above the formula's line; --json and the progress lines count the
+ *     figures; no temporary file is left;
+ *   - a gnuplot that fails on two figures (the later one sooner), with
+ *     --workers 2: both counted and left out of the page, the first in the
+ *     report's order named, exit 1;
  *   - without gnuplot on PATH: the same tables, every script and data file,
  *     no image in index.html, the one-line message and a non-zero exit;
  *   - a missing results file and a file that is not one fail with one line.

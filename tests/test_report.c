@@ -343,6 +343,34 @@ static void check_failing_figures(const char *res, const char *gnuplot) {
   CHECK(temp_files(out) == 0, "temporary files left in %s", out);
 }
 
+/* rb written again without the formula's errors (as files before them):
+ * read back without them, and Table 4.9 has e_hat "" and says why. */
+static void check_without_e_hat(cf_results *rb) {
+  char res[600], out[600];
+  snprintf(res, sizeof res, "%s/old.h5", dir);
+  snprintf(out, sizeof out, "%s/reports/old", dir);
+  double *keep = rb->reg.e_hat;
+  rb->reg.e_hat = NULL;
+  cf_error err = {0, ""};
+  int rc = cf_results_write(res, rb, &err);
+  rb->reg.e_hat = keep;
+  cf_results back;
+  CHECK(rc == 0 && cf_results_read(res, &back, &err) == 0, "the file without error_formula: %s", err.msg);
+  if (rc || err.msg[0]) return;
+  CHECK(back.reg.has && back.reg.n_used == 2 && !back.reg.e_hat, "read back: regression %d, %d used, e_hat %p",
+        back.reg.has, back.reg.n_used, (void *)back.reg.e_hat);
+  cf_results_free(&back);
+  char *old = strdup(getenv("PATH") ? getenv("PATH") : ""), *so, *se;
+  setenv("PATH", "/nonexistent-clothfit-test", 1); /* tables only */
+  run_report(res, out, 0, &so, &se);
+  setenv("PATH", old, 1);
+  char *t49 = read_rel(out, "tables/table_4_9.csv"), *md = read_rel(out, "tables/table_4_9.md");
+  CHECK(t49 && strstr(t49, ",0.2670,0.2012,1.5672,0.8988,,0.543,yes\n") && !strstr(t49, "failed"),
+        "table_4_9.csv without error_formula:\n%s", t49 ? t49 : "");
+  CHECK(md && strstr(md, "(not stored in this file)"), "table_4_9.md without error_formula:\n%s", md ? md : "");
+  free(old), free(so), free(se), free(t49), free(md);
+}
+
 static int find_gnuplot(char *buf, size_t size) {
   const char *path = getenv("PATH");
   for (const char *p = path; p && *p;) {
@@ -531,6 +559,9 @@ int main(int argc, char **argv) {
     }
     free(so), free(se);
   }
+
+  /* 2b. a results file written before /regression/error_formula was stored */
+  check_without_e_hat(&rb);
 
   /* 3. errors: one line naming the file */
   {

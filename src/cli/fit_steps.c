@@ -230,7 +230,8 @@ static int store_regression(cf_res_regression *g, const cf_regress_result *rr, c
   g->used = calloc((size_t)n + 1, sizeof(char *));
   for (int i = 0; g->used && i < n; i++)
     if ((g->used[g->n_used] = strdup(names[i]))) g->n_used++;
-  return g->n_used == n ? CF_OK : CF_ENOMEM;
+  g->e_hat = rr->e_item; /* taken over */
+  return g->n_used == n && g->e_hat ? CF_OK : CF_ENOMEM;
 }
 
 int cf_cli_regress(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, int skip_failed,

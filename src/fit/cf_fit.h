@@ -217,8 +217,6 @@ void cf_sweep_result_free(cf_sweep_result *res);
 /* Table 4.6 of the thesis, repetition I (reference values, SPEC §8). */
 extern const cf_formula cf_formula_thesis_rep1;
 
-void cf_formula_predict(const cf_formula *f, double S, double V, double rho, double *delta,
-                        double *alpha);
 /* S of a width x height cloth. */
 double cf_size_measure(double width_m, double height_m);
 /* V: squared speeds of every marker at every frame where it and the next
@@ -244,6 +242,10 @@ typedef struct {
   double R, R_start;  /* (4.7) at the fit and at the start (cm) */
   double E;           /* mean of the items' e_opt (E*), NaN if unknown */
   int evaluations, iterations;
+  double *e_item;     /* [n] each item's error (cm) with f's parameters (the
+                       * terms of R), inf where its simulation failed or the
+                       * formula left the model's domain; malloc'ed (the
+                       * caller frees it), NULL if out of memory */
 } cf_regress_result;
 
 /* R(f) = mean over items of the whole-recording mean error with the

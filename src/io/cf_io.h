@@ -397,6 +397,10 @@ typedef struct {
   int evaluations, iterations;
   int n_used;
   char **used;             /* the recordings (group names) */
+  double *e_hat;           /* [n_used] each one's error (cm) with the fitted
+                            * formula's parameters (the terms of R*), inf
+                            * where its simulation failed; NULL: not stored
+                            * (files written before it was) */
   cf_res_model model;      /* of the simulations of R */
 } cf_res_regression;
 

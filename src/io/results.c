@@ -46,6 +46,7 @@ void cf_res_rec_clear(cf_res_rec *r) {
 
 void cf_res_regression_clear(cf_res_regression *g) {
   cf_strings_free(g->used, g->n_used);
+  free(g->e_hat);
   memset(g, 0, sizeof *g);
 }
 

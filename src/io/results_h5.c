@@ -41,7 +41,10 @@
  *   /regression            attrs d0..d3, a0..a3 (fitted), d0_start..a3_start
  *                          (least squares), R, R_start, E (cm), evaluations,
  *                          iterations, model settings; recordings [n] (group
- *                          names)
+ *                          names), error_formula [n] (cm: each recording's
+ *                          error with the fitted formula's parameters, inf
+ *                          where its simulation failed; absent in older
+ *                          files)
  * Model settings (what a part was computed with, so that it can be
  * reproduced): attrs kappa, beta (held fixed), tol (the projection's
  * relative tolerance) and max_iter (its iterations per step before a
@@ -233,7 +236,8 @@ static int write_recordings(hid_t f, const cf_results *r) {
 
 static int write_regression(hid_t g, const void *part) {
   const cf_res_regression *reg = part;
-  return write_fields(g, reg, cf_res_reg_fields) && cf_h5_strings(g, "recordings", reg->used, (size_t)reg->n_used);
+  return write_fields(g, reg, cf_res_reg_fields) && cf_h5_strings(g, "recordings", reg->used, (size_t)reg->n_used) &&
+         (!reg->e_hat || vec(g, "error_formula", reg->n_used, reg->e_hat));
 }
 
 static int write_provenance(hid_t g, const void *part) {

@@ -131,7 +131,8 @@ static int read_regression(rd *r, void *part) {
   if (!cf_h5_read_strings(r->g, "recordings", &g->used, &n)) return bad(r, "recordings", "missing");
   g->n_used = (int)n;
   g->has = 1;
-  return CF_OK;
+  if (H5Lexists(r->g, "error_formula", H5P_DEFAULT) <= 0) return CF_OK; /* files written without */
+  return read_vec(r, "error_formula", &g->n_used, &g->e_hat);
 }
 
 /* Group `name` of parent (at path `where`) read by fn; *has = 1 if present. */

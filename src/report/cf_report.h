@@ -24,9 +24,11 @@ typedef struct {
   const char *results_path; /* the results file, named in titles (may be NULL) */
   const char *gnuplot;      /* the gnuplot executable; NULL: write every figure's
                              * script and data but draw none */
-  /* Called after each figure is drawn (or has failed): done of total. */
+  /* Called after each figure is drawn (or has failed): done of total, in the
+   * order they finish (several are drawn at once). */
   void (*progress)(void *user, int done, int total, const char *figure);
   void *user;
+  int jobs;                 /* gnuplot runs at once; 0: one per core */
 } cf_report_opts;
 
 typedef struct {
@@ -43,10 +45,14 @@ typedef struct {
  *   tables/<id>.{csv,md,tex}   Tables A.1 (repetition I and recordings of no
  *                              other repetition), A.2 (repetition II, when
  *                              there is one), 4.5 (means by group), 4.6
- *                              (regression, when r has one)
+ *                              (regression) and 4.9 (the formulas' values
+ *                              per recording beside the optima), when r has
+ *                              a regression
  *   figures/<id>.{gp,dat}      per recording: the error surface of the sweep,
  *                              the per-frame errors at the optimum, the
- *                              sensitivity map or scan (when stored)
+ *                              sensitivity map or scan (when stored); with a
+ *                              regression, the optima against V and rho with
+ *                              the formulas (study-{delta,alpha}-{V,rho})
  *   figures/<id>.{svg,png}     drawn by o->gnuplot (when given)
  *   report.md, index.html      every table, and the figures that were drawn
  * Every file is written atomically (temporary name, then rename); report.md

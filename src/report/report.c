@@ -169,14 +169,10 @@ int cf_report_write(const cf_results *r, const char *dir, const cf_report_opts *
   int rc = cf_report_tables(r, &t, &nt, err);
   if (!rc) rc = write_tables(dir, t, nt, err);
   if (!rc) rc = cf_report_figures_write(r, o->results_path, fdir, &f, &nf, err);
+  if (!rc) rc = cf_report_study_figures_write(r, o->results_path, fdir, &f, &nf, err);
   if (!rc) {
     sum->tables = nt, sum->figures_planned = nf;
-    for (int i = 0; o->gnuplot && i < nf; i++) {
-      char why[512];
-      if (cf_report_figure_draw(o->gnuplot, fdir, &f[i], why, sizeof why) == 0) f[i].drawn = 1, sum->figures++;
-      else if (sum->figures_failed++ == 0) snprintf(sum->failure, sizeof sum->failure, "%s", why);
-      if (o->progress) o->progress(o->user, i + 1, nf, f[i].id);
-    }
+    if (o->gnuplot) cf_report_figures_draw(o->gnuplot, fdir, f, nf, o, sum);
     cf_rbuf md = {0}, page = {0};
     markdown(&md, r, o->results_path, t, nt, f, nf, o->gnuplot != NULL);
     html(&page, r, o->results_path, t, nt, f, nf, o->gnuplot != NULL);

@@ -52,12 +52,13 @@ void cf_rtable_html(const cf_rtable *t, cf_rbuf *b);
 /* The number formats of the tables (and of the figures' legends). */
 #define CF_RFMT_ERR "%.3f"  /* errors and stds (cm), R*, E* */
 #define CF_RFMT_PAR "%.4f"  /* delta, alpha, coefficients */
+#define CF_RFMT_IN "%.4f"   /* the formulas' inputs S, V (m^2/s^2), rho (kg/m^2) */
 
 /* ---------------------------------------------------------------- figures */
 typedef struct {
   char id[320];        /* file stem in figures/ */
   char rec[256];       /* the recording */
-  char kind[16];       /* "surface" | "series" | "sensitivity" */
+  char kind[16];       /* "surface" | "series" | "sensitivity" | "study" */
   char caption[768];   /* UTF-8 */
   int drawn;
 } cf_rfigure;
@@ -66,6 +67,33 @@ typedef struct {
  * folder exists); *f malloc'ed, *n. */
 int cf_report_figures_write(const cf_results *r, const char *results_path, const char *figdir, cf_rfigure **f,
                             int *n, cf_error *err);
+/* The same for the study's figures (study_figures.c: the optima against V
+ * and rho with the regression's formulas, when r has a regression),
+ * appended to *f (realloc'ed), *n. */
+int cf_report_study_figures_write(const cf_results *r, const char *results_path, const char *figdir, cf_rfigure **f,
+                                  int *n, cf_error *err);
+
+/* The pieces of a figure's script (figures.c).  The head: what it draws, how
+ * to rerun it, the folder, the SVG terminal (800 x 600) and the title (f's
+ * caption); the tail: the same plot again as PNG (pngcairo, 800 x 600). */
+void cf_rfig_head(cf_rbuf *g, const cf_rfigure *f, const char *what, const char *results_path);
+void cf_rfig_tail(cf_rbuf *g);
+/* A plot command built one element at a time: "'<id>.dat' index K SPEC
+ * title 'TITLE'" (notitle when title is NULL), joined by a comma and a continued line. */
+typedef struct {
+  cf_rbuf *g;
+  const char *id;
+  int n;
+} cf_rplot;
+void cf_rplot_item(cf_rplot *p, int index, const char *spec, const char *title);
+/* Write figdir/<id>.dat (d) and figdir/<id>.gp (g), each atomically. */
+int cf_rfig_write(const char *figdir, const cf_rfigure *f, const cf_rbuf *d, const cf_rbuf *g, cf_error *err);
+/* Draw f[0..n) (cf_report_figure_draw), o->jobs at a time (0: one per
+ * core) in child processes (draw.c); marks the drawn ones, counts into sum
+ * (figures, figures_failed, failure: of the first in f's order that
+ * failed) and calls o->progress as each finishes. */
+void cf_report_figures_draw(const char *gnuplot, const char *figdir, cf_rfigure *f, int n, const cf_report_opts *o,
+                            cf_report_summary *sum);
 /* Run gnuplot on figure f's script: SVG and PNG under temporary names,
  * renamed into place on success.  0, or non-zero with why (gnuplot's last
  * line on stderr, or how it ended) in reason. */

@@ -20,6 +20,8 @@
 extern "C" {
 #endif
 
+enum { CF_REPORT_MAX_TIMES = 12 };
+
 typedef struct {
   const char *results_path; /* the results file, named in titles (may be NULL) */
   const char *gnuplot;      /* the gnuplot executable; NULL: write every figure's
@@ -27,6 +29,12 @@ typedef struct {
   /* Called after each figure is drawn (or has failed): done of total. */
   void (*progress)(void *user, int done, int total, const char *figure);
   void *user;
+  /* The instants (s from the start, at most CF_REPORT_MAX_TIMES) of every
+   * recording's snapshots, each drawn at its nearest frame; NULL: 4 spread
+   * over each recording.  One outside a recording that has snapshots is an
+   * error (CF_EINVAL naming it), found before anything is written. */
+  const double *times;
+  int n_times;
 } cf_report_opts;
 
 typedef struct {

@@ -31,20 +31,26 @@
 #include "report_internal.h"
 
 /* ---------------------------------------------------------------- scripts */
+static int figure_width(const cf_rfigure *f) { return f->width > 0 ? f->width : 800; }
+static int figure_height(const cf_rfigure *f) { return f->height > 0 ? f->height : 600; }
+
 /* The head of every script: what it draws, how to rerun it, the folder, the
  * SVG terminal; then the figure's settings. */
-static void script_head(cf_rbuf *g, const cf_rfigure *f, const char *what, const char *results_path) {
+void cf_report_script_head(cf_rbuf *g, const cf_rfigure *f, const char *what, const char *results_path) {
+  char images[700];
+  if (f->gif) snprintf(images, sizeof images, "%s.gif", f->id);
+  else snprintf(images, sizeof images, "%s.svg and %s.png", f->id, f->id);
   cf_rbuf_printf(g, "# %s.gp — written by clothfit report: %s of recording '%s'", f->id, what, f->rec);
   if (results_path) cf_rbuf_printf(g, "\n# from %s", results_path);
   cf_rbuf_printf(g,
                  ".\n"
                  "# Data: %s.dat (the values the results file stores, 17 digits; each block named by its\n"
                  "# first comment line: 'index K' in the plot command is block K, counted from 0).\n"
-                 "# Redraw from any folder: gnuplot %s.gp  (writes %s.svg and %s.png beside this script).\n"
+                 "# Redraw from any folder: gnuplot %s.gp  (writes %s beside this script).\n"
                  "# Restyle: edit the settings below (size, fonts, palette, ranges, labels, key) and redraw;\n"
                  "# clothfit report rewrites this file, so keep an edited copy under another name.\n"
                  "if (!exists(\"clothfit_out\")) clothfit_out = ",
-                 f->id, f->id, f->id, f->id);
+                 f->id, f->id, images);
   cf_rbuf_gp(g, f->id);
   cf_rbuf_puts(g,
                "\n"
@@ -54,22 +60,31 @@ static void script_head(cf_rbuf *g, const cf_rfigure *f, const char *what, const
                "while (clothfit_i > 0 && clothfit_dir[clothfit_i:clothfit_i] ne '/') { clothfit_i = clothfit_i - 1 }\n"
                "if (clothfit_i > 1) { cd clothfit_dir[1:clothfit_i - 1] } else { if (clothfit_i == 1) { cd '/' } }\n"
                "\n"
-               "set encoding utf8\n"
-               "set terminal svg size 800,600 dynamic noenhanced font 'Sans,12' background 'white'\n"
-               "set output clothfit_out.'.svg'\n"
-               "set title ");
+               "set encoding utf8\n");
+  if (f->gif)
+    cf_rbuf_printf(g, "# the animation: delay between frames in 1/100 s, size in pixels\n"
+                      "set terminal gif animate delay %d loop 0 optimize size %d,%d noenhanced font 'Sans,10' "
+                      "background '#ffffff'\nset output clothfit_out.'.gif'\n",
+                   f->delay, figure_width(f), figure_height(f));
+  else
+    cf_rbuf_printf(g, "set terminal svg size %d,%d dynamic noenhanced font 'Sans,12' background 'white'\n"
+                      "set output clothfit_out.'.svg'\n", figure_width(f), figure_height(f));
+  cf_rbuf_puts(g, "set title ");
   cf_rbuf_gp(g, f->caption);
   cf_rbuf_puts(g, "\n");
 }
 
+void cf_report_script_png(cf_rbuf *g, const cf_rfigure *f) {
+  cf_rbuf_printf(g,
+                 "\n"
+                 "set terminal pngcairo size %d,%d noenhanced font 'Sans,10' background 'white'\n"
+                 "set output clothfit_out.'.png'\n", figure_width(f), figure_height(f));
+}
+
 /* The tail: the same plot as PNG (pngcairo). */
-static void script_tail(cf_rbuf *g) {
-  cf_rbuf_puts(g,
-               "\n"
-               "set terminal pngcairo size 800,600 noenhanced font 'Sans,10' background 'white'\n"
-               "set output clothfit_out.'.png'\n"
-               "replot\n"
-               "set output\n");
+static void script_tail(cf_rbuf *g, const cf_rfigure *f) {
+  cf_report_script_png(g, f);
+  cf_rbuf_puts(g, "replot\nset output\n");
 }
 
 /* One plot element "'<id>.dat' index K ..." (joined by ", \\\n"). */
@@ -208,7 +223,7 @@ static void surface(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbu
   cf_rbuf_printf(d, "# %s.dat — written by clothfit report: the sweep of recording '%s', %d x %d grid (delta x "
                     "alpha), model kappa %g, beta %g, tol %g\n", f->id, c->name, w->nd, w->na, w->model.kappa,
                  w->model.beta, w->model.tol);
-  script_head(g, f, "the error surface ē(δ, α) of the sweep", results_path);
+  cf_report_script_head(g, f, "the error surface ē(δ, α) of the sweep", results_path);
   heat_settings(g, n_cells(w->nd * w->na, w->e, w->status, w->pruned), w->nd, w->delta, w->na, w->alpha);
   plot_list p = {g, f->id, 0};
   int k = grid_blocks(d, &p, w->nd, w->delta, w->na, w->alpha, w->e, w->s, w->status, w->pruned);
@@ -229,7 +244,7 @@ static void surface(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbu
     k = mark(d, &p, k, "ground truth", c->truth_delta, c->truth_alpha, NAN, truth_spec, t);
   }
   if (!p.n) no_data(g);
-  script_tail(g);
+  script_tail(g, f);
 }
 
 static void sensitivity(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf *g, const char *results_path) {
@@ -240,18 +255,18 @@ static void sensitivity(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf
   char t[256];
   snprintf(t, sizeof t, "fitted point δ " CF_RFMT_PAR ", α " CF_RFMT_PAR, m->at_delta, m->at_alpha);
   if (!strcmp(m->kind, "map")) {
-    script_head(g, f, "the sensitivity map ē(δ, α)", results_path);
+    cf_report_script_head(g, f, "the sensitivity map ē(δ, α)", results_path);
     heat_settings(g, n_cells(m->nd * m->na, m->e, m->status, NULL), m->nd, m->delta, m->na, m->alpha);
     plot_list p = {g, f->id, 0};
     int k = grid_blocks(d, &p, m->nd, m->delta, m->na, m->alpha, m->e, m->s, m->status, NULL);
     mark(d, &p, k, "the point the map is centred on", m->at_delta, m->at_alpha, NAN, opt_spec, t);
-    script_tail(g);
+    script_tail(g, f);
     return;
   }
   /* a 1-D scan along delta or alpha (the other axis has one value) */
   int along_d = m->nd >= m->na, n = along_d ? m->nd : m->na, finite = 0;
   double at = along_d ? m->at_delta : m->at_alpha;
-  script_head(g, f, along_d ? "the sensitivity scan ē(δ)" : "the sensitivity scan ē(α)", results_path);
+  cf_report_script_head(g, f, along_d ? "the sensitivity scan ē(δ)" : "the sensitivity scan ē(α)", results_path);
   cf_rbuf_printf(g, "set xlabel '%s'\nset ylabel 'ē (cm)'\nset key outside below horizontal\nset grid\n",
                  along_d ? "δ" : "α");
   cf_rbuf_printf(d, "# scan: %s error_cm std_cm (NaN: the simulation failed)\n", along_d ? "delta" : "alpha");
@@ -270,7 +285,7 @@ static void sensitivity(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf
   if (finite) plot_item(&p, 0, "using 1:2 with linespoints pointtype 7 pointsize 0.7 linecolor rgb '#21918c'", "ē");
   else no_data(g);
   cf_rbuf_puts(g, "\n");
-  script_tail(g);
+  script_tail(g, f);
 }
 
 static void series(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf *g, const char *results_path) {
@@ -280,7 +295,7 @@ static void series(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf
                  f->id, c->name, z->delta, z->alpha, z->dt);
   for (int i = 0; i < z->T; i++)
     cf_rbuf_printf(d, "%.17g %.17g %.17g %.17g\n", i * z->dt, z->e[i], z->s[i], z->d[i]);
-  script_head(g, f, "the per-frame errors e(t) and d(t) at the optimum", results_path);
+  cf_report_script_head(g, f, "the per-frame errors e(t) and d(t) at the optimum", results_path);
   cf_rbuf_puts(g,
                "set xlabel 't (s)'\n"
                "set ylabel 'error (cm)'\n"
@@ -300,11 +315,12 @@ static void series(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf
   if (fd) plot_item(&p, 0, "using 1:4 with lines linewidth 1.5 linecolor rgb '#e66101'", "d(t) = e + 2s: dispersion");
   if (!p.n) no_data(g);
   cf_rbuf_puts(g, "\n");
-  script_tail(g);
+  script_tail(g, f);
 }
 
 /* ----------------------------------------------------------------- writing */
-static int write_pair(const char *figdir, const cf_rfigure *f, const cf_rbuf *d, const cf_rbuf *g, cf_error *err) {
+int cf_report_figure_files(const char *figdir, const cf_rfigure *f, const cf_rbuf *d, const cf_rbuf *g,
+                           cf_error *err) {
   char path[4200];
   snprintf(path, sizeof path, "%s/%s.dat", figdir, f->id);
   if (cf_report_write_file(path, d, err)) return CF_EIO;
@@ -312,9 +328,10 @@ static int write_pair(const char *figdir, const cf_rfigure *f, const cf_rbuf *d,
   return cf_report_write_file(path, g, err);
 }
 
-int cf_report_figures_write(const cf_results *r, const char *results_path, const char *figdir, cf_rfigure **out,
+int cf_report_figures_write(const cf_results *r, const cf_report_opts *o, const char *figdir, cf_rfigure **out,
                             int *nout, cf_error *err) {
-  cf_rfigure *f = calloc((size_t)3 * r->n + 1, sizeof *f);
+  const char *results_path = o->results_path;
+  cf_rfigure *f = calloc((size_t)(3 + CF_SNAPSHOT_FIGURES) * r->n + 1, sizeof *f);
   *out = NULL, *nout = 0;
   if (!f) return cf_error_set(err, CF_ENOMEM, "out of memory");
   char(*stems)[280] = calloc((size_t)r->n + 1, sizeof *stems); /* one a recording, unique */
@@ -352,11 +369,12 @@ int cf_report_figures_write(const cf_results *r, const char *results_path, const
       if (k == 0) surface(c, x, &d, &g, results_path);
       else if (k == 1) series(c, x, &d, &g, results_path);
       else sensitivity(c, x, &d, &g, results_path);
-      rc = write_pair(figdir, x, &d, &g, err);
+      rc = cf_report_figure_files(figdir, x, &d, &g, err);
       cf_rbuf_free(&d);
       cf_rbuf_free(&g);
       n++;
     }
+    if (!rc) rc = cf_report_snapshots_write(c, stem, o, figdir, f, &n, err);
   }
   free(stems);
   if (rc) {
@@ -419,8 +437,8 @@ int cf_report_figure_draw(const char *gnuplot, const char *figdir, const cf_rfig
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
   }
   int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
-  const char *ext[2] = {"svg", "png"};
-  for (int k = 0; k < 2; k++) {
+  const char *ext[2] = {f->gif ? "gif" : "svg", "png"};
+  for (int k = 0; k < 2 - f->gif; k++) {
     snprintf(tmpimg, sizeof tmpimg, "%s/%s.%s", figdir, tmpstem, ext[k]);
     snprintf(img, sizeof img, "%s/%s.%s", figdir, f->id, ext[k]);
     if (ok && access(tmpimg, F_OK) != 0) {

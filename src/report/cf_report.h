@@ -54,13 +54,18 @@ typedef struct {
  *                              (regression, when r has one)
  *   figures/<id>.{gp,dat}      per recording: the error surface of the sweep,
  *                              the per-frame errors at the optimum, the
- *                              sensitivity map or scan (when stored)
- *   figures/<id>.{svg,png}     drawn by o->gnuplot (when given)
+ *                              sensitivity map or scan (when stored), the
+ *                              recorded vs simulated markers in 3-D at the
+ *                              instants o->times and as an animation (when
+ *                              the series stores the markers)
+ *   figures/<id>.{svg,png}     drawn by o->gnuplot (when given); the
+ *   figures/<id>.gif           animation as a GIF only
  *   report.md, index.html      every table, and the figures that were drawn
  * Every file is written atomically (temporary name, then rename); report.md
  * and index.html last.  A figure whose gnuplot run fails is counted in sum
  * (and left out of the pages); the call still returns CF_OK.  Errors
- * (CF_EIO: a file or folder cannot be written) name the path. */
+ * (CF_EIO: a file or folder cannot be written) name the path; CF_EINVAL:
+ * an instant of o->times outside a recording, nothing written. */
 int cf_report_write(const cf_results *r, const char *dir, const cf_report_opts *o, cf_report_summary *sum,
                     cf_error *err);
 

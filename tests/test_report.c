@@ -431,17 +431,6 @@ static int temp_files(const char *path) {
   return n;
 }
 
-static int find_gnuplot(char *buf, size_t size) {
-  const char *path = getenv("PATH");
-  for (const char *p = path; p && *p;) {
-    size_t len = strcspn(p, ":");
-    snprintf(buf, size, "%.*s/gnuplot", (int)len, p);
-    if (len && access(buf, X_OK) == 0) return 1;
-    p += len + (p[len] == ':');
-  }
-  return 0;
-}
-
 static void check_tables(const char *out, const cf_results *rb) {
   rows t;
   expect_a(rb, 0, &t);
@@ -492,7 +481,7 @@ int main(int argc, char **argv) {
   cf_results rb;
   cf_error err = {0, ""};
   if (cf_results_read(res, &rb, &err)) return fprintf(stderr, "%s\n", err.msg), 1;
-  int have = find_gnuplot(gnuplot, sizeof gnuplot);
+  int have = cf_test_find_program("gnuplot", gnuplot, sizeof gnuplot);
   if (!have) fprintf(stderr, "test_report: gnuplot is not installed: only the missing-gnuplot path is checked\n");
 
   /* 1. with gnuplot */

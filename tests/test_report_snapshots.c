@@ -3,15 +3,17 @@
  *
  * A results file is made here with the library's writer: recording "alpha"
  * (a 3 x 2 lattice, 50 frames of 0.01 s, a missing marker, the simulation
- * failed from frame 45), "beta" (2 x 3, 30 frames of 0.02 s) and "old" (a
+ * failed from frame 45), "beta" (2 x 3, 130 frames of 0.02 s) and "old" (a
  * series without markers, like a file written before they were stored).
  * Then `clothfit report` is run on it and the test checks:
  *   - for alpha and beta: NAME-snapshots.{gp,dat,svg,png} and
  *     NAME-animation.{gp,dat,gif} exist; the PNG is 900 x 900 pixels and the
  *     SVG's viewBox 900 x 900 (4 default instants: 2 x 2 panels of 450 x
- *     430 + 40); the GIF starts with GIF89a, is 640 x 520, holds one image
- *     per frame (50 and 30: counted by walking its blocks) and is larger than
- *     10 kB; the data files hold 2 K points per instant and per frame; every
+ *     430 + 40; alpha's at frames 10 .. 39, beta's at 0.5, 1.0, 1.5, 2.1 s:
+ *     rounded to 0.1 s); the GIF starts with GIF89a, is 640 x 520, holds one
+ *     image per frame shown (alpha: all 50; beta: every 3rd of 130, 44:
+ *     counted by walking its blocks) and is larger than 10 kB; the data files
+ *     hold 2 K points per instant and per animation frame; every
  *     script exits 0 when run again with gnuplot from another folder and
  *     writes its images again; index.html shows the GIF and the SVG, and
  *     report.md links them; "old" has none of these files and the pages
@@ -67,7 +69,7 @@ static int make_results(const char *path) {
   char arg0[] = "test_report_snapshots", *argv[] = {arg0, NULL};
   cf_results_stamp(&r, 1, argv, 1, NULL);
   series(cf_results_rec(&r, "alpha", 1), 3, 2, 50, 0.01, 45, 1);
-  series(cf_results_rec(&r, "beta", 1), 2, 3, 30, 0.02, 30, 1);
+  series(cf_results_rec(&r, "beta", 1), 2, 3, 130, 0.02, 130, 1);
   series(cf_results_rec(&r, "old", 1), 2, 2, 20, 0.01, 20, 0);
   cf_error err = {0, ""};
   int rc = cf_results_write(path, &r, &err);
@@ -157,7 +159,7 @@ static void rerun(const char *gnuplot, const char *out, const char *id, int gif)
   free(so), free(se);
 }
 
-/* The figures of one recording: K markers, T frames, n instants. */
+/* The figures of one recording: K markers, T animation frames, n instants. */
 static void check_recording(const char *out, const char *gnuplot, const char *name, int K, int T, int n) {
   char rel[600];
   size_t len;
@@ -192,17 +194,6 @@ static void check_recording(const char *out, const char *gnuplot, const char *na
   rerun(gnuplot, out, id, 1);
 }
 
-static int find_gnuplot(char *buf, size_t size) {
-  const char *path = getenv("PATH");
-  for (const char *p = path; p && *p;) {
-    size_t len = strcspn(p, ":");
-    snprintf(buf, size, "%.*s/gnuplot", (int)len, p);
-    if (len && access(buf, X_OK) == 0) return 1;
-    p += len + (p[len] == ':');
-  }
-  return 0;
-}
-
 /* ------------------------------------------------------------------ main */
 static void default_frames(const char *res, const char *out, const char *gnuplot) {
   char *so, *se;
@@ -212,7 +203,7 @@ static void default_frames(const char *res, const char *out, const char *gnuplot
   const char *json = cf_test_last_line(so);
   CHECK(cf_test_json_num(json, "figures") == 7 && cf_test_json_num(json, "figures_failed") == 0, "--json: %s", json);
   check_recording(out, gnuplot, "alpha", 6, 50, 4);
-  check_recording(out, gnuplot, "beta", 6, 30, 4);
+  check_recording(out, gnuplot, "beta", 6, 44, 4);
   char path[900];
   snprintf(path, sizeof path, "%s/figures/old-snapshots.gp", out);
   CHECK(file_size(path) < 0, "a snapshot of a recording without markers: %s", path);
@@ -226,6 +217,13 @@ static void default_frames(const char *res, const char *out, const char *gnuplot
   /* the default instants: 1/5 .. 4/5 of 0.49 s, nearest frames */
   char *dat = (char *)slurp(out, "figures/alpha-snapshots.dat", &len);
   CHECK(dat && strstr(dat, "frame 10 (t = 0.1 s)") && strstr(dat, "frame 39 (t = 0.39 s)"), "alpha's instants");
+  free(dat);
+  dat = (char *)slurp(out, "figures/beta-snapshots.dat", &len);
+  CHECK(dat && strstr(dat, "frame 25 (t = 0.5 s)") && strstr(dat, "frame 50 (t = 1 s)") &&
+            strstr(dat, "frame 75 (t = 1.5 s)") && strstr(dat, "frame 105 (t = 2.1 s)"), "beta's instants");
+  free(dat);
+  dat = (char *)slurp(out, "figures/beta-animation.dat", &len);
+  CHECK(dat && strstr(dat, "frame 129 (t = 2.58 s)") && !strstr(dat, "frame 128 "), "beta's last animation frame");
   free(dat), free(html), free(md), free(so), free(se);
 }
 
@@ -272,7 +270,7 @@ int main(int argc, char **argv) {
   if (argc < 2) return fprintf(stderr, "usage: test_report_snapshots CLOTHFIT_EXE\n"), 2;
   exe = argv[1];
   char gnuplot[1024];
-  if (!find_gnuplot(gnuplot, sizeof gnuplot))
+  if (!cf_test_find_program("gnuplot", gnuplot, sizeof gnuplot))
     return fprintf(stderr, "test_report_snapshots: gnuplot is not installed: skipped\n"), 77;
   if (!mkdtemp(dir)) return perror("mkdtemp"), 2;
   char res[512], out[512], out2[512];

@@ -25,7 +25,8 @@
 
 enum {
   CF_SNAPSHOT_DEFAULT = 4, /* instants when none are given */
-  CF_ANIM_FRAMES = 100     /* frames of an animation at most */
+  CF_ANIM_FRAMES = 60      /* frames of an animation at most: gnuplot's gif terminal takes ~8 ms a
+                              frame (docs/report.md), so a recording's animation stays under 0.5 s */
 };
 
 static int has_markers(const cf_res_rec *c) {

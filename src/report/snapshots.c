@@ -112,7 +112,7 @@ static box3 box_of(const cf_res_series *z) {
   for (int a = 0; a < 3; a++) {
     if (!(b.lo[a] <= b.hi[a])) b.lo[a] = -1, b.hi[a] = 1;
     double pad = fmax(1, 0.05 * (b.hi[a] - b.lo[a]));
-    b.lo[a] -= pad, b.hi[a] += pad;
+    b.lo[a] -= pad, b.hi[a] += a == 2 ? 3 * pad : pad; /* room for the key above the cloth */
   }
   /* the normal of the first recorded frame (complete: the fit starts there) */
   const double *p = z->recorded, *c = p + 3 * (z->cols - 1), *q = p + 3 * (size_t)(z->rows - 1) * z->cols;
@@ -219,11 +219,13 @@ static void animation(const cf_res_rec *c, const cf_rfigure *f, int step, int fr
   for (int i = 0; i < frames; i++) frame_blocks(d, z, i * step);
   cf_report_script_head(g, f, "the animation of recorded vs simulated markers", results_path);
   axes(g, &b);
-  cf_rbuf_puts(g, "clothfit_caption = ");
-  cf_rbuf_gp(g, f->caption);
+  char title[400];
+  snprintf(title, sizeof title, "%s: δ " CF_RFMT_PAR ", α " CF_RFMT_PAR, c->name, z->delta, z->alpha);
+  cf_rbuf_puts(g, "clothfit_title = ");
+  cf_rbuf_gp(g, title);
   cf_rbuf_printf(g, "\n# frame k of the animation is frame k*%d of the recording\n"
                     "do for [clothfit_k = 0:%d] {\n"
-                    "  set title sprintf('%%s: t = %%.2f s', clothfit_caption, clothfit_k * %.17g)\n  ",
+                    "  set title sprintf(\"%%s\\nt = %%.2f s\", clothfit_title, clothfit_k * %.17g)\n  ",
                  step, frames - 1, step * z->dt);
   splot(g, f->id, "clothfit_k");
   cf_rbuf_puts(g, "}\nset output\n");

@@ -19,7 +19,8 @@
  *     report.md links them; "old" has none of these files and the pages
  *     carry the note naming it;
  *   - --frames 0.1,0.2,0.4 draws those instants (frames 10, 20, 40 of alpha,
- *     5, 10, 20 of beta, named in the data) in 2 x 2 panels;
+ *     5, 10, 20 of beta, named in the data) in 2 x 2 panels; 5 instants in
+ *     3 x 2 (1350 x 900), the panel where the simulation had failed titled so;
  *   - bad --frames (not a number, empty, negative, NaN, more than 12, outside
  *     a recording) fail with one line naming the value, and write nothing.
  * Skipped (exit 77) when gnuplot is not installed.
@@ -47,7 +48,7 @@ static void series(cf_res_rec *c, int rows, int cols, int T, double dt, int fail
   c->dt = dt, c->frames = T, c->rho = 0.2;
   z->T = T, z->dt = dt, z->delta = 0.1, z->alpha = 0.5;
   z->e = malloc(sizeof(double) * T), z->s = malloc(sizeof(double) * T), z->d = malloc(sizeof(double) * T);
-  for (int i = 0; i < T; i++) z->e[i] = 0.3 + 0.01 * i, z->s[i] = 0.1, z->d[i] = z->e[i] + 0.2;
+  for (int i = 0; i < T; i++) z->e[i] = i < fail_from ? 0.3 + 0.01 * i : NAN, z->s[i] = 0.1, z->d[i] = z->e[i] + 0.2;
   if (!markers) return;
   int K = rows * cols;
   z->rows = rows, z->cols = cols;
@@ -242,6 +243,15 @@ static void chosen_frames(const char *res, const char *out) {
   int w = 0, h = 0;
   CHECK(png_size(png, len, &w, &h) && w == 900 && h == 900, "3 instants: 2 x 2 panels, %dx%d", w, h);
   free(a), free(b), free(png), free(so), free(se);
+  /* 5 instants: 3 x 2 panels of 450 x 430; alpha's simulation had failed at 0.46 s */
+  st = run_report(res, out, "0,0.1,0.2,0.4,0.46", &so, &se);
+  CHECK(st == 0, "--frames 0,0.1,0.2,0.4,0.46: exit %d: %s", st, se);
+  png = slurp(out, "figures/alpha-snapshots.png", &len);
+  CHECK(png_size(png, len, &w, &h) && w == 1350 && h == 900, "5 instants: 3 x 2 panels, %dx%d", w, h);
+  a = (char *)slurp(out, "figures/alpha-snapshots.gp", &len);
+  CHECK(a && strstr(a, "t = 0.46 s (frame 46): no error") && strstr(a, "t = 0.00 s (frame 0): e = 0.300 cm"),
+        "alpha's panel titles");
+  free(a), free(png), free(so), free(se);
 }
 
 static void bad_frames(const char *res) {

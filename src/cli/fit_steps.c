@@ -114,7 +114,8 @@ static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const c
   cf_fit_point pt = point_at(in, nr->best[0], nr->best[1]);
   cf_fit_result r;
   for (int k = 0; fe && k < T; k++) fe[k].e_cm = fe[k].s_cm = fe[k].d_cm = NAN, fe[k].n = 0; /* after a failure */
-  if (!fe || !sim || cf_fit_run_eval_markers(run, &pt, fe, &r, sim)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
+  if (!fe || !sim || cf_fit_run_eval_markers(run, &pt, fe, &r, sim))
+    rc = cf_error_set(err, CF_ENOMEM, "out of memory");
   if (!rc) {
     cf_res_rec_describe(rec, in);
     rec->has_fit = 1;

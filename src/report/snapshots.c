@@ -183,7 +183,10 @@ static void panels(cf_rbuf *g, const cf_rfigure *f, const cf_res_series *z, cons
   for (int i = 0; i < n; i++) {
     char t[128], ix[16];
     int k = frame[i];
-    snprintf(t, sizeof t, "t = %.2f s (frame %d): e = " CF_RFMT_ERR " cm", k * z->dt, k, z->e[k]);
+    if (isfinite(z->e[k]))
+      snprintf(t, sizeof t, "t = %.2f s (frame %d): e = " CF_RFMT_ERR " cm", k * z->dt, k, z->e[k]);
+    else
+      snprintf(t, sizeof t, "t = %.2f s (frame %d): no error (no marker, or the simulation failed)", k * z->dt, k);
     snprintf(ix, sizeof ix, "%d", i);
     cf_rbuf_puts(g, "set title ");
     cf_rbuf_gp(g, t);

@@ -14,6 +14,8 @@
  *                       training window marked
  *   <stem>-sensitivity  the sensitivity map ē(δ, α) around the optimum
  *                       (Fig. 4.6), or the 1-D scan ē(δ) or ē(α)
+ *   <stem>-snapshots, <stem>-animation   recorded vs simulated markers in
+ *                       3-D (Fig. 4.5/4.7; snapshots.c)
  * The data are the stored values with 17 digits.  A script goes to its own
  * folder first (from ARG0), so `gnuplot figures/NAME.gp` works from any
  * folder and rewrites NAME.svg and NAME.png; setting clothfit_out

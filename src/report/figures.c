@@ -38,7 +38,7 @@ static int figure_height(const cf_rfigure *f) { return f->height > 0 ? f->height
 
 /* The head of every script: what it draws, how to rerun it, the folder, the
  * SVG terminal; then the figure's settings. */
-void cf_report_script_head(cf_rbuf *g, const cf_rfigure *f, const char *what, const char *results_path) {
+void cf_rfig_head(cf_rbuf *g, const cf_rfigure *f, const char *what, const char *results_path) {
   char images[700];
   if (f->gif) snprintf(images, sizeof images, "%s.gif", f->id);
   else snprintf(images, sizeof images, "%s.svg and %s.png", f->id, f->id);
@@ -76,16 +76,17 @@ void cf_report_script_head(cf_rbuf *g, const cf_rfigure *f, const char *what, co
   cf_rbuf_puts(g, "\n");
 }
 
-void cf_report_script_png(cf_rbuf *g, const cf_rfigure *f) {
+void cf_rfig_png(cf_rbuf *g, const cf_rfigure *f) {
   cf_rbuf_printf(g,
                  "\n"
                  "set terminal pngcairo size %d,%d noenhanced font 'Sans,10' background 'white'\n"
                  "set output clothfit_out.'.png'\n", figure_width(f), figure_height(f));
 }
 
-/* The tail: the same plot as PNG (pngcairo). */
-static void script_tail(cf_rbuf *g, const cf_rfigure *f) {
-  cf_report_script_png(g, f);
+/* The tail: the same plot as PNG (pngcairo, 800 x 600). */
+void cf_rfig_tail(cf_rbuf *g) {
+  const cf_rfigure size = {.width = 800, .height = 600};
+  cf_rfig_png(g, &size);
   cf_rbuf_puts(g, "replot\nset output\n");
 }
 
@@ -225,7 +226,7 @@ static void surface(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbu
   cf_rbuf_printf(d, "# %s.dat — written by clothfit report: the sweep of recording '%s', %d x %d grid (delta x "
                     "alpha), model kappa %g, beta %g, tol %g\n", f->id, c->name, w->nd, w->na, w->model.kappa,
                  w->model.beta, w->model.tol);
-  cf_report_script_head(g, f, "the error surface ē(δ, α) of the sweep", results_path);
+  cf_rfig_head(g, f, "the error surface ē(δ, α) of the sweep", results_path);
   heat_settings(g, n_cells(w->nd * w->na, w->e, w->status, w->pruned), w->nd, w->delta, w->na, w->alpha);
   plot_list p = {g, f->id, 0};
   int k = grid_blocks(d, &p, w->nd, w->delta, w->na, w->alpha, w->e, w->s, w->status, w->pruned);
@@ -246,7 +247,7 @@ static void surface(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbu
     k = mark(d, &p, k, "ground truth", c->truth_delta, c->truth_alpha, NAN, truth_spec, t);
   }
   if (!p.n) no_data(g);
-  script_tail(g, f);
+  cf_rfig_tail(g);
 }
 
 static void sensitivity(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf *g, const char *results_path) {
@@ -257,18 +258,18 @@ static void sensitivity(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf
   char t[256];
   snprintf(t, sizeof t, "fitted point δ " CF_RFMT_PAR ", α " CF_RFMT_PAR, m->at_delta, m->at_alpha);
   if (!strcmp(m->kind, "map")) {
-    cf_report_script_head(g, f, "the sensitivity map ē(δ, α)", results_path);
+    cf_rfig_head(g, f, "the sensitivity map ē(δ, α)", results_path);
     heat_settings(g, n_cells(m->nd * m->na, m->e, m->status, NULL), m->nd, m->delta, m->na, m->alpha);
     plot_list p = {g, f->id, 0};
     int k = grid_blocks(d, &p, m->nd, m->delta, m->na, m->alpha, m->e, m->s, m->status, NULL);
     mark(d, &p, k, "the point the map is centred on", m->at_delta, m->at_alpha, NAN, opt_spec, t);
-    script_tail(g, f);
+    cf_rfig_tail(g);
     return;
   }
   /* a 1-D scan along delta or alpha (the other axis has one value) */
   int along_d = m->nd >= m->na, n = along_d ? m->nd : m->na, finite = 0;
   double at = along_d ? m->at_delta : m->at_alpha;
-  cf_report_script_head(g, f, along_d ? "the sensitivity scan ē(δ)" : "the sensitivity scan ē(α)", results_path);
+  cf_rfig_head(g, f, along_d ? "the sensitivity scan ē(δ)" : "the sensitivity scan ē(α)", results_path);
   cf_rbuf_printf(g, "set xlabel '%s'\nset ylabel 'ē (cm)'\nset key outside below horizontal\nset grid\n",
                  along_d ? "δ" : "α");
   cf_rbuf_printf(d, "# scan: %s error_cm std_cm (NaN: the simulation failed)\n", along_d ? "delta" : "alpha");
@@ -287,7 +288,7 @@ static void sensitivity(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf
   if (finite) plot_item(&p, 0, "using 1:2 with linespoints pointtype 7 pointsize 0.7 linecolor rgb '#21918c'", "ē");
   else no_data(g);
   cf_rbuf_puts(g, "\n");
-  script_tail(g, f);
+  cf_rfig_tail(g);
 }
 
 static void series(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf *g, const char *results_path) {
@@ -297,7 +298,7 @@ static void series(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf
                  f->id, c->name, z->delta, z->alpha, z->dt);
   for (int i = 0; i < z->T; i++)
     cf_rbuf_printf(d, "%.17g %.17g %.17g %.17g\n", i * z->dt, z->e[i], z->s[i], z->d[i]);
-  cf_report_script_head(g, f, "the per-frame errors e(t) and d(t) at the optimum", results_path);
+  cf_rfig_head(g, f, "the per-frame errors e(t) and d(t) at the optimum", results_path);
   cf_rbuf_puts(g,
                "set xlabel 't (s)'\n"
                "set ylabel 'error (cm)'\n"
@@ -317,11 +318,11 @@ static void series(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf
   if (fd) plot_item(&p, 0, "using 1:4 with lines linewidth 1.5 linecolor rgb '#e66101'", "d(t) = e + 2s: dispersion");
   if (!p.n) no_data(g);
   cf_rbuf_puts(g, "\n");
-  script_tail(g, f);
+  cf_rfig_tail(g);
 }
 
 /* ----------------------------------------------------------------- writing */
-int cf_report_figure_files(const char *figdir, const cf_rfigure *f, const cf_rbuf *d, const cf_rbuf *g,
+int cf_rfig_write(const char *figdir, const cf_rfigure *f, const cf_rbuf *d, const cf_rbuf *g,
                            cf_error *err) {
   char path[4200];
   snprintf(path, sizeof path, "%s/%s.dat", figdir, f->id);
@@ -371,7 +372,7 @@ int cf_report_figures_write(const cf_results *r, const cf_report_opts *o, const 
       if (k == 0) surface(c, x, &d, &g, results_path);
       else if (k == 1) series(c, x, &d, &g, results_path);
       else sensitivity(c, x, &d, &g, results_path);
-      rc = cf_report_figure_files(figdir, x, &d, &g, err);
+      rc = cf_rfig_write(figdir, x, &d, &g, err);
       cf_rbuf_free(&d);
       cf_rbuf_free(&g);
       n++;

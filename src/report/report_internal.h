@@ -68,11 +68,14 @@ typedef struct {
  * folder exists); *f malloc'ed, *n. */
 int cf_report_figures_write(const cf_results *r, const cf_report_opts *o, const char *figdir, cf_rfigure **f,
                             int *n, cf_error *err);
-/* The head of figure f's script: what it draws, how to redraw it, going to
- * its own folder, the first terminal (SVG of f's size, or the animated
- * GIF) and the title; and the PNG terminal that follows an SVG. */
-void cf_report_script_head(cf_rbuf *g, const cf_rfigure *f, const char *what, const char *results_path);
-void cf_report_script_png(cf_rbuf *g, const cf_rfigure *f);
+/* The pieces of a figure's script (figures.c).  The head: what it draws,
+ * how to redraw it, going to its own folder, the first terminal (SVG of f's
+ * size, or the animated GIF) and the title (f's caption); the PNG terminal
+ * of f's size that follows an SVG; the tail: the same plot again as PNG
+ * (800 x 600, replot). */
+void cf_rfig_head(cf_rbuf *g, const cf_rfigure *f, const char *what, const char *results_path);
+void cf_rfig_png(cf_rbuf *g, const cf_rfigure *f);
+void cf_rfig_tail(cf_rbuf *g);
 
 /* The 3-D figures of recording c from the markers its series stores
  * (snapshots.c): <stem>-snapshots (recorded markers and the simulated
@@ -88,8 +91,8 @@ int cf_report_snapshots_check(const cf_results *r, const cf_report_opts *o, cf_e
 /* A note on the recordings whose figures have no snapshots (no markers
  * stored at their optimum) into buf; 0 if there is none. */
 int cf_report_snapshots_note(const cf_results *r, char *buf, size_t size);
-/* Write figure f's data d and script g as figdir/<id>.dat and .gp. */
-int cf_report_figure_files(const char *figdir, const cf_rfigure *f, const cf_rbuf *d, const cf_rbuf *g,
+/* Write figdir/<id>.dat (d) and figdir/<id>.gp (g), each atomically. */
+int cf_rfig_write(const char *figdir, const cf_rfigure *f, const cf_rbuf *d, const cf_rbuf *g,
                            cf_error *err);
 /* Run gnuplot on figure f's script: SVG and PNG (an animation: GIF) under temporary names,
  * renamed into place on success.  0, or non-zero with why (gnuplot's last

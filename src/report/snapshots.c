@@ -204,10 +204,10 @@ static void snapshots(const cf_res_rec *c, const cf_rfigure *f, const int *frame
                     "delta %.17g, alpha %.17g, %d instants, a %d x %d lattice (cm: the stored float32 m x 100)\n",
                  f->id, c->name, z->delta, z->alpha, n, z->rows, z->cols);
   for (int i = 0; i < n; i++) frame_blocks(d, z, frame[i]);
-  cf_report_script_head(g, f, "recorded vs simulated markers at chosen instants", results_path);
+  cf_rfig_head(g, f, "recorded vs simulated markers at chosen instants", results_path);
   axes(g, &b);
   panels(g, f, z, frame, n, rows, cols);
-  cf_report_script_png(g, f);
+  cf_rfig_png(g, f);
   panels(g, f, z, frame, n, rows, cols);
   cf_rbuf_puts(g, "set output\n");
 }
@@ -220,7 +220,7 @@ static void animation(const cf_res_rec *c, const cf_rfigure *f, int step, int fr
                     "delta %.17g, alpha %.17g, every %d. frame (%d frames), a %d x %d lattice (cm: the stored "
                     "float32 m x 100)\n", f->id, c->name, z->delta, z->alpha, step, frames, z->rows, z->cols);
   for (int i = 0; i < frames; i++) frame_blocks(d, z, i * step);
-  cf_report_script_head(g, f, "the animation of recorded vs simulated markers", results_path);
+  cf_rfig_head(g, f, "the animation of recorded vs simulated markers", results_path);
   axes(g, &b);
   char title[400];
   snprintf(title, sizeof title, "%s: δ " CF_RFMT_PAR ", α " CF_RFMT_PAR, c->name, z->delta, z->alpha);
@@ -255,7 +255,7 @@ int cf_report_snapshots_write(const cf_res_rec *c, const char *stem, const cf_re
     cf_rbuf d = {0}, g = {0};
     if (k) animation(c, x, step, frames, &d, &g, o->results_path);
     else snapshots(c, x, frame, nf, rows, cols, &d, &g, o->results_path);
-    int rc = cf_report_figure_files(figdir, x, &d, &g, err);
+    int rc = cf_rfig_write(figdir, x, &d, &g, err);
     cf_rbuf_free(&d);
     cf_rbuf_free(&g);
     if (rc) return rc;

@@ -322,8 +322,7 @@ static void series(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf
 }
 
 /* ----------------------------------------------------------------- writing */
-int cf_rfig_write(const char *figdir, const cf_rfigure *f, const cf_rbuf *d, const cf_rbuf *g,
-                           cf_error *err) {
+int cf_rfig_write(const char *figdir, const cf_rfigure *f, const cf_rbuf *d, const cf_rbuf *g, cf_error *err) {
   char path[4200];
   snprintf(path, sizeof path, "%s/%s.dat", figdir, f->id);
   if (cf_report_write_file(path, d, err)) return CF_EIO;

@@ -92,8 +92,7 @@ int cf_report_snapshots_check(const cf_results *r, const cf_report_opts *o, cf_e
  * stored at their optimum) into buf; 0 if there is none. */
 int cf_report_snapshots_note(const cf_results *r, char *buf, size_t size);
 /* Write figdir/<id>.dat (d) and figdir/<id>.gp (g), each atomically. */
-int cf_rfig_write(const char *figdir, const cf_rfigure *f, const cf_rbuf *d, const cf_rbuf *g,
-                           cf_error *err);
+int cf_rfig_write(const char *figdir, const cf_rfigure *f, const cf_rbuf *d, const cf_rbuf *g, cf_error *err);
 /* Run gnuplot on figure f's script: SVG and PNG (an animation: GIF) under temporary names,
  * renamed into place on success.  0, or non-zero with why (gnuplot's last
  * line on stderr, or how it ended) in reason. */

@@ -150,8 +150,8 @@ int cf_cli_report_write(const char *cmd, const char *results_path, const cf_resu
   char gnuplot[4096];
   *have_gnuplot = cf_report_find_program("gnuplot", gnuplot, sizeof gnuplot);
   progress_state ps = {0};
-  cf_report_opts o = {results_path, *have_gnuplot ? gnuplot : NULL, progress_wanted() ? progress : NULL, &ps,
-                      times, n_times};
+  cf_report_opts o = {.results_path = results_path, .gnuplot = *have_gnuplot ? gnuplot : NULL,
+                      .progress = progress_wanted() ? progress : NULL, .user = &ps, .times = times, .n_times = n_times};
   cf_error err = {0, ""};
   if (cf_report_write(r, dir, &o, s, &err)) return cf_cli_fail(cmd, "%s", err.msg), 2;
   return 0;

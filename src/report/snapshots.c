@@ -64,7 +64,7 @@ int cf_report_snapshots_check(const cf_results *r, const cf_report_opts *o, cf_e
   for (int i = 0; i < r->n; i++) {
     const cf_res_series *z = &r->recs[i].series;
     if (!has_markers(&r->recs[i])) continue;
-    for (int k = 0; k < o->n_times; k++) {
+    for (int k = 0; o->times && k < o->n_times; k++) {
       double t = o->times[k];
       if (!(t >= 0 && t <= (z->T - 0.5) * z->dt))
         return cf_error_set(err, CF_EINVAL, "snapshot time %g s is outside recording '%s' (0 to %g s)", t,
@@ -117,9 +117,10 @@ static box3 box_of(const cf_res_series *z) {
   /* the normal of the first recorded frame (complete: the fit starts there) */
   const double *p = z->recorded, *c = p + 3 * (z->cols - 1), *q = p + 3 * (size_t)(z->rows - 1) * z->cols;
   double u[3] = {c[0] - p[0], c[1] - p[1], c[2] - p[2]}, v[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
-  double nx = u[1] * v[2] - u[2] * v[1], ny = u[2] * v[0] - u[0] * v[2];
-  /* gnuplot looks along (-sin rot_z, cos rot_z, 0) at rot_x 90 */
-  if (isfinite(nx) && isfinite(ny) && hypot(nx, ny) > 0)
+  double nx = u[1] * v[2] - u[2] * v[1], ny = u[2] * v[0] - u[0] * v[2], nz = u[0] * v[1] - u[1] * v[0];
+  /* gnuplot looks along (-sin rot_z, cos rot_z, 0) at rot_x 90; a cloth
+   * lying nearly flat keeps gnuplot's default rotation */
+  if (isfinite(nx) && isfinite(ny) && hypot(nx, ny) > 0.2 * fabs(nz))
     b.rot_z = fmod(atan2(ny, nx) * 180 / M_PI - 90 + 25 + 720, 360);
   return b;
 }

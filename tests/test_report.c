@@ -371,17 +371,6 @@ static void check_without_e_hat(cf_results *rb) {
   free(old), free(so), free(se), free(t49), free(md);
 }
 
-static int find_gnuplot(char *buf, size_t size) {
-  const char *path = getenv("PATH");
-  for (const char *p = path; p && *p;) {
-    size_t len = strcspn(p, ":");
-    snprintf(buf, size, "%.*s/gnuplot", (int)len, p);
-    if (len && access(buf, X_OK) == 0) return 1;
-    p += len + (p[len] == ':');
-  }
-  return 0;
-}
-
 static void check_tables(const char *out, const cf_results *rb) {
   rows t;
   expect_a(rb, 0, &t);
@@ -468,7 +457,7 @@ int main(int argc, char **argv) {
   snprintf(out2, sizeof out2, "%s/reports/nognuplot", dir);
   cf_results rb;
   if (cf_test_results_small_read(res, &rb)) return 1;
-  int have = find_gnuplot(gnuplot, sizeof gnuplot);
+  int have = cf_test_find_program("gnuplot", gnuplot, sizeof gnuplot);
   if (!have) fprintf(stderr, "test_report: gnuplot is not installed: only the missing-gnuplot path is checked\n");
 
   /* 1. with gnuplot */

@@ -110,20 +110,23 @@ static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const c
   if (!run) return with_file(in, err, err->code ? err->code : CF_EINVAL);
   int T = in->tg.T, rc = CF_OK;
   cf_frame_error *fe = malloc(sizeof *fe * T);
+  double *sim = malloc(sizeof(double) * 3 * ((size_t)T * in->tg.rows * in->tg.cols + 1));
   cf_fit_point pt = point_at(in, nr->best[0], nr->best[1]);
   cf_fit_result r;
   for (int k = 0; fe && k < T; k++) fe[k].e_cm = fe[k].s_cm = fe[k].d_cm = NAN, fe[k].n = 0; /* after a failure */
-  if (!fe || cf_fit_run_eval(run, &pt, 0, 0, 0, fe, &r)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
+  if (!fe || !sim || cf_fit_run_eval_markers(run, &pt, fe, &r, sim))
+    rc = cf_error_set(err, CF_ENOMEM, "out of memory");
   if (!rc) {
     cf_res_rec_describe(rec, in);
     rec->has_fit = 1;
     store_fit(&rec->fit, nr, start_kind, d0, a0);
     rec->fit.model = cf_res_model_of(in);
     store_windows(rec, fe, &r, T, t0, t1, in->tg.dt);
-    if (store_path(&rec->fit, nr) || cf_res_set_series(rec, fe, T, in->tg.dt, pt.delta, pt.alpha))
+    if (store_path(&rec->fit, nr) || cf_res_set_series(rec, fe, &in->tg, sim, pt.delta, pt.alpha))
       rc = cf_error_set(err, CF_ENOMEM, "out of memory");
   }
   free(fe);
+  free(sim);
   cf_fit_run_free(run);
   return rc;
 }

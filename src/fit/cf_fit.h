@@ -106,6 +106,13 @@ typedef struct {
 int cf_fit_run_eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double prune_bound,
                     cf_frame_error *fe, cf_fit_result *res);
 
+/* cf_fit_run_eval over the whole recording without pruning that also keeps
+ * the simulated markers: sim[T*rows*cols*3] (m, lattice order, frame-major
+ * like tg->pos) receives their positions in every frame, NaN from the frame
+ * where the simulation failed. */
+int cf_fit_run_eval_markers(cf_fit_run *r, const cf_fit_point *pt, cf_frame_error *fe, cf_fit_result *res,
+                            double *sim);
+
 /* What the driven simulation does to recorded corners it cannot follow
  * (driven.c, clamp_span): two controlled corners of one lattice row farther
  * apart than the row's rest length shortened by the tolerance are pulled

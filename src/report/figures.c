@@ -14,6 +14,10 @@
  *                       training window marked
  *   <stem>-sensitivity  the sensitivity map ē(δ, α) around the optimum
  *                       (Fig. 4.6), or the 1-D scan ē(δ) or ē(α)
+ *   <stem>-snapshots, <stem>-animation   recorded vs simulated markers in
+ *                       3-D (Fig. 4.5/4.7; snapshots.c)
+ * Per study (with a regression; study_figures.c): study-{delta,alpha}-{V,rho},
+ * the optima against V and rho as partial residuals with the formula's line.
  * The data are the stored values with 17 digits.  A script goes to its own
  * folder first (from ARG0), so `gnuplot figures/NAME.gp` works from any
  * folder and rewrites NAME.svg and NAME.png; setting clothfit_out
@@ -31,9 +35,15 @@
 #include "report_internal.h"
 
 /* ---------------------------------------------------------------- scripts */
+static int figure_width(const cf_rfigure *f) { return f->width > 0 ? f->width : 800; }
+static int figure_height(const cf_rfigure *f) { return f->height > 0 ? f->height : 600; }
+
 /* The head of every script: what it draws, how to rerun it, the folder, the
  * SVG terminal; then the figure's settings. */
 void cf_rfig_head(cf_rbuf *g, const cf_rfigure *f, const char *what, const char *results_path) {
+  char images[700];
+  if (f->gif) snprintf(images, sizeof images, "%s.gif", f->id);
+  else snprintf(images, sizeof images, "%s.svg and %s.png", f->id, f->id);
   cf_rbuf_printf(g, "# %s.gp — written by clothfit report: %s", f->id, what);
   if (strcmp(f->kind, "study")) cf_rbuf_printf(g, " of recording '%s'", f->rec);
   if (results_path) cf_rbuf_printf(g, "\n# from %s", results_path);
@@ -41,11 +51,11 @@ void cf_rfig_head(cf_rbuf *g, const cf_rfigure *f, const char *what, const char 
                  ".\n"
                  "# Data: %s.dat (the values the results file stores, 17 digits; each block named by its\n"
                  "# first comment line: 'index K' in the plot command is block K, counted from 0).\n"
-                 "# Redraw from any folder: gnuplot %s.gp  (writes %s.svg and %s.png beside this script).\n"
+                 "# Redraw from any folder: gnuplot %s.gp  (writes %s beside this script).\n"
                  "# Restyle: edit the settings below (size, fonts, palette, ranges, labels, key) and redraw;\n"
                  "# clothfit report rewrites this file, so keep an edited copy under another name.\n"
                  "if (!exists(\"clothfit_out\")) clothfit_out = ",
-                 f->id, f->id, f->id, f->id);
+                 f->id, f->id, images);
   cf_rbuf_gp(g, f->id);
   cf_rbuf_puts(g,
                "\n"
@@ -55,22 +65,32 @@ void cf_rfig_head(cf_rbuf *g, const cf_rfigure *f, const char *what, const char 
                "while (clothfit_i > 0 && clothfit_dir[clothfit_i:clothfit_i] ne '/') { clothfit_i = clothfit_i - 1 }\n"
                "if (clothfit_i > 1) { cd clothfit_dir[1:clothfit_i - 1] } else { if (clothfit_i == 1) { cd '/' } }\n"
                "\n"
-               "set encoding utf8\n"
-               "set terminal svg size 800,600 dynamic noenhanced font 'Sans,12' background 'white'\n"
-               "set output clothfit_out.'.svg'\n"
-               "set title ");
+               "set encoding utf8\n");
+  if (f->gif)
+    cf_rbuf_printf(g, "# the animation: delay between frames in 1/100 s, size in pixels\n"
+                      "set terminal gif animate delay %d loop 0 optimize size %d,%d noenhanced font 'Sans,10' "
+                      "background '#ffffff'\nset output clothfit_out.'.gif'\n",
+                   f->delay, figure_width(f), figure_height(f));
+  else
+    cf_rbuf_printf(g, "set terminal svg size %d,%d dynamic noenhanced font 'Sans,12' background 'white'\n"
+                      "set output clothfit_out.'.svg'\n", figure_width(f), figure_height(f));
+  cf_rbuf_puts(g, "set title ");
   cf_rbuf_gp(g, f->caption);
   cf_rbuf_puts(g, "\n");
 }
 
-/* The tail: the same plot as PNG (pngcairo). */
+void cf_rfig_png(cf_rbuf *g, const cf_rfigure *f) {
+  cf_rbuf_printf(g,
+                 "\n"
+                 "set terminal pngcairo size %d,%d noenhanced font 'Sans,10' background 'white'\n"
+                 "set output clothfit_out.'.png'\n", figure_width(f), figure_height(f));
+}
+
+/* The tail: the same plot as PNG (pngcairo, 800 x 600). */
 void cf_rfig_tail(cf_rbuf *g) {
-  cf_rbuf_puts(g,
-               "\n"
-               "set terminal pngcairo size 800,600 noenhanced font 'Sans,10' background 'white'\n"
-               "set output clothfit_out.'.png'\n"
-               "replot\n"
-               "set output\n");
+  const cf_rfigure size = {.width = 800, .height = 600};
+  cf_rfig_png(g, &size);
+  cf_rbuf_puts(g, "replot\nset output\n");
 }
 
 void cf_rplot_item(cf_rplot *p, int index, const char *spec, const char *title) {
@@ -306,9 +326,10 @@ int cf_rfig_write(const char *figdir, const cf_rfigure *f, const cf_rbuf *d, con
   return cf_report_write_file(path, g, err);
 }
 
-int cf_report_figures_write(const cf_results *r, const char *results_path, const char *figdir, cf_rfigure **out,
+int cf_report_figures_write(const cf_results *r, const cf_report_opts *o, const char *figdir, cf_rfigure **out,
                             int *nout, cf_error *err) {
-  cf_rfigure *f = calloc((size_t)3 * r->n + 1, sizeof *f);
+  const char *results_path = o->results_path;
+  cf_rfigure *f = calloc((size_t)(3 + CF_SNAPSHOT_FIGURES) * r->n + 1, sizeof *f);
   *out = NULL, *nout = 0;
   if (!f) return cf_error_set(err, CF_ENOMEM, "out of memory");
   char(*stems)[280] = calloc((size_t)r->n + 1, sizeof *stems); /* one a recording, unique */
@@ -351,6 +372,7 @@ int cf_report_figures_write(const cf_results *r, const char *results_path, const
       cf_rbuf_free(&g);
       n++;
     }
+    if (!rc) rc = cf_report_snapshots_write(c, stem, o, figdir, f, &n, err);
   }
   free(stems);
   if (rc) {
@@ -413,8 +435,8 @@ int cf_report_figure_draw(const char *gnuplot, const char *figdir, const cf_rfig
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
   }
   int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
-  const char *ext[2] = {"svg", "png"};
-  for (int k = 0; k < 2; k++) {
+  const char *ext[2] = {f->gif ? "gif" : "svg", "png"};
+  for (int k = 0; k < 2 - f->gif; k++) {
     snprintf(tmpimg, sizeof tmpimg, "%s/%s.%s", figdir, tmpstem, ext[k]);
     snprintf(img, sizeof img, "%s/%s.%s", figdir, f->id, ext[k]);
     if (ok && access(tmpimg, F_OK) != 0) {

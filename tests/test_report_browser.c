@@ -34,18 +34,6 @@
 
 static char dir[] = "/tmp/cf_test_browser.XXXXXX";
 
-/* The executable name on PATH into buf; 0 if none. */
-static int on_path(const char *name, char *buf, size_t size) {
-  const char *path = getenv("PATH");
-  for (const char *p = path; p && *p;) {
-    size_t len = strcspn(p, ":");
-    snprintf(buf, size, "%.*s/%s", (int)len, p, name);
-    if (len && access(buf, X_OK) == 0) return 1;
-    p += len + (p[len] == ':');
-  }
-  return 0;
-}
-
 /* Run chromium headless on url with one more option (the output mode);
  * stdout into *out.  Its own profile folder under dir, no sandbox (root),
  * /tmp instead of /dev/shm (small in containers), none of its background
@@ -53,7 +41,7 @@ static int on_path(const char *name, char *buf, size_t size) {
 static int chromium(const char *exe, const char *mode, const char *url, char **out) {
   char profile[600], tmo[600];
   snprintf(profile, sizeof profile, "--user-data-dir=%s/profile", dir);
-  if (!on_path("timeout", tmo, sizeof tmo)) snprintf(tmo, sizeof tmo, "/usr/bin/timeout");
+  if (!cf_test_find_program("timeout", tmo, sizeof tmo)) snprintf(tmo, sizeof tmo, "/usr/bin/timeout");
   char *argv[] = {tmo, "180", (char *)exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                   "--no-first-run", "--no-default-browser-check", "--disable-extensions",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -144,7 +132,7 @@ int main(int argc, char **argv) {
   char exe[1024];
   const char *env = getenv("CLOTHFIT_CHROMIUM");
   int have = env && *env ? snprintf(exe, sizeof exe, "%s", env) > 0 && access(exe, X_OK) == 0
-                         : on_path("chromium", exe, sizeof exe);
+                         : cf_test_find_program("chromium", exe, sizeof exe);
   if (!have) {
     const char *ci = getenv("CI");
     fprintf(stderr, "test_report_browser: chromium not found (%s): install Debian's package chromium "

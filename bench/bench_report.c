@@ -2,16 +2,20 @@
  * (issue 13, acceptance 5: under 30 s on 2 cores, the study itself
  * excluded).
  *
- *   bench_report CLOTHFIT_EXE [--recordings N] [--frames T] [--repeat R] [--workers W] [--keep DIR]
+ *   bench_report CLOTHFIT_EXE [--recordings N] [--frames T] [--markers 0|1] [--repeat R] [--workers W]
+ *                [--keep DIR]
  *
  * The results file is made here with the library's writer
  * (tests/resultsgen.c, no simulation): N recordings (default 32: 4 fabrics
  * x A2, A3 x shake, twist x slow, fast, as datasets/aero-mini) each with a
  * 15 x 16 sweep (the default grid of `clothfit sweep`), a refined fit, a
  * per-frame series of T frames (default 1501: 15 s at dt 0.01, as the
- * thesis' recordings), a 9 x 9 sensitivity map, and a regression; so every
- * figure the report draws per recording is there (3 per recording + 4 of
- * the study).  Then `clothfit report FILE -o DIR` runs R times (default 3)
+ * thesis' recordings) with the recorded and simulated markers behind it
+ * (the lattices of datasets/aero-mini, A2 5 x 4 and A3 4 x 3; --markers 0:
+ * none, as files written before they were stored), a 9 x 9 sensitivity
+ * map, and a regression; so every figure the report draws is there (5 per
+ * recording: surface, series, sensitivity, snapshots, animation; 4 of the
+ * study).  Then `clothfit report FILE -o DIR` runs R times (default 3)
  * and the wall time of each run, the best and the verdict against 30 s
  * are printed.  The report's files and gnuplot runs are its own business:
  * the time includes them all (W gnuplot runs at once: clothfit report
@@ -67,12 +71,13 @@ static const char *arg_str(int argc, char **argv, const char *name) {
 
 int main(int argc, char **argv) {
   if (argc < 2 || argv[1][0] == '-') {
-    fprintf(stderr, "usage: bench_report CLOTHFIT_EXE [--recordings N] [--frames T] [--repeat R] [--workers W] "
-            "[--keep DIR]\n");
+    fprintf(stderr, "usage: bench_report CLOTHFIT_EXE [--recordings N] [--frames T] [--markers 0|1] [--repeat R] "
+            "[--workers W] [--keep DIR]\n");
     return 2;
   }
   int n = arg_int(argc, argv, "--recordings", 32), T = arg_int(argc, argv, "--frames", 1501);
   int repeat = arg_int(argc, argv, "--repeat", 3), workers = arg_int(argc, argv, "--workers", 0);
+  int markers = arg_int(argc, argv, "--markers", 1);
   const char *keep = arg_str(argc, argv, "--keep");
   if (n < 1 || T < 2 || repeat < 1 || workers < 0)
     return fprintf(stderr, "bench_report: invalid --recordings, --frames, --repeat or --workers\n"), 2;
@@ -83,8 +88,9 @@ int main(int argc, char **argv) {
   snprintf(res, sizeof res, "%s/study.h5", tmp);
   snprintf(out, sizeof out, "%s", keep ? keep : tmp);
   if (!keep) strcat(out, "/report");
-  if (cf_test_results_study(res, n, T, 15, 16, 1)) return 1;
-  printf("results file: %d recordings, 15 x 16 sweep, %d frames, 9 x 9 sensitivity map each, a regression\n", n, T);
+  if (cf_test_results_study(res, n, T, 15, 16, 1, markers)) return 1;
+  printf("results file: %d recordings, 15 x 16 sweep, %d frames%s, 9 x 9 sensitivity map each, a regression\n", n, T,
+         markers ? " with the markers" : "");
   print_load("before");
   double best = 1e30;
   int failed = 0;

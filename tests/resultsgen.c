@@ -207,8 +207,32 @@ static void study_sens(cf_res_rec *c, double d, double a) {
   m->model = cf_res_model_default();
 }
 
+/* The markers behind c's series (its T frames of dt): a rows x cols
+ * lattice hung from its top row, 0.1 m apart, swinging (shake) or turning
+ * (twist) with a growing amplitude down the sheet; recorded NaN in the
+ * series' gap, simulated a few mm off. */
+static void study_markers(cf_res_rec *c, int rows, int cols, int twist) {
+  cf_res_series *z = &c->series;
+  int T = z->T, K = rows * cols;
+  z->rows = rows, z->cols = cols;
+  z->recorded = malloc(sizeof(double) * (size_t)T * K * 3), z->simulated = malloc(sizeof(double) * (size_t)T * K * 3);
+  for (int k = 0; k < T; k++) {
+    double t = k * z->dt, w = 2 * M_PI * (c->V > 0.5 ? 1.5 : 0.8);
+    for (int j = 0; j < K; j++) {
+      int row = j / cols, col = j % cols;
+      double *p = z->recorded + 3 * ((size_t)k * K + j), *q = z->simulated + 3 * ((size_t)k * K + j);
+      double x = 0.1 * (col - 0.5 * (cols - 1)), depth = 0.1 * row, amp = 0.15 * depth * sin(w * t);
+      if (twist) p[0] = x * cos(amp * 4), p[1] = x * sin(amp * 4);
+      else p[0] = x, p[1] = amp;
+      p[2] = 1.5 - depth + 0.02 * depth * cos(w * t);
+      q[0] = p[0] + 0.002 * row, q[1] = 1.05 * p[1], q[2] = p[2] - 0.003 * row;
+      if (!isfinite(z->e[k])) p[0] = p[1] = p[2] = NAN;
+    }
+  }
+}
+
 /* Recording k: its descriptors, truth-like optimum and every part. */
-static void study_rec(cf_results *r, int k, int T, int nd, int na, int sens, unsigned long long *rng) {
+static void study_rec(cf_results *r, int k, int T, int nd, int na, int sens, int markers, unsigned long long *rng) {
   int mat = k % 4, a2 = (k / 4) % 2 == 0, twist = (k / 8) % 2, fast = (k / 16) % 2, rep2 = (k / 32) % 2;
   char name[256];
   int len = snprintf(name, sizeof name, "%s-%s-%s-%s-%s", materials[mat], a2 ? "A2" : "A3", twist ? "twist" : "shake",
@@ -228,15 +252,16 @@ static void study_rec(cf_results *r, int k, int T, int nd, int na, int sens, uns
   for (int i = 0; i < T; i++) /* around e_opt, varying in time */
     if (isfinite(c->series.e[i])) c->series.e[i] *= e_opt / 0.5, c->series.d[i] = c->series.e[i] + 2 * c->series.s[i];
   if (sens) study_sens(c, d, a);
+  if (markers) study_markers(c, a2 ? 5 : 4, a2 ? 4 : 3, twist);
 }
 
-int cf_test_results_study(const char *path, int n, int T, int nd, int na, int sens) {
+int cf_test_results_study(const char *path, int n, int T, int nd, int na, int sens, int markers) {
   cf_results r;
   cf_results_init(&r);
   char arg0[] = "resultsgen", *argv[] = {arg0, NULL};
   cf_results_stamp(&r, 1, argv, 1, NULL);
   unsigned long long rng = 0x9e3779b97f4a7c15ULL;
-  for (int k = 0; k < n; k++) study_rec(&r, k, T, nd, na, sens, &rng);
+  for (int k = 0; k < n; k++) study_rec(&r, k, T, nd, na, sens, markers, &rng);
   cf_res_regression *g = &r.reg;
   g->has = 1;
   g->f = g->f_start = cf_formula_thesis_rep1;

@@ -17,7 +17,9 @@ int cf_test_results_small_read(const char *path, cf_results *back);
  * cycled like datasets/aero-mini: S, V and rho as a real study has them),
  * each with an nd x na sweep (a few failed and pruned points), a refined
  * fit, a per-frame series of T frames, a sensitivity map of 9 x 9 when
- * sens is set; a regression over every recording. */
-int cf_test_results_study(const char *path, int n, int T, int nd, int na, int sens);
+ * sens is set, the recorded and simulated markers behind the series when
+ * markers is set (the lattices of datasets/aero-mini: A2 5 x 4, A3 4 x 3);
+ * a regression over every recording. */
+int cf_test_results_study(const char *path, int n, int T, int nd, int na, int sens, int markers);
 
 #endif

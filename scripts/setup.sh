@@ -5,16 +5,26 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 pkgs=(meson ninja-build pkg-config gcc clang libclang-rt-14-dev
       libgsl-dev libhdf5-dev hdf5-tools libsuitesparse-dev libcsv-dev libinih-dev
-      libopenblas-dev libopenblas0-serial nettle-dev gnuplot-nox)
+      libopenblas-dev libopenblas0-serial nettle-dev gnuplot-nox zlib1g-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${missing[*]}" >&2
+# Headless Chromium for the test suite 'browser' (tests/test_report_browser.c renders a
+# report): installed with its recommended packages (fonts-liberation among them), as it
+# was tested; about 350 MB.
+chromium=()
+dpkg-query -W -f='${Status}' chromium 2>/dev/null | grep -q "install ok installed" || chromium=(chromium)
+if [ ${#missing[@]} -gt 0 ] || [ ${#chromium[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]} ${chromium[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  if [ ${#missing[@]} -gt 0 ]; then
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  if [ ${#chromium[@]} -gt 0 ]; then
+    apt-get install -y -qq "${chromium[@]}" >/dev/null
+  fi
 fi
 # CHOLMOD must use the serial OpenBLAS (SPEC §4): the reference BLAS is
 # several times slower and the threaded OpenBLAS fights our own workers.

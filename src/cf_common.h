@@ -39,6 +39,9 @@ typedef struct {
   double d[4], a[4];
 } cf_formula;
 
+/* delta and alpha of f at size S, speed V and density rho (common.c). */
+void cf_formula_predict(const cf_formula *f, double S, double V, double rho, double *delta, double *alpha);
+
 /* Call once at program start, before any simulation.  Debian's CHOLMOD
  * runs its supernodal kernels in OpenMP regions hard-wired to 4 threads;
  * on small factorizations (our meshes) the thread start-up costs several

@@ -1,4 +1,5 @@
-/* common.c — status codes and messages; the OpenMP run-time setting. */
+/* common.c — status codes and messages; the a-priori formulas' values; the
+ * OpenMP run-time setting. */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <dlfcn.h>
 #include <stdarg.h>
@@ -7,6 +8,11 @@
 #include "cf_common.h"
 
 #include <omp.h>
+
+void cf_formula_predict(const cf_formula *f, double S, double V, double rho, double *delta, double *alpha) {
+  *delta = f->d[0] + f->d[1] * S + f->d[2] * V + f->d[3] * rho;
+  *alpha = f->a[0] + f->a[1] * S + f->a[2] * V + f->a[3] * rho;
+}
 
 void cf_runtime_init(void) { omp_set_max_active_levels(0); }
 

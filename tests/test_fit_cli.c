@@ -137,7 +137,11 @@ static void fill_rec(cf_res_rec *r, int k) {
   double fe_e[4] = {0, 0.1, NAN, 0.3};
   cf_frame_error fe[4];
   for (int i = 0; i < 4; i++) fe[i].e_cm = fe_e[i], fe[i].s_cm = 2 * fe_e[i], fe[i].d_cm = 5 * fe_e[i];
-  cf_res_set_series(r, fe, 4, 0.01, 0.021, 0.33);
+  double pos[4 * 6 * 3], sim[4 * 6 * 3]; /* a 2x3 lattice in 4 frames, a missing marker, a failure at frame 3 */
+  for (int i = 0; i < 72; i++) pos[i] = 0.125 * i - 3, sim[i] = i >= 54 ? NAN : 0.1 * i + 1e-3 * k;
+  pos[7] = NAN;
+  cf_fit_target tg = {2, 3, 4, 0.01, pos, NULL, 0, NULL, 0.1804};
+  cf_res_set_series(r, fe, &tg, sim, 0.021, 0.33);
   cf_sweep_options o = {2, 3, w->delta, w->alpha, 0, 0, 1, 0, NULL};
   cf_sweep_result sr = {2, 3, w->e, w->s, NULL, w->status, w->pruned, NULL, 4, 0};
   cf_res_set_sens(r, "map", 0.01, 0.2, &o, &sr);
@@ -165,6 +169,12 @@ static void compare_rec(const cf_res_rec *a, const cf_res_rec *b) {
         (!f->n_path || same_v(f->path, g->path, 4 * f->n_path)), "%s: fit", a->name);
   CHECK(a->series.T == b->series.T && (!a->has_series || (same_v(a->series.e, b->series.e, a->series.T) &&
         same_v(a->series.d, b->series.d, a->series.T))), "%s: series", a->name);
+  const cf_res_series *p = &a->series, *q = &b->series;
+  CHECK(p->rows == q->rows && p->cols == q->cols && !p->recorded == !q->recorded && !p->simulated == !q->simulated,
+        "%s: series markers %dx%d vs %dx%d", a->name, p->rows, p->cols, q->rows, q->cols);
+  for (int i = 0; p->recorded && q->recorded && q->simulated && i < p->T * p->rows * p->cols * 3; i++)
+    CHECK(same((float)p->recorded[i], q->recorded[i]) && same((float)p->simulated[i], q->simulated[i]),
+          "%s: marker value %d (float32)", a->name, i);
   CHECK(!strcmp(a->sens.kind, b->sens.kind) && a->sens.nd == b->sens.nd &&
         (!a->has_sens || same_v(a->sens.e, b->sens.e, a->sens.nd * a->sens.na)), "%s: sensitivity", a->name);
   CHECK(same_model(&w->model, &v->model) && same_model(&f->model, &g->model) &&

@@ -149,6 +149,12 @@ int main(void) {
   CHECK(res.R <= res.R_start, "R* %.4f above the start %.4f", res.R, res.R_start);
   CHECK(res.R <= 1.05 * R_true, "R* %.4f not within 5 %% of R(true) %.4f", res.R, R_true);
   CHECK(R_true < 0.1, "R at the true coefficients %.4f: the study is not reproduced closely", R_true);
+  /* the per-recording errors at the fitted formula are the terms of R* */
+  double se = 0;
+  for (int i = 0; res.e_item && i < N; i++) se += res.e_item[i];
+  CHECK(res.e_item && fabs(se / N - res.R) <= 1e-12 * fmax(1, res.R), "mean of e_item %.17g != R* %.17g", se / N,
+        res.R);
+  free(res.e_item);
   for (int i = 0; i < N; i++) free(rec[i]);
   return cf_test_done("test_regress");
 }

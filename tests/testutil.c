@@ -4,7 +4,9 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -57,6 +59,17 @@ int cf_test_run(char *const argv[], const char *dir, char **out, char **err) {
   remove(so);
   remove(se);
   return rc == 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int cf_test_find_program(const char *name, char *buf, size_t size) {
+  const char *path = getenv("PATH");
+  for (const char *p = path; p && *p;) {
+    size_t len = strcspn(p, ":");
+    snprintf(buf, size, "%.*s/%s", (int)len, p, name);
+    if (len && access(buf, X_OK) == 0) return 1;
+    p += len + (p[len] == ':');
+  }
+  return 0;
 }
 
 int cf_test_dir_entries(const char *dir) {

@@ -344,7 +344,7 @@ int cmd_experiment(int argc, char **argv) {
   int have_gnuplot = 0, rrc = 0;
   if (!rc && !a.no_report) {
     report_dir(&a);
-    rrc = cf_cli_report_write("experiment", a.out, &res, a.report_dir, &rs, &have_gnuplot);
+    rrc = cf_cli_report_write("experiment", a.out, &res, a.report_dir, a.nw, NULL, 0, &rs, &have_gnuplot);
   }
   if (!rc) report(&a, &res, a.no_report || rrc ? NULL : &rs);
   /* written whole, with the failed points; but a recording left without an optimum fails the study */

@@ -26,6 +26,7 @@ static const char *help =
     "ranges and sizes, window, model settings), its best point and error, the\n"
     "failed and pruned grid points, the refined fit (method, start, delta, alpha,\n"
     "errors, evaluations, training window, kappa/beta/tol), the per-frame series\n"
+    "(with the marker lattice when it stores the recorded and simulated markers)\n"
     "and the sensitivity map; the regression (coefficients, R*, E*, recordings\n"
     "used) when present.\n"
     "\n"

@@ -1,8 +1,10 @@
-/* cmd_report.c — `clothfit report RESULTS.h5 [-o DIR] [--json]`: the report
- * of a results file (src/report, SPEC §10): tables as CSV, Markdown and
- * LaTeX, figures drawn by gnuplot from scripts kept beside them, report.md
- * and a self-contained index.html.  Reads the results file only; nothing is
- * simulated. */
+/* cmd_report.c — `clothfit report RESULTS.h5 [-o DIR] [--frames T,...] [--workers N]
+ * [--json]`: the report of a results file (src/report, SPEC §10): tables as
+ * CSV, Markdown and LaTeX, figures drawn by gnuplot from scripts kept beside
+ * them, report.md and a self-contained index.html.  Reads the results file
+ * only; nothing is simulated (the 3-D snapshots use the markers the results
+ * file stores at the optimum). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +13,10 @@
 #include "cf_report.h"
 #include "commands.h"
 #include "fit_cli.h"
+#include "progress.h"
 
 static const char *help =
-    "usage: clothfit report RESULTS.h5 [-o DIR] [--json]\n"
+    "usage: clothfit report RESULTS.h5 [-o DIR] [--frames T1,T2,...] [--workers N] [--json]\n"
     "\n"
     "Write the report of a results file (from `clothfit sweep`, `fit`,\n"
     "`sensitivity`, `regress` or `experiment aero`) into DIR (default\n"
@@ -25,12 +28,21 @@ static const char *help =
     "                           repetition I and recordings of no other repetition;\n"
     "                           A.2: repetition II; 4.5: mean error and std by\n"
     "                           material, size, motion, speed and over all; 4.6:\n"
-    "                           the a-priori formulas' coefficients, R*, E* (when\n"
-    "                           the file has a regression).  LaTeX uses booktabs.\n"
+    "                           the a-priori formulas' coefficients, R*, E*; 4.9:\n"
+    "                           per recording S, V, rho, the formulas' delta and\n"
+    "                           alpha beside the optimum's, their errors e^ and e*\n"
+    "                           (4.6 and 4.9 when the file has a regression).\n"
+    "                           LaTeX uses booktabs.\n"
     "  figures/ID.gp .dat       per recording a gnuplot script and its data: the\n"
     "  figures/ID.svg .png      sweep's error surface (grid and refined optimum\n"
     "                           marked, failed grid points as crosses), e(t) and\n"
-    "                           d(t) at the optimum, the sensitivity map or scan\n"
+    "                           d(t) at the optimum, the sensitivity map or scan,\n"
+    "                           the recorded markers against the simulated cloth\n"
+    "                           (its marker lattice) in 3-D at chosen instants\n"
+    "  figures/ID.gif           and as an animation of the whole recording (from the\n"
+    "                           markers `fit` and `experiment` store at the optimum);\n"
+    "                           with a regression, delta* and alpha* against V and\n"
+    "                           rho with the fitted formulas (study-*)\n"
     "  report.md, index.html    every table and figure; index.html opens offline\n"
     "\n"
     "The numbers are those the results file stores, rounded alike in every format\n"
@@ -39,28 +51,44 @@ static const char *help =
     "(docs/report.md).  Files are replaced one by one, each atomically;\n"
     "index.html and report.md last.\n"
     "\n"
-    "gnuplot (with the svg and pngcairo terminals) must be on PATH to draw the\n"
+    "gnuplot (with the svg, pngcairo and gif terminals) must be on PATH to draw the\n"
     "figures.  Without it every table, script and data file is still written,\n"
     "and the command fails with \"gnuplot not found: figures skipped\".  A\n"
     "figure gnuplot cannot draw is left out of the pages and makes the command\n"
     "fail, naming the script and gnuplot's message.\n"
     "\n"
-    "  -o DIR   the output folder (created when missing)\n"
-    "  --json   also one JSON object on the last line: output, index, markdown,\n"
-    "           tables, figures (drawn), figures_planned, figures_failed, gnuplot\n"
-    "Progress (figures drawn of all) is shown on stderr when it is a terminal or\n"
-    "CLOTHFIT_PROGRESS=1.\n";
+    "  -o DIR        the output folder (created when missing)\n"
+    "  --frames T1,T2,...\n"
+    "                the instants of the 3-D snapshots, in seconds from the start\n"
+    "                (at most 12; each drawn at its nearest frame; default 4 at\n"
+    "                1/5 .. 4/5 of each recording).  A value that is not a time or\n"
+    "                lies outside a recording is an error, and nothing is written\n"
+    "  --workers N   gnuplot runs at once (default 0 = one per core)\n"
+    "  --json        also one JSON object on the last line: output, index,\n"
+    "                markdown, tables, figures (drawn), figures_planned,\n"
+    "                figures_failed, gnuplot\n"
+    "Progress (figures drawn of all, elapsed time, ETA) goes to stderr when it is a\n"
+    "terminal, or to a file or pipe when CLOTHFIT_PROGRESS=1 (there a line per\n"
+    "tenth of the figures); --json does not silence it (the JSON goes to stdout),\n"
+    "CLOTHFIT_PROGRESS=0 does.\n";
 
+/* Progress of the figures on stderr (docs/report.md): on a terminal one
+ * line rewritten after each figure (done/total, ETA, the figure), ended by
+ * a newline; when CLOTHFIT_PROGRESS=1 forces it into a file or pipe, a line
+ * at every tenth of the figures and at the last, so logs stay short. */
 typedef struct {
-  int shown;
+  int tty;
+  double start;
 } progress_state;
 
 static void progress(void *user, int done, int total, const char *figure) {
   progress_state *p = user;
-  fprintf(stderr, "\rclothfit report: figures %d/%d %-40.40s", done, total, figure);
-  if (done == total) fprintf(stderr, "\n");
+  int step = total >= 10 ? total / 10 : 1;
+  if (!p->tty && done % step && done != total) return;
+  double t = cf_now() - p->start, eta = done ? t * (total - done) / done : 0;
+  fprintf(stderr, "%sclothfit report: figures %d/%d  %.0f s, ETA %.0f s  %-28.28s%s", p->tty ? "\r" : "", done,
+          total, t, eta, figure, p->tty && done < total ? "" : "\n");
   fflush(stderr);
-  p->shown = 1;
 }
 
 static int progress_wanted(void) {
@@ -83,13 +111,39 @@ static void print_summary(const char *out, const cf_report_summary *s, int gnupl
          s->figures, s->figures_planned, s->figures_failed, gnuplot ? "true" : "false");
 }
 
+/* --frames T1,T2,...: times (s) >= 0 into t[]; 0, or the exit status
+ * after a one-line error naming the value. */
+static int parse_times(const char *spec, double *t, int *n) {
+  *n = 0;
+  for (const char *p = spec;; p++) {
+    size_t len = strcspn(p, ",");
+    char item[64], *end;
+    snprintf(item, sizeof item, "%.*s", (int)(len < 63 ? len : 63), p);
+    double v = strtod(item, &end);
+    if (!len || end == item || *end || !isfinite(v))
+      return cf_cli_fail("report", "--frames: '%.*s' is not a time in seconds (e.g. --frames 1.2,2.4)", (int)len, p);
+    if (v < 0) return cf_cli_fail("report", "--frames: '%s': a time before the start of the recording", item);
+    if (*n == CF_REPORT_MAX_TIMES) return cf_cli_fail("report", "--frames: more than %d times", CF_REPORT_MAX_TIMES);
+    t[(*n)++] = v;
+    p += len;
+    if (!*p) return 0;
+  }
+}
+
 int cmd_report(int argc, char **argv) {
   if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
-  const char *out = NULL, *pos[1];
-  int json = 0, npos = 0;
-  const cf_cli_opt opts[] = {{"-o", &out, NULL}, {"--json", NULL, &json}, {NULL, NULL, NULL}};
+  const char *out = NULL, *frames = NULL, *workers = NULL, *pos[1];
+  int json = 0, npos = 0, nw = 0, n_times = 0;
+  double times[CF_REPORT_MAX_TIMES];
+  const cf_cli_opt opts[] = {{"-o", &out, NULL},
+                             {"--frames", &frames, NULL},
+                             {"--workers", &workers, NULL},
+                             {"--json", NULL, &json},
+                             {NULL, NULL, NULL}};
   if (cf_cli_parse("report", argc, argv, opts, pos, 1, &npos)) return 1;
   if (!npos) return cf_cli_fail("report", "missing RESULTS.h5 (see --help)");
+  if (cf_cli_workers("report", workers, &nw)) return 1;
+  if (frames && parse_times(frames, times, &n_times)) return 1;
   char dir[4096];
   if (out) {
     if (!out[0]) return cf_cli_fail("report", "-o: empty folder name");
@@ -105,7 +159,7 @@ int cmd_report(int argc, char **argv) {
   if (cf_results_read(pos[0], &r, &err)) return cf_cli_fail("report", "%s", err.msg);
   cf_report_summary s;
   int have_gnuplot = 0;
-  int rc = cf_cli_report_write("report", pos[0], &r, dir, &s, &have_gnuplot);
+  int rc = cf_cli_report_write("report", pos[0], &r, dir, nw, frames ? times : NULL, n_times, &s, &have_gnuplot);
   cf_results_free(&r);
   if (rc == 2) return 1; /* nothing written */
   print_summary(dir, &s, have_gnuplot, json);
@@ -113,12 +167,18 @@ int cmd_report(int argc, char **argv) {
   return cf_cli_report_status("report", &s, have_gnuplot);
 }
 
-int cf_cli_report_write(const char *cmd, const char *results_path, const cf_results *r, const char *dir,
-                        cf_report_summary *s, int *have_gnuplot) {
+int cf_cli_report_write(const char *cmd, const char *results_path, const cf_results *r, const char *dir, int workers,
+                        const double *times, int n_times, cf_report_summary *s, int *have_gnuplot) {
   char gnuplot[4096];
   *have_gnuplot = cf_report_find_program("gnuplot", gnuplot, sizeof gnuplot);
-  progress_state ps = {0};
-  cf_report_opts o = {results_path, *have_gnuplot ? gnuplot : NULL, progress_wanted() ? progress : NULL, &ps};
+  progress_state ps = {isatty(2), cf_now()};
+  cf_report_opts o = {.results_path = results_path,
+                      .gnuplot = *have_gnuplot ? gnuplot : NULL,
+                      .progress = progress_wanted() ? progress : NULL,
+                      .user = &ps,
+                      .jobs = workers,
+                      .times = times,
+                      .n_times = n_times};
   cf_error err = {0, ""};
   if (cf_report_write(r, dir, &o, s, &err)) return cf_cli_fail(cmd, "%s", err.msg), 2;
   return 0;

@@ -207,12 +207,14 @@ void cf_cli_table_46(const cf_res_regression *g);
 void cf_cli_json_recordings(const cf_results *r);
 /* "key":value members (a leading comma unless first). */
 /* Reports (cmd_report.c): write the report of r (read from results_path)
- * into dir, with gnuplot when it is on PATH (*have_gnuplot), progress on
- * stderr; returns 0, or 2 when the report could not be written (the error,
- * naming the path, is printed).  cf_cli_report_status: 0, or 1 with one
- * line when gnuplot is missing or a figure failed (the tables are written). */
-int cf_cli_report_write(const char *cmd, const char *results_path, const cf_results *r, const char *dir,
-                        cf_report_summary *s, int *have_gnuplot);
+ * into dir, with gnuplot when it is on PATH (*have_gnuplot; `workers` runs
+ * at once, 0: one per core), progress on stderr, the snapshots at
+ * times[n_times] (s; NULL: the default instants); returns 0, or 2 when the
+ * report could not be written (the error, naming the path or the time, is
+ * printed).  cf_cli_report_status: 0, or 1 with one line when gnuplot is
+ * missing or a figure failed (the tables are written). */
+int cf_cli_report_write(const char *cmd, const char *results_path, const cf_results *r, const char *dir, int workers,
+                        const double *times, int n_times, cf_report_summary *s, int *have_gnuplot);
 int cf_cli_report_status(const char *cmd, const cf_report_summary *s, int have_gnuplot);
 void cf_cli_json_num(const char *key, double v, int first);
 void cf_cli_json_str(const char *key, const char *v, int first);

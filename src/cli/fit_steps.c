@@ -110,20 +110,23 @@ static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const c
   if (!run) return with_file(in, err, err->code ? err->code : CF_EINVAL);
   int T = in->tg.T, rc = CF_OK;
   cf_frame_error *fe = malloc(sizeof *fe * T);
+  double *sim = malloc(sizeof(double) * 3 * ((size_t)T * in->tg.rows * in->tg.cols + 1));
   cf_fit_point pt = point_at(in, nr->best[0], nr->best[1]);
   cf_fit_result r;
   for (int k = 0; fe && k < T; k++) fe[k].e_cm = fe[k].s_cm = fe[k].d_cm = NAN, fe[k].n = 0; /* after a failure */
-  if (!fe || cf_fit_run_eval(run, &pt, 0, 0, 0, fe, &r)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
+  if (!fe || !sim || cf_fit_run_eval_markers(run, &pt, fe, &r, sim))
+    rc = cf_error_set(err, CF_ENOMEM, "out of memory");
   if (!rc) {
     cf_res_rec_describe(rec, in);
     rec->has_fit = 1;
     store_fit(&rec->fit, nr, start_kind, d0, a0);
     rec->fit.model = cf_res_model_of(in);
     store_windows(rec, fe, &r, T, t0, t1, in->tg.dt);
-    if (store_path(&rec->fit, nr) || cf_res_set_series(rec, fe, T, in->tg.dt, pt.delta, pt.alpha))
+    if (store_path(&rec->fit, nr) || cf_res_set_series(rec, fe, &in->tg, sim, pt.delta, pt.alpha))
       rc = cf_error_set(err, CF_ENOMEM, "out of memory");
   }
   free(fe);
+  free(sim);
   cf_fit_run_free(run);
   return rc;
 }
@@ -230,7 +233,8 @@ static int store_regression(cf_res_regression *g, const cf_regress_result *rr, c
   g->used = calloc((size_t)n + 1, sizeof(char *));
   for (int i = 0; g->used && i < n; i++)
     if ((g->used[g->n_used] = strdup(names[i]))) g->n_used++;
-  return g->n_used == n ? CF_OK : CF_ENOMEM;
+  g->e_hat = rr->e_item; /* taken over */
+  return g->n_used == n && g->e_hat ? CF_OK : CF_ENOMEM;
 }
 
 int cf_cli_regress(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, int skip_failed,

@@ -108,8 +108,12 @@ static void rec_text(const cf_res_rec *c) {
   else printf("  sweep grid      none\n");
   if (c->has_fit) fit_text(&c->fit);
   else printf("  fit             none\n");
-  if (c->has_series)
-    printf("  series          %d frames at delta %.6g alpha %.6g\n", c->series.T, c->series.delta, c->series.alpha);
+  if (c->has_series) {
+    printf("  series          %d frames at delta %.6g alpha %.6g", c->series.T, c->series.delta, c->series.alpha);
+    if (c->series.simulated) printf(", markers of a %d x %d lattice (recorded, simulated)", c->series.rows,
+                                    c->series.cols);
+    printf("\n");
+  }
   if (c->has_sens)
     printf("  sensitivity     %s, %d x %d points at delta %.6g alpha %.6g\n", c->sens.kind, c->sens.nd, c->sens.na,
            c->sens.at_delta, c->sens.at_alpha);
@@ -226,6 +230,7 @@ static void rec_json(const cf_res_rec *c, int first) {
   else printf(",\"fit\":null");
   if (c->has_series) json_int("series_frames", c->series.T);
   else printf(",\"series_frames\":null");
+  printf(",\"series_markers\":%s", c->has_series && c->series.simulated ? "true" : "false");
   if (c->has_sens) {
     printf(",\"sensitivity\":{");
     cf_cli_json_str("kind", c->sens.kind, 1);

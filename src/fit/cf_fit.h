@@ -106,6 +106,13 @@ typedef struct {
 int cf_fit_run_eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double prune_bound,
                     cf_frame_error *fe, cf_fit_result *res);
 
+/* cf_fit_run_eval over the whole recording without pruning that also keeps
+ * the simulated markers: sim[T*rows*cols*3] (m, lattice order, frame-major
+ * like tg->pos) receives their positions in every frame, NaN from the frame
+ * where the simulation failed. */
+int cf_fit_run_eval_markers(cf_fit_run *r, const cf_fit_point *pt, cf_frame_error *fe, cf_fit_result *res,
+                            double *sim);
+
 /* What the driven simulation does to recorded corners it cannot follow
  * (driven.c, clamp_span): two controlled corners of one lattice row farther
  * apart than the row's rest length L shortened by the slack
@@ -219,8 +226,6 @@ void cf_sweep_result_free(cf_sweep_result *res);
 /* Table 4.6 of the thesis, repetition I (reference values, SPEC §8). */
 extern const cf_formula cf_formula_thesis_rep1;
 
-void cf_formula_predict(const cf_formula *f, double S, double V, double rho, double *delta,
-                        double *alpha);
 /* S of a width x height cloth. */
 double cf_size_measure(double width_m, double height_m);
 /* V: squared speeds of every marker at every frame where it and the next
@@ -246,6 +251,10 @@ typedef struct {
   double R, R_start;  /* (4.7) at the fit and at the start (cm) */
   double E;           /* mean of the items' e_opt (E*), NaN if unknown */
   int evaluations, iterations;
+  double *e_item;     /* [n] each item's error (cm) with f's parameters (the
+                       * terms of R), inf where its simulation failed or the
+                       * formula left the model's domain; malloc'ed (the
+                       * caller frees it), NULL if out of memory */
 } cf_regress_result;
 
 /* R(f) = mean over items of the whole-recording mean error with the

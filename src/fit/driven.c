@@ -258,10 +258,12 @@ static void fail(cf_fit_result *res, int status, const char *msg) {
   res->err.e_cm = res->err.s_cm = res->err.d_max_cm = INFINITY;
 }
 
-int cf_fit_run_eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double prune_bound,
-                    cf_frame_error *fe, cf_fit_result *res) {
+/* cf_fit_run_eval; sim[T*K*3] (may be NULL) receives the simulated markers. */
+static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double prune_bound, cf_frame_error *fe,
+                cf_fit_result *res, double *sim) {
   const cf_fit_target *tg = r->tg;
   int T = tg->T, K = r->K;
+  for (size_t j = 0; sim && j < (size_t)T * K * 3; j++) sim[j] = NAN;
   if (t1 <= 0 || t1 > T) t1 = T;
   if (t0 < 0) t0 = 0;
   memset(res, 0, sizeof *res);
@@ -296,6 +298,7 @@ int cf_fit_run_eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, doubl
       }
     }
     gather(r, cf_sim_x(s));
+    if (sim) memcpy(sim + (size_t)k * K * 3, r->simk, sizeof(double) * 3 * K);
     cf_frame_error *cur = f ? f + k : &local;
     cf_metric_frame(K, r->w, r->simk, tg->pos + (size_t)k * K * 3, cur);
     if (k < t0 || k >= t1 || cur->n == 0) continue;
@@ -324,4 +327,14 @@ int cf_fit_run_eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, doubl
   res->err.d_max_cm = dmax;
   res->err.frames = counted;
   return CF_OK;
+}
+
+int cf_fit_run_eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double prune_bound,
+                    cf_frame_error *fe, cf_fit_result *res) {
+  return eval(r, pt, t0, t1, prune_bound, fe, res, NULL);
+}
+
+int cf_fit_run_eval_markers(cf_fit_run *r, const cf_fit_point *pt, cf_frame_error *fe, cf_fit_result *res,
+                            double *sim) {
+  return eval(r, pt, 0, 0, 0, fe, res, sim);
 }

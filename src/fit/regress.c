@@ -17,12 +17,6 @@
 const cf_formula cf_formula_thesis_rep1 = {{-0.0223, -0.0178, 0.0714, 0.7664},
                                            {0.2082, -0.1481, 1.1804, 1.7440}};
 
-void cf_formula_predict(const cf_formula *f, double S, double V, double rho, double *delta,
-                        double *alpha) {
-  *delta = f->d[0] + f->d[1] * S + f->d[2] * V + f->d[3] * rho;
-  *alpha = f->a[0] + f->a[1] * S + f->a[2] * V + f->a[3] * rho;
-}
-
 double cf_size_measure(double width_m, double height_m) { return width_m * height_m / (0.297 * 0.420); }
 
 double cf_speed_measure(int T, int K, double dt, const double *pos) {
@@ -113,15 +107,22 @@ static int r_item(int i, void *arg, void *out) {
   return rc;
 }
 
-int cf_regress_objective(const cf_study_item *items, int n, const cf_params *base,
-                         const cf_formula *f, int workers, double *R, cf_error *err) {
-  double *e = calloc((size_t)n, sizeof *e);
-  if (!e) return cf_error_set(err, CF_ENOMEM, "regression: out of memory");
+/* R(f) into *R and each item's error into e[n] (PENALTY where it failed). */
+static int objective_items(const cf_study_item *items, int n, const cf_params *base, const cf_formula *f,
+                           int workers, double *e, double *R, cf_error *err) {
   r_ctx c = {items, base, f};
   int rc = cf_parallel_run(n, workers, sizeof(double), NULL, r_item, &c, e, NULL, err);
   double s = 0;
   for (int i = 0; i < n; i++) s += e[i];
   *R = s / n;
+  return rc;
+}
+
+int cf_regress_objective(const cf_study_item *items, int n, const cf_params *base,
+                         const cf_formula *f, int workers, double *R, cf_error *err) {
+  double *e = calloc((size_t)n, sizeof *e);
+  if (!e) return cf_error_set(err, CF_ENOMEM, "regression: out of memory");
+  int rc = objective_items(items, n, base, f, workers, e, R, err);
   free(e);
   return rc;
 }
@@ -132,6 +133,8 @@ typedef struct {
   const cf_params *base;
   const cf_fit_progress *progress;
   cf_error err;
+  double *e, *e_best; /* [n] the items' errors of this evaluation, of the best one */
+  double R_best;      /* R of the best evaluation (HUGE_VAL before the first) */
 } nm8_ctx;
 
 static void unpack8(const gsl_vector *v, cf_formula *f) {
@@ -147,7 +150,11 @@ static double nm8_objective(const gsl_vector *v, void *arg) {
   unpack8(v, &f);
   double R = PENALTY;
   c->evals++;
-  if (c->rc == CF_OK) c->rc = cf_regress_objective(c->items, c->n, c->base, &f, c->workers, &R, &c->err);
+  if (c->rc == CF_OK) c->rc = objective_items(c->items, c->n, c->base, &f, c->workers, c->e, &R, &c->err);
+  if (c->rc == CF_OK && R < c->R_best) {
+    c->R_best = R;
+    memcpy(c->e_best, c->e, sizeof *c->e * (size_t)c->n);
+  }
   if (c->progress && c->progress->fn) c->progress->fn(c->evals, c->max_evals, c->progress->user);
   return c->rc == CF_OK ? R : PENALTY;
 }
@@ -169,6 +176,21 @@ static void nm8_steps(const cf_study_item *it, int n, const cf_formula *f, gsl_v
   }
 }
 
+/* res->e_item: the items' errors at res->f — those of the best evaluation
+ * when its R is res->R (Nelder-Mead keeps the best point it evaluated),
+ * else evaluated again; failures (PENALTY) as inf.  Frees c's arrays. */
+static void item_errors(nm8_ctx *c, cf_regress_result *res) {
+  int known = c->rc == CF_OK;
+  if (known && c->R_best != res->R) {
+    double R;
+    cf_error again = {0, ""};
+    known = objective_items(c->items, c->n, c->base, &res->f, c->workers, c->e_best, &R, &again) == CF_OK;
+  }
+  for (int i = 0; i < c->n; i++) c->e_best[i] = !known ? NAN : c->e_best[i] >= PENALTY ? INFINITY : c->e_best[i];
+  free(c->e);
+  res->e_item = c->e_best;
+}
+
 int cf_regress_fit(const cf_study_item *items, int n, const cf_params *base, const cf_formula *start,
                    int max_evals, int workers, const cf_fit_progress *progress, cf_regress_result *res,
                    cf_error *err) {
@@ -180,14 +202,16 @@ int cf_regress_fit(const cf_study_item *items, int n, const cf_params *base, con
   for (int i = 0; i < n; i++) se += items[i].e_opt;
   res->E = se / n;
   if (max_evals <= 0) max_evals = 400;
-  nm8_ctx c = {items, n, workers, 0, max_evals, CF_OK, base, progress, {0, ""}};
+  nm8_ctx c = {items, n, workers, 0, max_evals, CF_OK, base, progress, {0, ""}, NULL, NULL, HUGE_VAL};
   gsl_multimin_function fn = {nm8_objective, 8, &c};
   gsl_vector *x = gsl_vector_alloc(8), *st = gsl_vector_alloc(8);
   gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, 8);
-  if (!x || !st || !m) {
+  c.e = malloc(sizeof *c.e * (size_t)n), c.e_best = malloc(sizeof *c.e * (size_t)n);
+  if (!x || !st || !m || !c.e || !c.e_best) {
     gsl_vector_free(x);
     gsl_vector_free(st);
     if (m) gsl_multimin_fminimizer_free(m);
+    free(c.e), free(c.e_best);
     return cf_error_set(err, CF_ENOMEM, "regression: out of memory");
   }
   nm8_steps(items, n, &res->f_start, x, st);
@@ -210,7 +234,10 @@ int cf_regress_fit(const cf_study_item *items, int n, const cf_params *base, con
   gsl_multimin_fminimizer_free(m);
   gsl_vector_free(x);
   gsl_vector_free(st);
+  item_errors(&c, res);
   if (c.rc) {
+    free(res->e_item);
+    res->e_item = NULL;
     if (err) *err = c.err;
     return c.rc;
   }

@@ -363,6 +363,13 @@ typedef struct {           /* per-frame errors at the optimum */
   int T;
   double dt, delta, alpha;
   double *e, *s, *d;       /* [T] cm, NaN where no marker is present */
+  /* The markers behind them (for the report's snapshots and animation):
+   * rows x cols lattice (K = rows*cols, row-major, row 0 on top), positions
+   * [T*K*3] in m, z up; recorded NaN where missing, simulated NaN from the
+   * frame where the simulation failed.  NULL (rows = cols = 0) in files
+   * written before they were stored. */
+  int rows, cols;
+  double *recorded, *simulated;
 } cf_res_series;
 
 typedef struct {           /* sensitivity map (thesis Fig. 4.6) or 1-D scan */
@@ -397,6 +404,10 @@ typedef struct {
   int evaluations, iterations;
   int n_used;
   char **used;             /* the recordings (group names) */
+  double *e_hat;           /* [n_used] each one's error (cm) with the fitted
+                            * formula's parameters (the terms of R*), inf
+                            * where its simulation failed; NULL: not stored
+                            * (files written before it was) */
   cf_res_model model;      /* of the simulations of R */
 } cf_res_regression;
 

@@ -31,7 +31,7 @@ void cf_res_sens_clear(cf_res_sens *s) {
 }
 
 void cf_res_series_clear(cf_res_series *s) {
-  free(s->e), free(s->s), free(s->d);
+  free(s->e), free(s->s), free(s->d), free(s->recorded), free(s->simulated);
   memset(s, 0, sizeof *s);
 }
 
@@ -46,6 +46,7 @@ void cf_res_rec_clear(cf_res_rec *r) {
 
 void cf_res_regression_clear(cf_res_regression *g) {
   cf_strings_free(g->used, g->n_used);
+  free(g->e_hat);
   memset(g, 0, sizeof *g);
 }
 

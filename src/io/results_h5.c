@@ -33,7 +33,11 @@
  *                          path [n,4] (delta, alpha, mu, f: best vertex
  *                          after each simplex iteration)
  *     series/              e, s, d [T] (cm, per frame at the optimum, with
- *                          the fit's model settings); attrs dt, delta, alpha
+ *                          the fit's model settings); recorded, simulated
+ *                          [T,K,3] (m, float32, the markers in lattice order:
+ *                          as fitted, and simulated at the optimum; absent
+ *                          in older files); attrs dt, delta, alpha, rows,
+ *                          cols (the lattice, K = rows*cols; 0 if absent)
  *     sensitivity/         delta [nd], alpha [na], error, std, status
  *                          [nd,na], reason [nd*na] (absent in older files);
  *                          attrs kind ("map" | "delta" | "alpha"),
@@ -41,7 +45,10 @@
  *   /regression            attrs d0..d3, a0..a3 (fitted), d0_start..a3_start
  *                          (least squares), R, R_start, E (cm), evaluations,
  *                          iterations, model settings; recordings [n] (group
- *                          names)
+ *                          names), error_formula [n] (cm: each recording's
+ *                          error with the fitted formula's parameters, inf
+ *                          where its simulation failed; absent in older
+ *                          files)
  * Model settings (what a part was computed with, so that it can be
  * reproduced): attrs kappa, beta (held fixed), tol (the projection's
  * relative tolerance) and max_iter (its iterations per step before a
@@ -102,7 +109,7 @@ const cf_res_field cf_res_fit_fields[] = {
 
 const cf_res_field cf_res_series_fields[] = {
     FD(cf_res_series, "dt", dt), FD(cf_res_series, "delta", delta), FD(cf_res_series, "alpha", alpha),
-    {NULL, 0, 0, 0}};
+    FI(cf_res_series, "rows", rows), FI(cf_res_series, "cols", cols), {NULL, 0, 0, 0}};
 
 const cf_res_field cf_res_sens_fields[] = {
     FS(cf_res_sens, "kind", kind), FD(cf_res_sens, "at_delta", at_delta), FD(cf_res_sens, "at_alpha", at_alpha),
@@ -182,10 +189,27 @@ static int write_fit(hid_t g, const void *part) {
          cf_h5_dataset(g, "path", H5T_NATIVE_DOUBLE, 2, d, f->n_path ? f->path : none);
 }
 
+/* Marker positions [T,K,3] (m) as 32-bit floats, shuffled and deflated in
+ * chunks of 256 frames when the deflate filter is available: they are for
+ * figures (0.1 um at 1 m), and the file stays small (docs/report.md). */
+static int markers(hid_t g, const char *name, int T, int K, const double *v) {
+  hsize_t d[3] = {(hsize_t)T, (hsize_t)K, 3}, c[3] = {(hsize_t)(T < 256 ? T : 256), (hsize_t)K, 3};
+  hid_t sp = H5Screate_simple(3, d, NULL), pl = H5Pcreate(H5P_DATASET_CREATE);
+  if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0)
+    H5Pset_chunk(pl, 3, c), H5Pset_shuffle(pl), H5Pset_deflate(pl, 4);
+  hid_t ds = H5Dcreate2(g, name, H5T_IEEE_F32LE, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
+  herr_t r = ds < 0 ? -1 : H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+  if (ds >= 0) H5Dclose(ds);
+  H5Pclose(pl), H5Sclose(sp);
+  return r >= 0;
+}
+
 static int write_series(hid_t g, const void *part) {
   const cf_res_series *s = part;
+  int K = s->rows * s->cols, pos = s->recorded && s->simulated && K > 0 && s->T > 0;
   return vec(g, "e", s->T, s->e) && vec(g, "s", s->T, s->s) && vec(g, "d", s->T, s->d) &&
-         write_fields(g, s, cf_res_series_fields);
+         write_fields(g, s, cf_res_series_fields) &&
+         (!pos || (markers(g, "recorded", s->T, K, s->recorded) && markers(g, "simulated", s->T, K, s->simulated)));
 }
 
 static int write_sens(hid_t g, const void *part) {
@@ -233,7 +257,8 @@ static int write_recordings(hid_t f, const cf_results *r) {
 
 static int write_regression(hid_t g, const void *part) {
   const cf_res_regression *reg = part;
-  return write_fields(g, reg, cf_res_reg_fields) && cf_h5_strings(g, "recordings", reg->used, (size_t)reg->n_used);
+  return write_fields(g, reg, cf_res_reg_fields) && cf_h5_strings(g, "recordings", reg->used, (size_t)reg->n_used) &&
+         (!reg->e_hat || vec(g, "error_formula", reg->n_used, reg->e_hat));
 }
 
 static int write_provenance(hid_t g, const void *part) {

@@ -100,6 +100,15 @@ static int read_fit(rd *r, void *part) {
   return CF_OK;
 }
 
+/* Marker positions [T,K,3] of the series s (K from its rows, cols). */
+static int read_markers(rd *r, const char *name, const cf_res_series *s, double **out) {
+  hsize_t d[3];
+  if (!cf_h5_read_dataset(r->g, name, H5T_NATIVE_DOUBLE, 3, d, (void **)out)) return bad(r, name, "missing");
+  if (s->rows < 1 || s->cols < 1 || d[0] != (hsize_t)s->T || d[1] != (hsize_t)s->rows * s->cols || d[2] != 3)
+    return bad(r, name, "not [T, rows*cols, 3] with the series' T and the attributes rows, cols");
+  return CF_OK;
+}
+
 static int read_series(rd *r, void *part) {
   cf_res_series *s = part;
   read_fields(r->g, s, cf_res_series_fields);
@@ -107,7 +116,9 @@ static int read_series(rd *r, void *part) {
   int rc = read_vec(r, "e", &s->T, &s->e);
   if (!rc) rc = read_vec(r, "s", &s->T, &s->s);
   if (!rc) rc = read_vec(r, "d", &s->T, &s->d);
-  return rc;
+  if (rc || H5Lexists(r->g, "simulated", H5P_DEFAULT) <= 0) return rc; /* older files: no markers */
+  rc = read_markers(r, "recorded", s, &s->recorded);
+  return rc ? rc : read_markers(r, "simulated", s, &s->simulated);
 }
 
 static int read_sens(rd *r, void *part) {
@@ -131,7 +142,8 @@ static int read_regression(rd *r, void *part) {
   if (!cf_h5_read_strings(r->g, "recordings", &g->used, &n)) return bad(r, "recordings", "missing");
   g->n_used = (int)n;
   g->has = 1;
-  return CF_OK;
+  if (H5Lexists(r->g, "error_formula", H5P_DEFAULT) <= 0) return CF_OK; /* files written without */
+  return read_vec(r, "error_formula", &g->n_used, &g->e_hat);
 }
 
 /* Group `name` of parent (at path `where`) read by fn; *has = 1 if present. */

@@ -14,6 +14,10 @@
  *                       training window marked
  *   <stem>-sensitivity  the sensitivity map ē(δ, α) around the optimum
  *                       (Fig. 4.6), or the 1-D scan ē(δ) or ē(α)
+ *   <stem>-snapshots, <stem>-animation   recorded vs simulated markers in
+ *                       3-D (Fig. 4.5/4.7; snapshots.c)
+ * Per study (with a regression; study_figures.c): study-{delta,alpha}-{V,rho},
+ * the optima against V and rho as partial residuals with the formula's line.
  * The data are the stored values with 17 digits.  A script goes to its own
  * folder first (from ARG0), so `gnuplot figures/NAME.gp` works from any
  * folder and rewrites NAME.svg and NAME.png; setting clothfit_out
@@ -31,20 +35,27 @@
 #include "report_internal.h"
 
 /* ---------------------------------------------------------------- scripts */
+static int figure_width(const cf_rfigure *f) { return f->width > 0 ? f->width : 800; }
+static int figure_height(const cf_rfigure *f) { return f->height > 0 ? f->height : 600; }
+
 /* The head of every script: what it draws, how to rerun it, the folder, the
  * SVG terminal; then the figure's settings. */
-static void script_head(cf_rbuf *g, const cf_rfigure *f, const char *what, const char *results_path) {
-  cf_rbuf_printf(g, "# %s.gp — written by clothfit report: %s of recording '%s'", f->id, what, f->rec);
+void cf_rfig_head(cf_rbuf *g, const cf_rfigure *f, const char *what, const char *results_path) {
+  char images[700];
+  if (f->gif) snprintf(images, sizeof images, "%s.gif", f->id);
+  else snprintf(images, sizeof images, "%s.svg and %s.png", f->id, f->id);
+  cf_rbuf_printf(g, "# %s.gp — written by clothfit report: %s", f->id, what);
+  if (strcmp(f->kind, "study")) cf_rbuf_printf(g, " of recording '%s'", f->rec);
   if (results_path) cf_rbuf_printf(g, "\n# from %s", results_path);
   cf_rbuf_printf(g,
                  ".\n"
                  "# Data: %s.dat (the values the results file stores, 17 digits; each block named by its\n"
                  "# first comment line: 'index K' in the plot command is block K, counted from 0).\n"
-                 "# Redraw from any folder: gnuplot %s.gp  (writes %s.svg and %s.png beside this script).\n"
+                 "# Redraw from any folder: gnuplot %s.gp  (writes %s beside this script).\n"
                  "# Restyle: edit the settings below (size, fonts, palette, ranges, labels, key) and redraw;\n"
                  "# clothfit report rewrites this file, so keep an edited copy under another name.\n"
                  "if (!exists(\"clothfit_out\")) clothfit_out = ",
-                 f->id, f->id, f->id, f->id);
+                 f->id, f->id, images);
   cf_rbuf_gp(g, f->id);
   cf_rbuf_puts(g,
                "\n"
@@ -54,32 +65,35 @@ static void script_head(cf_rbuf *g, const cf_rfigure *f, const char *what, const
                "while (clothfit_i > 0 && clothfit_dir[clothfit_i:clothfit_i] ne '/') { clothfit_i = clothfit_i - 1 }\n"
                "if (clothfit_i > 1) { cd clothfit_dir[1:clothfit_i - 1] } else { if (clothfit_i == 1) { cd '/' } }\n"
                "\n"
-               "set encoding utf8\n"
-               "set terminal svg size 800,600 dynamic noenhanced font 'Sans,12' background 'white'\n"
-               "set output clothfit_out.'.svg'\n"
-               "set title ");
+               "set encoding utf8\n");
+  if (f->gif)
+    cf_rbuf_printf(g, "# the animation: delay between frames in 1/100 s, size in pixels\n"
+                      "set terminal gif animate delay %d loop 0 optimize size %d,%d noenhanced font 'Sans,10' "
+                      "background '#ffffff'\nset output clothfit_out.'.gif'\n",
+                   f->delay, figure_width(f), figure_height(f));
+  else
+    cf_rbuf_printf(g, "set terminal svg size %d,%d dynamic noenhanced font 'Sans,12' background 'white'\n"
+                      "set output clothfit_out.'.svg'\n", figure_width(f), figure_height(f));
+  cf_rbuf_puts(g, "set title ");
   cf_rbuf_gp(g, f->caption);
   cf_rbuf_puts(g, "\n");
 }
 
-/* The tail: the same plot as PNG (pngcairo). */
-static void script_tail(cf_rbuf *g) {
-  cf_rbuf_puts(g,
-               "\n"
-               "set terminal pngcairo size 800,600 noenhanced font 'Sans,10' background 'white'\n"
-               "set output clothfit_out.'.png'\n"
-               "replot\n"
-               "set output\n");
+void cf_rfig_png(cf_rbuf *g, const cf_rfigure *f) {
+  cf_rbuf_printf(g,
+                 "\n"
+                 "set terminal pngcairo size %d,%d noenhanced font 'Sans,10' background 'white'\n"
+                 "set output clothfit_out.'.png'\n", figure_width(f), figure_height(f));
 }
 
-/* One plot element "'<id>.dat' index K ..." (joined by ", \\\n"). */
-typedef struct {
-  cf_rbuf *g;
-  const char *id;
-  int n;
-} plot_list;
+/* The tail: the same plot as PNG (pngcairo, 800 x 600). */
+void cf_rfig_tail(cf_rbuf *g) {
+  const cf_rfigure size = {.width = 800, .height = 600};
+  cf_rfig_png(g, &size);
+  cf_rbuf_puts(g, "replot\nset output\n");
+}
 
-static void plot_item(plot_list *p, int index, const char *spec, const char *title) {
+void cf_rplot_item(cf_rplot *p, int index, const char *spec, const char *title) {
   char dat[340];
   snprintf(dat, sizeof dat, "%s.dat", p->id);
   cf_rbuf_puts(p->g, p->n++ ? ", \\\n     " : "plot ");
@@ -104,7 +118,7 @@ static void cell_bounds(const double *v, int n, int i, double *lo, double *hi) {
 
 /* A grid of nd x na points (error e, status, pruned may be NULL) as blocks
  * of the data file d, plot items in p; the next block index. */
-static int grid_blocks(cf_rbuf *d, plot_list *p, int nd, const double *delta, int na, const double *alpha,
+static int grid_blocks(cf_rbuf *d, cf_rplot *p, int nd, const double *delta, int na, const double *alpha,
                        const double *e, const double *s, const int *status, const unsigned char *pruned) {
   int k = 0, n_exact = 0, n_pruned = 0, n_failed = 0;
   for (int i = 0; i < nd * na; i++) {
@@ -124,7 +138,7 @@ static int grid_blocks(cf_rbuf *d, plot_list *p, int nd, const double *delta, in
                        e[i], s ? s[i] : NAN);
       }
     cf_rbuf_puts(d, "\n\n");
-    plot_item(p, k++, "using 1:2:3:4:5:6:7 with boxxyerror fillstyle solid 1.0 noborder linecolor palette", NULL);
+    cf_rplot_item(p, k++, "using 1:2:3:4:5:6:7 with boxxyerror fillstyle solid 1.0 noborder linecolor palette", NULL);
   }
   if (n_pruned) {
     cf_rbuf_puts(d, "# pruned grid points (the simulation stopped early: error_cm is a lower bound): delta alpha "
@@ -138,7 +152,7 @@ static int grid_blocks(cf_rbuf *d, plot_list *p, int nd, const double *delta, in
                        e[i]);
       }
     cf_rbuf_puts(d, "\n\n");
-    plot_item(p, k++, "using 1:2 with points pointtype 6 pointsize 0.6 linecolor rgb 'gray40'",
+    cf_rplot_item(p, k++, "using 1:2 with points pointtype 6 pointsize 0.6 linecolor rgb 'gray40'",
               "pruned (ē only a lower bound: left blank)");
   }
   if (n_failed) {
@@ -146,17 +160,17 @@ static int grid_blocks(cf_rbuf *d, plot_list *p, int nd, const double *delta, in
     for (int i = 0; i < nd * na; i++)
       if (status[i] || !isfinite(e[i])) cf_rbuf_printf(d, "%.17g %.17g %d\n", delta[i / na], alpha[i % na], status[i]);
     cf_rbuf_puts(d, "\n\n");
-    plot_item(p, k++, "using 1:2 with points pointtype 2 pointsize 1.5 linewidth 2 linecolor rgb 'black'",
+    cf_rplot_item(p, k++, "using 1:2 with points pointtype 2 pointsize 1.5 linewidth 2 linecolor rgb 'black'",
               "failed simulation");
   }
   return k;
 }
 
 /* A marked point (a block of one line and its plot item). */
-static int mark(cf_rbuf *d, plot_list *p, int k, const char *what, double x, double y, double e, const char *spec,
+static int mark(cf_rbuf *d, cf_rplot *p, int k, const char *what, double x, double y, double e, const char *spec,
                 const char *title) {
   cf_rbuf_printf(d, "# %s: delta alpha error_cm\n%.17g %.17g %.17g\n\n\n", what, x, y, e);
-  plot_item(p, k, spec, title);
+  cf_rplot_item(p, k, spec, title);
   return k + 1;
 }
 
@@ -208,9 +222,9 @@ static void surface(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbu
   cf_rbuf_printf(d, "# %s.dat — written by clothfit report: the sweep of recording '%s', %d x %d grid (delta x "
                     "alpha), model kappa %g, beta %g, tol %g\n", f->id, c->name, w->nd, w->na, w->model.kappa,
                  w->model.beta, w->model.tol);
-  script_head(g, f, "the error surface ē(δ, α) of the sweep", results_path);
+  cf_rfig_head(g, f, "the error surface ē(δ, α) of the sweep", results_path);
   heat_settings(g, n_cells(w->nd * w->na, w->e, w->status, w->pruned), w->nd, w->delta, w->na, w->alpha);
-  plot_list p = {g, f->id, 0};
+  cf_rplot p = {g, f->id, 0};
   int k = grid_blocks(d, &p, w->nd, w->delta, w->na, w->alpha, w->e, w->s, w->status, w->pruned);
   char t[256];
   if (w->best >= 0 && w->best < w->nd * w->na) {
@@ -229,7 +243,7 @@ static void surface(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbu
     k = mark(d, &p, k, "ground truth", c->truth_delta, c->truth_alpha, NAN, truth_spec, t);
   }
   if (!p.n) no_data(g);
-  script_tail(g);
+  cf_rfig_tail(g);
 }
 
 static void sensitivity(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf *g, const char *results_path) {
@@ -240,18 +254,18 @@ static void sensitivity(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf
   char t[256];
   snprintf(t, sizeof t, "fitted point δ " CF_RFMT_PAR ", α " CF_RFMT_PAR, m->at_delta, m->at_alpha);
   if (!strcmp(m->kind, "map")) {
-    script_head(g, f, "the sensitivity map ē(δ, α)", results_path);
+    cf_rfig_head(g, f, "the sensitivity map ē(δ, α)", results_path);
     heat_settings(g, n_cells(m->nd * m->na, m->e, m->status, NULL), m->nd, m->delta, m->na, m->alpha);
-    plot_list p = {g, f->id, 0};
+    cf_rplot p = {g, f->id, 0};
     int k = grid_blocks(d, &p, m->nd, m->delta, m->na, m->alpha, m->e, m->s, m->status, NULL);
     mark(d, &p, k, "the point the map is centred on", m->at_delta, m->at_alpha, NAN, opt_spec, t);
-    script_tail(g);
+    cf_rfig_tail(g);
     return;
   }
   /* a 1-D scan along delta or alpha (the other axis has one value) */
   int along_d = m->nd >= m->na, n = along_d ? m->nd : m->na, finite = 0;
   double at = along_d ? m->at_delta : m->at_alpha;
-  script_head(g, f, along_d ? "the sensitivity scan ē(δ)" : "the sensitivity scan ē(α)", results_path);
+  cf_rfig_head(g, f, along_d ? "the sensitivity scan ē(δ)" : "the sensitivity scan ē(α)", results_path);
   cf_rbuf_printf(g, "set xlabel '%s'\nset ylabel 'ē (cm)'\nset key outside below horizontal\nset grid\n",
                  along_d ? "δ" : "α");
   cf_rbuf_printf(d, "# scan: %s error_cm std_cm (NaN: the simulation failed)\n", along_d ? "delta" : "alpha");
@@ -266,11 +280,11 @@ static void sensitivity(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf
                     "set label 1 ", at, at);
   cf_rbuf_gp(g, t);
   cf_rbuf_printf(g, " at %.17g, graph 0.95 left offset 0.5, 0\n", at);
-  plot_list p = {g, f->id, 0};
-  if (finite) plot_item(&p, 0, "using 1:2 with linespoints pointtype 7 pointsize 0.7 linecolor rgb '#21918c'", "ē");
+  cf_rplot p = {g, f->id, 0};
+  if (finite) cf_rplot_item(&p, 0, "using 1:2 with linespoints pointtype 7 pointsize 0.7 linecolor rgb '#21918c'", "ē");
   else no_data(g);
   cf_rbuf_puts(g, "\n");
-  script_tail(g);
+  cf_rfig_tail(g);
 }
 
 static void series(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf *g, const char *results_path) {
@@ -280,7 +294,7 @@ static void series(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf
                  f->id, c->name, z->delta, z->alpha, z->dt);
   for (int i = 0; i < z->T; i++)
     cf_rbuf_printf(d, "%.17g %.17g %.17g %.17g\n", i * z->dt, z->e[i], z->s[i], z->d[i]);
-  script_head(g, f, "the per-frame errors e(t) and d(t) at the optimum", results_path);
+  cf_rfig_head(g, f, "the per-frame errors e(t) and d(t) at the optimum", results_path);
   cf_rbuf_puts(g,
                "set xlabel 't (s)'\n"
                "set ylabel 'error (cm)'\n"
@@ -295,16 +309,16 @@ static void series(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf
   }
   int fe = 0, fd = 0;
   for (int i = 0; i < z->T; i++) fe += isfinite(z->e[i]), fd += isfinite(z->d[i]);
-  plot_list p = {g, f->id, 0};
-  if (fe) plot_item(&p, 0, "using 1:2 with lines linewidth 1.5 linecolor rgb '#3b528b'", "e(t): error");
-  if (fd) plot_item(&p, 0, "using 1:4 with lines linewidth 1.5 linecolor rgb '#e66101'", "d(t) = e + 2s: dispersion");
+  cf_rplot p = {g, f->id, 0};
+  if (fe) cf_rplot_item(&p, 0, "using 1:2 with lines linewidth 1.5 linecolor rgb '#3b528b'", "e(t): error");
+  if (fd) cf_rplot_item(&p, 0, "using 1:4 with lines linewidth 1.5 linecolor rgb '#e66101'", "d(t) = e + 2s: dispersion");
   if (!p.n) no_data(g);
   cf_rbuf_puts(g, "\n");
-  script_tail(g);
+  cf_rfig_tail(g);
 }
 
 /* ----------------------------------------------------------------- writing */
-static int write_pair(const char *figdir, const cf_rfigure *f, const cf_rbuf *d, const cf_rbuf *g, cf_error *err) {
+int cf_rfig_write(const char *figdir, const cf_rfigure *f, const cf_rbuf *d, const cf_rbuf *g, cf_error *err) {
   char path[4200];
   snprintf(path, sizeof path, "%s/%s.dat", figdir, f->id);
   if (cf_report_write_file(path, d, err)) return CF_EIO;
@@ -312,9 +326,10 @@ static int write_pair(const char *figdir, const cf_rfigure *f, const cf_rbuf *d,
   return cf_report_write_file(path, g, err);
 }
 
-int cf_report_figures_write(const cf_results *r, const char *results_path, const char *figdir, cf_rfigure **out,
+int cf_report_figures_write(const cf_results *r, const cf_report_opts *o, const char *figdir, cf_rfigure **out,
                             int *nout, cf_error *err) {
-  cf_rfigure *f = calloc((size_t)3 * r->n + 1, sizeof *f);
+  const char *results_path = o->results_path;
+  cf_rfigure *f = calloc((size_t)(3 + CF_SNAPSHOT_FIGURES) * r->n + 1, sizeof *f);
   *out = NULL, *nout = 0;
   if (!f) return cf_error_set(err, CF_ENOMEM, "out of memory");
   char(*stems)[280] = calloc((size_t)r->n + 1, sizeof *stems); /* one a recording, unique */
@@ -352,11 +367,12 @@ int cf_report_figures_write(const cf_results *r, const char *results_path, const
       if (k == 0) surface(c, x, &d, &g, results_path);
       else if (k == 1) series(c, x, &d, &g, results_path);
       else sensitivity(c, x, &d, &g, results_path);
-      rc = write_pair(figdir, x, &d, &g, err);
+      rc = cf_rfig_write(figdir, x, &d, &g, err);
       cf_rbuf_free(&d);
       cf_rbuf_free(&g);
       n++;
     }
+    if (!rc) rc = cf_report_snapshots_write(c, stem, o, figdir, f, &n, err);
   }
   free(stems);
   if (rc) {
@@ -419,8 +435,8 @@ int cf_report_figure_draw(const char *gnuplot, const char *figdir, const cf_rfig
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
   }
   int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
-  const char *ext[2] = {"svg", "png"};
-  for (int k = 0; k < 2; k++) {
+  const char *ext[2] = {f->gif ? "gif" : "svg", "png"};
+  for (int k = 0; k < 2 - f->gif; k++) {
     snprintf(tmpimg, sizeof tmpimg, "%s/%s.%s", figdir, tmpstem, ext[k]);
     snprintf(img, sizeof img, "%s/%s.%s", figdir, f->id, ext[k]);
     if (ok && access(tmpimg, F_OK) != 0) {

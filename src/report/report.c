@@ -50,6 +50,8 @@ static void markdown(cf_rbuf *b, const cf_results *r, const char *results_path, 
     cf_rbuf_printf(b, "\nAlso as tables/%s.csv and tables/%s.tex.\n\n", t[i].id, t[i].id);
   }
   cf_rbuf_puts(b, "## Figures\n\n");
+  char note[2048];
+  if (cf_report_snapshots_note(r, note, sizeof note)) cf_rbuf_md(b, note), cf_rbuf_puts(b, "\n\n");
   if (!nf) cf_rbuf_puts(b, "The results file has no sweep, series or sensitivity map: no figure.\n");
   else if (!gnuplot)
     cf_rbuf_puts(b, "Not drawn: gnuplot was not found.  Each figure's script and data are in figures/: install "
@@ -61,7 +63,7 @@ static void markdown(cf_rbuf *b, const cf_results *r, const char *results_path, 
     if (f[i].drawn) {
       cf_rbuf_puts(b, "![");
       cf_rbuf_md(b, f[i].caption);
-      cf_rbuf_printf(b, "](figures/%s.svg)\n\n", f[i].id);
+      cf_rbuf_printf(b, "](figures/%s.%s)\n\n", f[i].id, f[i].gif ? "gif" : "svg");
     } else {
       cf_rbuf_md(b, f[i].caption);
       cf_rbuf_printf(b, ": not drawn (figures/%s.gp, figures/%s.dat)\n\n", f[i].id, f[i].id);
@@ -106,6 +108,9 @@ static void html(cf_rbuf *b, const cf_results *r, const char *results_path, cons
                       "Markdown</a> · <a href=\"tables/%s.tex\">LaTeX</a></p>\n", t[i].id, t[i].id, t[i].id);
   }
   cf_rbuf_puts(b, "<h2 id=\"figures\">Figures</h2>\n");
+  char note[2048];
+  if (cf_report_snapshots_note(r, note, sizeof note))
+    cf_rbuf_puts(b, "<p class=\"note\">"), cf_rbuf_html(b, note), cf_rbuf_puts(b, "</p>\n");
   if (!nf) cf_rbuf_puts(b, "<p>The results file has no sweep, series or sensitivity map: no figure.</p>\n");
   else if (!gnuplot)
     cf_rbuf_puts(b, "<p class=\"warn\">Not drawn: gnuplot was not found.  Each figure's script and data are in "
@@ -122,7 +127,7 @@ static void html(cf_rbuf *b, const cf_results *r, const char *results_path, cons
     const char *id = f[i].id;
     cf_rbuf_puts(b, "<figure>\n");
     if (f[i].drawn) {
-      cf_rbuf_printf(b, "<img src=\"figures/%s.svg\" alt=\"", id);
+      cf_rbuf_printf(b, "<img src=\"figures/%s.%s\" alt=\"", id, f[i].gif ? "gif" : "svg");
       cf_rbuf_html(b, f[i].caption);
       cf_rbuf_puts(b, "\">\n");
     }
@@ -130,7 +135,7 @@ static void html(cf_rbuf *b, const cf_results *r, const char *results_path, cons
     cf_rbuf_html(b, f[i].caption);
     if (!f[i].drawn) cf_rbuf_puts(b, " <span class=\"warn\">(not drawn)</span>");
     cf_rbuf_puts(b, " — ");
-    if (f[i].drawn) cf_rbuf_printf(b, "<a href=\"figures/%s.png\">PNG</a> · ", id);
+    if (f[i].drawn && !f[i].gif) cf_rbuf_printf(b, "<a href=\"figures/%s.png\">PNG</a> · ", id);
     cf_rbuf_printf(b, "<a href=\"figures/%s.gp\">gnuplot script</a> · <a href=\"figures/%s.dat\">data</a>"
                       "</figcaption>\n</figure>\n", id, id);
   }
@@ -162,21 +167,19 @@ int cf_report_write(const cf_results *r, const char *dir, const cf_report_opts *
   snprintf(tdir, sizeof tdir, "%s/tables", dir);
   snprintf(fdir, sizeof fdir, "%s/figures", dir);
   if (strlen(dir) > 4000) return cf_error_set(err, CF_EIO, "%.100s...: output folder name too long", dir);
+  int rc = cf_report_snapshots_check(r, o, err); /* before anything is written */
+  if (rc) return rc;
   if (make_dir(dir, err) || make_dir(tdir, err) || make_dir(fdir, err)) return CF_EIO;
   cf_rtable *t = NULL;
   cf_rfigure *f = NULL;
   int nt = 0, nf = 0;
-  int rc = cf_report_tables(r, &t, &nt, err);
+  rc = cf_report_tables(r, &t, &nt, err);
   if (!rc) rc = write_tables(dir, t, nt, err);
-  if (!rc) rc = cf_report_figures_write(r, o->results_path, fdir, &f, &nf, err);
+  if (!rc) rc = cf_report_figures_write(r, o, fdir, &f, &nf, err);
+  if (!rc) rc = cf_report_study_figures_write(r, o->results_path, fdir, &f, &nf, err);
   if (!rc) {
     sum->tables = nt, sum->figures_planned = nf;
-    for (int i = 0; o->gnuplot && i < nf; i++) {
-      char why[512];
-      if (cf_report_figure_draw(o->gnuplot, fdir, &f[i], why, sizeof why) == 0) f[i].drawn = 1, sum->figures++;
-      else if (sum->figures_failed++ == 0) snprintf(sum->failure, sizeof sum->failure, "%s", why);
-      if (o->progress) o->progress(o->user, i + 1, nf, f[i].id);
-    }
+    if (o->gnuplot) cf_report_figures_draw(o->gnuplot, fdir, f, nf, o, sum);
     cf_rbuf md = {0}, page = {0};
     markdown(&md, r, o->results_path, t, nt, f, nf, o->gnuplot != NULL);
     html(&page, r, o->results_path, t, nt, f, nf, o->gnuplot != NULL);

@@ -22,6 +22,11 @@ static int table_init(cf_rtable *t, const char *id, int ncol, const char **head,
   return 0;
 }
 
+static void table_titles(cf_rtable *t, const char *title, const char *tex) {
+  snprintf(t->title, sizeof t->title, "%s", title);
+  snprintf(t->title_tex, sizeof t->title_tex, "%s", tex);
+}
+
 /* A new row of empty cells; its index, or -1 when out of memory. */
 static int add_row(cf_rtable *t) {
   if (t->nrow == t->cap) {
@@ -177,10 +182,9 @@ static int table_45(cf_rtable *t, const cf_results *r) {
   int n = 0;
   double d, a, e, s;
   for (int i = 0; i < r->n; i++) n += cf_res_optimum(&r->recs[i], &d, &a, &e, &s) && isfinite(e);
-  snprintf(t->title, sizeof t->title, "Table 4.5: mean error ē and spatial std s̄ (cm) of the optima by material, "
-           "size, motion and speed");
-  snprintf(t->title_tex, sizeof t->title_tex, "Table 4.5: mean error $\\bar e$ and spatial std $\\bar s$ (cm) of the "
-           "optima by material, size, motion and speed");
+  table_titles(t, "Table 4.5: mean error ē and spatial std s̄ (cm) of the optima by material, size, motion and speed",
+               "Table 4.5: mean error $\\bar e$ and spatial std $\\bar s$ (cm) of the optima by material, size, "
+               "motion and speed");
   snprintf(t->note, sizeof t->note, "Means of the per-recording values of Tables A.1/A.2 over the %d recording(s) "
            "with an optimum (of %d); n: recordings in the group.", n, r->n);
   return 0;
@@ -205,28 +209,78 @@ static int table_46(cf_rtable *t, const cf_res_regression *g) {
   i = bad ? -1 : add_row(t);
   bad = bad || i < 0 || set(t, i, 0, "E*_cm") | num(t, i, 2, CF_RFMT_ERR, g->E);
   if (bad || table_fill(t)) return -1;
-  snprintf(t->title, sizeof t->title, "Table 4.6: the a-priori formulas δ = δ₀ + δ₁S + δ₂V + δ₃ρ, "
-           "α = α₀ + α₁S + α₂V + α₃ρ fitted to the optima; R* and E* (cm)");
-  snprintf(t->title_tex, sizeof t->title_tex, "Table 4.6: the a-priori formulas $\\delta = \\delta_0 + \\delta_1 S + "
-           "\\delta_2 V + \\delta_3 \\rho$, $\\alpha = \\alpha_0 + \\alpha_1 S + \\alpha_2 V + \\alpha_3 \\rho$ fitted "
-           "to the optima; $R^*$ and $E^*$ (cm)");
+  table_titles(t, "Table 4.6: the a-priori formulas δ = δ₀ + δ₁S + δ₂V + δ₃ρ, α = α₀ + α₁S + α₂V + α₃ρ fitted to "
+               "the optima; R* and E* (cm)",
+               "Table 4.6: the a-priori formulas $\\delta = \\delta_0 + \\delta_1 S + \\delta_2 V + \\delta_3 \\rho$, "
+               "$\\alpha = \\alpha_0 + \\alpha_1 S + \\alpha_2 V + \\alpha_3 \\rho$ fitted to the optima; $R^*$ and $E^*$ "
+               "(cm)");
   snprintf(t->note, sizeof t->note, "start_lsq: least squares on the optima; fitted: Nelder-Mead on R (%d evaluations, "
            "%d iterations) over %d recording(s), simulated with kappa %g, beta %g, tol %g.", g->evaluations,
            g->iterations, g->n_used, g->model.kappa, g->model.beta, g->model.tol);
   return 0;
 }
 
+/* -------------------------------------------------------------- Table 4.9 */
+static const char *t49_head[] = {"recording", "material", "S",        "V_m2s2",   "rho",      "delta_hat",
+                                 "delta_opt", "alpha_hat", "alpha_opt", "e_hat_cm", "e_opt_cm", "in_fit"};
+static const char t49_align[] = "llrrrrrrrrrl";
+
+/* Index of name in the regression's recordings, -1 if absent. */
+static int used_index(const cf_res_regression *g, const char *name) {
+  for (int k = 0; k < g->n_used; k++)
+    if (!strcmp(g->used[k], name)) return k;
+  return -1;
+}
+
+static int t49_row(cf_rtable *t, const cf_res_regression *g, const cf_res_rec *c) {
+  int i = add_row(t), k = used_index(g, c->name);
+  if (i < 0) return -1;
+  double dh, ah, d = NAN, a = NAN, e = NAN, s, eh = k >= 0 && g->e_hat ? g->e_hat[k] : NAN;
+  cf_formula_predict(&g->f, c->S, c->V, c->rho, &dh, &ah);
+  cf_res_optimum(c, &d, &a, &e, &s);
+  int bad = set(t, i, 0, "%s", c->name) | set(t, i, 1, "%s", c->meta.material) | num(t, i, 2, CF_RFMT_IN, c->S) |
+            num(t, i, 3, CF_RFMT_IN, c->V) | num(t, i, 4, CF_RFMT_IN, c->rho) | num(t, i, 5, CF_RFMT_PAR, dh) |
+            num(t, i, 6, CF_RFMT_PAR, d) | num(t, i, 7, CF_RFMT_PAR, ah) | num(t, i, 8, CF_RFMT_PAR, a) |
+            num(t, i, 10, CF_RFMT_ERR, e) | set(t, i, 11, "%s", k >= 0 ? "yes" : "no");
+  return bad | (isinf(eh) ? set(t, i, 9, "%s", "failed") : num(t, i, 9, CF_RFMT_ERR, eh));
+}
+
+/* Every recording with S, V and rho: the formula's (delta, alpha) beside
+ * the optimum; 1 if none (or no regression). */
+static int table_49(cf_rtable *t, const cf_results *r) {
+  const cf_res_regression *g = &r->reg;
+  table_init(t, "table_4_9", 12, t49_head, t49_align);
+  if (!g->has) return 1;
+  for (int i = 0; i < r->n; i++) {
+    const cf_res_rec *c = &r->recs[i];
+    if (isfinite(c->S) && isfinite(c->V) && isfinite(c->rho) && t49_row(t, g, c)) return -1;
+  }
+  if (table_fill(t)) return -1;
+  if (!t->nrow) return 1;
+  table_titles(t, "Table 4.9: the parameters (δ̂, α̂) the fitted formulas of Table 4.6 give, against the optima "
+               "(δ*, α*), with their mean errors ê and e* (cm)",
+               "Table 4.9: the parameters $(\\hat\\delta, \\hat\\alpha)$ the fitted formulas of Table 4.6 give, "
+               "against the optima $(\\delta^*, \\alpha^*)$, with their mean errors $\\hat e$ and $e^*$ (cm)");
+  snprintf(t->note, sizeof t->note, "S: area / A3 area; V: mean of the upper half of the markers' squared speeds "
+           "(m^2/s^2); rho: density (kg/m^2).  e_hat: the recording simulated with (delta_hat, alpha_hat) in the "
+           "regression (%s); failed: that simulation failed.  in_fit: one of the %d recordings the formulas were "
+           "fitted to (the mean of their e_hat is R*).", g->e_hat ? "stored with it" : "not stored in this file",
+           g->n_used);
+  return 0;
+}
+
 int cf_report_tables(const cf_results *r, cf_rtable **out, int *n, cf_error *err) {
-  cf_rtable *t = calloc(4, sizeof *t);
+  cf_rtable *t = calloc(5, sizeof *t);
   *out = NULL, *n = 0;
   if (!t) return cf_error_set(err, CF_ENOMEM, "out of memory");
   int has2 = 0, k = 0, rc = 0;
   for (int i = 0; i < r->n; i++) has2 |= is_rep2(&r->recs[i]);
-  for (int step = 0; step < 4 && rc >= 0; step++) {
+  for (int step = 0; step < 5 && rc >= 0; step++) {
     rc = step == 0 ? table_a(&t[k], r, 0, has2)
          : step == 1 ? table_a(&t[k], r, 1, has2)
          : step == 2 ? table_45(&t[k], r)
-                     : table_46(&t[k], &r->reg);
+         : step == 3 ? table_46(&t[k], &r->reg)
+                     : table_49(&t[k], r);
     if (rc == 0) k++;
     else table_clear(&t[k]);
   }

@@ -116,8 +116,11 @@ void cf_res_rec_describe(cf_res_rec *rec, const cf_fit_input *in);
 int cf_res_set_sweep(cf_res_rec *rec, const cf_sweep_options *o, const cf_sweep_result *sr, double dt);
 int cf_res_set_sens(cf_res_rec *rec, const char *kind, double at_delta, double at_alpha, const cf_sweep_options *o,
                     const cf_sweep_result *sr);
-/* Replace rec's per-frame series with fe[T] at (delta, alpha). */
-int cf_res_set_series(cf_res_rec *rec, const cf_frame_error *fe, int T, double dt, double delta, double alpha);
+/* Replace rec's per-frame series with fe[tg->T] at (delta, alpha), and the
+ * markers: tg's recorded ones and the simulated sim[T*rows*cols*3] (NULL:
+ * none stored). */
+int cf_res_set_series(cf_res_rec *rec, const cf_frame_error *fe, const cf_fit_target *tg, const double *sim,
+                      double delta, double alpha);
 /* The model settings of in (its fixed kappa, beta and base tol). */
 cf_res_model cf_res_model_of(const cf_fit_input *in);
 

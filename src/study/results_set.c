@@ -75,16 +75,26 @@ int cf_res_set_sens(cf_res_rec *rec, const char *kind, double at_delta, double a
   return CF_OK;
 }
 
-int cf_res_set_series(cf_res_rec *rec, const cf_frame_error *fe, int T, double dt, double delta, double alpha) {
+int cf_res_set_series(cf_res_rec *rec, const cf_frame_error *fe, const cf_fit_target *tg, const double *sim,
+                      double delta, double alpha) {
   cf_res_series *s = &rec->series;
   cf_res_series_clear(s);
   rec->has_series = 1;
-  s->T = T, s->dt = dt, s->delta = delta, s->alpha = alpha;
+  int T = tg->T;
+  s->T = T, s->dt = tg->dt, s->delta = delta, s->alpha = alpha;
   s->e = malloc(sizeof(double) * (T + 1));
   s->s = malloc(sizeof(double) * (T + 1));
   s->d = malloc(sizeof(double) * (T + 1));
   if (!s->e || !s->s || !s->d) return CF_ENOMEM;
   for (int i = 0; i < T; i++) s->e[i] = fe[i].e_cm, s->s[i] = fe[i].s_cm, s->d[i] = fe[i].d_cm;
+  if (!sim) return CF_OK;
+  size_t n = (size_t)T * tg->rows * tg->cols * 3;
+  s->recorded = malloc(sizeof(double) * (n + 1));
+  s->simulated = malloc(sizeof(double) * (n + 1));
+  if (!s->recorded || !s->simulated) return CF_ENOMEM;
+  memcpy(s->recorded, tg->pos, sizeof(double) * n);
+  memcpy(s->simulated, sim, sizeof(double) * n);
+  s->rows = tg->rows, s->cols = tg->cols;
   return CF_OK;
 }
 

@@ -361,9 +361,15 @@ static int active_set(cf_contact *c, const cf_proj_rows *r, cf_contact_result *r
     if (rc) return rc;
     res->as_iterations++;
     const double *z = c->X->x;
+    /* Δγ = −ζ < 0: the most negative leaves (one at a time: removing every
+     * negative one at once, Remark 3.5.4, cycled on experiments/table_drop.ini);
+     * only contacts that pull their node by more than 0.01 ε1 count */
     int out = -1;
-    for (int w = 0; w < c->nw; w++) /* Δγ = −ζ < 0: most negative leaves */
-      if (z[r->na + w] > 0 && (out < 0 || z[r->na + w] > z[r->na + out])) out = w;
+    double qmax = 0.01 * c->cp.eps_h;
+    for (int w = 0; w < c->nw; w++) {
+      double q = z[r->na + w] * r->invm[c->cnode[c->W[w]]];
+      if (q > qmax) qmax = q, out = w;
+    }
     if (out >= 0) {
       w_remove(c, c->W[out]);
       res->rows_out++;
@@ -403,7 +409,16 @@ int cf_contact_solve(cf_contact *c, const double *xprev, double *x, double h, do
     res->active = c->nw;
     if (!isfinite(v) || !isfinite(mh))
       return cf_error_set(err, CF_ENONFINITE, "contacts: non-finite constraint value");
-    if (v <= tol && mh >= -c->cp.eps_h && umax <= c->cp.eps_x) return CF_OK;
+    if (v <= tol && mh >= -c->cp.eps_h && umax <= c->cp.eps_x) {
+      /* warm start of the next step: the pairs active at its start,
+       * H(φⁿ) ≈ 0 (Algorithm 2 line 3) */
+      for (int k = 0; k < c->K; k++)
+        if (c->wpos[k] < 0 && c->H[k] <= c->cp.eps_h) {
+          w_add(c, k);
+          res->rows_in++;
+        }
+      return CF_OK;
+    }
     if (res->iterations >= max_iter)
       return cf_error_set(err, CF_ENOCONV,
                           "contacts: no convergence in %d iterations (violation %.3g, min clearance %.3g m, "

@@ -7,7 +7,9 @@
  * like a frictionless body (the implicit-Euler recursion of the
  * tangential gravity, as in test_freefall, within 1 %), and with
  * tan theta = 1.1 mu like a rigid block under Coulomb friction (the same
- * recursion with g (sin theta - mu cos theta), within 2 %).  Every node stays
+ * recursion with g (sin theta - mu cos theta), within 2 %).  Moving
+ * obstacles: a floor sliding in its own plane (a belt) drags a sheet lying
+ * on it up to its own speed with mu = 0.5, not at all with mu = 0.  Every node stays
  * at least thickness - eps1 above the plane and the metric constraints
  * hold at every step. */
 #include <math.h>
@@ -70,6 +72,43 @@ static double slide(double tan_theta, double mu, int steps, double *expect_free)
   return d;
 }
 
+/* A sheet resting on a floor that moves in its own plane at 0.1 m/s along x
+ * (a conveyor belt, obstacle velocity): friction acts on the relative
+ * velocity, so the sheet is dragged along and, once it moves with the belt,
+ * static friction holds it there: after 1.5 s its mean velocity is the
+ * belt's within 1 %.  Without friction it stays where it is. */
+static double belt(double mu) {
+  cf_contact_params cp;
+  cf_contact_params_default(&cp);
+  double o[3] = {-0.21, -0.297, cp.thickness + 1e-9}, u[3] = {0.42, 0, 0}, v[3] = {0, 0.594, 0};
+  cf_mesh *m = cf_mesh_grid(7, 9, o, u, v, 1);
+  cf_params p;
+  cf_params_default(&p);
+  cf_obstacle fl;
+  cf_obstacle_init(&fl, cf_obstacle_plane);
+  fl.vel[0] = 0.1;
+  fl.mu = mu;
+  cf_error err = {0, ""};
+  cf_sim *sim = cf_sim_alloc(m, &p, NULL, 0, &err);
+  CHECK(sim && cf_sim_set_obstacles(sim, &fl, 1, &cp, &err) == CF_OK, "%s", err.msg);
+  double minc = INFINITY, vx = 0;
+  for (int k = 1; k <= 150 && sim; k++) {
+    if (cf_sim_step(sim, NULL, &err)) {
+      CHECK(0, "belt mu %.2f: step %d: %s", mu, k, err.msg);
+      break;
+    }
+    const double *x = cf_sim_x(sim);
+    for (int i = 0; i < m->n_nodes; i++) minc = fmin(minc, x[3 * i + 2] - cp.thickness);
+  }
+  if (sim)
+    for (int i = 0; i < m->n_nodes; i++) vx += cf_sim_v(sim)[3 * i] / m->n_nodes;
+  printf("belt at 0.1 m/s, mu %.2f: sheet velocity %.5f m/s after 1.5 s, min clearance %.3g m\n", mu, vx, minc);
+  CHECK(minc >= -1e-5, "belt mu %.2f: min clearance %.3g m", mu, minc);
+  cf_sim_free(sim);
+  cf_mesh_free(m);
+  return vx;
+}
+
 int main(void) {
   const double mu = 0.5;
   const int steps = 100;
@@ -80,5 +119,9 @@ int main(void) {
   CHECK(fabs(go - block) < 0.02 * block, "tan theta = 1.1 mu: moved %.5g m, a rigid block %.5g m", go, block);
   double free_ref, fr = slide(1.1 * mu, 0, steps, &free_ref);
   CHECK(fabs(fr - free_ref) < 0.01 * free_ref, "mu = 0: moved %.5g m, frictionless body %.5g m", fr, free_ref);
+  double vb = belt(0.5);
+  CHECK(fabs(vb - 0.1) < 1e-3, "belt: the sheet moves at %.5f m/s, the belt at 0.1", vb);
+  double v0 = belt(0);
+  CHECK(fabs(v0) < 1e-6, "frictionless belt: the sheet moves at %.3g m/s", v0);
   return cf_test_done("test_contact_friction");
 }

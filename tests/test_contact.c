@@ -162,6 +162,23 @@ static double clearance(const cf_obstacle *o, int n_obs, const double *x, int n,
   return m;
 }
 
+/* A free sheet m with default parameters and the obstacles o[n_obs]; *cp
+ * gets the default contact parameters it uses. */
+static cf_sim *contact_sim(const cf_mesh *m, const cf_obstacle *o, int n_obs, cf_contact_params *cp,
+                           const char *what) {
+  cf_params p;
+  cf_params_default(&p);
+  cf_contact_params_default(cp);
+  cf_error err = {0, ""};
+  cf_sim *s = cf_sim_alloc(m, &p, NULL, 0, &err);
+  if (s && cf_sim_set_obstacles(s, o, n_obs, cp, &err)) {
+    cf_sim_free(s);
+    s = NULL;
+  }
+  CHECK(s != NULL, "%s: %s", what, err.msg);
+  return s;
+}
+
 typedef struct {
   double min_clear, max_viol, max_speed_end, zmin_end, zmax_end;
   int steps_done;
@@ -171,13 +188,9 @@ typedef struct {
 static drop_result drop(const cf_obstacle *o, int n_obs, double z0, int steps, const char *what) {
   drop_result r = {INFINITY, 0, 0, INFINITY, -INFINITY, 0, {0}};
   cf_mesh *m = sheet(z0, 1);
-  cf_params p;
-  cf_params_default(&p);
   cf_contact_params cp;
-  cf_contact_params_default(&cp);
   cf_error err = {0, ""};
-  cf_sim *s = cf_sim_alloc(m, &p, NULL, 0, &err);
-  CHECK(s && cf_sim_set_obstacles(s, o, n_obs, &cp, &err) == CF_OK, "%s: %s", what, err.msg);
+  cf_sim *s = contact_sim(m, o, n_obs, &cp, what);
   int n = m->n_nodes;
   for (int k = 1; k <= steps && s; k++) {
     if (cf_sim_step(s, NULL, &err)) {
@@ -246,13 +259,9 @@ static double spin(double omega) {
   cf_obstacle_init(&o, cf_obstacle_sphere);
   o.r = 0.2, o.mu = 0.5, o.omega = omega;
   cf_mesh *m = sheet(0.25, 1);
-  cf_params p;
-  cf_params_default(&p);
   cf_contact_params cp;
-  cf_contact_params_default(&cp);
   cf_error err = {0, ""};
-  cf_sim *s = cf_sim_alloc(m, &p, NULL, 0, &err);
-  CHECK(s && cf_sim_set_obstacles(s, &o, 1, &cp, &err) == CF_OK, "spin: %s", err.msg);
+  cf_sim *s = contact_sim(m, &o, 1, &cp, "spin");
   double minc = INFINITY, maxv = 0, lz = 0, iz = 0;
   for (int k = 1; k <= 100 && s; k++) {
     if (cf_sim_step(s, NULL, &err)) {

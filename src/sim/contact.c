@@ -98,6 +98,9 @@ cf_contact *cf_contact_alloc(cf_proj *proj, int n, const unsigned char *is_kin, 
   }
   cholmod_start(&c->cc);
   c->cc.print = 0;
+  /* simplicial LDL': the systems are small and change often (the form
+   * CHOLMOD's rowadd/rowdel updates work on) */
+  c->cc.supernodal = CHOLMOD_SIMPLICIAL;
   c->proj = proj;
   c->n = n;
   c->n_obs = n_obs;

@@ -45,8 +45,14 @@ struct cf_contact {
   double *gam;        /* [K] Δγ of the last solve (friction of the next) */
   int *wpos;          /* [K] position in W, or -1 */
   int *W, nw;         /* working set (pair ids) */
-  int *FW, nfw;       /* the working set of the symbolic analysis */
-  int *wn_ptr, *wn;   /* [n+1], [K]: pairs of W by node */
+  int *P, np;         /* pattern set: the pairs with a row in the system
+                         (W ⊆ P; rows of P \ W are inactive: zero
+                         gradient, unit diagonal, ζ = 0) */
+  int *ppos;          /* [K] position in P, or -1 */
+  int *wn_ptr, *wn;   /* [n+1], [K]: pairs of P by node */
+  cholmod_sparse *A;  /* the system's pattern (and values) for P */
+  int *map;           /* [nt] value index in A of each assembled term */
+  size_t nt;
   double *u, *dx;     /* [3n] friction displacement, increment */
   int *erow;          /* [maxd] rows of one node's entries */
   double *eg;         /* [3 maxd] their gradients */
@@ -70,6 +76,7 @@ void cf_contact_free(cf_contact *c) {
   cholmod_free_dense(&c->X, &c->cc);
   cholmod_free_dense(&c->Y, &c->cc);
   cholmod_free_dense(&c->E, &c->cc);
+  cholmod_free_sparse(&c->A, &c->cc);
   cholmod_finish(&c->cc);
   free(c->obs);
   free(c->cnode);
@@ -79,7 +86,9 @@ void cf_contact_free(cf_contact *c) {
   free(c->gam);
   free(c->wpos);
   free(c->W);
-  free(c->FW);
+  free(c->P);
+  free(c->ppos);
+  free(c->map);
   free(c->wn_ptr);
   free(c->wn);
   free(c->u);
@@ -117,12 +126,13 @@ cf_contact *cf_contact_alloc(cf_proj *proj, int n, const unsigned char *is_kin, 
   c->gam = calloc(K + 1, sizeof(double));
   c->wpos = malloc(sizeof(int) * (K + 1));
   c->W = malloc(sizeof(int) * (K + 1));
-  c->FW = malloc(sizeof(int) * (K + 1));
+  c->P = malloc(sizeof(int) * (K + 1));
+  c->ppos = malloc(sizeof(int) * (K + 1));
   c->wn_ptr = malloc(sizeof(int) * ((size_t)n + 1));
   c->wn = malloc(sizeof(int) * (K + 1));
   c->u = calloc(3 * (size_t)n, sizeof(double));
   c->dx = calloc(3 * (size_t)n, sizeof(double));
-  if (!c->obs || !c->cnode || !c->cobs || !c->H || !c->N || !c->gam || !c->wpos || !c->W || !c->FW ||
+  if (!c->obs || !c->cnode || !c->cobs || !c->H || !c->N || !c->gam || !c->wpos || !c->W || !c->P || !c->ppos ||
       !c->wn_ptr || !c->wn || !c->u || !c->dx) {
     cf_contact_free(c);
     cf_error_set(err, CF_ENOMEM, "contacts: out of memory");
@@ -134,7 +144,7 @@ cf_contact *cf_contact_alloc(cf_proj *proj, int n, const unsigned char *is_kin, 
     for (int o = 0; o < n_obs && !is_kin[i]; o++, k++) {
       c->cnode[k] = i;
       c->cobs[k] = o;
-      c->wpos[k] = -1;
+      c->wpos[k] = c->ppos[k] = -1;
     }
   return c;
 }
@@ -199,10 +209,15 @@ static double friction(cf_contact *c, const cf_proj_rows *r, const double *xprev
   return umax;
 }
 
-/* Pairs of W by node (wn_ptr, wn) and the largest entry count of a node. */
-static int group_working_set(cf_contact *c, const cf_proj_rows *r) {
+/* P := W (a new pattern): its pairs by node (wn_ptr, wn) and the largest
+ * entry count of a node. */
+static int new_pattern(cf_contact *c, const cf_proj_rows *r) {
+  for (int f = 0; f < c->np; f++) c->ppos[c->P[f]] = -1;
+  memcpy(c->P, c->W, sizeof(int) * (size_t)c->nw);
+  c->np = c->nw;
+  for (int f = 0; f < c->np; f++) c->ppos[c->P[f]] = f;
   memset(c->wn_ptr, 0, sizeof(int) * ((size_t)c->n + 1));
-  for (int w = 0; w < c->nw; w++) c->wn_ptr[c->cnode[c->W[w]] + 1]++;
+  for (int f = 0; f < c->np; f++) c->wn_ptr[c->cnode[c->P[f]] + 1]++;
   int maxd = 1;
   for (int i = 0; i < c->n; i++) {
     int d = c->wn_ptr[i + 1] + r->node_ptr[i + 1] - r->node_ptr[i];
@@ -210,9 +225,9 @@ static int group_working_set(cf_contact *c, const cf_proj_rows *r) {
     c->wn_ptr[i + 1] += c->wn_ptr[i];
   }
   /* fill each node's block from its end: wn_ptr[i + 1] ends at its start */
-  for (int w = 0; w < c->nw; w++) c->wn[--c->wn_ptr[c->cnode[c->W[w]] + 1]] = c->W[w];
+  for (int f = 0; f < c->np; f++) c->wn[--c->wn_ptr[c->cnode[c->P[f]] + 1]] = c->P[f];
   for (int i = 0; i < c->n; i++) c->wn_ptr[i] = c->wn_ptr[i + 1];
-  c->wn_ptr[c->n] = c->nw;
+  c->wn_ptr[c->n] = c->np;
   if (maxd > c->maxd) {
     free(c->erow);
     free(c->eg);
@@ -224,7 +239,8 @@ static int group_working_set(cf_contact *c, const cf_proj_rows *r) {
   return CF_OK;
 }
 
-/* The rows of node i with their gradients into erow/eg; returns the count. */
+/* The rows of node i with their gradients into erow/eg (inactive pattern
+ * rows: zero); returns the count. */
 static int node_entries(cf_contact *c, const cf_proj_rows *r, int i) {
   int d = 0;
   for (int u = r->node_ptr[i]; u < r->node_ptr[i + 1]; u++, d++) {
@@ -234,66 +250,104 @@ static int node_entries(cf_contact *c, const cf_proj_rows *r, int i) {
   }
   for (int v = c->wn_ptr[i]; v < c->wn_ptr[i + 1]; v++, d++) {
     int k = c->wn[v];
-    c->erow[d] = r->na + c->wpos[k];
-    memcpy(c->eg + 3 * d, c->N + 3 * k, 3 * sizeof(double));
+    c->erow[d] = r->na + c->ppos[k];
+    if (c->wpos[k] >= 0) memcpy(c->eg + 3 * d, c->N + 3 * k, 3 * sizeof(double));
+    else c->eg[3 * d] = c->eg[3 * d + 1] = c->eg[3 * d + 2] = 0;
   }
   return d;
 }
 
-static int same_working_set(const cf_contact *c) {
-  return c->L && c->nfw == c->nw && memcmp(c->FW, c->W, sizeof(int) * (size_t)c->nw) == 0;
-}
-
-/* Assemble ∇G M⁻¹ ∇Gᵀ + εI (upper triangle) and factor it. */
-static int factor_system(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res, cf_error *err) {
-  if (group_working_set(c, r)) return cf_error_set(err, CF_ENOMEM, "contacts: out of memory");
-  int N = r->na + c->nw;
-  size_t nt = (size_t)N;
-  for (int i = 0; i < c->n; i++) {
-    size_t d = (size_t)(c->wn_ptr[i + 1] - c->wn_ptr[i] + r->node_ptr[i + 1] - r->node_ptr[i]);
-    nt += d * (d + 1) / 2;
-  }
-  cholmod_triplet *T = cholmod_allocate_triplet(N, N, nt, 1, CHOLMOD_REAL, &c->cc);
-  if (!T) return cf_error_set(err, CF_ENOMEM, "contacts: out of memory for %zu entries", nt);
-  int *Ti = T->i, *Tj = T->j;
-  double *Tx = T->x, tr = 0;
+/* The terms of ∇G M⁻¹ ∇Gᵀ + εI (upper triangle), always in the same order
+ * for a pattern: into the triplets T (new pattern) or added into the values
+ * of A through map.  Inactive rows get the mean diagonal.  Returns the
+ * count. */
+static size_t assemble(cf_contact *c, const cf_proj_rows *r, cholmod_triplet *T) {
+  int N = r->na + c->np, *Ti = T ? T->i : NULL, *Tj = T ? T->j : NULL;
+  double *Tx = T ? T->x : NULL, *Ax = c->A ? c->A->x : NULL, tr = 0;
+  if (!T) memset(Ax, 0, sizeof(double) * c->A->nzmax);
   size_t q = 0;
   for (int i = 0; i < c->n; i++) {
     if (!(r->invm[i] > 0)) continue;
     int d = node_entries(c, r, i);
     for (int a = 0; a < d; a++)
-      for (int b = a; b < d; b++) {
+      for (int b = a; b < d; b++, q++) {
         const double *ga = c->eg + 3 * a, *gb = c->eg + 3 * b;
         double v = r->invm[i] * (ga[0] * gb[0] + ga[1] * gb[1] + ga[2] * gb[2]);
         int ra = c->erow[a], rb = c->erow[b];
+        if (ra == rb) tr += v;
+        if (!T) {
+          Ax[c->map[q]] += v;
+          continue;
+        }
         Ti[q] = ra < rb ? ra : rb;
         Tj[q] = ra < rb ? rb : ra;
-        Tx[q++] = v;
-        if (ra == rb) tr += v;
+        Tx[q] = v;
       }
   }
-  double eps = N > 0 ? 1e-9 * tr / N : 0;
+  double mean = N > c->np - c->nw ? tr / (N - (c->np - c->nw)) : 1;
   for (int a = 0; a < N; a++, q++) {
+    double v = 1e-9 * mean; /* Tikhonov shift, as the projection's */
+    if (a >= r->na && c->wpos[c->P[a - r->na]] < 0) v += mean;
+    if (!T) {
+      Ax[c->map[q]] += v;
+      continue;
+    }
     Ti[q] = Tj[q] = a;
-    Tx[q] = eps;
+    Tx[q] = v;
   }
-  T->nnz = q;
-  cholmod_sparse *A = cholmod_triplet_to_sparse(T, q, &c->cc);
+  return q;
+}
+
+/* A new pattern P = W: the sparse matrix, the value index of every term and
+ * the symbolic analysis. */
+static int analyse(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res, cf_error *err) {
+  if (new_pattern(c, r)) return cf_error_set(err, CF_ENOMEM, "contacts: out of memory");
+  int N = r->na + c->np;
+  size_t nt = (size_t)N;
+  for (int i = 0; i < c->n; i++) {
+    size_t d = (size_t)(c->wn_ptr[i + 1] - c->wn_ptr[i] + r->node_ptr[i + 1] - r->node_ptr[i]);
+    if (r->invm[i] > 0) nt += d * (d + 1) / 2;
+  }
+  cholmod_free_sparse(&c->A, &c->cc);
+  cholmod_free_factor(&c->L, &c->cc);
+  free(c->map);
+  c->map = malloc(sizeof(int) * (nt + 1));
+  cholmod_triplet *T = cholmod_allocate_triplet(N, N, nt, 1, CHOLMOD_REAL, &c->cc);
+  if (!T || !c->map) {
+    cholmod_free_triplet(&T, &c->cc);
+    return cf_error_set(err, CF_ENOMEM, "contacts: out of memory for %zu entries", nt);
+  }
+  T->nnz = assemble(c, r, T);
+  c->A = cholmod_triplet_to_sparse(T, T->nnz, &c->cc);
+  if (c->A) { /* where each term went: its (row, column) in A's column */
+    const int *Ap = c->A->p, *Ai = c->A->i, *Ti = T->i, *Tj = T->j;
+    for (size_t q = 0; q < T->nnz; q++) {
+      int p = Ap[Tj[q]];
+      while (Ai[p] != Ti[q]) p++;
+      c->map[q] = p;
+    }
+    c->L = cholmod_analyze(c->A, &c->cc);
+  }
   cholmod_free_triplet(&T, &c->cc);
-  if (!A) return cf_error_set(err, CF_ENOMEM, "contacts: out of memory");
-  if (!same_working_set(c)) {
-    cholmod_free_factor(&c->L, &c->cc);
-    c->L = cholmod_analyze(A, &c->cc);
-    memcpy(c->FW, c->W, sizeof(int) * (size_t)c->nw);
-    c->nfw = c->nw;
-    res->analyses++;
+  if (!c->A || !c->L) return cf_error_set(err, CF_ENOMEM, "contacts: out of memory (analysis of %d rows)", N);
+  res->analyses++;
+  return CF_OK;
+}
+
+/* Factor the system of the current iterate and W (a new pattern when a
+ * pair of W has no row yet). */
+static int factor_system(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res, cf_error *err) {
+  int fresh = !c->L;
+  for (int w = 0; w < c->nw && !fresh; w++) fresh = c->ppos[c->W[w]] < 0;
+  if (fresh) {
+    int rc = analyse(c, r, res, err);
+    if (rc) return rc;
   }
-  int ok = c->L && cholmod_factorize(A, c->L, &c->cc) && c->cc.status == CHOLMOD_OK;
-  cholmod_free_sparse(&A, &c->cc);
-  if (!ok) {
+  assemble(c, r, NULL);
+  if (!cholmod_factorize(c->A, c->L, &c->cc) || c->cc.status != CHOLMOD_OK) {
     cholmod_free_factor(&c->L, &c->cc);
     return cf_error_set(err, CF_ESOLVER, "contacts: CHOLMOD factorization failed (status %d, %d rows)",
-                        c->cc.status, N);
+                        c->cc.status, r->na + c->np);
   }
   res->factorizations++;
   return CF_OK;
@@ -301,7 +355,7 @@ static int factor_system(cf_contact *c, const cf_proj_rows *r, cf_contact_result
 
 /* Solve for ζ (into c->X) with right-hand side G + ∇G u. */
 static int solve_multipliers(cf_contact *c, const cf_proj_rows *r, cf_error *err) {
-  int N = r->na + c->nw;
+  int N = r->na + c->np;
   if (!c->B || (int)c->B->nrow != N) {
     cholmod_free_dense(&c->B, &c->cc);
     c->B = cholmod_allocate_dense(N, 1, N, CHOLMOD_REAL, &c->cc);
@@ -316,10 +370,10 @@ static int solve_multipliers(cf_contact *c, const cf_proj_rows *r, cf_error *err
       b[r->slot_row[r->node_slot[s]]] += 2 * (g[0] * ui[0] + g[1] * ui[1] + g[2] * ui[2]);
     }
   }
-  for (int w = 0; w < c->nw; w++) {
-    int k = c->W[w];
+  for (int f = 0; f < c->np; f++) {
+    int k = c->P[f];
     const double *ui = c->u + 3 * c->cnode[k], *nk = c->N + 3 * k;
-    b[r->na + w] = c->H[k] + nk[0] * ui[0] + nk[1] * ui[1] + nk[2] * ui[2];
+    b[r->na + f] = c->wpos[k] < 0 ? 0 : c->H[k] + nk[0] * ui[0] + nk[1] * ui[1] + nk[2] * ui[2];
   }
   if (!cholmod_solve2(CHOLMOD_A, c->L, c->B, NULL, &c->X, NULL, &c->Y, &c->E, &c->cc))
     return cf_error_set(err, CF_ESOLVER, "contacts: CHOLMOD solve failed");
@@ -341,7 +395,8 @@ static double increment(cf_contact *c, const cf_proj_rows *r) {
     }
     for (int v = c->wn_ptr[i]; v < c->wn_ptr[i + 1]; v++) {
       int k = c->wn[v];
-      double l = z[r->na + c->wpos[k]];
+      if (c->wpos[k] < 0) continue;
+      double l = z[r->na + c->ppos[k]];
       for (int d = 0; d < 3; d++) f[d] += c->N[3 * k + d] * l;
     }
     for (int d = 0; d < 3; d++) dx[d] -= r->invm[i] * f[d];
@@ -370,7 +425,7 @@ static int active_set(cf_contact *c, const cf_proj_rows *r, cf_contact_result *r
     int out = -1;
     double qmax = 0.01 * c->cp.eps_h;
     for (int w = 0; w < c->nw; w++) {
-      double q = z[r->na + w] * r->invm[c->cnode[c->W[w]]];
+      double q = z[r->na + c->ppos[c->W[w]]] * r->invm[c->cnode[c->W[w]]];
       if (q > qmax) qmax = q, out = w;
     }
     if (out >= 0) {
@@ -393,7 +448,7 @@ static int active_set(cf_contact *c, const cf_proj_rows *r, cf_contact_result *r
       continue;
     }
     for (int k = 0; k < c->K; k++) c->gam[k] = 0;
-    for (int w = 0; w < c->nw; w++) c->gam[c->W[w]] = -z[r->na + w];
+    for (int w = 0; w < c->nw; w++) c->gam[c->W[w]] = -z[r->na + c->ppos[c->W[w]]];
     return CF_OK;
   }
 }

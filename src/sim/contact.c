@@ -65,7 +65,7 @@ struct cf_contact {
 void cf_contact_params_default(cf_contact_params *cp) {
   cp->thickness = 2e-3;
   cp->eps_h = 1e-5;
-  cp->eps_x = 1e-6;
+  cp->eps_x = 1e-5;
   cp->max_active_set = 0;
 }
 

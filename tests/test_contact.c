@@ -166,11 +166,14 @@ static double clearance(const cf_obstacle *o, int n_obs, const double *x, int n,
 
 /* A free sheet m with default parameters and the obstacles o[n_obs]; *cp
  * gets the default contact parameters it uses. */
+static int updates = 1; /* cf_contact_params.updates of contact_sim */
+
 static cf_sim *contact_sim(const cf_mesh *m, const cf_obstacle *o, int n_obs, cf_contact_params *cp,
                            const char *what) {
   cf_params p;
   cf_params_default(&p);
   cf_contact_params_default(cp);
+  cp->updates = updates;
   cf_error err = {0, ""};
   cf_sim *s = cf_sim_alloc(m, &p, NULL, 0, &err);
   if (s && cf_sim_set_obstacles(s, o, n_obs, cp, &err)) {
@@ -183,12 +186,16 @@ static cf_sim *contact_sim(const cf_mesh *m, const cf_obstacle *o, int n_obs, cf
 
 typedef struct {
   double min_clear, max_viol, max_speed_end, zmin_end, zmax_end;
+  double x_end[3 * 63];
   int steps_done;
   cf_sim_stats st;
 } drop_result;
 
 static drop_result drop(const cf_obstacle *o, int n_obs, double z0, int steps, const char *what) {
-  drop_result r = {INFINITY, 0, 0, INFINITY, -INFINITY, 0, {0}};
+  drop_result r;
+  memset(&r, 0, sizeof r);
+  r.min_clear = r.zmin_end = INFINITY;
+  r.zmax_end = -INFINITY;
   cf_mesh *m = sheet(z0, 1);
   cf_contact_params cp;
   cf_error err = {0, ""};
@@ -213,6 +220,7 @@ static drop_result drop(const cf_obstacle *o, int n_obs, double z0, int steps, c
       r.zmax_end = fmax(r.zmax_end, x[3 * i + 2]);
     }
     r.st = cf_sim_get_stats(s);
+    memcpy(r.x_end, x, sizeof(double) * 3 * (n < 63 ? n : 63));
     printf("%s: %d steps, min clearance %.3g m, max violation %.3g, end speed %.3g m/s, z %.5f..%.5f; "
            "contact steps %ld, iterations %ld, factorizations %ld, analyses %ld, active-set solves %ld, "
            "rows in %ld out %ld, contacts at end %d\n",
@@ -249,6 +257,20 @@ static void test_sphere(void) {
   CHECK(r.steps_done == 150, "sphere: steps");
   CHECK(r.min_clear >= -1e-5, "sphere: min clearance %.3g m < -eps1", r.min_clear);
   CHECK(r.max_viol <= 1e-3, "sphere: max metric violation %.3g", r.max_viol);
+  /* the factor updates (cholmod_rowadd/rowdel) against refactoring on every
+   * working-set change: the same trajectory up to rounding */
+  updates = 0;
+  drop_result q = drop(o, 2, 0.7, 150, "sheet on a sphere, refactoring on every change");
+  updates = 1;
+  double dmax = 0;
+  for (int k = 0; k < 3 * 63; k++) dmax = fmax(dmax, fabs(q.x_end[k] - r.x_end[k]));
+  printf("sphere: updates vs refactoring: end positions differ by %.3g m; factorizations %ld vs %ld\n", dmax,
+         r.st.contact_factorizations, q.st.contact_factorizations);
+  CHECK(dmax < 1e-6, "sphere: factor updates and refactoring end %.3g m apart", dmax);
+  CHECK(r.st.contact_updates > 0 && q.st.contact_updates == 0 &&
+            r.st.contact_factorizations < q.st.contact_factorizations,
+        "sphere: updates %ld / %ld, factorizations %ld / %ld", r.st.contact_updates, q.st.contact_updates,
+        r.st.contact_factorizations, q.st.contact_factorizations);
 }
 
 /* 5: a sheet dropped on a sphere that rotates about the vertical axis

@@ -196,7 +196,9 @@ typedef struct {
   long contact_iterations;  /* their projection iterations (also in iterations) */
   long contact_factorizations; /* numeric factorizations of the contact
                            system (not in factorizations) */
-  long contact_analyses; /* symbolic analyses (on working-set changes) */
+  long contact_analyses; /* symbolic analyses (when a pair without a row
+                           in the system's pattern enters the working set) */
+  long contact_updates; /* working-set changes done as factor updates */
   long active_set_iterations; /* solves of the contact system */
   long rows_in, rows_out; /* contacts added to / removed from the working set */
   int last_contacts;    /* contacts in the working set after the last step */
@@ -299,6 +301,10 @@ typedef struct {
                        around an edge: test_contact's box) */
   int max_active_set; /* active-set changes per projection iteration before
                          giving up (default 0: 2 x candidate pairs + 20) */
+  int updates;      /* 1 (default): working-set changes update the factor
+                       (CHOLMOD rowadd/rowdel on the simplicial LDL'),
+                       refactoring when an update fails or its pivot
+                       reveals a dependent row; 0: refactor on every change */
 } cf_contact_params;
 
 void cf_contact_params_default(cf_contact_params *cp);

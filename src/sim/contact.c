@@ -21,13 +21,20 @@
  * min H ≥ −ε1, and the friction displacement the next iteration would add
  * ≤ ε2 (what is left of max |Δφ| once C and H hold).
  *
- * The system matrix is assembled from triplets and factored by CHOLMOD,
- * numerically at every iteration, symbolically again whenever W changed
- * (refactorization on active-set changes; CHOLMOD's rowadd/rowdel updates
- * are the planned optimisation).  The Tikhonov shift ε = 1e-9 mean diag is
- * the projection's (planar states, SPEC §4).  Linearly dependent contact
- * rows (Remark 3.5.2) are not detected yet: the shift keeps the factor
- * definite. */
+ * Linear algebra (simplicial LDLᵀ, CHOLMOD).  The system has a row for
+ * every pair of a pattern set P ⊇ W; the rows of P \ W are inactive (unit
+ * diagonal, no coupling, zero right-hand side: ζ = 0).  P and the symbolic
+ * analysis change only when a pair without a row enters W (then P := W).
+ * The matrix is refactored numerically once per iteration (the gradients
+ * moved); the working-set changes after that are rank updates,
+ * cholmod_rowadd / cholmod_rowdel of the row's (identity ↔ system) column
+ * (§3.5.2), with a refactorization whenever an update fails or the new
+ * pivot is below 1e-12 of its diagonal (the dependence test of Remark
+ * 3.5.3; the exchange of Remark 3.5.2 is not done: the refactorization's
+ * Tikhonov shift keeps the factor definite).  cf_contact_params.updates = 0
+ * refactors on every change instead (test_contact compares the two).  The
+ * Tikhonov shift ε = 1e-9 mean diag is the projection's (planar states,
+ * SPEC §4). */
 #include "contact.h"
 
 #include <cholmod.h>
@@ -52,7 +59,11 @@ struct cf_contact {
   int *wn_ptr, *wn;   /* [n+1], [K]: pairs of P by node */
   cholmod_sparse *A;  /* the system's pattern (and values) for P */
   int *map;           /* [nt] value index in A of each assembled term */
-  size_t nt;
+  int *pinv;          /* [na + np] position of each row in the factor's order */
+  unsigned char *lact;/* [np] row of P active in the factor L */
+  int valid;          /* L is the factor at the current iterate (updatable) */
+  double shift;       /* its Tikhonov shift */
+  cholmod_sparse *R;  /* a column for cholmod_rowadd */
   double *u, *dx;     /* [3n] friction displacement, increment */
   int *erow;          /* [maxd] rows of one node's entries */
   double *eg;         /* [3 maxd] their gradients */
@@ -67,6 +78,7 @@ void cf_contact_params_default(cf_contact_params *cp) {
   cp->eps_h = 1e-5;
   cp->eps_x = 1e-5;
   cp->max_active_set = 0;
+  cp->updates = 1;
 }
 
 void cf_contact_free(cf_contact *c) {
@@ -77,7 +89,10 @@ void cf_contact_free(cf_contact *c) {
   cholmod_free_dense(&c->Y, &c->cc);
   cholmod_free_dense(&c->E, &c->cc);
   cholmod_free_sparse(&c->A, &c->cc);
+  cholmod_free_sparse(&c->R, &c->cc);
   cholmod_finish(&c->cc);
+  free(c->pinv);
+  free(c->lact);
   free(c->obs);
   free(c->cnode);
   free(c->cobs);
@@ -259,7 +274,7 @@ static int node_entries(cf_contact *c, const cf_proj_rows *r, int i) {
 
 /* The terms of ∇G M⁻¹ ∇Gᵀ + εI (upper triangle), always in the same order
  * for a pattern: into the triplets T (new pattern) or added into the values
- * of A through map.  Inactive rows get the mean diagonal.  Returns the
+ * of A through map.  Inactive rows get a unit diagonal.  Returns the
  * count. */
 static size_t assemble(cf_contact *c, const cf_proj_rows *r, cholmod_triplet *T) {
   int N = r->na + c->np, *Ti = T ? T->i : NULL, *Tj = T ? T->j : NULL;
@@ -285,9 +300,10 @@ static size_t assemble(cf_contact *c, const cf_proj_rows *r, cholmod_triplet *T)
       }
   }
   double mean = N > c->np - c->nw ? tr / (N - (c->np - c->nw)) : 1;
+  c->shift = 1e-9 * mean; /* Tikhonov shift, as the projection's */
   for (int a = 0; a < N; a++, q++) {
-    double v = 1e-9 * mean; /* Tikhonov shift, as the projection's */
-    if (a >= r->na && c->wpos[c->P[a - r->na]] < 0) v += mean;
+    /* inactive rows: the identity's, as cholmod_rowdel leaves them */
+    double v = a >= r->na && c->wpos[c->P[a - r->na]] < 0 ? 1 : c->shift;
     if (!T) {
       Ax[c->map[q]] += v;
       continue;
@@ -329,26 +345,95 @@ static int analyse(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res,
     c->L = cholmod_analyze(c->A, &c->cc);
   }
   cholmod_free_triplet(&T, &c->cc);
-  if (!c->A || !c->L) return cf_error_set(err, CF_ENOMEM, "contacts: out of memory (analysis of %d rows)", N);
+  free(c->pinv);
+  free(c->lact);
+  cholmod_free_sparse(&c->R, &c->cc);
+  c->pinv = malloc(sizeof(int) * ((size_t)N + 1));
+  c->lact = malloc((size_t)c->np + 1);
+  c->R = cholmod_allocate_sparse(N, 1, (size_t)c->maxd + 1, 1, 1, 0, CHOLMOD_REAL, &c->cc);
+  if (!c->A || !c->L || !c->pinv || !c->lact || !c->R)
+    return cf_error_set(err, CF_ENOMEM, "contacts: out of memory (analysis of %d rows)", N);
+  const int *perm = c->L->Perm;
+  for (int a = 0; a < N; a++) c->pinv[perm[a]] = a;
   res->analyses++;
   return CF_OK;
 }
 
+/* Column a = na + f of the system (pair k = P[f], active) in the factor's
+ * order into c->R, sorted: the couplings with the metric rows and the
+ * active contact rows at its node, and its diagonal. */
+static void system_column(cf_contact *c, const cf_proj_rows *r, int f) {
+  int k = c->P[f], i = c->cnode[k], n = 0, *Ri = c->R->i;
+  double *Rx = c->R->x, w = r->invm[i];
+  const double *nk = c->N + 3 * k;
+  for (int u = r->node_ptr[i]; u < r->node_ptr[i + 1]; u++, n++) {
+    const double *g = r->G + 3 * r->node_slot[u];
+    Ri[n] = c->pinv[r->slot_row[r->node_slot[u]]];
+    Rx[n] = 2 * w * (g[0] * nk[0] + g[1] * nk[1] + g[2] * nk[2]);
+  }
+  for (int v = c->wn_ptr[i]; v < c->wn_ptr[i + 1]; v++) {
+    int k2 = c->wn[v];
+    if (c->wpos[k2] < 0 && k2 != k) continue;
+    const double *n2 = c->N + 3 * k2;
+    Ri[n] = c->pinv[r->na + c->ppos[k2]];
+    Rx[n++] = w * (n2[0] * nk[0] + n2[1] * nk[1] + n2[2] * nk[2]) + (k2 == k ? c->shift : 0);
+  }
+  for (int a = 1; a < n; a++) /* insertion sort by row */
+    for (int b = a; b > 0 && Ri[b - 1] > Ri[b]; b--) {
+      int ti = Ri[b];
+      double tx = Rx[b];
+      Ri[b] = Ri[b - 1], Rx[b] = Rx[b - 1];
+      Ri[b - 1] = ti, Rx[b - 1] = tx;
+    }
+  ((int *)c->R->p)[1] = n;
+}
+
+/* Bring the factor from its active rows (lact) to W's by cholmod_rowadd /
+ * cholmod_rowdel.  Returns 0 when it cannot (then refactor): a failed update
+ * or a new pivot below 1e-12 of its row's diagonal (the linear-dependence
+ * test of Remark 3.5.3). */
+static int update_factor(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res) {
+  for (int f = 0; f < c->np; f++) {
+    int want = c->wpos[c->P[f]] >= 0, kp = c->pinv[r->na + f];
+    if (want == c->lact[f]) continue;
+    if (!want) {
+      if (!cholmod_rowdel(kp, NULL, c->L, &c->cc)) return 0;
+    } else {
+      system_column(c, r, f);
+      double diag = 0;
+      for (int q = 0; q < ((int *)c->R->p)[1]; q++)
+        if (((int *)c->R->i)[q] == kp) diag = ((double *)c->R->x)[q];
+      if (!cholmod_rowadd(kp, c->R, c->L, &c->cc) || c->cc.status != CHOLMOD_OK) return 0;
+      double d = ((double *)c->L->x)[((int *)c->L->p)[kp]]; /* D of the new row */
+      if (!(d > 1e-12 * diag)) return 0;
+    }
+    c->lact[f] = (unsigned char)want;
+    res->updates++;
+  }
+  return 1;
+}
+
 /* Factor the system of the current iterate and W (a new pattern when a
- * pair of W has no row yet). */
+ * pair of W has no row yet); while the factor is that of the current
+ * iterate, working-set changes are rank updates (cp.updates). */
 static int factor_system(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res, cf_error *err) {
   int fresh = !c->L;
   for (int w = 0; w < c->nw && !fresh; w++) fresh = c->ppos[c->W[w]] < 0;
   if (fresh) {
     int rc = analyse(c, r, res, err);
     if (rc) return rc;
+    c->valid = 0;
   }
+  if (c->valid && c->cp.updates && update_factor(c, r, res)) return CF_OK;
   assemble(c, r, NULL);
+  c->valid = 0;
   if (!cholmod_factorize(c->A, c->L, &c->cc) || c->cc.status != CHOLMOD_OK) {
     cholmod_free_factor(&c->L, &c->cc);
     return cf_error_set(err, CF_ESOLVER, "contacts: CHOLMOD factorization failed (status %d, %d rows)",
                         c->cc.status, r->na + c->np);
   }
+  for (int f = 0; f < c->np; f++) c->lact[f] = c->wpos[c->P[f]] >= 0;
+  c->valid = 1;
   res->factorizations++;
   return CF_OK;
 }
@@ -482,6 +567,7 @@ int cf_contact_solve(cf_contact *c, const double *xprev, double *x, double h, do
                           "contacts: no convergence in %d iterations (violation %.3g, min clearance %.3g m, "
                           "friction step %.3g m)",
                           res->iterations, v, mh, umax);
+    c->valid = 0; /* a new iterate: refactor once, then update */
     int rc = active_set(c, &r, res, err);
     if (rc) return rc;
     for (int q = 0; q < 3 * c->n; q++) x[q] += c->dx[q];

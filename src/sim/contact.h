@@ -10,7 +10,8 @@ typedef struct cf_contact cf_contact;
 typedef struct {
   int iterations;     /* projection iterations (QPs (3.4) solved) */
   int factorizations; /* numeric factorizations of the contact system */
-  int analyses;       /* symbolic analyses (working set changed) */
+  int analyses;       /* symbolic analyses (a pair without a row entered) */
+  int updates;        /* cholmod_rowadd / cholmod_rowdel updates */
   int as_iterations;  /* solves of the contact system (active-set steps) */
   int rows_in, rows_out; /* working-set changes */
   int active;         /* contacts in the working set at exit */

@@ -209,8 +209,10 @@ int cf_sim_set_obstacles(cf_sim *s, const cf_obstacle *obs, int n_obs, const cf_
                          cf_error *err) {
   for (int k = 0; k < n_obs; k++)
     if (cf_obstacle_check(obs + k, err)) return err ? err->code : CF_EINVAL;
-  if (!(cp->thickness >= 0) || !isfinite(cp->thickness) || !(cp->eps_h > 0) || !(cp->eps_x > 0))
-    return cf_error_set(err, CF_EINVAL, "contact parameters: thickness >= 0, eps_h > 0 and eps_x > 0 expected");
+  if (!(cp->thickness >= 0) || !isfinite(cp->thickness) || !(cp->eps_h > 0) || !(cp->eps_x > 0) ||
+      (cp->updates != 0 && cp->updates != 1))
+    return cf_error_set(err, CF_EINVAL,
+                        "contact parameters: thickness >= 0, eps_h > 0, eps_x > 0 and updates 0 or 1 expected");
   cf_contact_free(s->ct);
   s->ct = NULL;
   if (n_obs == 0) return CF_OK;
@@ -231,6 +233,7 @@ static int contact_project(cf_sim *s, double h, int iters, cf_proj_result *pr, c
   s->st.iterations += cr.iterations;
   s->st.contact_factorizations += cr.factorizations;
   s->st.contact_analyses += cr.analyses;
+  s->st.contact_updates += cr.updates;
   s->st.active_set_iterations += cr.as_iterations;
   s->st.rows_in += cr.rows_in;
   s->st.rows_out += cr.rows_out;

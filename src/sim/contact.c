@@ -24,7 +24,8 @@
  * Linear algebra (simplicial LDLᵀ, CHOLMOD).  The system has a row for
  * every pair of a pattern set P ⊇ W; the rows of P \ W are inactive (unit
  * diagonal, no coupling, zero right-hand side: ζ = 0).  P and the symbolic
- * analysis change only when a pair without a row enters W (then P := W).
+ * analysis change only when a pair without a row enters W (then P := P ∪ W,
+ * or W once P has more than 2 |W| + 32 pairs).
  * The matrix is refactored numerically once per iteration (the gradients
  * moved); the working-set changes after that are rank updates,
  * cholmod_rowadd / cholmod_rowdel of the row's (identity ↔ system) column
@@ -224,13 +225,19 @@ static double friction(cf_contact *c, const cf_proj_rows *r, const double *xprev
   return umax;
 }
 
-/* P := W (a new pattern): its pairs by node (wn_ptr, wn) and the largest
- * entry count of a node. */
+/* A new pattern: P := P ∪ W, or just W when P has grown beyond 2 |W| + 32
+ * pairs (inactive rows cost factorization work); its pairs by node
+ * (wn_ptr, wn) and the largest entry count of a node. */
 static int new_pattern(cf_contact *c, const cf_proj_rows *r) {
-  for (int f = 0; f < c->np; f++) c->ppos[c->P[f]] = -1;
-  memcpy(c->P, c->W, sizeof(int) * (size_t)c->nw);
-  c->np = c->nw;
-  for (int f = 0; f < c->np; f++) c->ppos[c->P[f]] = f;
+  if (c->np > 2 * c->nw + 32) {
+    for (int f = 0; f < c->np; f++) c->ppos[c->P[f]] = -1;
+    c->np = 0;
+  }
+  for (int w = 0; w < c->nw; w++)
+    if (c->ppos[c->W[w]] < 0) {
+      c->ppos[c->W[w]] = c->np;
+      c->P[c->np++] = c->W[w];
+    }
   memset(c->wn_ptr, 0, sizeof(int) * ((size_t)c->n + 1));
   for (int f = 0; f < c->np; f++) c->wn_ptr[c->cnode[c->P[f]] + 1]++;
   int maxd = 1;

@@ -6,8 +6,9 @@
  * height are not given: these are guesses).  Prints the mean x of the sheet
  * every 0.25 s, then the contact counters and the wall time.
  *
- * usage: bench_contact [MU [N [RADIUS [HEIGHT [L [OFF_X [UPDATES]]]]]]]
- *        defaults     0.55  13  0.1     0.6     1.3  0.3   1 */
+ * usage: bench_contact [MU [N [RADIUS [HEIGHT [L [OFF_X [UPDATES [BUDGET]]]]]]]]
+ *        defaults     0.55  13  0.1     0.6     1.3  0.3   1         0
+ * (BUDGET: cf_contact_params.friction_budget) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ int main(int argc, char **argv) {
   cf_contact_params cp;
   cf_contact_params_default(&cp);
   cp.updates = (int)arg(argc, argv, 7, 1);
+  cp.friction_budget = (int)arg(argc, argv, 8, 0);
   cf_obstacle ob[2];
   cf_obstacle_init(ob, cf_obstacle_cylinder);
   ob[0].a[1] = 1, ob[0].a[2] = 0, ob[0].r = R, ob[0].len = 0.5, ob[0].c[2] = top - R - cp.thickness, ob[0].mu = mu;
@@ -55,10 +57,10 @@ int main(int argc, char **argv) {
   }
   clock_gettime(CLOCK_MONOTONIC, &t1);
   cf_sim_stats st = cf_sim_get_stats(s);
-  printf("mu %.2f, %dx%d nodes, updates %d: %ld steps (%ld in contact), %.2f iterations/step, %ld active-set "
+  printf("mu %.2f, %dx%d nodes, updates %d, friction budget %d: %ld steps (%ld in contact), %.2f iterations/step, %ld active-set "
          "solves, %ld factorizations, %ld updates, %ld analyses, rows in %ld out %ld, min clearance %.3g m; "
          "%.3f s\n",
-         mu, nn, nn, cp.updates, st.steps, st.contact_steps, (double)st.iterations / (st.steps ? st.steps : 1),
+         mu, nn, nn, cp.updates, cp.friction_budget, st.steps, st.contact_steps, (double)st.iterations / (st.steps ? st.steps : 1),
          st.active_set_iterations, st.contact_factorizations, st.contact_updates, st.contact_analyses, st.rows_in,
          st.rows_out, st.min_clearance, (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec));
   cf_sim_free(s);

@@ -9,7 +9,8 @@
  * tan theta = 1.1 mu like a rigid block under Coulomb friction (the same
  * recursion with g (sin theta - mu cos theta), within 2 %).  Moving
  * obstacles: a floor sliding in its own plane (a belt) drags a sheet lying
- * on it up to its own speed with mu = 0.5, not at all with mu = 0.  Every node stays
+ * on it up to its own speed with mu = 0.5, not at all with mu = 0.  All
+ * of it for both friction forms (cf_contact_params.friction_budget 0, 1).  Every node stays
  * at least thickness - eps1 above the plane and the metric constraints
  * hold at every step. */
 #include <math.h>
@@ -19,12 +20,15 @@
 #include "cf_sim.h"
 #include "testutil.h"
 
+static int budget; /* cf_contact_params.friction_budget of the runs */
+
 /* Mean displacement down the slope after `steps` steps. */
 static double slide(double tan_theta, double mu, int steps, double *expect_free) {
   double th = atan(tan_theta), s = sin(th), c = cos(th);
   double nrm[3] = {-s, 0, c}, up[3] = {c, 0, s};
   cf_contact_params cp;
   cf_contact_params_default(&cp);
+  cp.friction_budget = budget;
   double lift = cp.thickness + 1e-9;
   double o[3] = {lift * nrm[0], -0.297, lift * nrm[2]}, u[3], v[3] = {0, 0.594, 0};
   for (int d = 0; d < 3; d++) u[d] = 0.42 * up[d];
@@ -59,9 +63,9 @@ static double slide(double tan_theta, double mu, int steps, double *expect_free)
     for (int i = 0; i < n; i++)
       for (int q = 0; q < 3; q++) d -= (x[3 * i + q] - m->x[3 * i + q]) * up[q] / n;
     cf_sim_stats st = cf_sim_get_stats(sim);
-    printf("tan theta %.3f, mu %.2f: moved %.4g m down the slope; min clearance %.3g m, max violation %.3g; "
+    printf("budget %d, tan theta %.3f, mu %.2f: moved %.4g m down the slope; min clearance %.3g m, max violation %.3g; "
            "%.2f iterations, %.2f contact factorizations, %.3f analyses per step\n",
-           tan_theta, mu, d, minc, maxv, (double)st.iterations / steps, (double)st.contact_factorizations / steps,
+           budget, tan_theta, mu, d, minc, maxv, (double)st.iterations / steps, (double)st.contact_factorizations / steps,
            (double)st.contact_analyses / steps);
   }
   CHECK(minc >= -1e-5, "tan %.3f mu %.2f: min clearance %.3g m", tan_theta, mu, minc);
@@ -80,6 +84,7 @@ static double slide(double tan_theta, double mu, int steps, double *expect_free)
 static double belt(double mu) {
   cf_contact_params cp;
   cf_contact_params_default(&cp);
+  cp.friction_budget = budget;
   double o[3] = {-0.21, -0.297, cp.thickness + 1e-9}, u[3] = {0.42, 0, 0}, v[3] = {0, 0.594, 0};
   cf_mesh *m = cf_mesh_grid(7, 9, o, u, v, 1);
   cf_params p;
@@ -102,14 +107,15 @@ static double belt(double mu) {
   }
   if (sim)
     for (int i = 0; i < m->n_nodes; i++) vx += cf_sim_v(sim)[3 * i] / m->n_nodes;
-  printf("belt at 0.1 m/s, mu %.2f: sheet velocity %.5f m/s after 1.5 s, min clearance %.3g m\n", mu, vx, minc);
+  printf("budget %d, belt at 0.1 m/s, mu %.2f: sheet velocity %.5f m/s after 1.5 s, min clearance %.3g m\n",
+         budget, mu, vx, minc);
   CHECK(minc >= -1e-5, "belt mu %.2f: min clearance %.3g m", mu, minc);
   cf_sim_free(sim);
   cf_mesh_free(m);
   return vx;
 }
 
-int main(void) {
+static void run(void) {
   const double mu = 0.5;
   const int steps = 100;
   double stick = slide(0.9 * mu, mu, steps, NULL);
@@ -123,5 +129,9 @@ int main(void) {
   CHECK(fabs(vb - 0.1) < 1e-3, "belt: the sheet moves at %.5f m/s, the belt at 0.1", vb);
   double v0 = belt(0);
   CHECK(fabs(v0) < 1e-6, "frictionless belt: the sheet moves at %.3g m/s", v0);
+}
+
+int main(void) {
+  for (budget = 0; budget <= 1; budget++) run(); /* both friction forms (cf_sim.h) */
   return cf_test_done("test_contact_friction");
 }

@@ -305,6 +305,13 @@ typedef struct {
                        (CHOLMOD rowadd/rowdel on the simplicial LDL'),
                        refactoring when an update fails or its pivot
                        reveals a dependent row; 0: refactor on every change */
+  int friction_budget; /* 0 (default): the thesis' friction, iteration j+1
+                       from the Δγ_j of iteration j, capped per contact so it
+                       never reverses its node; too weak where few contact
+                       nodes hold much cloth (docs/contacts.md).  1: what the
+                       cap leaves of μ Σ_j Δγ_j is used in the next
+                       iterations of the step (holds a sheet on a cylinder
+                       the default lets slide; several times the iterations) */
 } cf_contact_params;
 
 void cf_contact_params_default(cf_contact_params *cp);

@@ -17,7 +17,13 @@
  * tangential velocity at φ_{j+1} ((φ − φⁿ)/h minus the obstacle's), as
  * the displacement M⁻¹ f_μ, capped per contact at the tangential
  * displacement it opposes (so it stops a node, never reverses it: the
- * static case, β < |γ ∇H|).  Stopping (3.5): max |C_r| / c_r ≤ tol,
+ * static case, β < |γ ∇H|).  The cap uses the node's own displacement, so
+ * where few contact nodes hold much cloth (a sheet hanging over a
+ * cylinder) friction falls far short of μ times the normal force:
+ * cf_contact_params.friction_budget = 1 keeps what the cap left of each
+ * contact's μ Σ_j Δγ_j for the next iterations of the step (Coulomb on the
+ * step's impulses), at the cost of many more iterations (docs/contacts.md).
+ * Stopping (3.5): max |C_r| / c_r ≤ tol,
  * min H ≥ −ε1, and the friction displacement the next iteration would add
  * ≤ ε2 (what is left of max |Δφ| once C and H hold).
  *
@@ -50,7 +56,9 @@ struct cf_contact {
   cf_contact_params cp;
   int *cnode, *cobs;  /* [K] node and obstacle of each pair */
   double *H, *N;      /* [K], [3K] at the current iterate */
-  double *gam;        /* [K] Δγ of the last solve (friction of the next) */
+  double *gam;        /* [K] normal impulse friction acts on: Δγ of the
+                         last solve; with friction_budget, what this step's
+                         Δγ have added and friction not yet used */
   int *wpos;          /* [K] position in W, or -1 */
   int *W, nw;         /* working set (pair ids) */
   int *P, np;         /* pattern set: the pairs with a row in the system
@@ -80,6 +88,7 @@ void cf_contact_params_default(cf_contact_params *cp) {
   cp->eps_x = 1e-5;
   cp->max_active_set = 0;
   cp->updates = 1;
+  cp->friction_budget = 0;
 }
 
 void cf_contact_free(cf_contact *c) {
@@ -197,8 +206,9 @@ static void w_remove(cf_contact *c, int k) {
   c->wpos[k] = -1;
 }
 
-/* Friction displacements u = M⁻¹ f_μ from the Δγ of the last solve and the
- * relative tangential velocities at x; returns max |u_i|. */
+/* Friction displacements u = M⁻¹ f_μ from the unused normal impulses gam
+ * and the relative tangential velocities at x, consuming gam; returns
+ * max |u_i|. */
 static double friction(cf_contact *c, const cf_proj_rows *r, const double *xprev, const double *x, double h,
                        double t) {
   memset(c->u, 0, sizeof(double) * 3 * (size_t)c->n);
@@ -216,6 +226,7 @@ static double friction(cf_contact *c, const cf_proj_rows *r, const double *xprev
     if (!(s > 0)) continue;
     double disp = o->mu * c->gam[k] * r->invm[i];
     if (disp > s * h) disp = s * h; /* stop the node, do not reverse it */
+    if (c->cp.friction_budget) c->gam[k] -= disp / (o->mu * r->invm[i]); /* the rest: next iterations */
     for (int d = 0; d < 3; d++) c->u[3 * i + d] -= disp * vt[d] / s;
   }
   for (int i = 0; i < c->n; i++) {
@@ -539,8 +550,9 @@ static int active_set(cf_contact *c, const cf_proj_rows *r, cf_contact_result *r
       res->rows_in++;
       continue;
     }
-    for (int k = 0; k < c->K; k++) c->gam[k] = 0;
-    for (int w = 0; w < c->nw; w++) c->gam[c->W[w]] = -z[r->na + c->ppos[c->W[w]]];
+    if (!c->cp.friction_budget) /* the thesis: friction of the next iteration from this Δγ only */
+      for (int k = 0; k < c->K; k++) c->gam[k] = 0;
+    for (int w = 0; w < c->nw; w++) c->gam[c->W[w]] += -z[r->na + c->ppos[c->W[w]]];
     return CF_OK;
   }
 }

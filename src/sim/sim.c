@@ -210,9 +210,10 @@ int cf_sim_set_obstacles(cf_sim *s, const cf_obstacle *obs, int n_obs, const cf_
   for (int k = 0; k < n_obs; k++)
     if (cf_obstacle_check(obs + k, err)) return err ? err->code : CF_EINVAL;
   if (!(cp->thickness >= 0) || !isfinite(cp->thickness) || !(cp->eps_h > 0) || !(cp->eps_x > 0) ||
-      (cp->updates != 0 && cp->updates != 1) || cp->max_active_set < 0)
+      (cp->updates != 0 && cp->updates != 1) || (cp->friction_budget != 0 && cp->friction_budget != 1) ||
+      cp->max_active_set < 0)
     return cf_error_set(err, CF_EINVAL, "contact parameters: thickness >= 0, eps_h > 0, eps_x > 0, "
-                        "max_active_set >= 0 and updates 0 or 1 expected");
+                        "max_active_set >= 0, updates and friction_budget 0 or 1 expected");
   cf_contact_free(s->ct);
   s->ct = NULL;
   if (n_obs == 0) return CF_OK;

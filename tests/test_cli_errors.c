@@ -228,6 +228,18 @@ int main(int argc, char **argv) {
   config_case("negative rho", "rho", "rho = -0.1042", 0, 0, "rho");
   config_case("negative ks", "ks", "ks = -0.5", 0, 0, "ks");
   config_case("malformed line", "height", "height 0.594", 0, 1, NULL);
+  /* obstacles (docs/contacts.md): the seed line of [cloth] is followed by
+   * an obstacle section, so these errors are a few lines further down */
+  config_case("obstacle: unknown kind", "seed", "seed = 1\n[obstacle.a]\nkind = cone", 0, 0, "kind");
+  config_case("obstacle: key before kind", "seed", "seed = 1\n[obstacle.a]\nradius = 0.1", 0, 0, "'kind'");
+  config_case("obstacle: key of another kind", "seed", "seed = 1\n[obstacle.a]\nkind = sphere\nnormal = 0, 0, 1", 0, 0,
+              "normal");
+  config_case("obstacle: negative radius", "seed", "seed = 1\n[obstacle.a]\nkind = sphere\nradius = -1", 0, 0, "radius");
+  config_case("obstacle: no radius", "seed", "seed = 1\n[obstacle.ball]\nkind = sphere", 0, 0, "[obstacle.ball] radius");
+  config_case("obstacle: negative mu", "seed", "seed = 1\n[obstacle.a]\nkind = plane\nmu = -0.2", 0, 0, "mu");
+  config_case("obstacle: zero normal", "seed", "seed = 1\n[obstacle.a]\nkind = plane\nnormal = 0, 0, 0", 0, 0,
+              "normal");
+  config_case("contact: negative thickness", "seed", "seed = 1\n[contact]\nthickness = -1", 0, 0, "thickness");
   config_case("binary garbage (NUL bytes)", NULL, NULL, 1, 0, NULL);
   config_case("binary garbage (no NUL)", NULL, NULL, 0, 0, NULL);
 

@@ -12,15 +12,17 @@ static const char *help =
     "usage: clothfit simulate CONFIG.ini [-o OUT.h5] [--json]\n"
     "\n"
     "Simulate the inextensible cloth of CONFIG (see experiments/shake_a2.ini for\n"
-    "every key), write node trajectories to OUT.h5 (/time, /nodes/position,\n"
-    "/mesh, /diagnostics; every parameter and the tool version as attributes)\n"
-    "and print a summary.  --json: also a JSON object on the last line.\n";
+    "every key; obstacles, [obstacle.NAME] and [contact], in docs/contacts.md),\n"
+    "write node trajectories to OUT.h5 (/time, /nodes/position, /mesh,\n"
+    "/diagnostics; every parameter and the tool version as attributes) and print\n"
+    "a summary.  --json: also a JSON object on the last line.\n";
 
 typedef struct {
   double wall, max_violation, it_per_step, fact_per_step, sub_per_step, cg_per_step;
   int threads; /* threads the projection ran on */
   cf_area_error area_final, area_max;
   long steps;
+  cf_sim_stats st; /* the counters at the end (contacts) */
 } summary;
 
 typedef struct {
@@ -59,6 +61,10 @@ static int simulate(const cf_scenario *sc, run_state *r, summary *su, cf_error *
   cf_mesh_element_areas(r->mesh, r->mesh->x, a0);
   for (int k = 0; k < r->n_kin; k++) memcpy(r->kin0 + 3 * k, r->mesh->x + 3 * r->kin[k], 3 * sizeof(double));
   cf_sim *s = cf_sim_alloc(r->mesh, &sc->params, r->kin, r->n_kin, err);
+  if (s && sc->n_obstacles > 0 && cf_sim_set_obstacles(s, sc->obstacles, sc->n_obstacles, &sc->contact, err)) {
+    cf_sim_free(s);
+    s = NULL;
+  }
   if (!s) {
     free(a0);
     return err->code;
@@ -96,6 +102,7 @@ static int simulate(const cf_scenario *sc, run_state *r, summary *su, cf_error *
   su->cg_per_step = st.steps ? (double)st.cg_iterations / st.steps : 0;
   su->fact_per_step = st.steps ? (double)st.factorizations / st.steps : 0;
   su->threads = st.threads;
+  su->st = st;
   cf_sim_free(s);
   free(a0);
   return rc;
@@ -140,6 +147,16 @@ int cmd_simulate(int argc, char **argv) {
   if (su.sub_per_step > 0 || su.cg_per_step > 0) /* fine meshes: shorter steps, inexact Newton (cf_sim.h) */
     printf("                  %.2f substeps/step, %.2f preconditioned CG iterations/step\n", su.sub_per_step,
            su.cg_per_step);
+  if (sc.n_obstacles > 0) {
+    const cf_sim_stats *c = &su.st;
+    printf("contacts          %d obstacles; %ld of %ld steps in contact, %.2f iterations and %.2f active-set "
+           "solves each\n", sc.n_obstacles, c->contact_steps, su.steps,
+           c->contact_steps ? (double)c->contact_iterations / c->contact_steps : 0.0,
+           c->contact_steps ? (double)c->active_set_iterations / c->contact_steps : 0.0);
+    printf("                  rows in %ld, out %ld; %ld factorizations, %ld updates, %ld analyses; min "
+           "clearance %.3g m\n", c->rows_in, c->rows_out, c->contact_factorizations, c->contact_updates,
+           c->contact_analyses, c->min_clearance);
+  }
   printf("max violation     %.3g (tol %.3g)\n", su.max_violation, sc.params.tol);
   printf("area error max    total %.3f %%, mean element %.3f %%\n", 100 * su.area_max.total, 100 * su.area_max.mean);
   printf("lowest node end   %d at (%.4f, %.4f, %.4f) m\n", lc, xl[3 * lc], xl[3 * lc + 1], xl[3 * lc + 2]);
@@ -147,9 +164,14 @@ int cmd_simulate(int argc, char **argv) {
   if (json)
     printf("{\"scenario\":\"%s\",\"nodes\":%d,\"steps\":%ld,\"wall_s\":%.6f,\"iterations_per_step\":%.4f,"
            "\"factorizations_per_step\":%.4f,\"max_violation\":%.6g,\"area_error_total_max\":%.6g,"
-           "\"area_error_mean_max\":%.6g,\"threads\":%d,\"output\":%s%s%s}\n",
+           "\"area_error_mean_max\":%.6g,\"threads\":%d,\"obstacles\":%d,\"contact_steps\":%ld,"
+           "\"contact_iterations\":%ld,\"active_set_iterations\":%ld,\"rows_in\":%ld,\"rows_out\":%ld,"
+           "\"contact_factorizations\":%ld,\"contact_updates\":%ld,\"contact_analyses\":%ld,\"min_clearance\":%.6g,\"output\":%s%s%s}\n",
            sc.name, r.mesh->n_nodes, su.steps, su.wall, su.it_per_step, su.fact_per_step, su.max_violation,
-           su.area_max.total, su.area_max.mean, su.threads, out ? "\"" : "", out ? out : "null", out ? "\"" : "");
+           su.area_max.total, su.area_max.mean, su.threads, sc.n_obstacles, su.st.contact_steps,
+           su.st.contact_iterations, su.st.active_set_iterations, su.st.rows_in, su.st.rows_out,
+           su.st.contact_factorizations, su.st.contact_updates, su.st.contact_analyses, su.st.min_clearance, out ? "\"" : "",
+           out ? out : "null", out ? "\"" : "");
   cf_scenario_free(&sc);
   run_free(&r);
   return 0;

@@ -191,6 +191,19 @@ typedef struct {
   int threads;          /* threads the projection runs on (1, or 2 with
                            cf_params.threads >= 2 on a large mesh) */
   double last_violation;/* max relative violation after the last step */
+  /* contacts (cf_sim_set_obstacles; all 0 without obstacles) */
+  long contact_steps;   /* (sub)steps projected with contact constraints */
+  long contact_iterations;  /* their projection iterations (also in iterations) */
+  long contact_factorizations; /* numeric factorizations of the contact
+                           system (not in factorizations) */
+  long contact_analyses; /* symbolic analyses (when a pair without a row
+                           in the system's pattern enters the working set) */
+  long contact_updates; /* working-set changes done as factor updates */
+  long active_set_iterations; /* solves of the contact system */
+  long rows_in, rows_out; /* contacts added to / removed from the working set */
+  int last_contacts;    /* contacts in the working set after the last step */
+  double min_clearance; /* min over steps of (distance - thickness), m;
+                           only steps that used contacts (else 0) */
   double max_violation; /* max over all steps */
 } cf_sim_stats;
 
@@ -218,6 +231,96 @@ const double *cf_sim_v(const cf_sim *s);
 double cf_sim_time(const cf_sim *s);
 const cf_model *cf_sim_model(const cf_sim *s);
 cf_sim_stats cf_sim_get_stats(const cf_sim *s);
+
+/* ------------------------------------------------------------- obstacles */
+/* Rigid obstacles the cloth's nodes must stay outside of (thesis §3.2,
+ * SPEC §5): each kind gives the signed distance of a point to its surface
+ * (negative inside) and the outward unit normal there (the gradient of the
+ * distance; on edges and corners of a box the direction to the nearest
+ * surface point).  Kinds are GSL-style constant type descriptors
+ * (cf_obstacle_plane, ...); the fields of cf_obstacle each kind reads:
+ *   plane:    c a point on it, a its unit normal (the free side);
+ *   sphere:   c centre, r radius;
+ *   cylinder: c centre, a unit axis, r radius, len half length along a
+ *             (0: infinite);
+ *   box:      c centre, h[3] half extents along x, y, z;
+ *   table:    c centre of the top face, h[0], h[1] half extents of the top
+ *             along x, y, h[2] the thickness of the top (a box below c; its
+ *             top face and edges are what the cloth touches).
+ * Prescribed rigid motion (both optional): translation at velocity vel
+ * (m/s) and rotation at omega (rad/s, right-handed) about the unit axis
+ * rot_axis through the point rot_c (which moves with vel): at time t a body
+ * point q is at R(omega t) (q - rot_c) + rot_c + vel t.  mu: Coulomb
+ * friction coefficient of the cloth on this obstacle (>= 0). */
+typedef struct cf_obstacle_type cf_obstacle_type;
+typedef struct {
+  const cf_obstacle_type *type;
+  double c[3], a[3], h[3];
+  double r, len;
+  double mu;
+  double vel[3];
+  double omega, rot_axis[3], rot_c[3];
+} cf_obstacle;
+
+struct cf_obstacle_type {
+  const char *name;
+  /* signed distance of body-frame point p, outward unit normal into n */
+  double (*distance)(const cf_obstacle *o, const double p[3], double n[3]);
+  /* the kind's fields are valid (names the offending field) */
+  int (*check)(const cf_obstacle *o, cf_error *err);
+};
+
+extern const cf_obstacle_type *cf_obstacle_plane;
+extern const cf_obstacle_type *cf_obstacle_sphere;
+extern const cf_obstacle_type *cf_obstacle_cylinder;
+extern const cf_obstacle_type *cf_obstacle_box;
+extern const cf_obstacle_type *cf_obstacle_table;
+/* The kind named name ("plane", "sphere", "cylinder", "box", "table"), or
+ * NULL. */
+const cf_obstacle_type *cf_obstacle_type_find(const char *name);
+/* o: output, zeroed, of kind t, rot_axis = a = e_z, no motion, mu = 0. */
+void cf_obstacle_init(cf_obstacle *o, const cf_obstacle_type *t);
+/* Valid kind, fields, finite motion, mu >= 0; names the field. */
+int cf_obstacle_check(const cf_obstacle *o, cf_error *err);
+/* Signed distance of world point p to the obstacle at time t; its outward
+ * unit normal (world frame) into n[3] (output, may be NULL). */
+double cf_obstacle_distance(const cf_obstacle *o, double t, const double p[3], double n[3]);
+/* Velocity at time t of the obstacle's material point at world point p
+ * (vel + omega rot_axis x (p - rot_c(t))) into v[3] (output). */
+void cf_obstacle_velocity(const cf_obstacle *o, double t, const double p[3], double v[3]);
+
+/* Contacts in the projection (thesis §3.3-§3.5, contact.c): node-obstacle
+ * constraints H = distance - thickness >= 0 with friction, solved by the
+ * active-set method of Algorithm 2 together with the metric constraints. */
+typedef struct {
+  double thickness; /* tau0, m: nodes are kept this far outside (default 2e-3) */
+  double eps_h;     /* eps1 of (3.5), m: min H >= -eps_h at convergence (default 1e-5) */
+  double eps_x;     /* eps2 of (3.5), m: the friction displacement of the next
+                       iteration must be below it (default 1e-5; 1e-6 did
+                       not converge in 15 iterations where the cloth wraps
+                       around an edge: test_contact's box) */
+  int max_active_set; /* active-set changes per projection iteration before
+                         giving up (default 0: 2 x candidate pairs + 20) */
+  int updates;      /* 1 (default): working-set changes update the factor
+                       (CHOLMOD rowadd/rowdel on the simplicial LDL'),
+                       refactoring when an update fails or its pivot
+                       reveals a dependent row; 0: refactor on every change */
+  int friction_budget; /* 0 (default): the thesis' friction, iteration j+1
+                       from the Δγ_j of iteration j, capped per contact so it
+                       never reverses its node; too weak where few contact
+                       nodes hold much cloth (docs/contacts.md).  1: what the
+                       cap leaves of μ Σ_j Δγ_j is used in the next
+                       iterations of the step (holds a sheet on a cylinder
+                       the default lets slide; several times the iterations) */
+} cf_contact_params;
+
+void cf_contact_params_default(cf_contact_params *cp);
+/* Put n_obs obstacles (copied; n_obs = 0 removes them) in the simulation's
+ * projection.  Without obstacles, or on a step where no node comes closer
+ * than thickness to any obstacle and none was in contact at the previous
+ * step, the step is the contact-free one, bitwise. */
+int cf_sim_set_obstacles(cf_sim *s, const cf_obstacle *obs, int n_obs, const cf_contact_params *cp,
+                         cf_error *err);
 
 /* ---------------------------------------------------------------- driving */
 /* Prescribed motion of the kinematic nodes (SPEC §4.1 shake, fixed). */

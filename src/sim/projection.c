@@ -361,6 +361,19 @@ static double eval_rows(cf_proj *p, const double *x) {
   return v;
 }
 
+double cf_proj_eval(cf_proj *p, const double *x, cf_proj_rows *rows) {
+  double v = p->na ? eval_rows(p, x) : 0;
+  rows->n = p->md->n;
+  rows->na = p->na;
+  rows->invm = p->invm;
+  rows->node_ptr = p->node_ptr;
+  rows->node_slot = p->node_slot;
+  rows->slot_row = p->slot_row;
+  rows->G = p->G;
+  rows->C = p->C;
+  return v;
+}
+
 /* The terms of node i: its gradients are gathered by coordinate once, so
  * the dot products of slot u with slots u.. form a loop the compiler
  * vectorizes; the additions into A follow in the original order. */

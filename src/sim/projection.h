@@ -99,6 +99,19 @@ int cf_proj_threads(const cf_proj *p);
 /* 1 on large meshes: those whose factorization costs >= CF_PCG_SINGLE_FLOPS
  * (single-precision preconditioner, loops in two parts). */
 int cf_proj_large(const cf_proj *p);
+/* For the contact solver (contact.c): the active rows' values C and half
+ * gradients G at x (the gradient of row slot_row[s] at node nodes[s] is
+ * 2 G[3s..3s+2]), evaluated by cf_proj_eval, which returns the max relative
+ * violation.  The view's arrays belong to p and are valid until the next
+ * call on p. */
+typedef struct {
+  int n, na;           /* nodes; active rows */
+  const double *invm;  /* [n] inverse masses (0: kinematic) */
+  const int *node_ptr, *node_slot; /* [n+1], slots of each free node */
+  const int *slot_row; /* [slots] active row of each slot (-1: none) */
+  const double *G, *C; /* [3 slots] half gradients, [na] values */
+} cf_proj_rows;
+double cf_proj_eval(cf_proj *p, const double *x, cf_proj_rows *rows);
 /* Forget the factorization (next solve refactors). */
 void cf_proj_invalidate(cf_proj *p);
 #endif

@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "bending.h"
+#include "contact.h"
 #include "projection.h"
 
 void cf_params_default(cf_params *p) {
@@ -93,6 +94,8 @@ struct cf_sim {
   cf_params p;
   cf_model *md;
   cf_proj *proj;
+  cf_contact *ct;             /* obstacles (NULL: none) */
+  double *x0;                 /* [3n] the unconstrained step (with obstacles) */
   cf_ustep *us[CF_MAX_SUBSTEP_LEVEL + 1]; /* per step length dt / 2^level */
   int n, n_kin;
   int *kin;
@@ -105,6 +108,7 @@ struct cf_sim {
   int calm;                   /* consecutive easy steps at that level */
   int deepest;                /* deepest level reached in the current step */
   long subs;                  /* substeps taken in the current step */
+  long csubs;                 /* ... of them projected with contacts */
   double t;
   cf_sim_stats st;
 };
@@ -114,6 +118,8 @@ static cf_ustep *ustep_at(cf_sim *s, int level, cf_error *err);
 void cf_sim_free(cf_sim *s) {
   if (!s) return;
   cf_model_free(s->md);
+  cf_contact_free(s->ct);
+  free(s->x0);
   cf_proj_free(s->proj);
   for (int l = 0; l <= CF_MAX_SUBSTEP_LEVEL; l++) cf_ustep_free(s->us[l]);
   free(s->xb);
@@ -196,6 +202,47 @@ void cf_sim_set_state(cf_sim *s, const double *x, const double *v) {
   if (x) memcpy(s->x, x, sizeof(double) * 3 * s->n);
   if (v) memcpy(s->v, v, sizeof(double) * 3 * s->n);
   cf_proj_invalidate(s->proj);
+  if (s->ct) cf_contact_reset(s->ct);
+}
+
+int cf_sim_set_obstacles(cf_sim *s, const cf_obstacle *obs, int n_obs, const cf_contact_params *cp,
+                         cf_error *err) {
+  for (int k = 0; k < n_obs; k++)
+    if (cf_obstacle_check(obs + k, err)) return err ? err->code : CF_EINVAL;
+  if (!(cp->thickness >= 0) || !isfinite(cp->thickness) || !(cp->eps_h > 0) || !(cp->eps_x > 0) ||
+      (cp->updates != 0 && cp->updates != 1) || (cp->friction_budget != 0 && cp->friction_budget != 1) ||
+      cp->max_active_set < 0)
+    return cf_error_set(err, CF_EINVAL, "contact parameters: thickness >= 0, eps_h > 0, eps_x > 0, "
+                        "max_active_set >= 0, updates and friction_budget 0 or 1 expected");
+  cf_contact_free(s->ct);
+  s->ct = NULL;
+  if (n_obs == 0) return CF_OK;
+  if (!s->x0 && !(s->x0 = malloc(sizeof(double) * 3 * s->n)))
+    return cf_error_set(err, CF_ENOMEM, "simulation: out of memory");
+  s->ct = cf_contact_alloc(s->proj, s->n, s->is_kin, obs, n_obs, cp, err);
+  return s->ct ? CF_OK : CF_ENOMEM; /* its only failure */
+}
+
+/* Project s->xn (the unconstrained step of length h) with the contacts:
+ * the end of the step is at time s->t + h. */
+static int contact_project(cf_sim *s, double h, int iters, cf_proj_result *pr, cf_error *perr) {
+  cf_contact_result cr;
+  int rc = cf_contact_solve(s->ct, s->x, s->xn, h, s->t + h, s->p.tol, iters, &cr, perr);
+  s->st.contact_steps++;
+  s->csubs++;
+  s->st.contact_iterations += cr.iterations;
+  s->st.iterations += cr.iterations;
+  s->st.contact_factorizations += cr.factorizations;
+  s->st.contact_analyses += cr.analyses;
+  s->st.contact_updates += cr.updates;
+  s->st.active_set_iterations += cr.as_iterations;
+  s->st.rows_in += cr.rows_in;
+  s->st.rows_out += cr.rows_out;
+  s->st.last_contacts = cr.active;
+  if (rc == CF_OK && (s->st.contact_steps == 1 || cr.min_h < s->st.min_clearance)) s->st.min_clearance = cr.min_h;
+  pr->iterations += cr.iterations;
+  pr->violation = cr.violation;
+  return rc;
 }
 
 static int all_finite(const double *a, size_t n) {
@@ -257,10 +304,22 @@ static int try_step(cf_sim *s, int level, const double *kin_to, cf_proj_result *
    * cheaper than a long, slowly converging projection */
   int c = cf_proj_large(s->proj) ? CF_GIVE_UP_ITERS_LARGE : CF_GIVE_UP_ITERS;
   int iters = level < s->p.max_substep_level && s->p.max_iter > c ? c : s->p.max_iter;
-  rc = cf_proj_solve(s->proj, s->xn, s->p.tol, iters, s->p.reuse_factor, pr, perr);
-  s->st.iterations += pr->iterations;
-  s->st.factorizations += pr->factorizations;
-  s->st.cg_iterations += pr->cg_iterations;
+  /* with obstacles: the contact solve when the last step ended in contact
+   * or the unconstrained step comes too close; else the plain projection,
+   * redone with contacts if its result does */
+  int contact = s->ct && cf_contact_needed(s->ct, s->xn, s->t + h);
+  if (s->ct && !contact) memcpy(s->x0, s->xn, sizeof(double) * 3 * n);
+  if (!contact) {
+    rc = cf_proj_solve(s->proj, s->xn, s->p.tol, iters, s->p.reuse_factor, pr, perr);
+    s->st.iterations += pr->iterations;
+    s->st.factorizations += pr->factorizations;
+    s->st.cg_iterations += pr->cg_iterations;
+    if (rc == CF_OK && s->ct && cf_contact_needed(s->ct, s->xn, s->t + h)) {
+      memcpy(s->xn, s->x0, sizeof(double) * 3 * n);
+      contact = 1;
+    }
+  }
+  if (contact) rc = contact_project(s, h, iters, pr, perr);
   if (rc == CF_OK && !all_finite(s->xn, 3 * (size_t)n))
     rc = cf_error_set(perr, CF_ENONFINITE, "non-finite node position after projection (violation %.3g)",
                       pr->violation);
@@ -323,7 +382,7 @@ static int advance_parts(cf_sim *s, cf_error *perr) {
   double *ka = s->kseg, *kb = s->kseg + nk;
   long it0 = s->st.iterations;
   s->deepest = level;
-  s->subs = 0;
+  s->subs = s->csubs = 0;
   int rc = CF_OK;
   for (int j = 0; j < parts && rc == CF_OK; j++) {
     double a = (double)j / parts, b = (double)(j + 1) / parts;
@@ -334,7 +393,9 @@ static int advance_parts(cf_sim *s, cf_error *perr) {
     rc = advance(s, level, ka, kb, perr);
   }
   if (rc) return rc;
-  double mean = (double)(s->st.iterations - it0) / (double)s->subs;
+  /* a contact substep takes one more iteration than a free one when it
+   * resolves contacts and then applies friction: not counted against calm */
+  double mean = (double)(s->st.iterations - it0 - s->csubs) / (double)s->subs;
   if (s->deepest > level) {
     s->level = s->deepest;
     s->calm = 0;

@@ -20,6 +20,7 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------- scenarios */
+#define CF_SCENARIO_MAX_OBSTACLES 16
 /* A simulation scenario read from an INI config file (see
  * experiments/shake_a2.ini for every key and its meaning). */
 typedef struct {
@@ -37,6 +38,11 @@ typedef struct {
   /* driving */
   char drive_nodes[64];   /* "top-corners" | "none" | "three-corners" | comma-separated node list */
   cf_drive drive;
+  /* obstacles: sections [obstacle.NAME] (docs/contacts.md), in file order */
+  int n_obstacles;
+  cf_obstacle obstacles[CF_SCENARIO_MAX_OBSTACLES];
+  char obstacle_names[CF_SCENARIO_MAX_OBSTACLES][64];
+  cf_contact_params contact; /* section [contact] */
   /* the whole config text, for provenance */
   char *text;
 } cf_scenario;

@@ -52,6 +52,69 @@ static int copy_word(char *dst, size_t n, const char *v) {
 
 #define KEY(sec, k) (!strcasecmp(section, sec) && !strcasecmp(name, k))
 
+/* parse_vec3 normalized to a unit vector */
+static int parse_unit(const char *s, double v[3]) {
+  if (!parse_vec3(s, v)) return 0;
+  double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  if (!(l > 0)) return 0;
+  for (int i = 0; i < 3; i++) v[i] /= l;
+  return 1;
+}
+
+/* Keys of [obstacle.NAME] sections (docs/contacts.md).  `kind` comes first;
+ * every other key names the kinds it applies to.  Returns 1 (accepted),
+ * 0 (malformed or not for this kind: *expect says what was expected) or
+ * -1 (unknown key). */
+static int obstacle_key(cf_scenario *sc, const char *obj, const char *name, const char *value, const char **expect) {
+  int k = 0;
+  while (k < sc->n_obstacles && strcmp(sc->obstacle_names[k], obj)) k++;
+  if (!strcasecmp(name, "kind")) {
+    *expect = k < sc->n_obstacles ? "one kind per obstacle section" :
+              sc->n_obstacles >= CF_SCENARIO_MAX_OBSTACLES ? "at most 16 obstacles" :
+              "plane, sphere, cylinder, box or table";
+    const cf_obstacle_type *t = cf_obstacle_type_find(value);
+    if (!t || k < sc->n_obstacles || k >= CF_SCENARIO_MAX_OBSTACLES || strlen(obj) >= 64) return 0;
+    cf_obstacle_init(sc->obstacles + k, t);
+    strcpy(sc->obstacle_names[k], obj);
+    sc->n_obstacles++;
+    return 1;
+  }
+  static const struct { const char *key, *kinds; } keys[] = {
+      {"point", "plane"}, {"normal", "plane"}, {"center", "sphere cylinder box table"},
+      {"radius", "sphere cylinder"}, {"axis", "cylinder"}, {"length", "cylinder"}, {"size", "box table"},
+      {"mu", "*"}, {"velocity", "*"}, {"omega", "*"}, {"rotation_axis", "*"}, {"rotation_center", "*"}};
+  size_t q = 0;
+  while (q < sizeof keys / sizeof keys[0] && strcasecmp(name, keys[q].key)) q++;
+  if (q == sizeof keys / sizeof keys[0]) return -1;
+  if (k == sc->n_obstacles) return *expect = "'kind' as the section's first key", 0;
+  cf_obstacle *o = sc->obstacles + k;
+  if (strcmp(keys[q].kinds, "*") && !strstr(keys[q].kinds, o->type->name))
+    return *expect = "a key of this obstacle kind (see docs/contacts.md)", 0;
+  double v[3], x;
+  *expect = "three comma-separated numbers";
+  switch (q) {
+  case 0: case 2: return parse_vec3(value, o->c);
+  case 1: *expect = "a non-zero vector"; return parse_unit(value, o->a);
+  case 4: *expect = "a non-zero vector"; return parse_unit(value, o->a);
+  case 8: return parse_vec3(value, o->vel);
+  case 10: *expect = "a non-zero vector"; return parse_unit(value, o->rot_axis);
+  case 11: return parse_vec3(value, o->rot_c);
+  case 6:
+    *expect = strcmp(o->type->name, "table") ? "three lengths > 0 in m (x, y, z)" : "three lengths > 0 in m (x, y, thickness)";
+    if (!parse_vec3(value, v) || !(v[0] > 0 && v[1] > 0 && v[2] > 0)) return 0;
+    for (int d = 0; d < 3; d++) o->h[d] = d == 2 && !strcmp(o->type->name, "table") ? v[d] : 0.5 * v[d];
+    return 1;
+  default: break;
+  }
+  *expect = q == 3 ? "a radius > 0 in m" : q == 5 ? "a length >= 0 in m (0: infinite)" : q == 7 ? "a friction coefficient >= 0" : "a finite number";
+  if (!cf_text_double(value, &x)) return 0;
+  if (q == 3) return (o->r = x) > 0;
+  if (q == 5) return (o->len = 0.5 * x) >= 0;
+  if (q == 7) return (o->mu = x) >= 0;
+  o->omega = x;
+  return 1;
+}
+
 /* One key=value; returns 1 if accepted, 0 with err filled otherwise. */
 static int set_key(void *user, const char *section, const char *name, const char *value, int line) {
   parse_ctx *c = user;
@@ -98,6 +161,14 @@ static int set_key(void *user, const char *section, const char *name, const char
     ok = ok && nrm > 0;
     for (int i = 0; ok && i < 3; i++) a[i] /= nrm;
     expect = "three comma-separated numbers, not all zero";
+  } else if (KEY("contact", "thickness")) ok = cf_text_double(value, &sc->contact.thickness) && sc->contact.thickness >= 0, expect = "a length >= 0 in m";
+  else if (KEY("contact", "eps_h")) ok = cf_text_double(value, &sc->contact.eps_h) && sc->contact.eps_h > 0, expect = "a length > 0 in m";
+  else if (KEY("contact", "eps_x")) ok = cf_text_double(value, &sc->contact.eps_x) && sc->contact.eps_x > 0, expect = "a length > 0 in m";
+  else if (KEY("contact", "updates")) ok = parse_int(value, &sc->contact.updates) && (sc->contact.updates == 0 || sc->contact.updates == 1), expect = "0 or 1";
+  else if (!strncasecmp(section, "obstacle.", 9) && section[9]) {
+    int r = obstacle_key(sc, section + 9, name, value, &expect);
+    known = r >= 0;
+    ok = r > 0;
   } else known = 0;
   if (!known) {
     cf_error_set(c->err, CF_EFORMAT, "%s:%d: unknown key '%s' in section [%s]", c->path, line, name, section);
@@ -129,6 +200,7 @@ static void scenario_defaults(cf_scenario *sc) {
   sc->drive.amplitude = 0.075;
   sc->drive.frequency = 0.6;
   sc->drive.axis[1] = 1;
+  cf_contact_params_default(&sc->contact);
 }
 
 int cf_scenario_load(const char *path, cf_scenario *sc, cf_error *err) {
@@ -141,6 +213,9 @@ int cf_scenario_load(const char *path, cf_scenario *sc, cf_error *err) {
   cf_error perr;
   if (cf_params_check(&sc->params, &perr))
     return cf_error_set(err, CF_EINVAL, "%s: %s", path, perr.msg);
+  for (int k = 0; k < sc->n_obstacles; k++)
+    if (cf_obstacle_check(sc->obstacles + k, &perr))
+      return cf_error_set(err, CF_EINVAL, "%s: [obstacle.%s] %s", path, sc->obstacle_names[k], perr.msg + 10);
   return CF_OK;
 }
 

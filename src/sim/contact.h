@@ -1,0 +1,42 @@
+/* contact.h — internal: the projection with node-obstacle contacts and
+ * friction (thesis §3.2-§3.5, SPEC §5), the active-set method of
+ * Algorithm 2 on top of the metric rows of cf_proj.  See contact.c. */
+#ifndef CF_CONTACT_H
+#define CF_CONTACT_H
+#include "projection.h"
+
+typedef struct cf_contact cf_contact;
+
+typedef struct {
+  int iterations;     /* projection iterations (QPs (3.4) solved) */
+  int factorizations; /* numeric factorizations of the contact system */
+  int analyses;       /* symbolic analyses (a pair without a row entered) */
+  int updates;        /* cholmod_rowadd / cholmod_rowdel updates */
+  int as_iterations;  /* solves of the contact system (active-set steps) */
+  int rows_in, rows_out; /* working-set changes */
+  int active;         /* contacts in the working set at exit */
+  double violation;   /* max relative metric violation at exit */
+  double min_h;       /* min over candidates of distance - thickness at exit, m */
+} cf_contact_result;
+
+/* proj: the simulation's projection (borrowed, must outlive the object: its
+ * metric rows are evaluated through cf_proj_eval).  is_kin[n]: kinematic
+ * nodes (no contacts: their positions are prescribed).  obs[n_obs] and cp
+ * are copied. */
+cf_contact *cf_contact_alloc(cf_proj *proj, int n, const unsigned char *is_kin, const cf_obstacle *obs,
+                             int n_obs, const cf_contact_params *cp, cf_error *err);
+void cf_contact_free(cf_contact *c);
+/* 1 when the step ending at time t with the positions x needs the contact
+ * solve: the working set is not empty (warm start from the last step), or a
+ * free node of x is closer than the thickness to an obstacle (H < 0). */
+int cf_contact_needed(cf_contact *c, const double *x, double t);
+/* Project x[3n] (in: the unconstrained step; out: the end of the step)
+ * onto C = 0, H >= 0 with friction; xprev[3n]: positions at the start of
+ * the step (velocities (x - xprev) / h for friction); t: time at the end of
+ * the step (where the obstacles are).  CF_ENOCONV after max_iter
+ * iterations or when the working set cycles. */
+int cf_contact_solve(cf_contact *c, const double *xprev, double *x, double h, double t, double tol, int max_iter,
+                     cf_contact_result *res, cf_error *err);
+/* Empty the working set (after cf_sim_set_state). */
+void cf_contact_reset(cf_contact *c);
+#endif

@@ -190,8 +190,8 @@ static int n_cells(int n, const double *e, const int *status, const unsigned cha
  * points, kept off the frame by small offsets). */
 static void heat_settings(cf_rbuf *g, int cells, int nd, const double *delta, int na, const double *alpha) {
   cf_rbuf_puts(g,
-               "set xlabel 'δ'\n"
-               "set ylabel 'α'\n"
+               "set xlabel 'δ (kg/m²)'\n"
+               "set ylabel 'α (kg/(m² s))'\n"
                "set cblabel 'ē (cm)'\n"
                "# colours: viridis (dark = small error); try e.g. set palette rgbformulae 33,13,10\n"
                "set palette defined (0 '#440154', 1 '#3b528b', 2 '#21918c', 3 '#5ec962', 4 '#fde725')\n"
@@ -267,7 +267,7 @@ static void sensitivity(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf
   double at = along_d ? m->at_delta : m->at_alpha;
   cf_rfig_head(g, f, along_d ? "the sensitivity scan ē(δ)" : "the sensitivity scan ē(α)", results_path);
   cf_rbuf_printf(g, "set xlabel '%s'\nset ylabel 'ē (cm)'\nset key outside below horizontal\nset grid\n",
-                 along_d ? "δ" : "α");
+                 along_d ? "δ (kg/m²)" : "α (kg/(m² s))");
   cf_rbuf_printf(d, "# scan: %s error_cm std_cm (NaN: the simulation failed)\n", along_d ? "delta" : "alpha");
   for (int i = 0; i < n; i++) {
     int k = along_d ? i * m->na : i;

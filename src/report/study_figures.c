@@ -34,11 +34,12 @@ typedef struct {
 } study_set;
 
 static const char *input_name[4] = {"1", "S", "V", "rho"};
-static const char *input_label[4] = {"", "S", "V (m²/s²): mean of the upper half of the markers' squared speeds",
+static const char *input_label[4] = {"", "S: cloth area / A3 area", "V (m²/s²): mean of the upper half of the markers' squared speeds",
                                      "ρ (kg/m²): density"};
 static const char *input_sym[4] = {"", "S", "V", "ρ"};
 static const char *par_name[2] = {"delta", "alpha"};
 static const char *par_sym[2] = {"δ", "α"};
+static const char *par_unit[2] = {"kg/m²", "kg/(m² s)"};
 
 static double coef(const cf_formula *f, int par, int k) { return par ? f->a[k] : f->d[k]; }
 
@@ -128,7 +129,8 @@ static void study_script(const study_set *s, const cf_rfigure *f, int par, int k
            input_sym[k]);
   cf_rfig_head(g, f, what, results_path);
   char ylabel[96];
-  snprintf(ylabel, sizeof ylabel, "%s* (partial residual: the other inputs at their means)", par_sym[par]);
+  snprintf(ylabel, sizeof ylabel, "%s* (%s; partial residual: the other inputs at their means)", par_sym[par],
+           par_unit[par]);
   cf_rbuf_puts(g, "set xlabel "), cf_rbuf_gp(g, input_label[k]);
   cf_rbuf_puts(g, "\nset ylabel "), cf_rbuf_gp(g, ylabel);
   int entries = 1; /* the line, then the materials: five to a row of the key */

@@ -117,8 +117,8 @@ int cf_fit_run_eval_markers(cf_fit_run *r, const cf_fit_point *pt, cf_frame_erro
  * (driven.c, clamp_span): two controlled corners of one lattice row farther
  * apart than the row's rest length L shortened by the slack
  * max(tol / 4, CF_DRIVE_MIN_SLACK) are pulled together symmetrically to
- * L (1 - slack) (the slack's reasons and measurements: driven.c).  Depends on the recording and the tolerance
- * only, so it is the same for every parameter point.  A recording whose
+ * L (1 - slack) (the slack's reasons and measurements: driven.c).
+ * Depends on the recording and the tolerance only, so it is the same for every parameter point.  A recording whose
  * corners are farther apart than the row by more than 1 mm or 0.5 % cannot
  * be followed: every cf_fit_run_eval of it fails at once with a reason
  * naming the first such frame and the distance. */

@@ -168,23 +168,17 @@ static double row_span(const cf_fit_target *tg, const int *ctrl, int n_ctrl) {
  * tol/4 at tol 1e-4 (violation 1.26e-4) and with slack tol at tol 1e-5
  * (2.0e-4), and simulates on all of them with slack 1e-4 at both
  * (docs/driving.md).  With 1e-4, 22 of the 7680 grid points of the
- * bundled study still failed at kappa 1e-3, tol 1e-5 (4 recordings), all
- * on frames whose span was pulled or within 1.6e-4 of span_max, the
- * projection creeping (the fresh Newton steps overshoot across the nearly
- * straight edge; each chord step after them is undone); with 3e-4 each of
- * the 21 points that failed when these four recordings were swept again
- * simulates, and so do the 22 that failed with a variant of the projection
- * (docs/driving.md).  That variant, shortening the overshooting Newton
- * steps (backtracking, then refactoring), rescued 21 of those 22 but changed the projection's path everywhere, and with it the
- * Nelder-Mead fits of rugged kappa = 0 error surfaces (test_fit_cli's fit
- * from a given start ended 15 % off instead of 2 %): not kept.  3e-4 is
- * taken: it is less
- * than the noise of the recorded span itself (0.1 mm per coordinate and
- * marker, so ~0.14 mm on the span: 3.4e-4 of an A2 top edge, 4.8e-4 of an
- * A3 one), so the pull stays within what the recording can tell apart
- * from a taut edge.  The pull is at most the recording's own excess plus
- * 3e-4 of the row (0.09 mm on an A3 top edge, 0.13 mm on A2).  At the
- * default tol 1e-3, tol/4 = 2.5e-4 < 3e-4.  A span equal to the length to
+ * bundled study still failed at kappa 1e-3, tol 1e-5, on taut frames
+ * (the Newton steps overshoot across the nearly straight edge and the
+ * projection creeps); with 3e-4 each of them simulates, and the whole
+ * study has no failed point at the default settings, tol 1e-4 or 1e-5
+ * (docs/driving.md, which also says why shortening the Newton steps
+ * instead was not kept).  3e-4 is less than the noise of the recorded span
+ * itself (0.1 mm per coordinate and marker, ~0.14 mm on the span: 3.4e-4
+ * of an A2 top edge, 4.8e-4 of an A3 one), so a pull stays within what the
+ * recording can tell apart from a taut edge: at most the recording's own
+ * excess plus 3e-4 of the row (0.09 mm on an A3 top edge, 0.13 mm on A2).
+ * At the default tol 1e-3, tol/4 = 2.5e-4 < 3e-4.  A span equal to the length to
  * round-off (an edge held exactly taut at every frame, as synthetic
  * recordings do) is left as recorded: it stays straight, with no jitter to
  * snap it.  Spans farther out than the noise allowance are refused before

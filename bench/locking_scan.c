@@ -16,7 +16,8 @@
  * so that the sheet hangs with that much slack; 4: one noise field for all
  * meshes, bilinear between values drawn on the 22 x 22 lattice of the
  * coarsest mesh, so that the four meshes discretise the same noisy sheet
- * with the same held corners.  SIGMA < 0: |SIGMA| times the mesh spacing.  ALPHA (default 2), DT (default 0.001), REST_BENDING (default 0,
+ * with the same held corners.  SIGMA < 0: |SIGMA| times the mesh spacing.
+ * ALPHA (default 2), DT (default 0.001), REST_BENDING (default 0,
  * cf_params.rest_bending).  rho = delta = 0.1 as in the test.  The last
  * line (stderr) gives the solver statistics. */
 #include <math.h>
@@ -49,7 +50,7 @@ static double gauss(unsigned long long *s, double sigma) {
 /* Mode 4: the field drawn on a G x G lattice over the unit square. */
 static void add_field_noise(cf_mesh *m, unsigned long long seed, double sigma) {
   enum { G = 22 };
-  static double f[3 * G * G];
+  double f[3 * G * G];
   for (int i = 0; i < 3 * G * G; i++) f[i] = gauss(&seed, sigma);
   for (int i = 0; i < m->n_nodes; i++) {
     double X = m->x[3 * i] * (G - 1), Y = m->x[3 * i + 1] * (G - 1);
@@ -62,10 +63,11 @@ static void add_field_noise(cf_mesh *m, unsigned long long seed, double sigma) {
 }
 
 /* Mode 3: the initial state (z noise, held corners pulled in by slack);
- * kp[9] receives the held corners' positions. */
-static void slack_initial_state(cf_sim *s, const cf_mesh *m, const int *kin, unsigned long long seed,
-                                double sigma, double slack, double *kp) {
+ * kp[9] receives the held corners' positions.  -1: out of memory. */
+static int slack_initial_state(cf_sim *s, const cf_mesh *m, const int *kin, unsigned long long seed,
+                               double sigma, double slack, double *kp) {
   double cen[3] = {0, 0, 0}, *x0 = malloc(sizeof(double) * 3 * m->n_nodes);
+  if (!x0) return -1;
   for (int q = 0; q < 3; q++)
     for (int d = 0; d < 3; d++) cen[d] += m->x[3 * kin[q] + d] / 3;
   for (int q = 0; q < 3; q++)
@@ -75,6 +77,7 @@ static void slack_initial_state(cf_sim *s, const cf_mesh *m, const int *kin, uns
   for (int q = 0; q < 3; q++) memcpy(x0 + 3 * kin[q], kp + 3 * q, sizeof(double) * 3);
   cf_sim_set_state(s, x0, NULL);
   free(x0);
+  return 0;
 }
 
 static cf_mesh *make_mesh(int which, double *h) {
@@ -107,8 +110,8 @@ int main(int argc, char **argv) {
   int which = atoi(argv[1]), mode = argc > 5 ? atoi(argv[5]) : 0;
   unsigned long long seed = strtoull(argv[2], 0, 10);
   double kappa = atof(argv[3]), T = atof(argv[4]), sigma = argc > 6 ? atof(argv[6]) : 0.003;
-  if (which < 0 || which > 3 || !(T > 0)) {
-    fprintf(stderr, "locking_scan: MESH must be 0..3 and T > 0\n");
+  if (which < 0 || which > 3 || !(T > 0) || mode < 0 || mode > 4) {
+    fprintf(stderr, "locking_scan: MESH must be 0..3, T > 0 and NOISE_MODE 0..4\n");
     return 2;
   }
   cf_runtime_init();
@@ -136,7 +139,10 @@ int main(int argc, char **argv) {
     return 1;
   }
   double kp[9];
-  if (mode == 3) slack_initial_state(s, m, kin, seed, sigma, argc > 10 ? atof(argv[10]) : 0.01, kp);
+  if (mode == 3 && slack_initial_state(s, m, kin, seed, sigma, argc > 10 ? atof(argv[10]) : 0.01, kp)) {
+    fprintf(stderr, "locking_scan: out of memory\n");
+    return 1;
+  }
   int steps = (int)lround(T / p.dt), per_s = (int)lround(1 / p.dt);
   double prev[3] = {0};
   for (int k = 1; k <= steps; k++) {

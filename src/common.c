@@ -59,6 +59,7 @@ const char *cf_status_name(int code) {
     case CF_ESOLVER: return "factorization failed";
     case CF_EIO: return "input/output error";
     case CF_EFORMAT: return "malformed input";
+    case CF_ENOTRUN: return "not run in this shard";
     default: return "unknown error";
   }
 }

@@ -100,7 +100,7 @@ static int grid_start(fit_args *a, const cf_fit_input *in, cf_res_rec *rec, doub
   cf_cli_parse_grid(NULL, 'd', &gd), cf_cli_parse_grid(NULL, 'a', &ga);
   cf_cli_bar bar;
   cf_cli_bar_start(&bar, "fit: sweep", (long)gd.n * ga.n);
-  int rc = cf_cli_sweep(in, &gd, &ga, a->t0, a->t1, a->nw, a->prune, &bar, rec, &err);
+  int rc = cf_cli_sweep(in, &gd, &ga, a->t0, a->t1, a->nw, a->prune, &bar, NULL, rec, &err);
   cf_cli_bar_end(&bar);
   if (rc) return cf_cli_fail("fit", "%s", err.msg);
   const cf_res_sweep *w = &rec->sweep;

@@ -12,7 +12,7 @@
 static const char *help =
     "usage: clothfit sweep REC.h5... [-o RESULTS.h5] [--workers N] [--prune] [--window T0:T1]\n"
     "                      [--delta-grid A:B:N[*rho]] [--alpha-grid A:B:N[*rho]]\n"
-    "                      [--experiment FILE.ini] [--json]\n"
+    "                      [--experiment FILE.ini] [--shard I/N] [--restart] [--json]\n"
     "                      " CF_CLI_MODEL_USAGE "\n"
     "\n"
     "Simulate every recording (HDF5, ingested with --lattice) at every point of a\n"
@@ -33,6 +33,12 @@ static const char *help =
     "failed_fraction and optimum_borders_failed per recording and the totals; -o\n"
     "keeps every point's status and reason (sweep/status, sweep/reason).\n"
     "\n"
+    "Crash-safe (SPEC §9): with -o, every finished grid point is appended to\n"
+    "RESULTS.h5.journal at once; rerunning the same command after a crash or\n"
+    "kill -9 runs only the points not in it, and the journal is removed when the\n"
+    "results file is written.  A journal of a different run (other recordings,\n"
+    "grid, settings or clothfit version) is refused unless --restart.\n"
+    "\n"
     "  -o RESULTS.h5        store the error surfaces (added to the file if it exists)\n"
     "  --workers N          worker processes (default 0 = all cores)\n"
     "  --prune              stop hopeless grid points early (exact for the optimum;\n"
@@ -41,13 +47,17 @@ static const char *help =
     "                       left out: to the end)\n"
     "  --experiment FILE    also the recordings of an INI list: [recordings]\n"
     "                       files = a.h5, b.h5 (relative to the INI)\n"
+    "  --shard I/N          run only the tasks (grid points, numbered across the\n"
+    "                       recordings) with number %% N == I, e.g. one element of a\n"
+    "                       Slurm job array; `clothfit merge` joins the N -o files\n"
+    "  --restart            discard the journal of an earlier, different run\n"
     "  --json               one JSON object on the last line\n"
     CF_CLI_MODEL_HELP;
 
 typedef struct {
-  const char *out, *workers, *window, *dgrid, *agrid, *experiment;
+  const char *out, *workers, *window, *dgrid, *agrid, *experiment, *shard;
   cf_cli_model model;
-  int prune, json;
+  int prune, json, restart;
   cf_cli_grid gd, ga;
   double w0, w1;
   int nw;
@@ -77,7 +87,7 @@ static int collect(sweep_args *a, const char **pos, int npos, const char ***path
   return 0;
 }
 
-static int run_all(const sweep_args *a, cf_fit_input *in, int n, cf_results *res) {
+static int run_all(const sweep_args *a, cf_fit_input *in, int n, cf_cli_tasks *tk, cf_results *res) {
   cf_cli_bar bar;
   cf_cli_bar_start(&bar, "sweep", (long)n * a->gd.n * a->ga.n);
   cf_error err = {0, ""};
@@ -89,7 +99,7 @@ static int run_all(const sweep_args *a, cf_fit_input *in, int n, cf_results *res
     if (t1 - t0 < 2)
       rc = cf_cli_fail("sweep", "%s: the window %s holds %d frame(s) of a %.3f s recording", in[i].path, a->window,
                        t1 - t0 > 0 ? t1 - t0 : 0, in[i].duration);
-    else if (!rec || cf_cli_sweep(&in[i], &a->gd, &a->ga, t0, t1, a->nw, a->prune, &bar, rec, &err))
+    else if (!rec || cf_cli_sweep(&in[i], &a->gd, &a->ga, t0, t1, a->nw, a->prune, &bar, tk, rec, &err))
       rc = cf_cli_fail("sweep", "%s", rec ? err.msg : "out of memory");
   }
   cf_cli_bar_end(&bar);
@@ -108,17 +118,23 @@ static cf_results view_of(const cf_results *res, const cf_fit_input *in, int n) 
   return v;
 }
 
-static void report(const sweep_args *a, const cf_results *res, const cf_fit_input *in, int n) {
+static void report(const sweep_args *a, const cf_results *res, const cf_fit_input *in, int n,
+                   const cf_cli_tasks *tk) {
   cf_results v = view_of(res, in, n);
   cf_cli_table_a1(&v);
   for (int i = 0; i < v.n; i++) {
     const cf_res_sweep *w = &v.recs[i].sweep;
-    int failed = 0, pruned = 0;
-    for (int k = 0; k < w->nd * w->na; k++) failed += w->status[k] != 0, pruned += w->pruned[k];
-    if (failed || pruned || w->best < 0)
-      printf("  %s: %d of %d points failed, %d pruned%s\n", v.recs[i].name, failed, w->nd * w->na, pruned,
+    int failed = 0, pruned = 0, other = 0;
+    for (int k = 0; k < w->nd * w->na; k++)
+      other += w->status[k] == CF_ENOTRUN, failed += w->status[k] != 0 && w->status[k] != CF_ENOTRUN,
+          pruned += w->pruned[k];
+    if (failed || pruned || (w->best < 0 && !other))
+      printf("  %s: %d of %d points failed, %d pruned%s\n", v.recs[i].name, failed, w->nd * w->na - other, pruned,
              w->best < 0 ? ", no valid point" : "");
   }
+  if (tk->shard_n)
+    printf("  shard %d/%d: %ld of the tasks ran here; `clothfit merge` joins the shards\n", tk->shard_i, tk->shard_n,
+           tk->resumed + tk->ran);
   cf_cli_warn_failures("sweep", &v, a->out);
   int failed = cf_cli_n_failed(&v);
   if (failed)
@@ -132,6 +148,7 @@ static void report(const sweep_args *a, const cf_results *res, const cf_fit_inpu
     printf("{");
     cf_cli_json_recordings(&v);
     cf_cli_json_failure_totals(&v);
+    printf(",\"tasks_resumed\":%ld,\"tasks_run\":%ld", tk->resumed, tk->ran);
     cf_cli_json_str("output", a->out, 0);
     printf("}\n");
   }
@@ -146,6 +163,7 @@ int cmd_sweep(int argc, char **argv) {
                              {"--window", &a.window, NULL}, {"--delta-grid", &a.dgrid, NULL},
                              {"--alpha-grid", &a.agrid, NULL}, {"--experiment", &a.experiment, NULL},
                              {"--prune", NULL, &a.prune},   {"--json", NULL, &a.json},
+                             {"--shard", &a.shard, NULL},   {"--restart", NULL, &a.restart},
                              CF_CLI_MODEL_OPTS(a.model),    {NULL, NULL, NULL}};
   const char **pos = calloc((size_t)argc + 1, sizeof *pos), **paths = NULL;
   char **files = NULL, *text = NULL;
@@ -153,12 +171,20 @@ int cmd_sweep(int argc, char **argv) {
   cf_fit_input *in = NULL;
   cf_results res;
   cf_results_init(&res);
+  cf_cli_tasks tk;
+  memset(&tk, 0, sizeof tk);
   int rc = !pos || cf_cli_parse("sweep", argc, argv, opts, pos, argc, &npos) || check_values(&a) ||
            collect(&a, pos, npos, &paths, &n, &files, &nfiles, &text) ||
            cf_cli_load_inputs("sweep", paths, n, &a.model, &in) ||
-           cf_cli_results_begin("sweep", a.out, &res, argc, argv, a.nw, text) || run_all(&a, in, n, &res) ||
-           cf_cli_results_write("sweep", a.out, &res);
-  if (!rc) report(&a, &res, in, n);
+           cf_cli_tasks_begin("sweep", &(cf_cli_task_opts){a.out, a.shard, a.restart}, argc, argv, in, n, text, &tk) ||
+           cf_cli_results_begin("sweep", a.out, &res, argc, argv, a.nw, text);
+  if (!rc) {
+    snprintf(res.prov.shard, sizeof res.prov.shard, "%s", tk.shard_n ? a.shard : "");
+    snprintf(res.prov.task_key, sizeof res.prov.task_key, "%016llx", tk.key);
+    rc = run_all(&a, in, n, &tk, &res) || cf_cli_results_write("sweep", a.out, &res);
+  }
+  rc = cf_cli_tasks_end("sweep", &tk, !rc) || rc;
+  if (!rc) report(&a, &res, in, n, &tk);
   cf_results_free(&res);
   cf_cli_free_inputs(in, n);
   cf_strings_free(files, nfiles);

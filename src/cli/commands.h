@@ -23,6 +23,7 @@ int cmd_regress(int argc, char **argv);
 int cmd_experiment(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 int cmd_report(int argc, char **argv); /* cmd_report.c, over src/report */
+int cmd_merge(int argc, char **argv);  /* cmd_merge.c: shards of a sweep into one results file */
 
 /* `clothfit ingest meshes` (ingest_meshes.c): its options --times, --fps,
  * --units (1: taken, *bad set on a bad value; 0: not one of them), its

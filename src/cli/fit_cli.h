@@ -46,6 +46,34 @@ int cf_cli_parse_int(const char *s, int lo, int *v);
 /* --workers value (NULL: 0 = all cores) into *workers; 0 or the exit status. */
 int cf_cli_workers(const char *cmd, const char *s, int *workers);
 
+/* ------------------------------------------------------------- tasks */
+/* The task model of the sweeping commands (tasks.c): grid points numbered
+ * across the command's recordings, a journal beside the -o file that makes
+ * the run crash-safe (rerunning resumes; --restart discards it), and
+ * --shard I/N (only the tasks with id % N == I run; `merge` joins shards). */
+typedef struct {
+  const char *out;   /* -o file (NULL: no journal) */
+  const char *shard; /* --shard I/N or NULL */
+  int restart;       /* --restart */
+} cf_cli_task_opts;
+typedef struct {
+  cf_journal *journal;     /* NULL without -o */
+  int shard_i, shard_n;    /* shard_n 0: all tasks */
+  unsigned long long next; /* id of the next sweep's first task */
+  unsigned long long key;  /* hash of what the results depend on */
+  char path[1100];         /* the journal */
+  cf_sweep_checkpoint ck;  /* the journal as src/fit's checkpoint (ctx: this struct) */
+  long resumed, ran;       /* tasks taken from the journal / simulated now */
+} cf_cli_tasks;
+/* Parse the options, hash the run and open (or resume) the journal.
+ * 0, or the exit status after printing the one-line error. */
+int cf_cli_tasks_begin(const char *cmd, const cf_cli_task_opts *o, int argc, char **argv, const cf_fit_input *in,
+                       int n, const char *config, cf_cli_tasks *t);
+/* Number the next sweep's tasks and hand it the journal and the shard. */
+void cf_cli_tasks_apply(cf_cli_tasks *t, cf_sweep_options *o);
+/* Close the journal, removing it if ok (the results file is written). */
+int cf_cli_tasks_end(const char *cmd, cf_cli_tasks *t, int ok);
+
 /* ------------------------------------------------------------- progress */
 typedef struct {
   cf_progress bar;
@@ -113,9 +141,9 @@ void cf_cli_window_frames(const cf_fit_input *in, double a, double b, int *t0, i
 
 /* ------------------------------------------------------- fitting steps */
 /* Sweep the grid (gd x ga axes for this recording's rho) over frames
- * [t0, t1) into rec->sweep. */
+ * [t0, t1) into rec->sweep; tasks (may be NULL): journal and shard. */
 int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_grid *ga, int t0, int t1, int workers,
-                 int prune, cf_cli_bar *bar, cf_res_rec *rec, cf_error *err);
+                 int prune, cf_cli_bar *bar, cf_cli_tasks *tasks, cf_res_rec *rec, cf_error *err);
 /* Nelder-Mead on (delta, alpha) from (d0, a0) over the training frames
  * [t0, t1), then the per-frame errors at the optimum: rec->fit (training,
  * testing = the other frames, whole recording; failed evaluations) and

@@ -18,6 +18,7 @@ static const cf_command commands[] = {
     {"predict", "a-priori (delta, alpha) from size, speed and density (Table 4.9)", cmd_predict},
     {"regress", "fit the a-priori formulas (4.6)-(4.7) to a study's optima (Table 4.6)", cmd_regress},
     {"experiment", "run a whole study: ingest, sweep, fit, regress (experiment aero)", cmd_experiment},
+    {"merge", "join the results files of the shards of a sweep (sweep --shard I/N) into one", cmd_merge},
     {"report", "tables (CSV, Markdown, LaTeX), gnuplot figures and an HTML page of a results file", cmd_report},
 };
 static const int n_commands = sizeof commands / sizeof commands[0];

@@ -193,7 +193,32 @@ typedef struct {
   int threads;           /* worker processes; 0: all cores */
   int prune;             /* exact pruning of hopeless points (SPEC §8) */
   const cf_fit_progress *progress; /* points done of nd*na (may be NULL) */
+  /* Task model (SPEC §9): grid point i is task task0 + i of the command.
+   * shard_n > 1: only the tasks with id % shard_n == shard_i run (a Slurm
+   * array element); the others get status CF_ENOTRUN.  checkpoint (may be
+   * NULL): tasks it already holds are not run again, and every finished one
+   * is handed to it at once. */
+  unsigned long long task0;
+  int shard_i, shard_n;
+  const struct cf_sweep_checkpoint *checkpoint;
 } cf_sweep_options;
+
+/* One evaluated grid point, as a sweep's checkpoint stores it. */
+typedef struct {
+  double e, s, dmax;     /* cm; pruned: e is a lower bound */
+  int status, pruned;
+  char reason[128];
+} cf_sweep_point;
+
+/* Persistence of finished tasks (src/study implements it with a journal
+ * file).  load: 1 and *p filled if task id finished in an earlier run, 0 if
+ * not.  save: called in the worker process that finished task id, before
+ * the next task starts; an error aborts the sweep. */
+typedef struct cf_sweep_checkpoint {
+  int (*load)(void *ctx, unsigned long long id, cf_sweep_point *p);
+  int (*save)(void *ctx, unsigned long long id, const cf_sweep_point *p, cf_error *err);
+  void *ctx;
+} cf_sweep_checkpoint;
 
 typedef struct {
   int nd, na;
@@ -203,6 +228,7 @@ typedef struct {
   char (*reason)[128];   /* failure reasons */
   int best;              /* index of the smallest e among exact points, -1 if none */
   double wall_s;
+  int resumed, ran;      /* points taken from the checkpoint / simulated now */
 } cf_sweep_result;
 
 /* The default grid of SPEC §8: alpha = rho*linspace(0.05, 4, 16), delta =

@@ -24,7 +24,8 @@ typedef struct {
   const cf_nm_options *o;
 } batch_ctx;
 
-static int batch_item(int i, void *arg, void *out) {
+static int batch_item(int i, void *arg, void *out, cf_error *werr) {
+  (void)werr;
   batch_ctx *c = arg;
   nm_rec *r = out;
   cf_error err = {0, ""};

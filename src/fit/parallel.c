@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,9 +39,11 @@ static void work(job *j, int caller) {
     return;
   }
   for (int i; !atomic_load(&j->head->failed) && (i = atomic_fetch_add(&j->head->next, 1)) < j->n;) {
-    int rc = j->fn(i, j->ctx, j->recs + (size_t)i * j->rec_size);
+    err.msg[0] = 0;
+    int rc = j->fn(i, j->ctx, j->recs + (size_t)i * j->rec_size, &err);
     if (rc) {
-      cf_error_set(&err, rc, "worker: item %d failed (%s)", i, cf_status_name(rc));
+      if (!err.msg[0]) cf_error_set(&err, rc, "worker: item %d failed (%s)", i, cf_status_name(rc));
+      err.code = rc;
       note_failure(j, &err);
       return;
     }
@@ -67,11 +71,15 @@ int cf_parallel_run(int n, int workers, size_t rec_size, cf_worker_init_fn init,
   atomic_init(&j.head->done, 0);
   atomic_init(&j.head->failed, 0);
   int nw = n_workers(workers, n), forked = 0;
+  pid_t parent = getpid();
   pid_t pid[256];
   for (; forked < nw - 1; forked++) {
     pid[forked] = fork();
     if (pid[forked] < 0) break;
     if (pid[forked] == 0) {
+      /* Die with the caller: a worker orphaned by a kill -9 would go on
+       * appending to the caller's journal while a rerun resumes from it. */
+      if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent) _exit(1);
       work(&j, 0);
       _exit(0);
     }

@@ -15,8 +15,9 @@
 
 /* Compute item i into out (rec_size bytes, zeroed).  ctx is the caller's,
  * as it was at fork time (changes in a worker are not seen by others).
- * Return CF_OK, or an error code that aborts the whole run. */
-typedef int (*cf_item_fn)(int i, void *ctx, void *out);
+ * Return CF_OK, or an error code that aborts the whole run (with err's
+ * message if the item filled it). */
+typedef int (*cf_item_fn)(int i, void *ctx, void *out, cf_error *err);
 /* Called once in each worker before its first item (may be NULL): set up
  * per-worker state in ctx (e.g. allocate simulations). */
 typedef int (*cf_worker_init_fn)(void *ctx, cf_error *err);

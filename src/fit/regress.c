@@ -89,7 +89,8 @@ typedef struct {
   const cf_formula *f;
 } r_ctx;
 
-static int r_item(int i, void *arg, void *out) {
+static int r_item(int i, void *arg, void *out, cf_error *werr) {
+  (void)werr;
   r_ctx *c = arg;
   const cf_study_item *it = &c->items[i];
   double *e = out;

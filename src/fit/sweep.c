@@ -27,17 +27,14 @@ int cf_sweep_default_grid(double rho, double **delta, int *nd, double **alpha, i
   return CF_OK;
 }
 
-typedef struct {
-  double e, s, dmax;
-  int status, pruned;
-  char reason[128];
-} point_rec;
+typedef cf_sweep_point point_rec;
 
 typedef struct {
   const cf_fit_target *tg;
   const cf_params *base;
   const cf_fit_point *fixed;
   const cf_sweep_options *o;
+  const int *todo; /* grid indices still to run */
   cf_fit_run *run; /* per worker */
   double best;     /* per worker: smallest exact error seen */
 } sweep_ctx;
@@ -48,9 +45,10 @@ static int sweep_init(void *arg, cf_error *err) {
   return c->run ? CF_OK : err->code;
 }
 
-static int sweep_item(int idx, void *arg, void *out) {
+static int sweep_item(int k, void *arg, void *out, cf_error *err) {
   sweep_ctx *c = arg;
   point_rec *p = out;
+  int idx = c->todo[k];
   cf_fit_point pt = *c->fixed;
   pt.delta = c->o->delta[idx / c->o->na];
   pt.alpha = c->o->alpha[idx % c->o->na];
@@ -65,7 +63,8 @@ static int sweep_item(int idx, void *arg, void *out) {
   p->pruned = r.pruned;
   snprintf(p->reason, sizeof p->reason, "%.127s", r.reason);
   if (r.status == CF_OK && !r.pruned && r.err.e_cm < c->best) c->best = r.err.e_cm;
-  return CF_OK;
+  const cf_sweep_checkpoint *ck = c->o->checkpoint;
+  return ck ? ck->save(ck->ctx, c->o->task0 + (unsigned)idx, p, err) : CF_OK;
 }
 
 static int alloc_result(cf_sweep_result *res, int nd, int na) {
@@ -105,29 +104,63 @@ static void unpack(cf_sweep_result *res, const point_rec *p, int n) {
   }
 }
 
+/* Which points to run: not another shard's, not finished before.  The
+ * others are filled in recs now; the indices to run go to todo.  Returns
+ * how many; *resumed counts the checkpoint's. */
+static int plan(const cf_sweep_options *o, point_rec *recs, int *todo, int *resumed, double *best) {
+  int n = o->nd * o->na, m = 0;
+  *resumed = 0;
+  for (int i = 0; i < n; i++) {
+    unsigned long long id = o->task0 + (unsigned)i;
+    if (o->shard_n > 1 && (int)(id % (unsigned)o->shard_n) != o->shard_i) {
+      recs[i].status = CF_ENOTRUN, recs[i].e = recs[i].s = recs[i].dmax = NAN;
+    } else if (o->checkpoint && o->checkpoint->load(o->checkpoint->ctx, id, &recs[i])) {
+      ++*resumed;
+      if (recs[i].status == CF_OK && !recs[i].pruned && recs[i].e < *best) *best = recs[i].e;
+    } else {
+      todo[m++] = i;
+    }
+  }
+  return m;
+}
+
 int cf_sweep_run(const cf_fit_target *tg, const cf_params *base, const cf_fit_point *fixed,
                  const cf_sweep_options *o, cf_sweep_result *res, cf_error *err) {
   if (o->nd < 1 || o->na < 1)
     return cf_error_set(err, CF_EINVAL, "sweep: empty grid (%d x %d)", o->nd, o->na);
+  if (o->shard_n > 1 && (o->shard_i < 0 || o->shard_i >= o->shard_n))
+    return cf_error_set(err, CF_EINVAL, "sweep: shard %d of %d does not exist", o->shard_i, o->shard_n);
   int n = o->nd * o->na;
-  point_rec *recs = calloc((size_t)n, sizeof *recs);
-  if (!recs || alloc_result(res, o->nd, o->na)) {
+  point_rec *recs = calloc((size_t)n, sizeof *recs), *ran = calloc((size_t)n, sizeof *ran);
+  int *todo = malloc(sizeof(int) * (size_t)n);
+  if (!recs || !ran || !todo || alloc_result(res, o->nd, o->na)) {
     free(recs);
+    free(ran);
+    free(todo);
     cf_sweep_result_free(res);
     return cf_error_set(err, CF_ENOMEM, "sweep: out of memory");
   }
-  sweep_ctx c = {tg, base, fixed, o, NULL, INFINITY};
+  sweep_ctx c = {tg, base, fixed, o, todo, NULL, INFINITY};
+  int resumed, m = plan(o, recs, todo, &resumed, &c.best);
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  int rc = cf_parallel_run(n, o->threads, sizeof *recs, sweep_init, sweep_item, &c, recs, o->progress, err);
+  int rc = m ? cf_parallel_run(m, o->threads, sizeof *ran, sweep_init, sweep_item, &c, ran, o->progress, err)
+             : CF_OK;
   clock_gettime(CLOCK_MONOTONIC, &t1);
   cf_fit_run_free(c.run); /* the caller's own worker */
-  if (rc == CF_OK) unpack(res, recs, n);
+  if (rc == CF_OK) {
+    for (int k = 0; k < m; k++) recs[todo[k]] = ran[k];
+    unpack(res, recs, n);
+  }
   free(recs);
+  free(ran);
+  free(todo);
   if (rc) {
     cf_sweep_result_free(res);
     return rc;
   }
   res->wall_s = (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec);
+  res->resumed = resumed;
+  res->ran = m;
   return CF_OK;
 }

@@ -416,6 +416,8 @@ typedef struct {
   char start_time[32], end_time[32]; /* ISO 8601 UTC */
   char command[2048];      /* the command line */
   int workers;
+  char shard[32];          /* "I/N" for a shard of a sweep (`sweep --shard`), "" otherwise */
+  char task_key[24];       /* hex hash of what the sweep's results depend on (SPEC §9) */
   char *config_text;       /* the experiment config, NULL if none */
   char *history;           /* earlier runs that wrote this file, one a line */
 } cf_res_provenance;
@@ -473,6 +475,43 @@ int cf_results_read(const char *path, cf_results *r, cf_error *err);
 int cf_results_read_or_new(const char *path, cf_results *r, cf_error *err);
 /* Write atomically (fills the end time). */
 int cf_results_write(const char *path, cf_results *r, cf_error *err);
+
+/* ------------------------------------------------------------ task journals */
+/* Crash-safe progress of commands that run many tasks (SPEC §9): each
+ * finished task is appended to a journal beside the results file as soon as
+ * it completes, and a rerun of the same command skips the tasks it finds
+ * there.  The journal carries a key, a hash of everything the results
+ * depend on (tool version, input files, grid, model settings, config): a
+ * journal of another key is refused, so a changed run never reuses stale
+ * results.  Format and durability: journal.c. */
+#include <stdint.h>
+
+/* FNV-1a 64 of n bytes, continuing from h (0 to start).  Not cryptographic:
+ * it tells runs and damaged records apart, it does not authenticate. */
+uint64_t cf_hash_bytes(uint64_t h, const void *p, size_t n);
+/* The same over a NUL-terminated string and its terminator. */
+uint64_t cf_hash_str(uint64_t h, const char *s);
+
+typedef struct cf_journal cf_journal;
+/* Open the journal at path for the run identified by key, creating it if
+ * missing (restart: discard any existing one).  Its records are read: a
+ * torn last line (a crash during a write) is dropped, a damaged record
+ * elsewhere is CF_EFORMAT naming the file, line and task; a journal of
+ * another key is CF_EINVAL telling to use --restart.  NULL on error. */
+cf_journal *cf_journal_open(const char *path, uint64_t key, int restart, cf_error *err);
+/* The text of finished task id read at open, or NULL (borrowed; valid
+ * until cf_journal_free).  Tasks appended since open are not looked up. */
+const char *cf_journal_find(const cf_journal *j, uint64_t id);
+int cf_journal_count(const cf_journal *j);  /* records read at open */
+int cf_journal_torn(const cf_journal *j);   /* 1 if a torn last line was dropped */
+const char *cf_journal_path(const cf_journal *j);
+/* Persist a finished task: one line "id text check" with one write(2) in
+ * O_APPEND mode and fdatasync, so that forked workers sharing j append
+ * whole lines.  text: one line (no newline). */
+int cf_journal_append(cf_journal *j, uint64_t id, const char *text, cf_error *err);
+/* Delete the file (after the results it protects are written). */
+int cf_journal_remove(cf_journal *j, cf_error *err);
+void cf_journal_free(cf_journal *j);
 
 #ifdef __cplusplus
 }

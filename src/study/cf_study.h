@@ -130,6 +130,15 @@ int cf_res_set_series(cf_res_rec *rec, const cf_frame_error *fe, const cf_fit_ta
 /* The model settings of in (its fixed kappa, beta and base tol). */
 cf_res_model cf_res_model_of(const cf_fit_input *in);
 
+/* Join the n shard files s[] (read from names[]) of one `sweep --shard I/N`
+ * into s[0] (shards.c): each grid point is taken from the shard that ran it
+ * and the best points are found again.  Every missing task (no shard ran
+ * it) and conflicting one (two shards, different results) is one line on
+ * log, counted in *problems, and makes the call fail (CF_EINVAL): s[0] is
+ * then partly merged and must not be written.  Shard files of different
+ * sweeps (task key, N, recordings or grids) are refused naming the file. */
+int cf_shards_merge(cf_results *s, const char *const *names, int n, FILE *log, int *problems, cf_error *err);
+
 #ifdef __cplusplus
 }
 #endif

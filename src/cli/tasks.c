@@ -1,0 +1,133 @@
+/* tasks.c — the task model of the sweeping commands (SPEC §9, issue 16):
+ * task ids, the journal that makes a sweep crash-safe, and shards.
+ *
+ * A command's tasks are its grid points, recording after recording in
+ * command-line order: task id = (points of the recordings before) + grid
+ * index.  The list is deterministic, so a rerun, another worker count or
+ * another shard numbers every task the same way.
+ *
+ * The journal is "<RESULTS>.journal" beside the -o file.  Its key hashes
+ * what the results depend on: the clothfit version and git revision, the
+ * command line without the options that do not change results (-o,
+ * --workers, --json, --restart), the bytes of every recording and the
+ * experiment list's text.  It is removed once the results file is written. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clothfit_version.h"
+#include "commands.h"
+#include "fit_cli.h"
+
+/* Options that change nothing in the results; the ones with a value skip it too. */
+static int neutral(const char *a, int *skip_value) {
+  static const char *valued[] = {"-o", "--workers", "--shard"}, *flags[] = {"--json", "--restart"};
+  *skip_value = 0;
+  for (size_t i = 0; i < sizeof valued / sizeof *valued; i++) {
+    size_t n = strlen(valued[i]);
+    if (!strncmp(a, valued[i], n) && (a[n] == 0 || a[n] == '=')) return *skip_value = a[n] == 0, 1;
+  }
+  for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
+    if (!strcmp(a, flags[i])) return 1;
+  return 0;
+}
+
+static int hash_file(uint64_t *h, const char *path, cf_error *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return cf_error_set(err, CF_EIO, "%s: cannot read", path);
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) *h = cf_hash_bytes(*h, buf, n);
+  int bad = ferror(f);
+  fclose(f);
+  return bad ? cf_error_set(err, CF_EIO, "%s: read error", path) : CF_OK;
+}
+
+static int run_key(int argc, char **argv, const cf_fit_input *in, int n, const char *config, uint64_t *key,
+                   cf_error *err) {
+  uint64_t h = cf_hash_str(0, CLOTHFIT_VERSION);
+  h = cf_hash_str(h, CLOTHFIT_GIT_REVISION);
+  for (int i = 1; i < argc; i++) {
+    int skip;
+    if (neutral(argv[i], &skip)) {
+      i += skip;
+      continue;
+    }
+    h = cf_hash_str(h, argv[i]);
+  }
+  for (int i = 0; i < n; i++)
+    if (hash_file(&h, in[i].path, err)) return err->code;
+  *key = cf_hash_str(h, config ? config : "");
+  return CF_OK;
+}
+
+/* "I/N" with 0 <= I < N. */
+static int parse_shard(const char *cmd, const char *s, cf_cli_tasks *t) {
+  char *end = NULL;
+  long i = strtol(s, &end, 10), nn = *end == '/' ? strtol(end + 1, &end, 10) : -1;
+  if (*end || i < 0 || nn < 1 || i >= nn || nn > 100000)
+    return cf_cli_fail(cmd, "invalid --shard '%s': expected I/N with 0 <= I < N (e.g. 0/3)", s);
+  t->shard_i = (int)i, t->shard_n = (int)nn;
+  return 0;
+}
+
+int cf_cli_tasks_begin(const char *cmd, const cf_cli_task_opts *o, int argc, char **argv, const cf_fit_input *in,
+                       int n, const char *config, cf_cli_tasks *t) {
+  memset(t, 0, sizeof *t);
+  if (o->shard && parse_shard(cmd, o->shard, t)) return 1;
+  if (o->shard && !o->out) return cf_cli_fail(cmd, "--shard needs -o SHARD.h5 (the file `clothfit merge` combines)");
+  if (!o->out) return 0;
+  cf_error err = {0, ""};
+  uint64_t key = 0;
+  if (run_key(argc, argv, in, n, config, &key, &err)) return cf_cli_fail(cmd, "%s", err.msg);
+  t->key = key;
+  snprintf(t->path, sizeof t->path, "%s.journal", o->out);
+  t->journal = cf_journal_open(t->path, key, o->restart, &err);
+  if (!t->journal) return cf_cli_fail(cmd, "%s", err.msg);
+  if (cf_journal_torn(t->journal))
+    fprintf(stderr, "clothfit %s: %s: dropped a record cut short by a crash (that task runs again)\n", cmd, t->path);
+  if (cf_journal_count(t->journal))
+    fprintf(stderr, "clothfit %s: resuming from %s: %d finished tasks will not run again\n", cmd, t->path,
+            cf_journal_count(t->journal));
+  return 0;
+}
+
+int cf_cli_tasks_end(const char *cmd, cf_cli_tasks *t, int ok) {
+  int rc = 0;
+  cf_error err = {0, ""};
+  if (t->journal && ok && cf_journal_remove(t->journal, &err)) rc = cf_cli_fail(cmd, "%s", err.msg);
+  cf_journal_free(t->journal);
+  t->journal = NULL;
+  return rc;
+}
+
+/* ------------------------------------------- sweep points in the journal */
+static int ck_load(void *ctx, unsigned long long id, cf_sweep_point *p) {
+  const cf_cli_tasks *t = ctx;
+  const char *text = cf_journal_find(t->journal, id);
+  if (!text) return 0;
+  int used = 0;
+  memset(p, 0, sizeof *p);
+  if (sscanf(text, "%la %la %la %d %d %n", &p->e, &p->s, &p->dmax, &p->status, &p->pruned, &used) != 5) return 0;
+  snprintf(p->reason, sizeof p->reason, "%s", text + used);
+  return 1;
+}
+
+static int ck_save(void *ctx, unsigned long long id, const cf_sweep_point *p, cf_error *err) {
+  const cf_cli_tasks *t = ctx;
+  char text[256];
+  snprintf(text, sizeof text, "%a %a %a %d %d %s", p->e, p->s, p->dmax, p->status, p->pruned, p->reason);
+  for (char *q = text; *q; q++)
+    if (*q == '\n') *q = ' ';
+  return cf_journal_append(t->journal, id, text, err);
+}
+
+void cf_cli_tasks_apply(cf_cli_tasks *t, cf_sweep_options *o) {
+  if (!t) return;
+  o->task0 = t->next;
+  o->shard_i = t->shard_i, o->shard_n = t->shard_n;
+  t->ck = (cf_sweep_checkpoint){ck_load, ck_save, t};
+  o->checkpoint = t->journal ? &t->ck : NULL;
+  t->next += (unsigned long long)o->nd * o->na;
+}

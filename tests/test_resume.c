@@ -1,0 +1,263 @@
+/* test_resume.c — crash-safe sweeps and shards (issue 16, SPEC §9):
+ *   - kill -9 at random moments (5 runs, seeded): the rerun of the same
+ *     command resumes from RESULTS.h5.journal, runs exactly the tasks the
+ *     journal does not hold (tasks_resumed = its records, tasks_resumed +
+ *     tasks_run = the grid), and writes results bitwise equal to an
+ *     uninterrupted run's (errors, stds, status, pruned flags, best point);
+ *     a results file that existed before the crash stays readable; the
+ *     journal is removed once the results are written;
+ *   - the same grid on 1 and 2 workers and as 3 shards joined by `merge`
+ *     gives the same results;
+ *   - a journal of another run (other grid) is refused naming --restart, and
+ *     --restart discards it; a damaged record is one error line naming the
+ *     file, its line and the task, with no results file; a torn last line
+ *     (a write cut short) is dropped and its task runs again;
+ *   - `merge` names every missing task and writes nothing; it refuses a
+ *     results file that is not a shard.
+ * usage: test_resume CLOTHFIT_EXE */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cf_study.h"
+#include "cli_json.h"
+#include "synthrec.h"
+#include "testutil.h"
+
+static const char *exe;
+static char dir[] = "/tmp/cf_resume.XXXXXX", rec[600];
+static char *const GRID[] = {"--delta-grid", "0.01:0.08:10", "--alpha-grid", "0.1:0.5:10"};
+enum { NPTS = 100 };
+
+static int run(char **out, char **err, const char *a0, ...) {
+  char *argv[40] = {(char *)exe, (char *)a0};
+  va_list ap;
+  va_start(ap, a0);
+  for (int i = 2; i < 39 && (argv[i] = va_arg(ap, char *)); i++) {
+  }
+  va_end(ap);
+  return cf_test_run(argv, dir, out, err);
+}
+
+static void path_of(char *buf, size_t n, const char *name) { snprintf(buf, n, "%s/%s", dir, name); }
+
+/* `sweep REC GRID --workers W -o out [extra] --json`; its JSON's key or -1. */
+static int sweep(const char *out, const char *workers, const char *extra, const char *key, long *value) {
+  char o[600], *so = NULL, *se = NULL;
+  path_of(o, sizeof o, out);
+  int st = extra ? run(&so, &se, "sweep", rec, GRID[0], GRID[1], GRID[2], GRID[3], "--workers", workers, "-o", o,
+                       "--json", extra, (char *)NULL)
+                 : run(&so, &se, "sweep", rec, GRID[0], GRID[1], GRID[2], GRID[3], "--workers", workers, "-o", o,
+                       "--json", (char *)NULL);
+  if (key && value) *value = st == 0 ? (long)cf_test_json_num(so, key) : -1;
+  if (st) fprintf(stderr, "sweep %s: status %d: %s", out, st, se ? se : "");
+  free(so);
+  free(se);
+  return st;
+}
+
+static int read_sweep(const char *name, cf_results *r) {
+  char p[600];
+  path_of(p, sizeof p, name);
+  cf_error err = {0, ""};
+  int rc = cf_results_read(p, r, &err);
+  CHECK(rc == CF_OK && r->n == 1, "%s: %s", name, err.msg);
+  return rc == CF_OK && r->n == 1;
+}
+
+/* The sweep of a equals b's, bit for bit. */
+static void same_sweep(const char *a, const char *b) {
+  cf_results ra, rb;
+  cf_results_init(&ra), cf_results_init(&rb);
+  if (read_sweep(a, &ra) && read_sweep(b, &rb)) {
+    const cf_res_sweep *x = &ra.recs[0].sweep, *y = &rb.recs[0].sweep;
+    size_t n = (size_t)x->nd * x->na;
+    CHECK(x->nd == y->nd && x->na == y->na && n == NPTS, "%s, %s: grids %dx%d, %dx%d", a, b, x->nd, x->na, y->nd,
+          y->na);
+    if (x->nd == y->nd && x->na == y->na) {
+      CHECK(!memcmp(x->e, y->e, n * sizeof *x->e) && !memcmp(x->s, y->s, n * sizeof *x->s), "%s, %s: errors differ",
+            a, b);
+      CHECK(!memcmp(x->status, y->status, n * sizeof *x->status) && !memcmp(x->pruned, y->pruned, n),
+            "%s, %s: status differs", a, b);
+      CHECK(x->best == y->best && x->best >= 0, "%s, %s: best %d, %d", a, b, x->best, y->best);
+    }
+  }
+  cf_results_free(&ra), cf_results_free(&rb);
+}
+
+/* Complete records in a journal (lines ending in a newline, less the header). */
+static int journal_records(const char *out) {
+  char p[700];
+  snprintf(p, sizeof p, "%s/%s.journal", dir, out);
+  char *t = cf_test_slurp(p, NULL);
+  int n = -1;
+  for (char *c = t; c && *c; c++) n += *c == '\n';
+  free(t);
+  return n;
+}
+
+static int exists(const char *name) {
+  char p[700];
+  path_of(p, sizeof p, name);
+  return access(p, F_OK) == 0;
+}
+
+/* Start the sweep into out, SIGKILL it after ms milliseconds. */
+static void kill_after(const char *out, int ms) {
+  char o[600];
+  path_of(o, sizeof o, out);
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(127);
+    execl(exe, exe, "sweep", rec, GRID[0], GRID[1], GRID[2], GRID[3], "--workers", "2", "-o", o, (char *)NULL);
+    _exit(127);
+  }
+  struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+  kill(pid, SIGKILL);
+  int st;
+  waitpid(pid, &st, 0);
+  usleep(100000); /* the workers die with it (PR_SET_PDEATHSIG) */
+}
+
+static void crashes(void) {
+  CHECK(sweep("ref.h5", "1", NULL, NULL, NULL) == 0, "reference sweep");
+  CHECK(!exists("ref.h5.journal"), "the journal outlives a finished sweep");
+  long ms_total;
+  { /* timing of a whole sweep on 2 workers, to spread the kills over it */
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    CHECK(sweep("w2.h5", "2", NULL, NULL, NULL) == 0, "2-worker sweep");
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    ms_total = (b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000;
+  }
+  same_sweep("ref.h5", "w2.h5");
+  unsigned long long seed = 20261125;
+  for (int k = 0; k < 5; k++) {
+    char out[32];
+    snprintf(out, sizeof out, "crash%d.h5", k);
+    if (k == 3) { /* a results file from before: it must stay readable */
+      CHECK(sweep(out, "2", NULL, NULL, NULL) == 0, "sweep before the crash");
+    }
+    int ms = (int)(ms_total * (0.1 + 0.3 * (cf_test_rand(&seed) + 1)));
+    kill_after(out, ms);
+    int persisted = journal_records(out);
+    if (k == 3) same_sweep("ref.h5", out);
+    long resumed = -1;
+    CHECK(sweep(out, "2", NULL, "tasks_resumed", &resumed) == 0, "rerun %d", k);
+    CHECK(persisted < 0 || resumed == persisted, "run %d (killed at %d ms): resumed %ld tasks, the journal held %d",
+          k, ms, resumed, persisted);
+    fprintf(stderr, "run %d: killed after %d of ~%ld ms, %d tasks persisted\n", k, ms, ms_total, persisted);
+    same_sweep("ref.h5", out);
+    char j[64];
+    snprintf(j, sizeof j, "%s.journal", out);
+    CHECK(!exists(j), "the journal outlives the rerun");
+  }
+}
+
+static void journal_errors(void) {
+  char o[600], j[700], *so = NULL, *se = NULL;
+  kill_after("bad.h5", 400);
+  path_of(o, sizeof o, "bad.h5");
+  snprintf(j, sizeof j, "%s.journal", o);
+  int persisted = journal_records("bad.h5");
+  CHECK(persisted >= 2, "only %d records after 400 ms", persisted);
+  /* another grid: refused */
+  int st = run(&so, &se, "sweep", rec, "--delta-grid", "0.01:0.08:9", GRID[2], GRID[3], "-o", o, (char *)NULL);
+  CHECK(st != 0 && se && strstr(se, j) && strstr(se, "--restart") && !strchr(strchr(se, '\n') + 1, '\n') &&
+            !exists("bad.h5"), "other grid: status %d, '%s'", st, se ? se : "");
+  free(so), free(se);
+  /* damage the second record's value */
+  size_t len;
+  char *t = cf_test_slurp(j, &len);
+  char *l2 = t ? strchr(strchr(t, '\n') + 1, '\n') + 1 : NULL, *x = l2 ? strstr(l2, "0x1.") : NULL;
+  CHECK(x, "no value in the journal");
+  if (x) {
+    char orig = x[4];
+    x[4] = orig == '1' ? '2' : '1';
+    FILE *f = fopen(j, "wb");
+    fwrite(t, 1, len, f);
+    fclose(f);
+    long dummy;
+    so = se = NULL;
+    st = run(&so, &se, "sweep", rec, GRID[0], GRID[1], GRID[2], GRID[3], "-o", o, (char *)NULL);
+    CHECK(st != 0 && se && strstr(se, j) && strstr(se, ":3:") && strstr(se, "task") && !exists("bad.h5"),
+          "damaged record: status %d, '%s'", st, se ? se : "");
+    free(so), free(se);
+    /* a torn last line: dropped, its task runs again */
+    x[4] = orig;
+    f = fopen(j, "wb");
+    fwrite(t, 1, len - 5, f);
+    fclose(f);
+    CHECK(sweep("bad.h5", "2", NULL, "tasks_resumed", &dummy) == 0 && dummy == persisted - 1,
+          "torn journal: resumed %ld of %d", dummy, persisted);
+    same_sweep("ref.h5", "bad.h5");
+    /* --restart discards a journal of another run */
+    kill_after("bad.h5", 400);
+    so = se = NULL;
+    st = run(&so, &se, "sweep", rec, "--delta-grid", "0.01:0.08:9", GRID[2], GRID[3], "-o", o, "--restart", "--json",
+             (char *)NULL);
+    CHECK(st == 0 && cf_test_json_num(so, "tasks_resumed") == 0 && cf_test_json_num(so, "tasks_run") == 90,
+          "--restart: status %d", st);
+    free(so), free(se);
+  }
+  free(t);
+}
+
+/* The grid as 3 shards (one on 2 workers) joined by merge equals the
+ * single run; without one shard, merge names its tasks and writes nothing. */
+static void shards(void) {
+  char o[3][600], m[600], *so = NULL, *se = NULL;
+  for (int i = 0; i < 3; i++) {
+    char name[32], spec[16];
+    snprintf(name, sizeof name, "shard%d.h5", i);
+    snprintf(spec, sizeof spec, "--shard=%d/3", i);
+    path_of(o[i], sizeof o[i], name);
+    long ran = -1;
+    CHECK(sweep(name, i == 1 ? "2" : "1", spec, "tasks_run", &ran) == 0 && ran == (NPTS + 2 - i) / 3,
+          "shard %d ran %ld tasks", i, ran);
+  }
+  path_of(m, sizeof m, "merged.h5");
+  int st = run(&so, &se, "merge", o[0], o[1], o[2], "-o", m, (char *)NULL);
+  CHECK(st == 0, "merge: status %d: %s", st, se ? se : "");
+  free(so), free(se);
+  same_sweep("ref.h5", "merged.h5");
+  path_of(m, sizeof m, "partial.h5");
+  so = se = NULL;
+  st = run(&so, &se, "merge", o[2], o[0], "-o", m, (char *)NULL);
+  int named = 0;
+  for (const char *c = se; c && (c = strstr(c, "missing task ")); c++) named++;
+  CHECK(st != 0 && named == NPTS / 3 && !exists("partial.h5") && se && strstr(se, "33 missing"),
+        "merge without shard 1: status %d, %d missing tasks named", st, named);
+  free(so), free(se);
+  path_of(m, sizeof m, "ref.h5");
+  so = se = NULL;
+  st = run(&so, &se, "merge", o[0], m, "-o", o[2], (char *)NULL);
+  CHECK(st != 0 && se && strstr(se, m) && strstr(se, "not a shard"), "merge of a non-shard: '%s'", se ? se : "");
+  free(so), free(se);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) return fprintf(stderr, "usage: test_resume CLOTHFIT_EXE\n"), 2;
+  exe = argv[1];
+  CHECK(mkdtemp(dir), "mkdtemp");
+  cf_test_rec_spec sp = {.rows = 5, .cols = 4, .T = 150, .width = 0.42, .height = 0.594, .rho = 0.1042,
+                         .delta = 0.041, .alpha = 0.307, .amplitude = 0.075, .frequency = 0.6, .dt = 0.01,
+                         .noise = 1e-4, .seed = 12345};
+  double *pos = cf_test_shaken_recording(&sp);
+  path_of(rec, sizeof rec, "rec.h5");
+  CHECK(pos && cf_test_write_recording_h5(rec, &sp, pos, CF_TEST_REC_LATTICE) == 0, "writing %s", rec);
+  free(pos);
+  crashes();
+  journal_errors();
+  shards();
+  char cmd[700];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  if (!cf_test_failures && system(cmd)) fprintf(stderr, "could not remove %s\n", dir);
+  return cf_test_done("test_resume");
+}

@@ -6,7 +6,8 @@
  *   build/bench/locking_scan MESH SEED KAPPA T [NOISE_MODE SIGMA ALPHA DT REST_BENDING SLACK]
  *
  * MESH 0..3: irregular triangles 22x22 (484 nodes), 31x31 (961), quads
- * 23x23 (529), 30x30 (900) on the 1 m square, as in test_locking.  SEED:
+ * 23x23 (529), 30x30 (900) on the 1 m square, as in test_locking; 4..6: the
+ * refinements triangles 41x41 (1681), 51x51 (2601), quads 40x40 (1600).  SEED:
  * the noise seed (test_locking uses 7).  KAPPA: bending stiffness.  T:
  * simulated seconds.  NOISE_MODE 0: Gaussian noise of SIGMA (m, default
  * 0.003) on every coordinate of every node (test_locking); 1: not on the
@@ -82,13 +83,15 @@ static int slack_initial_state(cf_sim *s, const cf_mesh *m, const int *kin, unsi
 
 static cf_mesh *make_mesh(int which, double *h) {
   double o[3] = {0, 0, 0}, u[3] = {1, 0, 0}, v[3] = {0, 1, 0};
-  static const double spacing[4] = {1.0 / 21, 1.0 / 30, 1.0 / 22, 1.0 / 29};
-  *h = spacing[which];
+  static const int side[7] = {22, 31, 23, 30, 41, 51, 40};
+  *h = 1.0 / (side[which] - 1);
   switch (which) {
     case 0: return cf_mesh_square_tri(1.0, 22, 0.25, 42, 0);
     case 1: return cf_mesh_square_tri(1.0, 31, 0.25, 43, 0);
-    case 2: return cf_mesh_grid(23, 23, o, u, v, 1);
-    default: return cf_mesh_grid(30, 30, o, u, v, 1);
+    case 4: return cf_mesh_square_tri(1.0, 41, 0.25, 44, 0);
+    case 5: return cf_mesh_square_tri(1.0, 51, 0.25, 45, 0);
+    case 6: return cf_mesh_grid(40, 40, o, u, v, 1);
+    default: return cf_mesh_grid(side[which], side[which], o, u, v, 1);
   }
 }
 
@@ -110,8 +113,8 @@ int main(int argc, char **argv) {
   int which = atoi(argv[1]), mode = argc > 5 ? atoi(argv[5]) : 0;
   unsigned long long seed = strtoull(argv[2], 0, 10);
   double kappa = atof(argv[3]), T = atof(argv[4]), sigma = argc > 6 ? atof(argv[6]) : 0.003;
-  if (which < 0 || which > 3 || !(T > 0) || mode < 0 || mode > 4) {
-    fprintf(stderr, "locking_scan: MESH must be 0..3, T > 0 and NOISE_MODE 0..4\n");
+  if (which < 0 || which > 6 || !(T > 0) || mode < 0 || mode > 4) {
+    fprintf(stderr, "locking_scan: MESH must be 0..6, T > 0 and NOISE_MODE 0..4\n");
     return 2;
   }
   cf_runtime_init();

@@ -12,6 +12,8 @@
  *     --restart discards it; a damaged record is one error line naming the
  *     file, its line and the task, with no results file; a torn last line
  *     (a write cut short) is dropped and its task runs again;
+ *   - with Open MPI: `mpirun -n 2` and `mpirun -n 3 --oversubscribe` give
+ *     the same results, and a killed mpirun resumes from the journal;
  *   - `merge` names every missing task and writes nothing; it refuses a
  *     results file that is not a shard.
  * usage: test_resume CLOTHFIT_EXE */
@@ -242,6 +244,65 @@ static void shards(void) {
   free(so), free(se);
 }
 
+/* mpirun -n 2 and -n 3 --oversubscribe give the single run's results; an
+ * MPI run killed with SIGKILL (mpirun itself) resumes like a local one. */
+static void mpi(void) {
+  char mpirun[512], *so = NULL;
+  char *vargv[] = {(char *)exe, "--version", NULL};
+  cf_test_run(vargv, dir, &so, NULL);
+  int built = so && strstr(so, "with Open MPI");
+  free(so);
+  if (!built) {
+    printf("test_resume: clothfit built without Open MPI (libopenmpi-dev missing): MPI part skipped\n");
+    return;
+  }
+  CHECK(cf_test_find_program("mpirun", mpirun, sizeof mpirun), "clothfit has Open MPI but mpirun is not on PATH");
+  setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1); /* CI runs as root */
+  setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+  setenv("OMPI_MCA_btl_vader_single_copy_mechanism", "none", 1); /* containers without ptrace rights */
+  const char *ranks[2][3] = {{"-n", "2", NULL}, {"-n", "3", "--oversubscribe"}};
+  for (int k = 0; k < 2; k++) {
+    char out[32], o[600], *se = NULL;
+    snprintf(out, sizeof out, "mpi%d.h5", k);
+    path_of(o, sizeof o, out);
+    char *argv[24] = {mpirun, (char *)ranks[k][0], (char *)ranks[k][1]};
+    int a = 3;
+    if (ranks[k][2]) argv[a++] = (char *)ranks[k][2];
+    char *tail[] = {(char *)exe, "sweep", rec, GRID[0], GRID[1], GRID[2], GRID[3], "-o", o, NULL};
+    memcpy(argv + a, tail, sizeof tail);
+    so = NULL;
+    int st = cf_test_run(argv, dir, &so, &se);
+    CHECK(st == 0, "mpirun %s %s: status %d: %s", ranks[k][0], ranks[k][1], st, se ? se : "");
+    free(so), free(se);
+    if (st == 0) same_sweep("ref.h5", out);
+  }
+  /* kill -9 of mpirun, then resume under mpirun */
+  char o[600];
+  path_of(o, sizeof o, "mpikill.h5");
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(127);
+    execl(mpirun, mpirun, "-n", "2", exe, "sweep", rec, GRID[0], GRID[1], GRID[2], GRID[3], "-o", o, (char *)NULL);
+    _exit(127);
+  }
+  for (int w = 0; w < 400 && journal_records("mpikill.h5") < 20; w++) usleep(50000); /* mid-run */
+  kill(pid, SIGKILL);
+  waitpid(pid, NULL, 0);
+  usleep(500000);
+  int persisted = journal_records("mpikill.h5");
+  char *se = NULL;
+  so = NULL;
+  char *argv[] = {mpirun, "-n", "2", (char *)exe, "sweep", rec, GRID[0], GRID[1], GRID[2], GRID[3], "-o", o, "--json",
+                  NULL};
+  int st = cf_test_run(argv, dir, &so, &se);
+  double resumed = so ? cf_test_json_num(so, "tasks_resumed") : -1;
+  CHECK(st == 0 && persisted >= 20 && persisted < NPTS && resumed == persisted, "mpirun resume: status %d, resumed %g, journal held %d",
+        st, resumed, persisted);
+  fprintf(stderr, "mpirun killed with %d tasks persisted\n", persisted);
+  free(so), free(se);
+  if (st == 0) same_sweep("ref.h5", "mpikill.h5");
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) return fprintf(stderr, "usage: test_resume CLOTHFIT_EXE\n"), 2;
   exe = argv[1];
@@ -256,6 +317,7 @@ int main(int argc, char **argv) {
   crashes();
   journal_errors();
   shards();
+  mpi();
   char cmd[700];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   if (!cf_test_failures && system(cmd)) fprintf(stderr, "could not remove %s\n", dir);

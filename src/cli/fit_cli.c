@@ -212,6 +212,6 @@ int cf_cli_results_begin(const char *cmd, const char *out, cf_results *r, int ar
 
 int cf_cli_results_write(const char *cmd, const char *out, cf_results *r) {
   cf_error err = {0, ""};
-  if (out && cf_results_write(out, r, &err)) return cf_cli_fail(cmd, "%s", err.msg);
+  if (out && cf_dist_rank() == 0 && cf_results_write(out, r, &err)) return cf_cli_fail(cmd, "%s", err.msg);
   return 0;
 }

@@ -5,6 +5,7 @@
 
 #include "clothfit_version.h"
 #include "cf_common.h"
+#include "cf_fit.h"
 #include "commands.h"
 
 static const cf_command commands[] = {
@@ -85,8 +86,16 @@ static int help(int argc, char **argv) {
   return 2;
 }
 
-int main(int argc, char **argv) {
-  cf_runtime_init();
+/* The commands that run under `mpirun -n N` (N > 1): those whose only
+ * output is a results file, which rank 0 writes (cf_cli_results_write). */
+static int distributable(const char *name) {
+  static const char *ok[] = {"sweep", "fit", "sensitivity", "regress"};
+  for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+    if (!strcmp(name, ok[i])) return 1;
+  return 0;
+}
+
+static int run_command(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
     return 2;
@@ -97,12 +106,36 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(argv[1], "help")) return help(argc, argv);
   if (!strcmp(argv[1], "--version")) {
-    printf("clothfit %s (%s)\n", CLOTHFIT_VERSION, CLOTHFIT_GIT_REVISION);
+    printf("clothfit %s (%s)%s\n", CLOTHFIT_VERSION, CLOTHFIT_GIT_REVISION,
+           cf_dist_available() ? ", with Open MPI" : ", without Open MPI");
     return 0;
   }
-  for (int i = 0; i < n_commands; i++)
-    if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+  for (int i = 0; i < n_commands; i++) {
+    if (strcmp(argv[1], commands[i].name)) continue;
+    if (cf_dist_size() > 1 && !distributable(argv[1]))
+      return cf_cli_fail(argv[1], "does not run under mpirun with %d ranks (only sweep, fit, sensitivity and regress "
+                         "do); run it without mpirun", cf_dist_size());
+    return commands[i].run(argc - 1, argv + 1);
+  }
   fprintf(stderr, "clothfit: unknown command '%s'\n", argv[1]);
   usage(stderr);
   return 2;
+}
+
+int main(int argc, char **argv) {
+  cf_runtime_init();
+  if (cf_dist_init(&argc, &argv)) {
+    fprintf(stderr, "clothfit: MPI_Init_thread failed\n");
+    return 1;
+  }
+  /* Under mpirun every rank runs the command; rank 0 alone prints results
+   * (the others' stderr stays, for errors only they meet). */
+  if (cf_dist_rank() > 0 && !freopen("/dev/null", "w", stdout)) return 1;
+  int rc = run_command(argc, argv);
+  if (rc && cf_dist_size() > 1) {
+    fflush(NULL);
+    cf_dist_abort(rc); /* a rank that fails alone must not leave the others waiting */
+  }
+  cf_dist_finalize();
+  return rc;
 }

@@ -82,6 +82,7 @@ int cf_cli_tasks_begin(const char *cmd, const cf_cli_task_opts *o, int argc, cha
   uint64_t key = 0;
   if (run_key(argc, argv, in, n, config, &key, &err)) return cf_cli_fail(cmd, "%s", err.msg);
   t->key = key;
+  if (cf_dist_rank() > 0) return 0; /* under MPI, rank 0 keeps the journal */
   snprintf(t->path, sizeof t->path, "%s.journal", o->out);
   t->journal = cf_journal_open(t->path, key, o->restart, &err);
   if (!t->journal) return cf_cli_fail(cmd, "%s", err.msg);

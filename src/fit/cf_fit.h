@@ -242,6 +242,21 @@ int cf_sweep_run(const cf_fit_target *tg, const cf_params *base, const cf_fit_po
                  const cf_sweep_options *o, cf_sweep_result *res, cf_error *err);
 void cf_sweep_result_free(cf_sweep_result *res);
 
+/* ------------------------------------------------ Open MPI (distributed.c) */
+/* Under `mpirun -n N` every rank runs the same command on the same inputs;
+ * the parallel loops of sweeps, Nelder-Mead batches and regressions hand
+ * their items out across the ranks, every rank gets every result, and
+ * only rank 0 writes files and prints (the commands see to that).  Without
+ * Open MPI at build time, or when not started by mpirun: rank 0 of 1.  The
+ * rank and size are the process's (MPI's own state is process-global). */
+int cf_dist_init(int *argc, char ***argv); /* from main(), before anything else */
+void cf_dist_finalize(void);
+int cf_dist_available(void);              /* 1 if built with Open MPI */
+int cf_dist_rank(void);
+int cf_dist_size(void);
+void cf_dist_abort(int code);             /* end every rank of the job */
+void cf_dist_bcast(void *buf, size_t n);  /* rank 0's n bytes to every rank */
+
 /* ------------------------------------------- a-priori formulas (4.6)-(4.7) */
 /* delta = d0 + d1 S + d2 V + d3 rho,  alpha = a0 + a1 S + a2 V + a3 rho:
  * S = cloth area / A3 area (1 for A3, 2 for A2), V (m^2/s^2) the speed

@@ -71,7 +71,7 @@ int cf_fit_nelder_mead_batch(int n, const cf_fit_target *const *tg, const cf_par
   if (!recs) return cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory for %d fits", n);
   for (int i = 0; i < n; i++) memset(&res[i], 0, sizeof res[i]);
   batch_ctx c = {tg, base, fixed, o};
-  int rc = cf_parallel_run(n, workers, sizeof *recs, NULL, batch_item, &c, recs, progress, err);
+  int rc = cf_parallel_run(n, workers, sizeof *recs, NULL, batch_item, NULL, &c, recs, progress, err);
   for (int i = 0; !rc && i < n; i++) {
     if (recs[i].rc) rc = cf_error_set(err, recs[i].rc, "fit %d of %d: %s", i + 1, n, recs[i].msg);
     else if (unpack(&recs[i], &res[i])) rc = cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory");

@@ -24,6 +24,7 @@ typedef struct {
   int n;
   cf_worker_init_fn init;
   cf_item_fn fn;
+  cf_done_fn done;
   void *ctx;
   const cf_fit_progress *progress; /* in the calling process only */
 } job;
@@ -40,7 +41,9 @@ static void work(job *j, int caller) {
   }
   for (int i; !atomic_load(&j->head->failed) && (i = atomic_fetch_add(&j->head->next, 1)) < j->n;) {
     err.msg[0] = 0;
-    int rc = j->fn(i, j->ctx, j->recs + (size_t)i * j->rec_size, &err);
+    char *rec = j->recs + (size_t)i * j->rec_size;
+    int rc = j->fn(i, j->ctx, rec, &err);
+    if (!rc && j->done) rc = j->done(i, rec, j->ctx, &err);
     if (rc) {
       if (!err.msg[0]) cf_error_set(&err, rc, "worker: item %d failed (%s)", i, cf_status_name(rc));
       err.code = rc;
@@ -60,13 +63,14 @@ static int n_workers(int workers, int n) {
   return (int)t;
 }
 
-int cf_parallel_run(int n, int workers, size_t rec_size, cf_worker_init_fn init, cf_item_fn fn,
+int cf_parallel_run(int n, int workers, size_t rec_size, cf_worker_init_fn init, cf_item_fn fn, cf_done_fn done,
                     void *ctx, void *out, const cf_fit_progress *progress, cf_error *err) {
   if (n <= 0) return CF_OK;
+  if (cf_dist_size() > 1) return cf_dist_run(n, rec_size, init, fn, done, ctx, out, progress, err);
   size_t head = (sizeof(shared_head) + 63) & ~(size_t)63, size = head + (size_t)n * rec_size;
   void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (map == MAP_FAILED) return cf_error_set(err, CF_ENOMEM, "cannot map %zu bytes of shared memory", size);
-  job j = {map, (char *)map + head, rec_size, n, init, fn, ctx, progress};
+  job j = {map, (char *)map + head, rec_size, n, init, fn, done, ctx, progress};
   atomic_init(&j.head->next, 0);
   atomic_init(&j.head->done, 0);
   atomic_init(&j.head->failed, 0);

@@ -6,7 +6,8 @@
  * mapping holding the work counter and the result records.  Items are
  * handed out dynamically, so a slow item does not stall the rest, and each
  * item's result depends only on the item: results are identical whatever
- * the number of workers. */
+ * the number of workers.  Under `mpirun` the items go to the ranks of the
+ * job instead (distributed.c), with the same guarantees. */
 #ifndef CF_PARALLEL_H
 #define CF_PARALLEL_H
 #include <stddef.h>
@@ -21,11 +22,20 @@ typedef int (*cf_item_fn)(int i, void *ctx, void *out, cf_error *err);
 /* Called once in each worker before its first item (may be NULL): set up
  * per-worker state in ctx (e.g. allocate simulations). */
 typedef int (*cf_worker_init_fn)(void *ctx, cf_error *err);
+/* Called for every finished item with its record (may be NULL): in the
+ * worker process that computed it (forked workers), or on rank 0 under
+ * MPI, one call at a time.  An error aborts the run. */
+typedef int (*cf_done_fn)(int i, const void *rec, void *ctx, cf_error *err);
 
 /* Run items 0..n-1 on `workers` processes (0: all cores; the caller works
  * too).  out receives n records of rec_size bytes.  progress (may be NULL)
  * is called in the calling process, after each item it computes, with the
  * count of items finished by all workers. */
-int cf_parallel_run(int n, int workers, size_t rec_size, cf_worker_init_fn init, cf_item_fn fn,
+int cf_parallel_run(int n, int workers, size_t rec_size, cf_worker_init_fn init, cf_item_fn fn, cf_done_fn done,
                     void *ctx, void *out, const cf_fit_progress *progress, cf_error *err);
+/* The same across the ranks of an MPI job (distributed.c): every rank
+ * calls it with the same n and gets every record; cf_parallel_run goes
+ * there by itself when cf_dist_size() > 1 (workers is then ignored). */
+int cf_dist_run(int n, size_t rec_size, cf_worker_init_fn init, cf_item_fn fn, cf_done_fn done, void *ctx, void *out,
+                const cf_fit_progress *progress, cf_error *err);
 #endif

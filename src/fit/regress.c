@@ -112,7 +112,7 @@ static int r_item(int i, void *arg, void *out, cf_error *werr) {
 static int objective_items(const cf_study_item *items, int n, const cf_params *base, const cf_formula *f,
                            int workers, double *e, double *R, cf_error *err) {
   r_ctx c = {items, base, f};
-  int rc = cf_parallel_run(n, workers, sizeof(double), NULL, r_item, &c, e, NULL, err);
+  int rc = cf_parallel_run(n, workers, sizeof(double), NULL, r_item, NULL, &c, e, NULL, err);
   double s = 0;
   for (int i = 0; i < n; i++) s += e[i];
   *R = s / n;

@@ -63,8 +63,15 @@ static int sweep_item(int k, void *arg, void *out, cf_error *err) {
   p->pruned = r.pruned;
   snprintf(p->reason, sizeof p->reason, "%.127s", r.reason);
   if (r.status == CF_OK && !r.pruned && r.err.e_cm < c->best) c->best = r.err.e_cm;
+  (void)err;
+  return CF_OK;
+}
+
+/* A finished point goes to the checkpoint (in the process that holds it first). */
+static int sweep_done(int k, const void *rec, void *arg, cf_error *err) {
+  const sweep_ctx *c = arg;
   const cf_sweep_checkpoint *ck = c->o->checkpoint;
-  return ck ? ck->save(ck->ctx, c->o->task0 + (unsigned)idx, p, err) : CF_OK;
+  return ck->save(ck->ctx, c->o->task0 + (unsigned)c->todo[k], rec, err);
 }
 
 static int alloc_result(cf_sweep_result *res, int nd, int na) {
@@ -142,9 +149,17 @@ int cf_sweep_run(const cf_fit_target *tg, const cf_params *base, const cf_fit_po
   }
   sweep_ctx c = {tg, base, fixed, o, todo, NULL, INFINITY};
   int resumed, m = plan(o, recs, todo, &resumed, &c.best);
+  /* Under MPI the checkpoint is rank 0's: every rank takes its plan. */
+  int head[2] = {m, resumed};
+  cf_dist_bcast(head, sizeof head);
+  m = head[0], resumed = head[1];
+  cf_dist_bcast(recs, sizeof *recs * (size_t)n);
+  cf_dist_bcast(todo, sizeof *todo * (size_t)n);
+  cf_dist_bcast(&c.best, sizeof c.best);
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  int rc = m ? cf_parallel_run(m, o->threads, sizeof *ran, sweep_init, sweep_item, &c, ran, o->progress, err)
+  int rc = m ? cf_parallel_run(m, o->threads, sizeof *ran, sweep_init, sweep_item,
+                                 o->checkpoint ? sweep_done : NULL, &c, ran, o->progress, err)
              : CF_OK;
   clock_gettime(CLOCK_MONOTONIC, &t1);
   cf_fit_run_free(c.run); /* the caller's own worker */

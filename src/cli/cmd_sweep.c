@@ -126,7 +126,7 @@ static void report(const sweep_args *a, const cf_results *res, const cf_fit_inpu
     const cf_res_sweep *w = &v.recs[i].sweep;
     int failed = 0, pruned = 0, other = 0;
     for (int k = 0; k < w->nd * w->na; k++)
-      other += w->status[k] == CF_ENOTRUN, failed += w->status[k] != 0 && w->status[k] != CF_ENOTRUN,
+      other += w->status[k] == CF_ENOTRUN, failed += cf_cli_point_failed(w->status[k]),
           pruned += w->pruned[k];
     if (failed || pruned || (w->best < 0 && !other))
       printf("  %s: %d of %d points failed, %d pruned%s\n", v.recs[i].name, failed, w->nd * w->na - other, pruned,

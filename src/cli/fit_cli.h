@@ -47,6 +47,9 @@ int cf_cli_parse_int(const char *s, int lo, int *v);
 int cf_cli_workers(const char *cmd, const char *s, int *workers);
 
 /* ------------------------------------------------------------- tasks */
+/* A grid point whose simulation failed (not one left to another shard). */
+static inline int cf_cli_point_failed(int status) { return status != CF_OK && status != CF_ENOTRUN; }
+
 /* The task model of the sweeping commands (tasks.c): grid points numbered
  * across the command's recordings, a journal beside the -o file that makes
  * the run crash-safe (rerunning resumes; --restart discards it), and

@@ -17,8 +17,9 @@ enum { LISTED = 3 }; /* failed points named per recording */
 cf_cli_failures cf_cli_failures_of(const cf_res_rec *rec) {
   cf_cli_failures f = {0, 0, 0, 0};
   const cf_res_sweep *w = &rec->sweep;
-  if (rec->has_sweep) f.points = w->nd * w->na;
-  for (int k = 0; k < f.points; k++) f.failed += w->status[k] != 0;
+  int n = rec->has_sweep ? w->nd * w->na : 0;
+  for (int k = 0; k < n; k++) /* points left to other shards are not this run's */
+    f.points += w->status[k] != CF_ENOTRUN, f.failed += cf_cli_point_failed(w->status[k]);
   if (rec->has_fit) f.nm_failed = rec->fit.failed_evaluations, f.nm_evals = rec->fit.evaluations;
   return f;
 }
@@ -31,7 +32,8 @@ int cf_cli_optimum_borders_failed(const cf_res_rec *rec, int *failed, int *neigh
   for (int i = id - 1; i <= id + 1; i++)
     for (int j = ia - 1; j <= ia + 1; j++) {
       if (i < 0 || i >= w->nd || j < 0 || j >= w->na || (i == id && j == ia)) continue;
-      nn++, nf += w->status[i * w->na + j] != 0;
+      int st = w->status[i * w->na + j];
+      nn += st != CF_ENOTRUN, nf += cf_cli_point_failed(st);
     }
   if (failed) *failed = nf;
   if (neighbours) *neighbours = nn;
@@ -60,8 +62,8 @@ static void warn_grid(const char *cmd, const cf_res_rec *rec, cf_cli_failures f)
   fprintf(stderr, "clothfit %s: warning: %s: %d of %d simulations of the grid failed (%.1f %%)", cmd, rec->name,
           f.failed, f.points, 100.0 * f.failed / f.points);
   int listed = 0;
-  for (int k = 0; k < f.points && listed < LISTED; k++) {
-    if (!w->status[k]) continue;
+  for (int k = 0; k < w->nd * w->na && listed < LISTED; k++) {
+    if (!cf_cli_point_failed(w->status[k])) continue;
     double d = w->delta[k / w->na], a = w->alpha[k % w->na];
     char step[64];
     step_of(w->reason[k], step, sizeof step);

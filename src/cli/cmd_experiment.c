@@ -28,7 +28,7 @@ static const char *help =
     "usage: clothfit experiment aero [--dataset DIR] [-o RESULTS.h5] [--recordings DIR]\n"
     "                                [--workers N] [--prune] [--no-refine] [--max-evals N]\n"
     "                                [--regress-evals N] [--no-maps] [--delta-grid A:B:N[*rho]]\n"
-    "                                [--alpha-grid A:B:N[*rho]] [--no-report] [--json]\n"
+    "                                [--alpha-grid A:B:N[*rho]] [--no-report] [--restart] [--json]\n"
     "                                " CF_CLI_MODEL_USAGE "\n"
     "\n"
     "The aerodynamics study (thesis §4.2): ingest every Motive CSV of DIR (default\n"
@@ -49,6 +49,11 @@ static const char *help =
     "regression, and the command exits with status 1 naming it, after writing the\n"
     "results (with its failed points) and printing the tables.\n"
     "\n"
+    "The sweep is crash-safe as clothfit sweep's: its finished grid points go to\n"
+    "RESULTS.h5.journal at once, and rerunning the same command (same dataset\n"
+    "files, options and clothfit) sweeps only the others; --restart discards a\n"
+    "journal of another run.\n"
+    "\n"
     "  -o RESULTS.h5       default reports/aero.h5 (rewritten)\n"
     "  --recordings DIR    where the ingested REC.h5 go (default: RESULTS without\n"
     "                      .h5, plus -recordings/)\n"
@@ -62,7 +67,7 @@ static const char *help =
 typedef struct {
   const char *dataset, *out, *recdir, *workers, *max_evals, *reg_evals, *dgrid, *agrid;
   cf_cli_model model;
-  int prune, no_refine, no_maps, no_report, json, nw, evals, revals;
+  int prune, no_refine, no_maps, no_report, json, nw, evals, revals, restart;
   char report_dir[4096];
   cf_cli_grid gd, ga;
   char recdir_buf[4096], dataset_buf[4096];
@@ -139,6 +144,26 @@ static int exists(const char *path) {
   return stat(path, &st) == 0;
 }
 
+/* What the study's results depend on, for the journal's key: every CSV
+ * export with the sidecars that exist (the ingested REC.h5 carry their
+ * creation time, so they differ between runs of the same study). */
+static int input_files(const exp_args *a, char ***files, int *n) {
+  static const char *ext[] = {".csv", ".meta.ini", ".map", ".truth.ini"};
+  *files = calloc((size_t)a->n * 4 + 1, sizeof **files);
+  if (!*files) return cf_cli_fail("experiment", "out of memory");
+  for (int i = 0; i < a->n; i++) {
+    size_t l = strlen(a->csv[i]) - 4; /* without .csv */
+    for (int k = 0; k < 4; k++) {
+      char *p = malloc(l + strlen(ext[k]) + 1);
+      if (!p) return cf_cli_fail("experiment", "out of memory");
+      snprintf(p, l + strlen(ext[k]) + 1, "%.*s%s", (int)l, a->csv[i], ext[k]);
+      if (exists(p)) (*files)[(*n)++] = p;
+      else free(p);
+    }
+  }
+  return 0;
+}
+
 /* Metadata and marker options from the sidecars of base (csv without .csv). */
 static int sidecars(const char *base, int use_map, cf_rec_meta *meta, cf_marker_opts *mo, cf_error *err) {
   char p[4200];
@@ -204,13 +229,13 @@ static int ingest_all(const exp_args *a, cf_fit_input *in, cf_results *res) {
   return rc;
 }
 
-static int sweep_all(const exp_args *a, cf_fit_input *in, cf_results *res) {
+static int sweep_all(const exp_args *a, cf_fit_input *in, cf_cli_tasks *tk, cf_results *res) {
   cf_cli_bar bar;
   cf_error err = {0, ""};
   cf_cli_bar_start(&bar, "sweep", (long)a->n * a->gd.n * a->ga.n);
   int rc = 0;
   for (int i = 0; i < a->n && !rc; i++)
-    if (cf_cli_sweep(&in[i], &a->gd, &a->ga, 0, 0, a->nw, a->prune, &bar, NULL, cf_results_rec(res, in[i].name, 0), &err))
+    if (cf_cli_sweep(&in[i], &a->gd, &a->ga, 0, 0, a->nw, a->prune, &bar, tk, cf_results_rec(res, in[i].name, 0), &err))
       rc = cf_cli_fail("experiment", "%s", err.msg);
   cf_cli_bar_end(&bar);
   return rc;
@@ -322,7 +347,7 @@ int cmd_experiment(int argc, char **argv) {
                              {"--max-evals", &a.max_evals, NULL}, {"--regress-evals", &a.reg_evals, NULL},
                              {"--prune", NULL, &a.prune},       {"--no-refine", NULL, &a.no_refine},
                              {"--no-maps", NULL, &a.no_maps},   {"--json", NULL, &a.json},
-                             {"--no-report", NULL, &a.no_report},
+                             {"--no-report", NULL, &a.no_report}, {"--restart", NULL, &a.restart},
                              {"--delta-grid", &a.dgrid, NULL},  {"--alpha-grid", &a.agrid, NULL},
                              CF_CLI_MODEL_OPTS(a.model),        {NULL, NULL, NULL}};
   const char *pos[2];
@@ -334,11 +359,20 @@ int cmd_experiment(int argc, char **argv) {
   int rc = cf_cli_parse("experiment", argc, argv, opts, pos, 2, &npos) || check_values(&a, pos, npos) || list_csv(&a);
   if (!rc && !(in = calloc((size_t)a.n, sizeof *in))) rc = cf_cli_fail("experiment", "out of memory");
   if (!rc) text = settings(&a);
-  /* a fresh results file: the study is recomputed whole */
+  cf_cli_tasks tk;
+  memset(&tk, 0, sizeof tk);
+  char **inputs = NULL;
+  int n_inputs = 0;
+  rc = rc || input_files(&a, &inputs, &n_inputs) ||
+       cf_cli_tasks_begin("experiment", &(cf_cli_task_opts){a.out, NULL, a.restart}, argc, argv,
+                          (const char *const *)inputs, n_inputs, text, &tk);
+  /* a fresh results file: the study is recomputed whole (but for the journal's grid points) */
   rc = rc || (cf_results_stamp(&res, argc, argv, a.nw, text), 0) || ingest_all(&a, in, &res) ||
        cf_cli_model_apply("experiment", &a.model, in, a.n) || (cf_cli_note_driving("experiment", in, a.n), 0) ||
-       sweep_all(&a, in, &res) || refine_all(&a, in, &res) ||
+       sweep_all(&a, in, &tk, &res) || refine_all(&a, in, &res) ||
        regress_all(&a, in, &res) || cf_cli_results_write("experiment", a.out, &res);
+  rc = cf_cli_tasks_end("experiment", &tk) || rc;
+  cf_strings_free(inputs, n_inputs);
   /* the report of what was written (it reads only the results) */
   cf_report_summary rs;
   int have_gnuplot = 0, rrc = 0;

@@ -17,7 +17,7 @@ static const char *help =
     "usage: clothfit fit REC.h5 [--params delta,alpha] [--start grid|apriori|D,A]\n"
     "                    [--train A:B] [--max-evals N] [--workers N] [--prune]\n"
     "                    " CF_CLI_MODEL_USAGE "\n"
-    "                    [-o RESULTS.h5] [--json]\n"
+    "                    [-o RESULTS.h5] [--restart] [--json]\n"
     "\n"
     "Fit the aerodynamic parameters (delta, alpha) of the inextensible model to a\n"
     "recording by Nelder-Mead (GSL nmsimplex2) on the mean error over a training\n"
@@ -45,7 +45,10 @@ static const char *help =
     "  --max-evals N         Nelder-Mead evaluations at most (default 200)\n"
     "  --workers N, --prune  for the grid start (see clothfit sweep --help)\n"
     "  -o RESULTS.h5         store the fit, the per-frame errors at the optimum and\n"
-    "                        the grid (added to the file if it exists)\n"
+    "                        the grid (added to the file if it exists); the grid\n"
+    "                        start's points are journaled as by clothfit sweep, so a\n"
+    "                        rerun after a crash sweeps only the missing ones\n"
+    "  --restart             discard the journal of an earlier, different run\n"
     "  --json                one JSON object on the last line: delta, alpha, mu\n"
     "                        (null), mean_error_cm, mean_std_cm (whole recording),\n"
     "                        method, evaluations, and train_/test_ errors, start,\n"
@@ -58,8 +61,9 @@ static const char *help =
 typedef struct {
   const char *params, *start, *train, *max_evals, *workers, *out;
   cf_cli_model model;
-  int prune, json, nw, evals, t0, t1;
+  int prune, json, nw, evals, t0, t1, restart;
   double f0, f1, d0, a0;
+  cf_cli_tasks tk;     /* the grid start's journal */
   char start_kind[16]; /* the start asked for */
   int swept;           /* the grid was swept in this run: rec->sweep is this run's */
   char starts[64];     /* the starts tried, blank-separated */
@@ -100,7 +104,7 @@ static int grid_start(fit_args *a, const cf_fit_input *in, cf_res_rec *rec, doub
   cf_cli_parse_grid(NULL, 'd', &gd), cf_cli_parse_grid(NULL, 'a', &ga);
   cf_cli_bar bar;
   cf_cli_bar_start(&bar, "fit: sweep", (long)gd.n * ga.n);
-  int rc = cf_cli_sweep(in, &gd, &ga, a->t0, a->t1, a->nw, a->prune, &bar, NULL, rec, &err);
+  int rc = cf_cli_sweep(in, &gd, &ga, a->t0, a->t1, a->nw, a->prune, &bar, &a->tk, rec, &err);
   cf_cli_bar_end(&bar);
   if (rc) return cf_cli_fail("fit", "%s", err.msg);
   const cf_res_sweep *w = &rec->sweep;
@@ -272,7 +276,7 @@ int cmd_fit(int argc, char **argv) {
                              {"--train", &a.train, NULL},    {"--max-evals", &a.max_evals, NULL},
                              {"--workers", &a.workers, NULL}, {"-o", &a.out, NULL},
                              {"--prune", NULL, &a.prune},    {"--json", NULL, &a.json},
-                             CF_CLI_MODEL_OPTS(a.model),     {NULL, NULL, NULL}};
+                             {"--restart", NULL, &a.restart}, CF_CLI_MODEL_OPTS(a.model), {NULL, NULL, NULL}};
   const char *path = NULL;
   int npos = 0;
   cf_fit_input *in = NULL;
@@ -281,10 +285,12 @@ int cmd_fit(int argc, char **argv) {
   int rc = cf_cli_parse("fit", argc, argv, opts, &path, 1, &npos) || check_values(&a);
   if (!rc && !path) rc = cf_cli_fail("fit", "missing REC.h5 (see --help)");
   rc = rc || cf_cli_load_inputs("fit", &path, 1, &a.model, &in) ||
+       cf_cli_tasks_begin("fit", &(cf_cli_task_opts){a.out, NULL, a.restart}, argc, argv, &path, 1, NULL, &a.tk) ||
        cf_cli_results_begin("fit", a.out, &res, argc, argv, a.nw, NULL);
   cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
   if (!rc && !rec) rc = cf_cli_fail("fit", "out of memory");
   rc = rc || run_fit(&a, in, rec) || cf_cli_results_write("fit", a.out, &res);
+  rc = cf_cli_tasks_end("fit", &a.tk) || rc;
   if (!rc) report(&a, rec);
   cf_results_free(&res);
   cf_cli_free_inputs(in, in ? 1 : 0);

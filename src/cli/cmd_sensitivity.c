@@ -12,21 +12,25 @@
 
 static const char *help =
     "usage: clothfit sensitivity REC.h5 --at D,A [-n 10] [--scan delta|alpha]\n"
-    "                            [--window T0:T1] [--workers N] [-o RESULTS.h5] [--json]\n"
+    "                            [--window T0:T1] [--workers N] [-o RESULTS.h5] [--restart]\n"
+    "                            [--json]\n"
     "                            " CF_CLI_MODEL_USAGE "\n"
     "\n"
     "The mean error (cm) of the recording on an n x n grid over [0, 2D] x [0, 2A]\n"
     "around the point (delta, alpha) = (D, A), printed as a table (rows delta,\n"
     "columns alpha).  --scan delta (or alpha): n points of that parameter over\n"
     "[0, 2D] (or [0, 2A]) with the other held at the point.  Failed simulations\n"
-    "print as 'fail'.  -o stores the map (added to the file if it exists).\n"
+    "print as 'fail'.  -o stores the map (added to the file if it exists); its\n"
+    "points are journaled as by clothfit sweep, so a rerun after a crash computes\n"
+    "only the missing ones (--restart discards the journal of another run).\n"
     CF_CLI_MODEL_HELP;
 
 typedef struct {
   const char *at, *n, *scan, *window, *workers, *out;
   cf_cli_model model;
-  int json, np, nw;
+  int json, np, nw, restart;
   double D, A, w0, w1;
+  cf_cli_tasks tk; /* the map's journal */
 } sens_args;
 
 static int check_values(sens_args *a) {
@@ -118,7 +122,7 @@ static int run(sens_args *a, const cf_fit_input *in, cf_res_rec *rec) {
   cf_cli_bar bar;
   cf_error err = {0, ""};
   cf_cli_bar_start(&bar, "sensitivity", (long)gd.n * ga.n);
-  int rc = cf_cli_sweep(in, &gd, &ga, t0, t1, a->nw, 0, &bar, NULL, &scratch, &err);
+  int rc = cf_cli_sweep(in, &gd, &ga, t0, t1, a->nw, 0, &bar, &a->tk, &scratch, &err);
   cf_cli_bar_end(&bar);
   if (!rc) {
     const cf_res_sweep *w = &scratch.sweep;
@@ -142,8 +146,8 @@ int cmd_sensitivity(int argc, char **argv) {
   const cf_cli_opt opts[] = {{"--at", &a.at, NULL},         {"-n", &a.n, NULL},
                              {"--scan", &a.scan, NULL},     {"--window", &a.window, NULL},
                              {"--workers", &a.workers, NULL}, {"-o", &a.out, NULL},
-                             {"--json", NULL, &a.json},     CF_CLI_MODEL_OPTS(a.model),
-                             {NULL, NULL, NULL}};
+                             {"--json", NULL, &a.json},     {"--restart", NULL, &a.restart},
+                             CF_CLI_MODEL_OPTS(a.model),     {NULL, NULL, NULL}};
   const char *path = NULL;
   int npos = 0;
   cf_fit_input *in = NULL;
@@ -152,10 +156,13 @@ int cmd_sensitivity(int argc, char **argv) {
   int rc = cf_cli_parse("sensitivity", argc, argv, opts, &path, 1, &npos) || check_values(&a);
   if (!rc && !path) rc = cf_cli_fail("sensitivity", "missing REC.h5 (see --help)");
   rc = rc || cf_cli_load_inputs("sensitivity", &path, 1, &a.model, &in) ||
+       cf_cli_tasks_begin("sensitivity", &(cf_cli_task_opts){a.out, NULL, a.restart}, argc, argv, &path, 1, NULL,
+                          &a.tk) ||
        cf_cli_results_begin("sensitivity", a.out, &res, argc, argv, a.nw, NULL);
   cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
   if (!rc && !rec) rc = cf_cli_fail("sensitivity", "out of memory");
   rc = rc || run(&a, in, rec) || cf_cli_results_write("sensitivity", a.out, &res);
+  rc = cf_cli_tasks_end("sensitivity", &a.tk) || rc;
   if (!rc) report(&a, rec);
   cf_results_free(&res);
   cf_cli_free_inputs(in, in ? 1 : 0);

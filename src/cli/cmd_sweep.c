@@ -176,14 +176,14 @@ int cmd_sweep(int argc, char **argv) {
   int rc = !pos || cf_cli_parse("sweep", argc, argv, opts, pos, argc, &npos) || check_values(&a) ||
            collect(&a, pos, npos, &paths, &n, &files, &nfiles, &text) ||
            cf_cli_load_inputs("sweep", paths, n, &a.model, &in) ||
-           cf_cli_tasks_begin("sweep", &(cf_cli_task_opts){a.out, a.shard, a.restart}, argc, argv, in, n, text, &tk) ||
+           cf_cli_tasks_begin("sweep", &(cf_cli_task_opts){a.out, a.shard, a.restart}, argc, argv, paths, n, text, &tk) ||
            cf_cli_results_begin("sweep", a.out, &res, argc, argv, a.nw, text);
   if (!rc) {
     snprintf(res.prov.shard, sizeof res.prov.shard, "%s", tk.shard_n ? a.shard : "");
     snprintf(res.prov.task_key, sizeof res.prov.task_key, "%016llx", tk.key);
     rc = run_all(&a, in, n, &tk, &res) || cf_cli_results_write("sweep", a.out, &res);
   }
-  rc = cf_cli_tasks_end("sweep", &tk, !rc) || rc;
+  rc = cf_cli_tasks_end("sweep", &tk) || rc;
   if (!rc) report(&a, &res, in, n, &tk);
   cf_results_free(&res);
   cf_cli_free_inputs(in, n);

@@ -68,14 +68,16 @@ typedef struct {
   cf_sweep_checkpoint ck;  /* the journal as src/fit's checkpoint (ctx: this struct) */
   long resumed, ran;       /* tasks taken from the journal / simulated now */
 } cf_cli_tasks;
-/* Parse the options, hash the run and open (or resume) the journal.
- * 0, or the exit status after printing the one-line error. */
-int cf_cli_tasks_begin(const char *cmd, const cf_cli_task_opts *o, int argc, char **argv, const cf_fit_input *in,
+/* Parse the options, hash the run (command line, the n input files, the
+ * config text) and open (or resume) the journal.  0, or the exit status
+ * after printing the one-line error. */
+int cf_cli_tasks_begin(const char *cmd, const cf_cli_task_opts *o, int argc, char **argv, const char *const *files,
                        int n, const char *config, cf_cli_tasks *t);
 /* Number the next sweep's tasks and hand it the journal and the shard. */
 void cf_cli_tasks_apply(cf_cli_tasks *t, cf_sweep_options *o);
-/* Close the journal, removing it if ok (the results file is written). */
-int cf_cli_tasks_end(const char *cmd, cf_cli_tasks *t, int ok);
+/* Close and remove the journal: the command ends (having written its
+ * results or reported its error); only a crash leaves it for a rerun. */
+int cf_cli_tasks_end(const char *cmd, cf_cli_tasks *t);
 
 /* ------------------------------------------------------------- progress */
 typedef struct {

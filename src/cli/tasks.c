@@ -9,8 +9,13 @@
  * The journal is "<RESULTS>.journal" beside the -o file.  Its key hashes
  * what the results depend on: the clothfit version and git revision, the
  * command line without the options that do not change results (-o,
- * --workers, --json, --restart), the bytes of every recording and the
- * experiment list's text.  It is removed once the results file is written. */
+ * --workers, --shard, --json, --restart), the bytes of the input files (the
+ * recordings; for `experiment`, the CSV exports and their sidecars, since
+ * its ingested files carry their creation time) and the config text.
+ *
+ * The journal serves crashes: a run that ends, with its results written or
+ * with an error it reported, removes it, so that a rerun with other options
+ * is not refused for a journal nobody needs. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +49,7 @@ static int hash_file(uint64_t *h, const char *path, cf_error *err) {
   return bad ? cf_error_set(err, CF_EIO, "%s: read error", path) : CF_OK;
 }
 
-static int run_key(int argc, char **argv, const cf_fit_input *in, int n, const char *config, uint64_t *key,
+static int run_key(int argc, char **argv, const char *const *files, int n, const char *config, uint64_t *key,
                    cf_error *err) {
   uint64_t h = cf_hash_str(0, CLOTHFIT_VERSION);
   h = cf_hash_str(h, CLOTHFIT_GIT_REVISION);
@@ -57,7 +62,7 @@ static int run_key(int argc, char **argv, const cf_fit_input *in, int n, const c
     h = cf_hash_str(h, argv[i]);
   }
   for (int i = 0; i < n; i++)
-    if (hash_file(&h, in[i].path, err)) return err->code;
+    if (hash_file(&h, files[i], err)) return err->code;
   *key = cf_hash_str(h, config ? config : "");
   return CF_OK;
 }
@@ -72,7 +77,7 @@ static int parse_shard(const char *cmd, const char *s, cf_cli_tasks *t) {
   return 0;
 }
 
-int cf_cli_tasks_begin(const char *cmd, const cf_cli_task_opts *o, int argc, char **argv, const cf_fit_input *in,
+int cf_cli_tasks_begin(const char *cmd, const cf_cli_task_opts *o, int argc, char **argv, const char *const *files,
                        int n, const char *config, cf_cli_tasks *t) {
   memset(t, 0, sizeof *t);
   if (o->shard && parse_shard(cmd, o->shard, t)) return 1;
@@ -80,7 +85,7 @@ int cf_cli_tasks_begin(const char *cmd, const cf_cli_task_opts *o, int argc, cha
   if (!o->out) return 0;
   cf_error err = {0, ""};
   uint64_t key = 0;
-  if (run_key(argc, argv, in, n, config, &key, &err)) return cf_cli_fail(cmd, "%s", err.msg);
+  if (run_key(argc, argv, files, n, config, &key, &err)) return cf_cli_fail(cmd, "%s", err.msg);
   t->key = key;
   if (cf_dist_rank() > 0) return 0; /* under MPI, rank 0 keeps the journal */
   snprintf(t->path, sizeof t->path, "%s.journal", o->out);
@@ -94,10 +99,10 @@ int cf_cli_tasks_begin(const char *cmd, const cf_cli_task_opts *o, int argc, cha
   return 0;
 }
 
-int cf_cli_tasks_end(const char *cmd, cf_cli_tasks *t, int ok) {
+int cf_cli_tasks_end(const char *cmd, cf_cli_tasks *t) {
   int rc = 0;
   cf_error err = {0, ""};
-  if (t->journal && ok && cf_journal_remove(t->journal, &err)) rc = cf_cli_fail(cmd, "%s", err.msg);
+  if (t->journal && cf_journal_remove(t->journal, &err)) rc = cf_cli_fail(cmd, "%s", err.msg);
   cf_journal_free(t->journal);
   t->journal = NULL;
   return rc;

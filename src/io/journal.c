@@ -153,6 +153,7 @@ static int format_line(char *line, size_t n, uint64_t id, const char *text) {
 /* (Re)write the journal with its header and the records it holds, in a
  * temporary file renamed over it: a crash leaves the old or the new one. */
 static int rewrite(cf_journal *j, cf_error *err) {
+  if (cf_io_ensure_parent(j->path, err)) return err ? err->code : CF_EIO;
   char tmp[4096];
   cf_io_tmpname(j->path, tmp, sizeof tmp);
   FILE *f = fopen(tmp, "wb");

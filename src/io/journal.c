@@ -113,7 +113,7 @@ static int load(cf_journal *j, char *text, size_t len, cf_error *err) {
     if (add_entry(j, e, &cap)) return cf_error_set(err, CF_ENOMEM, "%s: out of memory", j->path);
     p = q + 1;
   }
-  qsort(j->e, (size_t)j->n, sizeof *j->e, by_id);
+  if (j->n) qsort(j->e, (size_t)j->n, sizeof *j->e, by_id);
   for (int i = 1; i < j->n; i++)
     if (j->e[i].id == j->e[i - 1].id && strcmp(j->e[i].text, j->e[i - 1].text))
       return cf_error_set(err, CF_EFORMAT, "%s: task %" PRIu64 " is recorded twice with different results",
@@ -209,6 +209,7 @@ int cf_journal_torn(const cf_journal *j) { return j->torn; }
 const char *cf_journal_path(const cf_journal *j) { return j->path; }
 
 const char *cf_journal_find(const cf_journal *j, uint64_t id) {
+  if (j->n == 0) return NULL; /* bsearch on a NULL table is undefined even for 0 entries */
   entry k = {id, NULL};
   const entry *e = bsearch(&k, j->e, (size_t)j->n, sizeof k, by_id);
   return e ? e->text : NULL;

@@ -13,7 +13,8 @@
  *     file, its line and the task, with no results file; a torn last line
  *     (a write cut short) is dropped and its task runs again;
  *   - with Open MPI: `mpirun -n 2` and `mpirun -n 3 --oversubscribe` give
- *     the same results, and a killed mpirun resumes from the journal;
+ *     the same results (their provenance names the ranks and hosts), and a
+ *     killed mpirun resumes from the journal;
  *   - `merge` names every missing task and writes nothing; it refuses a
  *     results file that is not a shard.
  * usage: test_resume CLOTHFIT_EXE */
@@ -256,6 +257,12 @@ static void mpi(void) {
     CHECK(st == 0, "mpirun %s %s: status %d: %s", ranks[k][0], ranks[k][1], st, se ? se : "");
     free(so), free(se);
     if (st == 0) same_sweep(dir, "ref.h5", out);
+    cf_results r;
+    cf_results_init(&r);
+    cf_error err = {0, ""};
+    CHECK(st || (cf_results_read(o, &r, &err) == 0 && r.prov.ranks == 2 + k && strstr(r.prov.hosts, k ? " x3" : " x2")),
+          "%s: provenance ranks %d, hosts '%s' %s", out, r.prov.ranks, r.prov.hosts, err.msg);
+    cf_results_free(&r);
   }
   /* kill -9 of mpirun, then resume under mpirun */
   char o[600];

@@ -49,6 +49,9 @@ static void prov_text(const char *path, const cf_results *r) {
   printf("tool              clothfit %s, git revision %s\n", or_dash(p->tool_version), or_dash(p->git_revision));
   printf("created           %s (run started %s on %s, %d worker(s))\n", or_dash(p->end_time), or_dash(p->start_time),
          or_dash(p->hostname), p->workers);
+  if (p->ranks > 1) printf("ranks             %d (mpirun) on %s\n", p->ranks, or_dash(p->hosts));
+  if (p->shard[0]) printf("shard             %s of a sweep (task key %s; `clothfit merge` joins them)\n", p->shard,
+                          or_dash(p->task_key));
   printf("command           %s\n", or_dash(p->command));
   if (p->history && p->history[0]) printf("earlier runs      %d (provenance/history)\n", history_runs(p->history));
   printf("recordings        %d", r->n);
@@ -155,6 +158,9 @@ static void prov_json(const char *path, const cf_results *r) {
   cf_cli_json_str("hostname", p->hostname, 0);
   cf_cli_json_str("command", p->command, 0);
   json_int("workers", p->workers);
+  json_int("ranks", p->ranks);
+  cf_cli_json_str("hosts", p->hosts, 0);
+  cf_cli_json_str("shard", p->shard, 0);
   json_int("earlier_runs", history_runs(p->history));
   printf("},\"n_recordings\":%d", r->n);
 }

@@ -63,6 +63,33 @@ void cf_dist_bcast(void *buf, size_t n) {
   if (dist_size > 1 && n) MPI_Bcast(buf, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD);
 }
 
+void cf_dist_hosts(char *buf, size_t size) {
+  char me[MPI_MAX_PROCESSOR_NAME] = {0};
+  int len = 0;
+  if (!dist_on) { /* not under mpirun */
+    if (gethostname(buf, size)) snprintf(buf, size, "unknown");
+    buf[size - 1] = 0;
+    return;
+  }
+  MPI_Get_processor_name(me, &len);
+  char *all = dist_size > 1 ? calloc((size_t)dist_size, sizeof me) : NULL;
+  if (!all) {
+    snprintf(buf, size, "%s", me);
+    return;
+  }
+  MPI_Allgather(me, sizeof me, MPI_CHAR, all, sizeof me, MPI_CHAR, MPI_COMM_WORLD);
+  size_t n = 0;
+  buf[0] = 0;
+  for (int r = 0; r < dist_size; r++) { /* each host once, with its count of ranks */
+    const char *h = all + (size_t)r * sizeof me;
+    int first = 1, count = 0;
+    for (int q = 0; q < dist_size; q++)
+      if (!strcmp(h, all + (size_t)q * sizeof me)) first &= q >= r, count++;
+    if (first && n < size) n += (size_t)snprintf(buf + n, size - n, "%s%s x%d", n ? ", " : "", h, count);
+  }
+  free(all);
+}
+
 enum { TAG_REQ = 7101, TAG_ITEM = 7102 };
 
 /* A worker's message: the item it finished (-1: none yet), its status and
@@ -184,6 +211,8 @@ int cf_dist_run(int n, size_t rec_size, cf_worker_init_fn init, cf_item_fn fn, c
 }
 
 #else /* no MPI: one process */
+#include <unistd.h>
+
 int cf_dist_init(int *argc, char ***argv) {
   (void)argc, (void)argv;
   return CF_OK;
@@ -194,6 +223,10 @@ int cf_dist_rank(void) { return 0; }
 int cf_dist_size(void) { return 1; }
 void cf_dist_abort(int code) { (void)code; }
 void cf_dist_bcast(void *buf, size_t n) { (void)buf, (void)n; }
+void cf_dist_hosts(char *buf, size_t size) {
+  if (gethostname(buf, size)) snprintf(buf, size, "unknown");
+  buf[size - 1] = 0;
+}
 int cf_dist_run(int n, size_t rec_size, cf_worker_init_fn init, cf_item_fn fn, cf_done_fn done, void *ctx, void *out,
                 const cf_fit_progress *progress, cf_error *err) {
   (void)n, (void)rec_size, (void)init, (void)fn, (void)done, (void)ctx, (void)out, (void)progress;

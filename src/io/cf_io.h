@@ -416,6 +416,8 @@ typedef struct {
   char start_time[32], end_time[32]; /* ISO 8601 UTC */
   char command[2048];      /* the command line */
   int workers;
+  int ranks;               /* MPI ranks of the run (1 without mpirun) */
+  char hosts[1024];        /* the hosts of the ranks, "name" or "a x2, b x2" */
   char shard[32];          /* "I/N" for a shard of a sweep (`sweep --shard`), "" otherwise */
   char task_key[24];       /* hex hash of what the sweep's results depend on (SPEC §9) */
   char *config_text;       /* the experiment config, NULL if none */

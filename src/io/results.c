@@ -147,6 +147,9 @@ void cf_results_stamp(cf_results *r, int argc, char **argv, int workers, const c
     snprintf(p->command + n, sizeof p->command - n, "%s%s", i ? " " : "clothfit ", argv[i]);
   }
   p->workers = workers > 0 ? workers : (int)sysconf(_SC_NPROCESSORS_ONLN); /* 0: all cores */
+  p->ranks = 1; /* the commands that run under mpirun set ranks and hosts */
+  snprintf(p->hosts, sizeof p->hosts, "%s", p->hostname);
+  p->shard[0] = p->task_key[0] = 0;
   if (config_text) {
     free(p->config_text);
     p->config_text = strdup(config_text);

@@ -1,7 +1,8 @@
 /* results_h5.c — results files in HDF5 (SPEC §6 "Results file"):
  *   /                      attrs clothfit_format = "results-1"
  *   /provenance            attrs tool_version, git_revision, hostname,
- *                          start_time, end_time, command, workers, shard
+ *                          start_time, end_time, command, workers, ranks
+ *                          and hosts (of an mpirun run), shard
  *                          ("I/N" of a `sweep --shard`, else ""), task_key (hash
  *                          of what a sweep depends on), config
  *                          (the experiment config text, if any), history
@@ -134,7 +135,8 @@ const cf_res_field cf_res_prov_fields[] = {
     FS(cf_res_provenance, "tool_version", tool_version), FS(cf_res_provenance, "git_revision", git_revision),
     FS(cf_res_provenance, "hostname", hostname),         FS(cf_res_provenance, "start_time", start_time),
     FS(cf_res_provenance, "end_time", end_time),         FS(cf_res_provenance, "command", command),
-    FI(cf_res_provenance, "workers", workers),           FS(cf_res_provenance, "shard", shard),
+    FI(cf_res_provenance, "workers", workers),           FI(cf_res_provenance, "ranks", ranks),
+    FS(cf_res_provenance, "hosts", hosts),               FS(cf_res_provenance, "shard", shard),
     FS(cf_res_provenance, "task_key", task_key),         {NULL, 0, 0, 0}};
 
 static int write_fields(hid_t obj, const void *base, const cf_res_field *f) {

@@ -242,6 +242,26 @@ int cf_sweep_run(const cf_fit_target *tg, const cf_params *base, const cf_fit_po
                  const cf_sweep_options *o, cf_sweep_result *res, cf_error *err);
 void cf_sweep_result_free(cf_sweep_result *res);
 
+/* ----------------------------------------------- fit confidence (confidence.c) */
+/* How sure a fitted (delta, alpha) is: a quadratic fitted to the mean error
+ * on a 3 x 3 stencil around the point (+-30 %), and the jackknife over
+ * CF_CONF_BLOCKS consecutive time blocks of the window for the spread of
+ * its stationary point (the reasons and the rule: confidence.c). */
+enum { CF_CONF_BLOCKS = 8 };
+typedef struct {
+  double center[2];      /* the fitted (delta, alpha) the intervals are around */
+  double se[2];          /* jackknife standard errors of delta, alpha (NaN if none) */
+  double interval[2][2]; /* 95 % intervals [lo, hi] of delta and alpha (NaN if none) */
+  int identifiable;      /* 1 yes, 0 no (why says why), -1 unknown (a stencil simulation failed) */
+  char why[200];         /* "" when identifiable */
+} cf_confidence;
+/* For n recordings at once (9 simulations each on the worker processes):
+ * tg[n], at[n] the fitted points (beta and kappa from fixed), windows
+ * [t0[j], t1[j]) (NULL: whole recordings; t1 <= 0: to the end). */
+int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *fixed,
+                            const cf_fit_point *at, const int *t0, const int *t1, int workers, cf_confidence *out,
+                            cf_error *err);
+
 /* ------------------------------------------------ Open MPI (distributed.c) */
 /* Under `mpirun -n N` every rank runs the same command on the same inputs;
  * the parallel loops of sweeps, Nelder-Mead batches and regressions hand

@@ -1,0 +1,105 @@
+/* test_confidence.c — fit confidence is calibrated (issue 15, point 5 and
+ * acceptance 4): 20 recordings made by the fitting model itself (an A2
+ * sheet shaken at its top corners, 4 s), each with its own marker-noise
+ * seed and a true (delta, alpha) drawn uniformly off the default grid's
+ * points (delta in rho * [0.2, 0.8], alpha in rho * [0.5, 3.5]); each is
+ * fitted by Nelder-Mead from a start 20 % off, and cf_fit_confidence_batch
+ * gives 95 % intervals around the fit.  Checked: both intervals hold the
+ * truth in at least 16 of the 20 (80 %), every recording is identifiable
+ * (a clean shake determines both parameters), and the intervals are not
+ * vacuous (half-widths below 50 % of the estimate).  Also a degenerate case
+ * is flagged: with the corners held still the cloth hangs at rest, the
+ * error does not depend on (delta, alpha) and the fit must say so.
+ *
+ * The stencil's width (+-30 %, confidence.c) was chosen on another set of
+ * 20 recordings (truth seed 77, noise seeds 1000-1019): the intervals held
+ * the truth in 8, 15 and 20 of them at +-5, +-15 and +-30 %: narrow stencils
+ * see the objective's numerical roughness (projection tolerance) rather than
+ * the data's noise.  This test uses fresh seeds (truth seed 2026, noise
+ * 5000-5019): 17 of 20 covered when it was written (at least 16 asserted),
+ * with a deterministic outcome on one machine; another BLAS kernel set may
+ * move a borderline case by one. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cf_fit.h"
+#include "synthrec.h"
+#include "testutil.h"
+
+enum { N = 20, ROWS = 5, COLS = 4, T = 400 };
+static const double RHO = 0.1042;
+
+static cf_test_rec_spec spec(int i, double delta, double alpha, double amplitude) {
+  cf_test_rec_spec sp = {.rows = ROWS, .cols = COLS, .T = T, .width = 0.42, .height = 0.594, .rho = RHO,
+                         .delta = delta, .alpha = alpha, .amplitude = amplitude, .frequency = 0.7, .dt = 0.01,
+                         .noise = 2e-3, .seed = 5000 + (unsigned long long)i};
+  return sp;
+}
+
+/* Nelder-Mead from 20 % off the truth on the whole recording. */
+static cf_fit_point fit(const cf_fit_target *tg, const cf_params *base, const cf_fit_point *fixed, double d,
+                        double a) {
+  cf_nm_options o;
+  cf_nm_options_default(&o, RHO, 1.2 * d, 0.8 * a);
+  o.size_tol = 1e-5;
+  cf_fit_run *run = cf_fit_run_alloc(tg, base, NULL);
+  cf_nm_result r;
+  cf_fit_point p = *fixed;
+  CHECK(run && cf_fit_nelder_mead(run, fixed, &o, &r, NULL) == CF_OK, "Nelder-Mead failed");
+  if (run) p.delta = r.best[0], p.alpha = r.best[1], cf_nm_result_free(&r);
+  cf_fit_run_free(run);
+  return p;
+}
+
+int main(void) {
+  cf_runtime_init();
+  cf_params base;
+  cf_params_default(&base);
+  cf_fit_point fixed = {0, 0, 0, 0, 0};
+  cf_fit_target tg[N + 1];
+  const cf_fit_target *tgp[N + 1];
+  double *pos[N + 1], truth[N][2];
+  cf_fit_point at[N + 1];
+  unsigned long long s = 2026;
+  for (int i = 0; i < N; i++) {
+    truth[i][0] = RHO * (0.5 + 0.3 * cf_test_rand(&s)); /* uniform on rho * [0.2, 0.8] */
+    truth[i][1] = RHO * (2.0 + 1.5 * cf_test_rand(&s)); /* uniform on rho * [0.5, 3.5] */
+    cf_test_rec_spec sp = spec(i, truth[i][0], truth[i][1], 0.08);
+    pos[i] = cf_test_shaken_recording(&sp);
+    tg[i] = (cf_fit_target){ROWS, COLS, T, 0.01, pos[i], NULL, 0, NULL, RHO};
+    tgp[i] = &tg[i];
+    at[i] = fit(&tg[i], &base, &fixed, truth[i][0], truth[i][1]);
+  }
+  /* degenerate: no motion at all */
+  cf_test_rec_spec still = spec(N, 0.05, 0.3, 0);
+  pos[N] = cf_test_shaken_recording(&still);
+  tg[N] = (cf_fit_target){ROWS, COLS, T, 0.01, pos[N], NULL, 0, NULL, RHO};
+  tgp[N] = &tg[N];
+  at[N] = fixed, at[N].delta = 0.05, at[N].alpha = 0.3;
+  cf_confidence c[N + 1];
+  cf_error err = {0, ""};
+  CHECK(cf_fit_confidence_batch(N + 1, tgp, &base, &fixed, at, NULL, NULL, 0, c, &err) == CF_OK, "%s", err.msg);
+  int covered = 0, identifiable = 0, narrow = 0;
+  for (int i = 0; i < N; i++) {
+    int in_d = c[i].interval[0][0] <= truth[i][0] && truth[i][0] <= c[i].interval[0][1];
+    int in_a = c[i].interval[1][0] <= truth[i][1] && truth[i][1] <= c[i].interval[1][1];
+    covered += in_d && in_a;
+    identifiable += c[i].identifiable == 1;
+    narrow += c[i].interval[0][1] - c[i].interval[0][0] < at[i].delta &&
+              c[i].interval[1][1] - c[i].interval[1][0] < at[i].alpha;
+    printf("%2d truth (%.4f, %.4f) fit (%.4f, %.4f) delta [%.4f, %.4f]%s alpha [%.4f, %.4f]%s z %+.1f %+.1f %s\n", i,
+           truth[i][0], truth[i][1], at[i].delta, at[i].alpha, c[i].interval[0][0], c[i].interval[0][1],
+           in_d ? "" : " MISS", c[i].interval[1][0], c[i].interval[1][1], in_a ? "" : " MISS",
+           (at[i].delta - truth[i][0]) / c[i].se[0], (at[i].alpha - truth[i][1]) / c[i].se[1],
+           c[i].identifiable == 1 ? "" : c[i].why);
+  }
+  printf("covered %d of %d, identifiable %d, narrow %d; still cloth: identifiable %d (%s)\n", covered, N,
+         identifiable, narrow, c[N].identifiable, c[N].why);
+  CHECK(covered >= 16, "the intervals hold the truth in %d of %d recordings (at least 16 expected)", covered, N);
+  CHECK(identifiable == N, "%d of %d clean shakes identifiable", identifiable, N);
+  CHECK(narrow == N, "%d of %d intervals narrower than +-50 %%", narrow, N);
+  CHECK(c[N].identifiable == 0, "a cloth at rest is identifiable (%d)", c[N].identifiable);
+  for (int i = 0; i <= N; i++) free(pos[i]);
+  return cf_test_done("test_confidence");
+}

@@ -28,7 +28,8 @@ static const char *help =
     "usage: clothfit experiment aero [--dataset DIR] [-o RESULTS.h5] [--recordings DIR]\n"
     "                                [--workers N] [--prune] [--no-refine] [--max-evals N]\n"
     "                                [--regress-evals N] [--no-maps] [--delta-grid A:B:N[*rho]]\n"
-    "                                [--alpha-grid A:B:N[*rho]] [--no-report] [--restart] [--json]\n"
+    "                                [--alpha-grid A:B:N[*rho]] [--no-report] [--restart]\n"
+    "                                [--no-confidence] [--json]\n"
     "                                " CF_CLI_MODEL_USAGE "\n"
     "\n"
     "The aerodynamics study (thesis §4.2): ingest every Motive CSV of DIR (default\n"
@@ -49,6 +50,12 @@ static const char *help =
     "regression, and the command exits with status 1 naming it, after writing the\n"
     "results (with its failed points) and printing the tables.\n"
     "\n"
+    "Each refined fit gets 95 % intervals for delta and alpha and a flag when it\n"
+    "is not identifiable, as clothfit fit computes them (9 more simulations per\n"
+    "recording; --no-confidence skips them); the flagged fits are listed after the\n"
+    "tables, and --json has delta_interval, alpha_interval, identifiable per\n"
+    "recording.\n"
+    "\n"
     "The sweep is crash-safe as clothfit sweep's: its finished grid points go to\n"
     "RESULTS.h5.journal at once, and rerunning the same command (same dataset\n"
     "files, options and clothfit) sweeps only the others; --restart discards a\n"
@@ -67,7 +74,7 @@ static const char *help =
 typedef struct {
   const char *dataset, *out, *recdir, *workers, *max_evals, *reg_evals, *dgrid, *agrid;
   cf_cli_model model;
-  int prune, no_refine, no_maps, no_report, json, nw, evals, revals, restart;
+  int prune, no_refine, no_maps, no_report, json, nw, evals, revals, restart, no_conf;
   char report_dir[4096];
   cf_cli_grid gd, ga;
   char recdir_buf[4096], dataset_buf[4096];
@@ -260,6 +267,7 @@ static int refine_all(const exp_args *a, cf_fit_input *in, cf_results *res) {
   if (!rc && cf_cli_refine_many(sel, m, d0, a0, a->evals, a->nw, &bar, recs, &err))
     rc = cf_cli_fail("experiment", "%s", err.msg);
   cf_cli_bar_end(&bar);
+  if (!rc && !a->no_conf && cf_cli_confidence(sel, m, a->nw, recs, &err)) rc = cf_cli_fail("experiment", "%s", err.msg);
   free(sel), free(recs), free(d0), free(a0);
   return rc;
 }
@@ -323,6 +331,7 @@ static void report(const exp_args *a, const cf_results *res, const cf_report_sum
   }
   cf_cli_warn_failures("experiment", res, a->out);
   cf_cli_warn_grid_edges("experiment", res);
+  cf_cli_warn_unidentifiable("experiment", res);
   printf("\nresults: %s\nrecordings: %s/\n", a->out, a->recdir);
   if (rs) printf("report: %s (%d tables, %d of %d figures)\n", rs->index, rs->tables, rs->figures, rs->figures_planned);
   if (!a->json) return;
@@ -348,6 +357,7 @@ int cmd_experiment(int argc, char **argv) {
                              {"--prune", NULL, &a.prune},       {"--no-refine", NULL, &a.no_refine},
                              {"--no-maps", NULL, &a.no_maps},   {"--json", NULL, &a.json},
                              {"--no-report", NULL, &a.no_report}, {"--restart", NULL, &a.restart},
+                             {"--no-confidence", NULL, &a.no_conf},
                              {"--delta-grid", &a.dgrid, NULL},  {"--alpha-grid", &a.agrid, NULL},
                              CF_CLI_MODEL_OPTS(a.model),        {NULL, NULL, NULL}};
   const char *pos[2];

@@ -17,7 +17,7 @@ static const char *help =
     "usage: clothfit fit REC.h5 [--params delta,alpha] [--start grid|apriori|D,A]\n"
     "                    [--train A:B] [--max-evals N] [--workers N] [--prune]\n"
     "                    " CF_CLI_MODEL_USAGE "\n"
-    "                    [-o RESULTS.h5] [--restart] [--json]\n"
+    "                    [-o RESULTS.h5] [--restart] [--no-confidence] [--json]\n"
     "\n"
     "Fit the aerodynamic parameters (delta, alpha) of the inextensible model to a\n"
     "recording by Nelder-Mead (GSL nmsimplex2) on the mean error over a training\n"
@@ -32,6 +32,15 @@ static const char *help =
     "starts tried.  Failed grid points and failed Nelder-Mead evaluations are\n"
     "reported (stderr warnings, as in clothfit sweep --help) and counted in the JSON\n"
     "and in -o.\n"
+    "\n"
+    "How sure the fit is: 9 more simulations on a 3 x 3 stencil around the optimum\n"
+    "(+-30 %) give a quadratic model of the training error, and a jackknife over 8\n"
+    "time blocks of the training window the spread of its minimum: 95 % intervals\n"
+    "for delta and alpha, and a flag when the fit is not identifiable (the error\n"
+    "surface is flat or a saddle there, its minimum lies far from the fit, or an\n"
+    "interval is wider than +-50 %).  Calibration: on 20 recordings made by the\n"
+    "model with known parameters, 17 intervals held the truth (tests/\n"
+    "test_confidence.c).  --no-confidence skips it.\n"
     "\n"
     "  --params delta,alpha  the parameters fitted (mu needs contact, which the\n"
     "                        driven simulation does not model yet)\n"
@@ -55,13 +64,16 @@ static const char *help =
     "                        starts_tried, failed_evaluations, failed_points,\n"
     "                        grid_points, failed_fraction, optimum_borders_failed\n"
     "                        (this run's grid; null without), kappa, beta, tol,\n"
-    "                        max_iter\n"
+    "                        max_iter, delta_interval, alpha_interval ([lo, hi]\n"
+    "                        or null), identifiable (true, false or null: not\n"
+    "                        computed or unknown), identifiable_why\n"
+    "  --no-confidence       no intervals (9 simulations fewer)\n"
     CF_CLI_MODEL_HELP;
 
 typedef struct {
   const char *params, *start, *train, *max_evals, *workers, *out;
   cf_cli_model model;
-  int prune, json, nw, evals, t0, t1, restart;
+  int prune, json, nw, evals, t0, t1, restart, no_conf;
   double f0, f1, d0, a0;
   cf_cli_tasks tk;     /* the grid start's journal */
   char start_kind[16]; /* the start asked for */
@@ -222,6 +234,11 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
          f->s_train);
   if (isfinite(f->e_test)) printf("testing           the other frames: error %.4f cm, std %.4f cm\n", f->e_test, f->s_test);
   printf("whole recording   error %.4f cm, std %.4f cm\n", f->e_all, f->s_all);
+  char conf[400];
+  cf_cli_conf_text(&f->conf, conf, sizeof conf);
+  if (conf[0]) printf("confidence        %s\n", conf);
+  if (f->conf.done && f->conf.identifiable == 0)
+    fprintf(stderr, "clothfit fit: warning: %s: the fit is not identifiable: %s\n", rec->name, f->conf.why);
   failures_text(a, rec, &v);
   cf_cli_warn_failures("fit", &v, a->out);
   /* only this run's grid: with another start, rec's sweep may be older */
@@ -259,6 +276,7 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_json_num("train_std_cm", f->s_train, 0);
   cf_cli_json_num("test_error_cm", f->e_test, 0);
   cf_cli_json_num("test_std_cm", f->s_test, 0);
+  cf_cli_json_conf(&f->conf);
   cf_cli_json_num("kappa", f->model.kappa, 0);
   cf_cli_json_num("beta", f->model.beta, 0);
   cf_cli_json_num("tol", f->model.tol, 0);
@@ -276,7 +294,8 @@ int cmd_fit(int argc, char **argv) {
                              {"--train", &a.train, NULL},    {"--max-evals", &a.max_evals, NULL},
                              {"--workers", &a.workers, NULL}, {"-o", &a.out, NULL},
                              {"--prune", NULL, &a.prune},    {"--json", NULL, &a.json},
-                             {"--restart", NULL, &a.restart}, CF_CLI_MODEL_OPTS(a.model), {NULL, NULL, NULL}};
+                             {"--restart", NULL, &a.restart}, {"--no-confidence", NULL, &a.no_conf},
+                             CF_CLI_MODEL_OPTS(a.model),     {NULL, NULL, NULL}};
   const char *path = NULL;
   int npos = 0;
   cf_fit_input *in = NULL;
@@ -289,7 +308,11 @@ int cmd_fit(int argc, char **argv) {
        cf_cli_results_begin("fit", a.out, &res, argc, argv, a.nw, NULL);
   cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
   if (!rc && !rec) rc = cf_cli_fail("fit", "out of memory");
-  rc = rc || run_fit(&a, in, rec) || cf_cli_results_write("fit", a.out, &res);
+  cf_error cerr = {0, ""};
+  rc = rc || run_fit(&a, in, rec);
+  if (!rc && !a.no_conf && cf_cli_confidence((const cf_fit_input *const *)&in, 1, a.nw, &rec, &cerr))
+    rc = cf_cli_fail("fit", "%s", cerr.msg);
+  rc = rc || cf_cli_results_write("fit", a.out, &res);
   rc = cf_cli_tasks_end("fit", &a.tk) || rc;
   if (!rc) report(&a, rec);
   cf_results_free(&res);

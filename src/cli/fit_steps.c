@@ -171,6 +171,36 @@ int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, c
   return rc;
 }
 
+int cf_cli_confidence(const cf_fit_input *const *in, int n, int workers, cf_res_rec *const *recs, cf_error *err) {
+  const cf_fit_target **tg = calloc((size_t)n + 1, sizeof *tg);
+  cf_fit_point *at = calloc((size_t)n + 1, sizeof *at);
+  int *t0 = calloc((size_t)n + 1, sizeof *t0), *t1 = calloc((size_t)n + 1, sizeof *t1), m = 0;
+  int *which = calloc((size_t)n + 1, sizeof *which);
+  cf_confidence *c = calloc((size_t)n + 1, sizeof *c);
+  int rc = tg && at && t0 && t1 && which && c ? CF_OK : cf_error_set(err, CF_ENOMEM, "out of memory");
+  for (int i = 0; !rc && i < n; i++) {
+    const cf_res_fit *f = &recs[i]->fit;
+    if (!recs[i]->has_fit || !isfinite(f->x[0]) || !isfinite(f->x[1])) continue;
+    tg[m] = &in[i]->tg, which[m] = i;
+    at[m] = point_at(in[i], f->x[0], f->x[1]);
+    t0[m] = (int)lround(f->train_t0_s / in[i]->tg.dt);
+    t1[m] = f->train_t1_s > 0 ? (int)lround(f->train_t1_s / in[i]->tg.dt) : 0;
+    m++;
+  }
+  /* one model for the batch: the commands give every recording the same */
+  if (!rc && m > 0) rc = cf_fit_confidence_batch(m, tg, &in[0]->base, &in[0]->fixed, at, t0, t1, workers, c, err);
+  for (int k = 0; !rc && k < m; k++) {
+    cf_res_conf *o = &recs[which[k]]->fit.conf;
+    o->done = 1;
+    o->delta[0] = c[k].interval[0][0], o->delta[1] = c[k].interval[0][1];
+    o->alpha[0] = c[k].interval[1][0], o->alpha[1] = c[k].interval[1][1];
+    o->identifiable = c[k].identifiable;
+    snprintf(o->why, sizeof o->why, "%s", c[k].why);
+  }
+  free(tg), free(at), free(t0), free(t1), free(which), free(c);
+  return rc;
+}
+
 int cf_cli_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_error *fe, double *e, double *s,
                 char reason[256], cf_error *err) {
   cf_fit_run *run = cf_fit_run_alloc(&in->tg, &in->base, err);

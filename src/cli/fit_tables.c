@@ -162,7 +162,55 @@ void cf_cli_json_recordings(const cf_results *r) {
     cf_cli_json_num("S", c->S, 0);
     cf_cli_json_num("V", c->V, 0);
     cf_cli_json_num("rho", c->rho, 0);
+    if (c->has_fit && c->fit.conf.done) cf_cli_json_conf(&c->fit.conf);
     printf("}");
   }
   printf("]");
+}
+
+/* ------------------------------------------------------------ confidence */
+void cf_cli_warn_unidentifiable(const char *cmd, const cf_results *r) {
+  int n = 0;
+  for (int i = 0; i < r->n; i++) {
+    const cf_res_conf *c = &r->recs[i].fit.conf;
+    if (!r->recs[i].has_fit || !c->done || c->identifiable != 0) continue;
+    printf("%s  %s: not identifiable: %s\n", n++ ? "" : "\nfits that are not identifiable (their delta, alpha are "
+           "not to be trusted):\n", r->recs[i].name, c->why);
+  }
+  if (n) fprintf(stderr, "clothfit %s: warning: %d of %d fits are not identifiable (listed with the tables)\n", cmd, n,
+                 r->n);
+}
+
+void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size) {
+  buf[0] = 0;
+  if (!c->done) return;
+  int n = 0;
+  if (isfinite(c->delta[0]))
+    n = snprintf(buf, size, "95 %% intervals delta [%.4g, %.4g], alpha [%.4g, %.4g]", c->delta[0], c->delta[1],
+                 c->alpha[0], c->alpha[1]);
+  snprintf(buf + n, size - (size_t)n, "%s%s%s", n ? "; " : "",
+           c->identifiable == 1 ? "identifiable" : c->identifiable == 0 ? "NOT IDENTIFIABLE: " : "unknown: ",
+           c->identifiable == 1 ? "" : c->why);
+}
+
+void cf_cli_json_conf(const cf_res_conf *c) {
+  if (!c->done) {
+    printf(",\"delta_interval\":null,\"alpha_interval\":null,\"identifiable\":null");
+    return;
+  }
+  const double *iv[2] = {c->delta, c->alpha};
+  const char *key[2] = {"delta_interval", "alpha_interval"};
+  for (int q = 0; q < 2; q++) {
+    printf(",\"%s\":", key[q]);
+    if (!isfinite(iv[q][0])) printf("null");
+    else {
+      printf("[");
+      cf_cli_json_number(stdout, iv[q][0]);
+      printf(",");
+      cf_cli_json_number(stdout, iv[q][1]);
+      printf("]");
+    }
+  }
+  printf(",\"identifiable\":%s", c->identifiable == 1 ? "true" : c->identifiable == 0 ? "false" : "null");
+  cf_cli_json_str("identifiable_why", c->why, 0);
 }

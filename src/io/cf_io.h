@@ -340,6 +340,13 @@ typedef struct {           /* a grid sweep of one recording */
   cf_res_model model;
 } cf_res_sweep;
 
+typedef struct {           /* how sure a fitted (delta, alpha) is (src/fit confidence.c) */
+  int done;                /* 1: computed; 0: not (files written before, or not asked) */
+  double delta[2], alpha[2]; /* 95 % intervals [lo, hi] (NaN: none) */
+  int identifiable;        /* 1 yes, 0 no (why), -1 unknown (a stencil simulation failed) */
+  char why[200];
+} cf_res_conf;
+
 typedef struct {           /* the refined optimum */
   char method[32];         /* "nelder-mead" */
   char start_kind[32];     /* "grid" | "apriori" | "given" | "centre" */
@@ -357,6 +364,7 @@ typedef struct {           /* the refined optimum */
   int n_path;
   double *path;            /* [n_path*4]: delta, alpha, mu, f after each iteration */
   cf_res_model model;      /* also of the series at the optimum */
+  cf_res_conf conf;        /* intervals around x over the training window */
 } cf_res_fit;
 
 typedef struct {           /* per-frame errors at the optimum */

@@ -33,6 +33,9 @@
  *                          starts_tried ("given grid": the starts tried, the
  *                          last used), optimum_failure (the whole recording
  *                          at the optimum failed: why; ""), model settings;
+ *                          confidence (1: computed), delta_lo, delta_hi,
+ *                          alpha_lo, alpha_hi (95 % intervals), identifiable
+ *                          (1, 0 or -1: unknown), identifiable_why;
  *                          path [n,4] (delta, alpha, mu, f: best vertex
  *                          after each simplex iteration)
  *     series/              e, s, d [T] (cm, per frame at the optimum, with
@@ -108,7 +111,10 @@ const cf_res_field cf_res_fit_fields[] = {
     FI(cf_res_fit, "converged", converged),      FM(cf_res_fit, model),
     FI(cf_res_fit, "failed_evaluations", failed_evaluations), FS(cf_res_fit, "failure", failure),
     FS(cf_res_fit, "starts_tried", starts_tried), FS(cf_res_fit, "optimum_failure", optimum_failure),
-    {NULL, 0, 0, 0}};
+    FI(cf_res_fit, "confidence", conf.done),      FD(cf_res_fit, "delta_lo", conf.delta[0]),
+    FD(cf_res_fit, "delta_hi", conf.delta[1]),    FD(cf_res_fit, "alpha_lo", conf.alpha[0]),
+    FD(cf_res_fit, "alpha_hi", conf.alpha[1]),    FI(cf_res_fit, "identifiable", conf.identifiable),
+    FS(cf_res_fit, "identifiable_why", conf.why), {NULL, 0, 0, 0}};
 
 const cf_res_field cf_res_series_fields[] = {
     FD(cf_res_series, "dt", dt), FD(cf_res_series, "delta", delta), FD(cf_res_series, "alpha", alpha),

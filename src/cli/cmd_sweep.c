@@ -12,7 +12,8 @@
 static const char *help =
     "usage: clothfit sweep REC.h5... [-o RESULTS.h5] [--workers N] [--prune] [--window T0:T1]\n"
     "                      [--delta-grid A:B:N[*rho]] [--alpha-grid A:B:N[*rho]]\n"
-    "                      [--experiment FILE.ini] [--shard I/N] [--restart] [--json]\n"
+    "                      [--experiment FILE.ini] [--shard I/N] [--restart] [--confidence]\n"
+    "                      [--json]\n"
     "                      " CF_CLI_MODEL_USAGE "\n"
     "\n"
     "Simulate every recording (HDF5, ingested with --lattice) at every point of a\n"
@@ -51,13 +52,17 @@ static const char *help =
     "                       recordings) with number %% N == I, e.g. one element of a\n"
     "                       Slurm job array; `clothfit merge` joins the N -o files\n"
     "  --restart            discard the journal of an earlier, different run\n"
+    "  --confidence         95 %% intervals around each recording's best grid point\n"
+    "                       and whether it is identifiable, as clothfit fit reports\n"
+    "                       them (9 more simulations per recording; not with --shard);\n"
+    "                       --json delta_interval, alpha_interval, identifiable\n"
     "  --json               one JSON object on the last line\n"
     CF_CLI_MODEL_HELP;
 
 typedef struct {
   const char *out, *workers, *window, *dgrid, *agrid, *experiment, *shard;
   cf_cli_model model;
-  int prune, json, restart;
+  int prune, json, restart, confidence;
   cf_cli_grid gd, ga;
   double w0, w1;
   int nw;
@@ -65,6 +70,8 @@ typedef struct {
 
 static int check_values(sweep_args *a) {
   if (cf_cli_grids("sweep", a->dgrid, a->agrid, &a->gd, &a->ga)) return 1;
+  if (a->confidence && a->shard)
+    return cf_cli_fail("sweep", "--confidence needs the whole grid: not with --shard (use fit on the merged optimum)");
   a->w0 = 0, a->w1 = INFINITY;
   if (a->window && !cf_cli_parse_range(a->window, &a->w0, &a->w1))
     return cf_cli_fail("sweep", "invalid --window '%s': expected T0:T1 in seconds with 0 <= T0 < T1", a->window);
@@ -106,6 +113,26 @@ static int run_all(const sweep_args *a, cf_fit_input *in, int n, cf_cli_tasks *t
   return rc;
 }
 
+/* Intervals around each recording's best grid point (--confidence). */
+static int confidence(const sweep_args *a, cf_fit_input *in, int n, cf_results *res) {
+  const cf_fit_input **sel = calloc((size_t)n + 1, sizeof *sel);
+  double *d = calloc((size_t)n + 1, sizeof *d), *al = calloc((size_t)n + 1, sizeof *al);
+  int *t0 = calloc((size_t)n + 1, sizeof *t0), *t1 = calloc((size_t)n + 1, sizeof *t1), m = 0;
+  cf_res_conf **out = calloc((size_t)n + 1, sizeof *out);
+  int rc = sel && d && al && t0 && t1 && out ? 0 : cf_cli_fail("sweep", "out of memory");
+  for (int i = 0; !rc && i < n; i++) {
+    cf_res_sweep *w = &cf_results_rec(res, in[i].name, 0)->sweep;
+    if (w->best < 0) continue;
+    sel[m] = &in[i], d[m] = w->delta[w->best / w->na], al[m] = w->alpha[w->best % w->na], out[m] = &w->conf;
+    cf_cli_window_frames(&in[i], a->w0, a->w1, &t0[m], &t1[m]);
+    m++;
+  }
+  cf_error err = {0, ""};
+  if (!rc && cf_cli_confidence_at(sel, m, d, al, t0, t1, a->nw, out, &err)) rc = cf_cli_fail("sweep", "%s", err.msg);
+  free(sel), free(d), free(al), free(t0), free(t1), free(out);
+  return rc;
+}
+
 /* A results view of this run's recordings (shallow copies). */
 static cf_results view_of(const cf_results *res, const cf_fit_input *in, int n) {
   cf_results v;
@@ -131,6 +158,11 @@ static void report(const sweep_args *a, const cf_results *res, const cf_fit_inpu
     if (failed || pruned || (w->best < 0 && !other))
       printf("  %s: %d of %d points failed, %d pruned%s\n", v.recs[i].name, failed, w->nd * w->na - other, pruned,
              w->best < 0 ? ", no valid point" : "");
+  }
+  for (int i = 0; i < v.n; i++) {
+    char conf[400];
+    cf_cli_conf_text(&v.recs[i].sweep.conf, conf, sizeof conf);
+    if (conf[0]) printf("  %s: %s\n", v.recs[i].name, conf);
   }
   if (tk->shard_n)
     printf("  shard %d/%d: %ld of the tasks ran here; `clothfit merge` joins the shards\n", tk->shard_i, tk->shard_n,
@@ -164,6 +196,7 @@ int cmd_sweep(int argc, char **argv) {
                              {"--alpha-grid", &a.agrid, NULL}, {"--experiment", &a.experiment, NULL},
                              {"--prune", NULL, &a.prune},   {"--json", NULL, &a.json},
                              {"--shard", &a.shard, NULL},   {"--restart", NULL, &a.restart},
+                             {"--confidence", NULL, &a.confidence},
                              CF_CLI_MODEL_OPTS(a.model),    {NULL, NULL, NULL}};
   const char **pos = calloc((size_t)argc + 1, sizeof *pos), **paths = NULL;
   char **files = NULL, *text = NULL;
@@ -181,7 +214,8 @@ int cmd_sweep(int argc, char **argv) {
   if (!rc) {
     snprintf(res.prov.shard, sizeof res.prov.shard, "%s", tk.shard_n ? a.shard : "");
     snprintf(res.prov.task_key, sizeof res.prov.task_key, "%016llx", tk.key);
-    rc = run_all(&a, in, n, &tk, &res) || cf_cli_results_write("sweep", a.out, &res);
+    rc = run_all(&a, in, n, &tk, &res) || (a.confidence && confidence(&a, in, n, &res)) ||
+         cf_cli_results_write("sweep", a.out, &res);
   }
   rc = cf_cli_tasks_end("sweep", &tk) || rc;
   if (!rc) report(&a, &res, in, n, &tk);

@@ -163,6 +163,7 @@ void cf_cli_json_recordings(const cf_results *r) {
     cf_cli_json_num("V", c->V, 0);
     cf_cli_json_num("rho", c->rho, 0);
     if (c->has_fit && c->fit.conf.done) cf_cli_json_conf(&c->fit.conf);
+    else if (c->sweep.conf.done) cf_cli_json_conf(&c->sweep.conf);
     printf("}");
   }
   printf("]");

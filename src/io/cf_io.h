@@ -326,6 +326,13 @@ typedef struct {           /* the model settings a part was computed with */
   int max_iter;            /* projection iterations per step before a simulation fails */
 } cf_res_model;
 
+typedef struct {           /* how sure a fitted (delta, alpha) is (src/fit confidence.c) */
+  int done;                /* 1: computed; 0: not (files written before, or not asked) */
+  double delta[2], alpha[2]; /* 95 % intervals [lo, hi] (NaN: none) */
+  int identifiable;        /* 1 yes, 0 no (why), -1 unknown (a stencil simulation failed) */
+  char why[200];
+} cf_res_conf;
+
 typedef struct {           /* a grid sweep of one recording */
   int nd, na;
   double *delta, *alpha;   /* [nd], [na] axes */
@@ -338,14 +345,8 @@ typedef struct {           /* a grid sweep of one recording */
   double wall_s;
   int workers, prune;
   cf_res_model model;
+  cf_res_conf conf;        /* intervals around the best grid point (sweep --confidence) */
 } cf_res_sweep;
-
-typedef struct {           /* how sure a fitted (delta, alpha) is (src/fit confidence.c) */
-  int done;                /* 1: computed; 0: not (files written before, or not asked) */
-  double delta[2], alpha[2]; /* 95 % intervals [lo, hi] (NaN: none) */
-  int identifiable;        /* 1 yes, 0 no (why), -1 unknown (a stencil simulation failed) */
-  char why[200];
-} cf_res_conf;
 
 typedef struct {           /* the refined optimum */
   char method[32];         /* "nelder-mead" */

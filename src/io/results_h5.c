@@ -21,7 +21,9 @@
  *                          attrs best_index (-1: none), best_delta,
  *                          best_alpha, best_error, best_std, window_t0_s,
  *                          window_t1_s (0: to the end), wall_s, workers, prune,
- *                          and the model settings (below)
+ *                          the model settings (below), and with sweep
+ *                          --confidence those of fit/ (confidence .. 
+ *                          identifiable_why) around the best grid point
  *     fit/                 attrs method ("nelder-mead"), start ("grid" |
  *                          "apriori" | "given" | "centre"), n_params, start_delta,
  *                          start_alpha, delta, alpha, mu (NaN: not fitted),
@@ -95,7 +97,11 @@ const cf_res_field cf_res_sweep_fields[] = {
     FI(cf_res_sweep, "best_index", best),     FD(cf_res_sweep, "window_t0_s", t0_s),
     FD(cf_res_sweep, "window_t1_s", t1_s),    FD(cf_res_sweep, "wall_s", wall_s),
     FI(cf_res_sweep, "workers", workers),     FI(cf_res_sweep, "prune", prune),
-    FM(cf_res_sweep, model),                  {NULL, 0, 0, 0}};
+    FM(cf_res_sweep, model),                  FI(cf_res_sweep, "confidence", conf.done),
+    FD(cf_res_sweep, "delta_lo", conf.delta[0]), FD(cf_res_sweep, "delta_hi", conf.delta[1]),
+    FD(cf_res_sweep, "alpha_lo", conf.alpha[0]), FD(cf_res_sweep, "alpha_hi", conf.alpha[1]),
+    FI(cf_res_sweep, "identifiable", conf.identifiable), FS(cf_res_sweep, "identifiable_why", conf.why),
+    {NULL, 0, 0, 0}};
 
 const cf_res_field cf_res_fit_fields[] = {
     FS(cf_res_fit, "method", method),            FS(cf_res_fit, "start", start_kind),

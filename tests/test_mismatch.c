@@ -11,7 +11,8 @@
  * the fitter is not told the truth's kappa and beta).  Asserted: the fitted
  * (delta, alpha) lie within 20 % of the truth (NAME.truth.ini), and the
  * mean error at the fit is no larger than at the truth (`clothfit sweep` on
- * the one-point grid at the truth, same model settings).
+ * the one-point grid at the truth, same model settings), and the fit is
+ * identifiable (its confidence, docs/confidence.md).
  * usage: test_mismatch CLOTHFIT_EXE SOURCE_ROOT */
 #include <math.h>
 #include <stdio.h>
@@ -98,6 +99,8 @@ static void check_recording(const char *exe, const char *root, const char *name)
   CHECK(fabs(d / d_true - 1) <= 0.2, "%s: delta %.4f not within 20 %% of %.4f", name, d, d_true);
   CHECK(fabs(a / a_true - 1) <= 0.2, "%s: alpha %.4f not within 20 %% of %.4f", name, a, a_true);
   CHECK(e_fit <= e_true, "%s: error at the fit %.4f cm above the error at the truth %.4f cm", name, e_fit, e_true);
+  /* a good fit is not flagged (issue 15: the shakes are identifiable) */
+  CHECK(strstr(j, "\"identifiable\":true"), "%s: fit flagged: %s", name, j);
 }
 
 int main(int argc, char **argv) {

@@ -228,6 +228,10 @@ int main(int argc, char **argv) {
   config_case("negative rho", "rho", "rho = -0.1042", 0, 0, "rho");
   config_case("negative ks", "ks", "ks = -0.5", 0, 0, "ks");
   config_case("malformed line", "height", "height 0.594", 0, 1, NULL);
+  /* inih reads 199 bytes at a time: a longer line is named, not its tail */
+  config_case("long line", "height", "height = 0.594 ; xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+              "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+              "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", 0, 1, "longer than 198 characters");
   /* obstacles (docs/contacts.md): the seed line of [cloth] is followed by
    * an obstacle section, so these errors are a few lines further down */
   config_case("obstacle: unknown kind", "seed", "seed = 1\n[obstacle.a]\nkind = cone", 0, 0, "kind");

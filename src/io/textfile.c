@@ -105,7 +105,25 @@ static int handler(void *user, const char *section, const char *name, const char
   return 1;
 }
 
+/* inih reads a line in pieces of INI_MAX_LINE - 1 bytes (Debian's libinih:
+ * 200) and would report the rest of a long line as a malformed next line. */
+static int long_line(const char *text) {
+  int line = 1;
+  for (const char *p = text; *p; line++) {
+    const char *e = strchr(p, '\n');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (n >= INI_MAX_LINE - 1) return line;
+    if (!e) break;
+    p = e + 1;
+  }
+  return 0;
+}
+
 int cf_ini_parse_text(const char *path, const char *text, cf_ini_key_fn fn, void *user, cf_error *err) {
+  int ll = long_line(text);
+  if (ll)
+    return cf_error_set(err, CF_EFORMAT, "%s:%d: line longer than %d characters: split it (in an experiment list "
+                        "the key may repeat: one 'files = NAME.h5' a line)", path, ll, INI_MAX_LINE - 2);
   ini_ctx c = {text, 0, 0, fn, user};
   int rc = ini_parse_stream(read_line, &c, handler, &c);
   if (c.failed) return err && err->code ? err->code : CF_EFORMAT;

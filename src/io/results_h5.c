@@ -22,7 +22,7 @@
  *                          best_alpha, best_error, best_std, window_t0_s,
  *                          window_t1_s (0: to the end), wall_s, workers, prune,
  *                          the model settings (below), and with sweep
- *                          --confidence those of fit/ (confidence .. 
+ *                          --confidence those of fit/ (confidence ..
  *                          identifiable_why) around the best grid point
  *     fit/                 attrs method ("nelder-mead"), start ("grid" |
  *                          "apriori" | "given" | "centre"), n_params, start_delta,
@@ -81,6 +81,11 @@
 #define FS(st, key, m) {key, offsetof(st, m), 's', sizeof(((st *)0)->m)}
 /* The model settings (cf_res_model m) of a part. */
 #define FM(st, m) FD(st, "kappa", m.kappa), FD(st, "beta", m.beta), FD(st, "tol", m.tol), FI(st, "max_iter", m.max_iter)
+/* a cf_res_conf (the confidence of an optimum), in fit/ and sweep/ alike */
+#define FC(st, c)                                                                                        \
+  FI(st, "confidence", c.done), FD(st, "delta_lo", c.delta[0]), FD(st, "delta_hi", c.delta[1]),          \
+      FD(st, "alpha_lo", c.alpha[0]), FD(st, "alpha_hi", c.alpha[1]), FI(st, "identifiable", c.identifiable), \
+      FS(st, "identifiable_why", c.why)
 
 const cf_res_field cf_res_rec_fields[] = {
     FS(cf_res_rec, "recording", recording),     FS(cf_res_rec, "material", meta.material),
@@ -97,10 +102,7 @@ const cf_res_field cf_res_sweep_fields[] = {
     FI(cf_res_sweep, "best_index", best),     FD(cf_res_sweep, "window_t0_s", t0_s),
     FD(cf_res_sweep, "window_t1_s", t1_s),    FD(cf_res_sweep, "wall_s", wall_s),
     FI(cf_res_sweep, "workers", workers),     FI(cf_res_sweep, "prune", prune),
-    FM(cf_res_sweep, model),                  FI(cf_res_sweep, "confidence", conf.done),
-    FD(cf_res_sweep, "delta_lo", conf.delta[0]), FD(cf_res_sweep, "delta_hi", conf.delta[1]),
-    FD(cf_res_sweep, "alpha_lo", conf.alpha[0]), FD(cf_res_sweep, "alpha_hi", conf.alpha[1]),
-    FI(cf_res_sweep, "identifiable", conf.identifiable), FS(cf_res_sweep, "identifiable_why", conf.why),
+    FM(cf_res_sweep, model),                  FC(cf_res_sweep, conf),
     {NULL, 0, 0, 0}};
 
 const cf_res_field cf_res_fit_fields[] = {
@@ -117,10 +119,7 @@ const cf_res_field cf_res_fit_fields[] = {
     FI(cf_res_fit, "converged", converged),      FM(cf_res_fit, model),
     FI(cf_res_fit, "failed_evaluations", failed_evaluations), FS(cf_res_fit, "failure", failure),
     FS(cf_res_fit, "starts_tried", starts_tried), FS(cf_res_fit, "optimum_failure", optimum_failure),
-    FI(cf_res_fit, "confidence", conf.done),      FD(cf_res_fit, "delta_lo", conf.delta[0]),
-    FD(cf_res_fit, "delta_hi", conf.delta[1]),    FD(cf_res_fit, "alpha_lo", conf.alpha[0]),
-    FD(cf_res_fit, "alpha_hi", conf.alpha[1]),    FI(cf_res_fit, "identifiable", conf.identifiable),
-    FS(cf_res_fit, "identifiable_why", conf.why), {NULL, 0, 0, 0}};
+    FC(cf_res_fit, conf),                        {NULL, 0, 0, 0}};
 
 const cf_res_field cf_res_series_fields[] = {
     FD(cf_res_series, "dt", dt), FD(cf_res_series, "delta", delta), FD(cf_res_series, "alpha", alpha),

@@ -115,21 +115,19 @@ static int run_all(const sweep_args *a, cf_fit_input *in, int n, cf_cli_tasks *t
 
 /* Intervals around each recording's best grid point (--confidence). */
 static int confidence(const sweep_args *a, cf_fit_input *in, int n, cf_results *res) {
-  const cf_fit_input **sel = calloc((size_t)n + 1, sizeof *sel);
-  double *d = calloc((size_t)n + 1, sizeof *d), *al = calloc((size_t)n + 1, sizeof *al);
-  int *t0 = calloc((size_t)n + 1, sizeof *t0), *t1 = calloc((size_t)n + 1, sizeof *t1), m = 0;
-  cf_res_conf **out = calloc((size_t)n + 1, sizeof *out);
-  int rc = sel && d && al && t0 && t1 && out ? 0 : cf_cli_fail("sweep", "out of memory");
-  for (int i = 0; !rc && i < n; i++) {
+  cf_cli_conf_item *it = calloc((size_t)n + 1, sizeof *it);
+  if (!it) return cf_cli_fail("sweep", "out of memory");
+  int m = 0;
+  for (int i = 0; i < n; i++) {
     cf_res_sweep *w = &cf_results_rec(res, in[i].name, 0)->sweep;
     if (w->best < 0) continue;
-    sel[m] = &in[i], d[m] = w->delta[w->best / w->na], al[m] = w->alpha[w->best % w->na], out[m] = &w->conf;
-    cf_cli_window_frames(&in[i], a->w0, a->w1, &t0[m], &t1[m]);
+    it[m] = (cf_cli_conf_item){&in[i], w->delta[w->best / w->na], w->alpha[w->best % w->na], 0, 0, &w->conf};
+    cf_cli_window_frames(&in[i], a->w0, a->w1, &it[m].t0, &it[m].t1);
     m++;
   }
   cf_error err = {0, ""};
-  if (!rc && cf_cli_confidence_at(sel, m, d, al, t0, t1, a->nw, out, &err)) rc = cf_cli_fail("sweep", "%s", err.msg);
-  free(sel), free(d), free(al), free(t0), free(t1), free(out);
+  int rc = cf_cli_confidence_at(it, m, a->nw, &err) ? cf_cli_fail("sweep", "%s", err.msg) : 0;
+  free(it);
   return rc;
 }
 

@@ -165,10 +165,15 @@ int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *star
  * simulations per recording on the workers; recordings without a fit are
  * skipped). */
 int cf_cli_confidence(const cf_fit_input *const *in, int n, int workers, cf_res_rec *const *recs, cf_error *err);
-/* The same at given points (d[i], a[i]) over frames [t0[i], t1[i]) (t1 0:
- * to the end) into *out[i]. */
-int cf_cli_confidence_at(const cf_fit_input *const *in, int n, const double *d, const double *a, const int *t0,
-                         const int *t1, int workers, cf_res_conf *const *out, cf_error *err);
+/* The same at given points: each item's (delta, alpha) over its frames
+ * [t0, t1) (t1 0: to the end), the result into *out. */
+typedef struct {
+  const cf_fit_input *in;
+  double delta, alpha;
+  int t0, t1;
+  cf_res_conf *out;
+} cf_cli_conf_item;
+int cf_cli_confidence_at(const cf_cli_conf_item *it, int n, int workers, cf_error *err);
 /* One line on the confidence of a fit ("" if not computed) into buf. */
 void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size);
 /* The fits of r that are not identifiable, one line each on stdout after a

@@ -171,43 +171,40 @@ int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, c
   return rc;
 }
 
-int cf_cli_confidence_at(const cf_fit_input *const *in, int n, const double *d, const double *a, const int *t0,
-                         const int *t1, int workers, cf_res_conf *const *out, cf_error *err) {
+int cf_cli_confidence_at(const cf_cli_conf_item *it, int n, int workers, cf_error *err) {
   const cf_fit_target **tg = calloc((size_t)n + 1, sizeof *tg);
   cf_fit_point *at = calloc((size_t)n + 1, sizeof *at);
+  int *t0 = calloc((size_t)n + 1, sizeof *t0), *t1 = calloc((size_t)n + 1, sizeof *t1);
   cf_confidence *c = calloc((size_t)n + 1, sizeof *c);
-  int rc = tg && at && c ? CF_OK : cf_error_set(err, CF_ENOMEM, "out of memory");
-  for (int i = 0; !rc && i < n; i++) tg[i] = &in[i]->tg, at[i] = point_at(in[i], d[i], a[i]);
+  int rc = tg && at && t0 && t1 && c ? CF_OK : cf_error_set(err, CF_ENOMEM, "out of memory");
+  for (int i = 0; !rc && i < n; i++)
+    tg[i] = &it[i].in->tg, at[i] = point_at(it[i].in, it[i].delta, it[i].alpha), t0[i] = it[i].t0, t1[i] = it[i].t1;
   /* one model for the batch: the commands give every recording the same */
-  if (!rc && n > 0) rc = cf_fit_confidence_batch(n, tg, &in[0]->base, &in[0]->fixed, at, t0, t1, workers, c, err);
+  if (!rc && n > 0) rc = cf_fit_confidence_batch(n, tg, &it[0].in->base, &it[0].in->fixed, at, t0, t1, workers, c, err);
   for (int k = 0; !rc && k < n; k++) {
-    cf_res_conf *o = out[k];
+    cf_res_conf *o = it[k].out;
     o->done = 1;
     o->delta[0] = c[k].interval[0][0], o->delta[1] = c[k].interval[0][1];
     o->alpha[0] = c[k].interval[1][0], o->alpha[1] = c[k].interval[1][1];
     o->identifiable = c[k].identifiable;
     snprintf(o->why, sizeof o->why, "%s", c[k].why);
   }
-  free(tg), free(at), free(c);
+  free(tg), free(at), free(t0), free(t1), free(c);
   return rc;
 }
 
 int cf_cli_confidence(const cf_fit_input *const *in, int n, int workers, cf_res_rec *const *recs, cf_error *err) {
-  const cf_fit_input **sel = calloc((size_t)n + 1, sizeof *sel);
-  double *d = calloc((size_t)n + 1, sizeof *d), *a = calloc((size_t)n + 1, sizeof *a);
-  int *t0 = calloc((size_t)n + 1, sizeof *t0), *t1 = calloc((size_t)n + 1, sizeof *t1), m = 0;
-  cf_res_conf **out = calloc((size_t)n + 1, sizeof *out);
-  int rc = sel && d && a && t0 && t1 && out ? CF_OK : cf_error_set(err, CF_ENOMEM, "out of memory");
-  for (int i = 0; !rc && i < n; i++) {
+  cf_cli_conf_item *it = calloc((size_t)n + 1, sizeof *it);
+  if (!it) return cf_error_set(err, CF_ENOMEM, "out of memory");
+  int m = 0;
+  for (int i = 0; i < n; i++) {
     cf_res_fit *f = &recs[i]->fit;
     if (!recs[i]->has_fit || !isfinite(f->x[0]) || !isfinite(f->x[1])) continue;
-    sel[m] = in[i], d[m] = f->x[0], a[m] = f->x[1], out[m] = &f->conf;
-    t0[m] = (int)lround(f->train_t0_s / in[i]->tg.dt);
-    t1[m] = f->train_t1_s > 0 ? (int)lround(f->train_t1_s / in[i]->tg.dt) : 0;
-    m++;
+    it[m++] = (cf_cli_conf_item){in[i], f->x[0], f->x[1], (int)lround(f->train_t0_s / in[i]->tg.dt),
+                                 f->train_t1_s > 0 ? (int)lround(f->train_t1_s / in[i]->tg.dt) : 0, &f->conf};
   }
-  if (!rc) rc = cf_cli_confidence_at(sel, m, d, a, t0, t1, workers, out, err);
-  free(sel), free(d), free(a), free(t0), free(t1), free(out);
+  int rc = cf_cli_confidence_at(it, m, workers, err);
+  free(it);
   return rc;
 }
 

@@ -276,7 +276,8 @@ int cf_dist_rank(void);
 int cf_dist_size(void);
 void cf_dist_abort(int code);             /* end every rank of the job */
 void cf_dist_bcast(void *buf, size_t n);  /* rank 0's n bytes to every rank */
-/* The hosts of all ranks ("vm x2, node7 x2"; collective: every rank calls). */
+/* The hosts of all ranks ("vm x2, node7 x2") into buf; collective: every
+ * rank calls it.  Not under mpirun, buf is left as it is. */
 void cf_dist_hosts(char *buf, size_t size);
 
 /* ------------------------------------------- a-priori formulas (4.6)-(4.7) */

@@ -66,11 +66,7 @@ void cf_dist_bcast(void *buf, size_t n) {
 void cf_dist_hosts(char *buf, size_t size) {
   char me[MPI_MAX_PROCESSOR_NAME] = {0};
   int len = 0;
-  if (!dist_on) { /* not under mpirun */
-    if (gethostname(buf, size)) snprintf(buf, size, "unknown");
-    buf[size - 1] = 0;
-    return;
-  }
+  if (!dist_on) return; /* not under mpirun: buf stays as it is */
   MPI_Get_processor_name(me, &len);
   char *all = dist_size > 1 ? calloc((size_t)dist_size, sizeof me) : NULL;
   if (!all) {
@@ -211,7 +207,6 @@ int cf_dist_run(int n, size_t rec_size, cf_worker_init_fn init, cf_item_fn fn, c
 }
 
 #else /* no MPI: one process */
-#include <unistd.h>
 
 int cf_dist_init(int *argc, char ***argv) {
   (void)argc, (void)argv;
@@ -223,10 +218,7 @@ int cf_dist_rank(void) { return 0; }
 int cf_dist_size(void) { return 1; }
 void cf_dist_abort(int code) { (void)code; }
 void cf_dist_bcast(void *buf, size_t n) { (void)buf, (void)n; }
-void cf_dist_hosts(char *buf, size_t size) {
-  if (gethostname(buf, size)) snprintf(buf, size, "unknown");
-  buf[size - 1] = 0;
-}
+void cf_dist_hosts(char *buf, size_t size) { (void)buf, (void)size; }
 int cf_dist_run(int n, size_t rec_size, cf_worker_init_fn init, cf_item_fn fn, cf_done_fn done, void *ctx, void *out,
                 const cf_fit_progress *progress, cf_error *err) {
   (void)n, (void)rec_size, (void)init, (void)fn, (void)done, (void)ctx, (void)out, (void)progress;

@@ -45,9 +45,13 @@
  * change of delta moves the sheet by ~0.05 cm, and a 1e-6 change by ~0.02
  * cm: the solver's jitter inside tol 1e-5, a floor under e(fit) of about
  * sqrt(e_noise^2 + 0.02^2) ~ 0.026 cm that (*) leaves room for.  The test
- * prints these three distances (noise-free recordings, the test's weights)
- * and asserts the one (*) needs: the jitter is below sqrt(3) e_noise, so
- * the bound can be met at all.
+ * prints these three distances (noise-free recordings, the test's weights).
+ * It once also asserted that the 1e-6 jitter is below sqrt(3) e_noise, as if
+ * that were necessary for (*); it is not: the jitter varies from point to
+ * point.  On an AMD EPYC of 2026-11-25 a 1e-6 step of delta moved the sheet
+ * by 0.0336 cm (> sqrt(3) x 0.0170) while Nelder-Mead met (*) on all four
+ * seeds with e(fit) 0.0258 cm, i.e. m = 0.020 cm at the fit.  So the jitter
+ * is printed, and (*) is what is asserted.
  *
  * Rerun: meson test -C build test_recovery --print-errorlogs (prints, per
  * seed, e_noise, e(truth), e(fit) and the bound). */
@@ -111,8 +115,12 @@ int main(void) {
     if (a != clean) free(a);
     free(b);
   }
-  CHECK(moved[1] <= sqrt(3) * e_expected, "solver jitter %.4f cm > sqrt(3) x noise %.4f: (*) cannot be met", moved[1],
-        e_expected);
+  /* A diagnostic, not a check: the jitter differs from point to point (see
+   * the header), so a 1e-6 step that moves the sheet by more than sqrt(3)
+   * e_noise does not mean (*) cannot be met; (*) itself is checked below. */
+  if (moved[1] > sqrt(3) * e_expected)
+    printf("note: here delta x (1 + 1e-6) moves the sheet by %.4f cm > sqrt(3) x noise %.4f cm\n", moved[1],
+           e_expected);
   cf_params base;
   cf_params_default(&base);
   base.tol = TOL;

@@ -7,7 +7,9 @@
  *
  * MESH 0..3: irregular triangles 22x22 (484 nodes), 31x31 (961), quads
  * 23x23 (529), 30x30 (900) on the 1 m square, as in test_locking; 4..6: the
- * refinements triangles 41x41 (1681), 51x51 (2601), quads 40x40 (1600).  SEED:
+ * refinements triangles 41x41 (1681), 51x51 (2601), quads 40x40 (1600); 7..9:
+ * quads on the jittered nodes of triangle meshes 0, 1 and 4 (irregular quads:
+ * the same nodes as those triangles, without their diagonals).  SEED:
  * the noise seed (test_locking uses 7).  KAPPA: bending stiffness.  T:
  * simulated seconds.  NOISE_MODE 0: Gaussian noise of SIGMA (m, default
  * 0.003) on every coordinate of every node (test_locking); 1: not on the
@@ -85,6 +87,24 @@ static cf_mesh *make_mesh(int which, double *h) {
   double o[3] = {0, 0, 0}, u[3] = {1, 0, 0}, v[3] = {0, 1, 0};
   static const int side[7] = {22, 31, 23, 30, 41, 51, 40};
   *h = 1.0 / (side[which] - 1);
+  if (which >= 7) { /* jittered quads: the nodes of triangle mesh 0, 1 or 4, no diagonals */
+    static const int tn[3] = {22, 31, 41};
+    static const uint64_t tseed[3] = {42, 43, 44};
+    int n = tn[which - 7];
+    *h = 1.0 / (n - 1);
+    cf_mesh *t = cf_mesh_square_tri(1.0, n, 0.25, tseed[which - 7], 0);
+    cf_mesh *q = t ? cf_mesh_alloc(4, n * n, (n - 1) * (n - 1)) : NULL;
+    if (q) {
+      memcpy(q->x, t->x, sizeof(double) * 3 * n * n);
+      for (int j = 0, e = 0; j + 1 < n; j++)
+        for (int i = 0; i + 1 < n; i++, e++) {
+          int a = j * n + i, *el = q->elems + 4 * e;
+          el[0] = a, el[1] = a + 1, el[2] = a + n + 1, el[3] = a + n;
+        }
+    }
+    cf_mesh_free(t);
+    return q;
+  }
   switch (which) {
     case 0: return cf_mesh_square_tri(1.0, 22, 0.25, 42, 0);
     case 1: return cf_mesh_square_tri(1.0, 31, 0.25, 43, 0);
@@ -113,13 +133,17 @@ int main(int argc, char **argv) {
   int which = atoi(argv[1]), mode = argc > 5 ? atoi(argv[5]) : 0;
   unsigned long long seed = strtoull(argv[2], 0, 10);
   double kappa = atof(argv[3]), T = atof(argv[4]), sigma = argc > 6 ? atof(argv[6]) : 0.003;
-  if (which < 0 || which > 6 || !(T > 0) || mode < 0 || mode > 4) {
-    fprintf(stderr, "locking_scan: MESH must be 0..6, T > 0 and NOISE_MODE 0..4\n");
+  if (which < 0 || which > 9 || !(T > 0) || mode < 0 || mode > 4) {
+    fprintf(stderr, "locking_scan: MESH must be 0..9, T > 0 and NOISE_MODE 0..4\n");
     return 2;
   }
   cf_runtime_init();
   double h;
   cf_mesh *m = make_mesh(which, &h);
+  if (!m) {
+    fprintf(stderr, "locking_scan: out of memory making mesh %d\n", which);
+    return 1;
+  }
   if (sigma < 0) sigma = -sigma * h;
   int kin[3] = {nearest(m, 0, 0), nearest(m, 1, 0), nearest(m, 0, 1)}, c = nearest(m, 1, 1);
   if (mode == 4) add_field_noise(m, seed, sigma);

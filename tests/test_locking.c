@@ -45,13 +45,19 @@
  * across its quads' diagonals with an exactly taut hinge, does not fold at
  * all); alpha = 0.8 over 8 s and tol = 1e-4 leave 5.9 and 5.2 cm.
  *
- * On an AMD EPYC (Zen/Haswell kernels) this test fails: 7.42 cm for seed
+ * Where OpenBLAS picks its AVX-512 kernels it passes with 4.95 cm (529-900):
+ * on the Cooper Lake machine it was written on and on an AMD EPYC with
+ * AVX-512 (2026-11-25, fourth session).  On an AMD EPYC whose OpenBLAS core
+ * type is Zen (Haswell kernels) this test fails: 7.42 cm for seed
  * 7, and 5.2-14.6 cm over seeds 3, 5, 7, 11, 23, with the triangle meshes
  * hanging 4-5 cm farther out than the quad meshes on average; the
  * measurements, their commands (bench/locking_scan) and the reasons (quads
  * cannot crease along their diagonal, irregular triangles resist smooth
  * folds, the noisy rest state is pre-stressed by the bending operator) are
- * in docs/locking.md.  The limit stays: the fix belongs in the model. */
+ * in docs/locking.md.  Why the triangles in particular stiffen: on P1
+ * triangles every constraint row is a combination of squared edge lengths,
+ * so the model is an almost fully braced framework (docs/locking.md §6).
+ * The limit stays: the fix belongs in the model. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -15,16 +15,15 @@
 #include <time.h>
 
 #include "cf_sim.h"
+#include "drape.h"
 
 static double arg(int argc, char **argv, int k, double def) { return argc > k ? atof(argv[k]) : def; }
 
 int main(int argc, char **argv) {
-  double mu = arg(argc, argv, 1, 0.55), R = arg(argc, argv, 3, 0.1), top = arg(argc, argv, 4, 0.6);
-  double L = arg(argc, argv, 5, 1.3), off = arg(argc, argv, 6, 0.3), th = 20 * M_PI / 180;
-  int nn = (int)arg(argc, argv, 2, 13);
-  double u[3] = {L * cos(th), L * sin(th), 0}, v[3] = {-L * sin(th), L * cos(th), 0};
-  double o[3] = {off - 0.5 * (u[0] + v[0]), -0.5 * (u[1] + v[1]), top + 0.001};
-  cf_mesh *m = cf_mesh_grid(nn, nn, o, u, v, 1);
+  cf_test_drape d = {(int)arg(argc, argv, 2, 13), arg(argc, argv, 5, 1.3), arg(argc, argv, 3, 0.1),
+                     arg(argc, argv, 4, 0.6), arg(argc, argv, 6, 0.3), arg(argc, argv, 1, 0.55)};
+  double mu = d.mu;
+  int nn = d.n;
   cf_params p;
   cf_params_default(&p);
   cf_contact_params cp;
@@ -32,10 +31,7 @@ int main(int argc, char **argv) {
   cp.updates = (int)arg(argc, argv, 7, 1);
   cp.friction_budget = (int)arg(argc, argv, 8, 0);
   cf_obstacle ob[2];
-  cf_obstacle_init(ob, cf_obstacle_cylinder);
-  ob[0].a[1] = 1, ob[0].a[2] = 0, ob[0].r = R, ob[0].len = 0.5, ob[0].c[2] = top - R - cp.thickness, ob[0].mu = mu;
-  cf_obstacle_init(ob + 1, cf_obstacle_plane);
-  ob[1].mu = 0.4;
+  cf_mesh *m = cf_test_drape_scene(&d, cp.thickness, ob);
   cf_error err = {0, ""};
   cf_sim *s = m ? cf_sim_alloc(m, &p, NULL, 0, &err) : NULL;
   if (!s || cf_sim_set_obstacles(s, ob, 2, &cp, &err)) {

@@ -14,25 +14,20 @@
 #include <stdio.h>
 
 #include "cf_sim.h"
+#include "drape.h"
 #include "testutil.h"
 
 /* Lowest node z at t = 1.5, 1.75, 2 s into low[3]; returns the min over steps
  * of the clearance. */
 static double drape(double mu, double low[3]) {
-  const double th = 20 * M_PI / 180, L = 1.3, R = 0.25, top = 1.4, off = 0.3;
-  double u[3] = {L * cos(th), L * sin(th), 0}, v[3] = {-L * sin(th), L * cos(th), 0};
-  double o[3] = {off - 0.5 * (u[0] + v[0]), -0.5 * (u[1] + v[1]), top + 0.001};
-  cf_mesh *m = cf_mesh_grid(13, 13, o, u, v, 1);
   cf_params p;
   cf_params_default(&p);
   cf_contact_params cp;
   cf_contact_params_default(&cp);
   cp.friction_budget = 1;
   cf_obstacle ob[2];
-  cf_obstacle_init(ob, cf_obstacle_cylinder);
-  ob[0].a[1] = 1, ob[0].a[2] = 0, ob[0].r = R, ob[0].len = 0.5, ob[0].c[2] = top - R - cp.thickness, ob[0].mu = mu;
-  cf_obstacle_init(ob + 1, cf_obstacle_plane);
-  ob[1].mu = 0.4;
+  const cf_test_drape d = {13, 1.3, 0.25, 1.4, 0.3, mu};
+  cf_mesh *m = cf_test_drape_scene(&d, cp.thickness, ob);
   cf_error err = {0, ""};
   cf_sim *s = cf_sim_alloc(m, &p, NULL, 0, &err);
   CHECK(s && cf_sim_set_obstacles(s, ob, 2, &cp, &err) == CF_OK, "%s", err.msg);

@@ -22,8 +22,6 @@ static double arg(int argc, char **argv, int k, double def) { return argc > k ? 
 int main(int argc, char **argv) {
   cf_test_drape d = {(int)arg(argc, argv, 2, 13), arg(argc, argv, 5, 1.3), arg(argc, argv, 3, 0.1),
                      arg(argc, argv, 4, 0.6), arg(argc, argv, 6, 0.3), arg(argc, argv, 1, 0.55)};
-  double mu = d.mu;
-  int nn = d.n;
   cf_params p;
   cf_params_default(&p);
   cf_contact_params cp;
@@ -56,7 +54,7 @@ int main(int argc, char **argv) {
   printf("mu %.2f, %dx%d nodes, updates %d, friction budget %d: %ld steps (%ld in contact), %.2f iterations/step, %ld active-set "
          "solves, %ld factorizations, %ld updates, %ld analyses, rows in %ld out %ld, min clearance %.3g m; "
          "%.3f s\n",
-         mu, nn, nn, cp.updates, cp.friction_budget, st.steps, st.contact_steps, (double)st.iterations / (st.steps ? st.steps : 1),
+         d.mu, d.n, d.n, cp.updates, cp.friction_budget, st.steps, st.contact_steps, (double)st.iterations / (st.steps ? st.steps : 1),
          st.active_set_iterations, st.contact_factorizations, st.contact_updates, st.contact_analyses, st.rows_in,
          st.rows_out, st.min_clearance, (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec));
   cf_sim_free(s);

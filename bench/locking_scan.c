@@ -85,26 +85,19 @@ static int slack_initial_state(cf_sim *s, const cf_mesh *m, const int *kin, unsi
 
 static cf_mesh *make_mesh(int which, double *h) {
   double o[3] = {0, 0, 0}, u[3] = {1, 0, 0}, v[3] = {0, 1, 0};
-  static const int side[7] = {22, 31, 23, 30, 41, 51, 40};
-  *h = 1.0 / (side[which] - 1);
-  if (which >= 7) { /* jittered quads: the nodes of triangle mesh 0, 1 or 4, no diagonals */
+  if (which >= 7) { /* jittered quads: the grid's quads on the nodes of triangle mesh 0, 1 or 4
+                     * (both number node (i, j) as j n + i) */
     static const int tn[3] = {22, 31, 41};
     static const uint64_t tseed[3] = {42, 43, 44};
     int n = tn[which - 7];
     *h = 1.0 / (n - 1);
-    cf_mesh *t = cf_mesh_square_tri(1.0, n, 0.25, tseed[which - 7], 0);
-    cf_mesh *q = t ? cf_mesh_alloc(4, n * n, (n - 1) * (n - 1)) : NULL;
-    if (q) {
-      memcpy(q->x, t->x, sizeof(double) * 3 * n * n);
-      for (int j = 0, e = 0; j + 1 < n; j++)
-        for (int i = 0; i + 1 < n; i++, e++) {
-          int a = j * n + i, *el = q->elems + 4 * e;
-          el[0] = a, el[1] = a + 1, el[2] = a + n + 1, el[3] = a + n;
-        }
-    }
+    cf_mesh *t = cf_mesh_square_tri(1.0, n, 0.25, tseed[which - 7], 0), *q = t ? cf_mesh_grid(n, n, o, u, v, 1) : NULL;
+    if (q) memcpy(q->x, t->x, sizeof(double) * 3 * n * n);
     cf_mesh_free(t);
     return q;
   }
+  static const int side[7] = {22, 31, 23, 30, 41, 51, 40};
+  *h = 1.0 / (side[which] - 1);
   switch (which) {
     case 0: return cf_mesh_square_tri(1.0, 22, 0.25, 42, 0);
     case 1: return cf_mesh_square_tri(1.0, 31, 0.25, 43, 0);

@@ -160,6 +160,8 @@ int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *star
  * training on the whole recording, one recording per worker process (all
  * with the model settings of in[0]); a recording whose start fails keeps
  * its grid optimum (with a warning). */
+int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, int max_evals,
+                       int workers, cf_cli_bar *bar, cf_res_rec *const *recs, cf_error *err);
 /* How sure each recording's fit (recs[i]->fit, over its training window)
  * is: 95 % intervals and the identifiable flag into recs[i]->fit.conf (9
  * simulations per recording on the workers; recordings without a fit are
@@ -181,8 +183,6 @@ void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size);
 void cf_cli_warn_unidentifiable(const char *cmd, const cf_results *r);
 /* ,"delta_interval":[lo,hi],"alpha_interval":[lo,hi],"identifiable":... */
 void cf_cli_json_conf(const cf_res_conf *c);
-int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, int max_evals,
-                       int workers, cf_cli_bar *bar, cf_res_rec *const *recs, cf_error *err);
 /* Simulate at (delta, alpha): per-frame errors fe[T] (may be NULL) and the
  * mean error / std over the whole recording (+inf if the simulation fails,
  * with reason). */

@@ -189,6 +189,7 @@ void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size) {
   if (isfinite(c->delta[0]))
     n = snprintf(buf, size, "95 %% intervals delta [%.4g, %.4g], alpha [%.4g, %.4g]", c->delta[0], c->delta[1],
                  c->alpha[0], c->alpha[1]);
+  if (n < 0 || (size_t)n >= size) return; /* truncated: nothing more fits */
   snprintf(buf + n, size - (size_t)n, "%s%s%s", n ? "; " : "",
            c->identifiable == 1 ? "identifiable" : c->identifiable == 0 ? "NOT IDENTIFIABLE: " : "unknown: ",
            c->identifiable == 1 ? "" : c->why);

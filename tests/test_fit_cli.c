@@ -465,8 +465,10 @@ static void fit_recovers(const char *rec, int T, const char *start) {
         "%s", j);
   /* the default grid holds the truth inside; a given start has no grid */
   CHECK(strstr(j, start ? "\"on_grid_edge\":null" : "\"on_grid_edge\":false"), "%s", j);
-  CHECK(cf_test_json_num(j, "kappa") == 0 && cf_test_json_num(j, "beta") == 0 && cf_test_json_num(j, "tol") == 1e-3 &&
-        !strstr(o, "model "), "default settings: %s", j);
+  /* the fitting defaults (fit_cli.h): kappa 1e-3, tol 1e-4 */
+  CHECK(cf_test_json_num(j, "kappa") == 1e-3 && cf_test_json_num(j, "beta") == 0 && cf_test_json_num(j, "tol") == 1e-4 &&
+            strstr(o, "model             kappa 0.001, beta 0, tol 0.0001, max_iter 50"),
+        "default settings: %s", j);
   cf_results r;
   cf_error err = {0, ""};
   CHECK(cf_results_read(res, &r, &err) == CF_OK && r.n == 1, "%s", err.msg);
@@ -491,38 +493,39 @@ static void fit_recovers(const char *rec, int T, const char *start) {
   free(o), free(e);
 }
 
-/* fit with --kappa 1e-3 --tol 1e-4 (a few evaluations at the truth):
- * the settings in the text, the JSON and every part of -o; regress
- * refuses these optima without the same settings. */
+/* fit with the simulator's own settings --kappa 0 --tol 1e-3, not the
+ * fitting defaults (a few evaluations at the truth): the settings in the
+ * text, the JSON and every part of -o; regress refuses these optima
+ * without the same settings. */
 static void fit_model(const char *rec) {
   char res[512], *o = NULL, *e = NULL;
   snprintf(res, sizeof res, "%s/model.h5", dir);
-  int st = run(&o, &e, "fit", rec, "--start", "0.041,0.307", "--max-evals", "2", "--kappa", "1e-3", "--tol", "1e-4",
+  int st = run(&o, &e, "fit", rec, "--start", "0.041,0.307", "--max-evals", "2", "--kappa", "0", "--tol", "1e-3",
                "--json", "-o", res, NULL);
   const char *j = cf_test_last_line(o);
   CHECK(st == 0 && j[0] == '{', "fit: status %d, stderr '%s'", st, e ? e : "");
-  CHECK(cf_test_json_num(j, "kappa") == 1e-3 && cf_test_json_num(j, "beta") == 0 && cf_test_json_num(j, "tol") == 1e-4,
+  CHECK(cf_test_json_num(j, "kappa") == 0 && cf_test_json_num(j, "beta") == 0 && cf_test_json_num(j, "tol") == 1e-3,
         "%s", j);
-  CHECK(strstr(o, "model             kappa 0.001, beta 0, tol 0.0001"), "no model line in '%s'", o);
+  CHECK(strstr(o, "model             kappa 0, beta 0, tol 0.001"), "no model line in '%s'", o);
   /* 2 evaluations cannot complete GSL's first simplex iteration: the result
    * is the start with its real error (GSL's fval is unset until then) */
   CHECK(cf_test_json_num(j, "delta") == 0.041 && cf_test_json_num(j, "alpha") == 0.307 &&
         cf_test_json_num(j, "iterations") == 0 && cf_test_json_num(j, "train_error_cm") > 0.001, "%s", j);
   free(o), free(e);
-  st = run(&o, &e, "sweep", rec, "--delta-grid", "0.041:0.041:1", "--alpha-grid", "0.307:0.307:1", "--kappa", "1e-3",
-           "--tol", "1e-4", "-o", res, NULL);
+  st = run(&o, &e, "sweep", rec, "--delta-grid", "0.041:0.041:1", "--alpha-grid", "0.307:0.307:1", "--kappa", "0",
+           "--tol", "1e-3", "-o", res, NULL);
   CHECK(st == 0, "sweep: %s", e ? e : "");
   free(o), free(e);
   cf_results r;
   cf_error err = {0, ""};
-  cf_res_model want = {1e-3, 0, 1e-4, 50};
+  cf_res_model want = {0, 0, 1e-3, 50};
   CHECK(cf_results_read(res, &r, &err) == CF_OK && r.n == 1, "%s", err.msg);
   if (r.n == 1)
     CHECK(r.recs[0].has_fit && r.recs[0].has_sweep && same_model(&r.recs[0].fit.model, &want) &&
           same_model(&r.recs[0].sweep.model, &want), "stored settings");
   cf_results_free(&r);
   st = run(&o, &e, "regress", rec, "--from", res, NULL);
-  CHECK(st == 1 && e && strstr(e, "found with kappa 0.001, beta 0, tol 0.0001") && strstr(e, "give the same --kappa"),
+  CHECK(st == 1 && e && strstr(e, "found with kappa 0, beta 0, tol 0.001") && strstr(e, "give the same --kappa"),
         "regress: %d '%s'", st, e ? e : "");
   free(o), free(e);
   inspect_results(res); /* a fit and a sweep made by the commands */
@@ -561,7 +564,9 @@ static void pipeline(const char *rec) {
   CHECK(strstr(j, "\"on_grid_edge\":false") && e && !strstr(e, "edge"), "inside the grid: %s / %s", j, e ? e : "");
   free(o), free(e);
   grid_edge(rec);
-  st = run(&o, &e, "sensitivity", rec, "--at", "0.041,0.307", "-n", "3", "-o", res, "--json", NULL);
+  /* with the settings that made the recording (synthrec: kappa 0, tol 1e-3) */
+  st = run(&o, &e, "sensitivity", rec, "--at", "0.041,0.307", "-n", "3", "--kappa", "0", "--tol", "1e-3", "-o", res,
+           "--json", NULL);
   CHECK(st == 0, "sensitivity: %s", e ? e : "");
   free(o), free(e);
   st = run(&o, &e, "predict", rec, "--optima", res, "--json", NULL);

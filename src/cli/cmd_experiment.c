@@ -303,8 +303,8 @@ static char *settings(const exp_args *a) {
                    "kappa = %s\nbeta = %s\ntol = %s\nmax_iter = %s\nfiles =",
                    a->dataset, a->recdir, a->dgrid ? a->dgrid : "0.05:1:15*rho", a->agrid ? a->agrid : "0.05:4:16*rho",
                    a->prune, a->no_refine ? "no" : "nelder-mead, whole recording", a->evals,
-                   a->revals, !a->no_maps, m->kappa ? m->kappa : "0", m->beta ? m->beta : "0",
-                   m->tol ? m->tol : "1e-3", m->max_iter ? m->max_iter : "50");
+                   a->revals, !a->no_maps, m->kappa ? m->kappa : CF_CLI_FIT_KAPPA, m->beta ? m->beta : "0",
+                   m->tol ? m->tol : CF_CLI_FIT_TOL, m->max_iter ? m->max_iter : "50");
   for (int i = 0; i < a->n && k > 0 && (size_t)k < size; i++) k += snprintf(t + k, size - k, "\n  %s", a->csv[i]);
   if (k > 0 && (size_t)k < size) snprintf(t + k, size - k, "\n");
   return t;

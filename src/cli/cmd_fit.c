@@ -248,10 +248,8 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
     printf("grid edge         the grid optimum is on the edge of the grid: %s\n", edge);
     fprintf(stderr, "clothfit fit: warning: %s: the grid optimum is on the edge of the grid: %s\n", rec->name, edge);
   }
-  cf_res_model def = cf_res_model_default();
-  if (!cf_res_model_equal(&f->model, &def))
-    printf("model             kappa %g, beta %g, tol %g, max_iter %d (held fixed)\n", f->model.kappa, f->model.beta,
-           f->model.tol, f->model.max_iter);
+  printf("model             kappa %g, beta %g, tol %g, max_iter %d (held fixed)\n", f->model.kappa, f->model.beta,
+         f->model.tol, f->model.max_iter);
   if (a->out) printf("results           %s\n", a->out);
   if (!a->json) return;
   printf("{");

@@ -113,7 +113,8 @@ int cf_cli_parse_pair(const char *s, double *a, double *b) {
 
 int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in, int n) {
   static const char *const name[3] = {"kappa", "beta", "tol"}, *const rule[3] = {"K >= 0", "B >= 0", "0 < T < 1"};
-  const char *s[3] = {m ? m->kappa : NULL, m ? m->beta : NULL, m ? m->tol : NULL};
+  const char *s[3] = {m && m->kappa ? m->kappa : CF_CLI_FIT_KAPPA, m ? m->beta : NULL,
+                      m && m->tol ? m->tol : CF_CLI_FIT_TOL};
   cf_params p;
   cf_params_default(&p);
   double v[3] = {p.kappa, p.beta, p.tol};

@@ -1,0 +1,67 @@
+/* bench_driven — the speed of one driven simulation of a recording, the unit
+ * of work of every fitting command (issue 16: "speed of one simulation at
+ * tight tolerances").  Simulates REC.h5 over the whole recording at
+ * (delta, alpha) N times and prints the best wall time per simulation and
+ * per step, with the projection's counts (steps, substeps, iterations,
+ * factorizations), at the fitting commands' settings unless given.
+ *
+ *   build/bench/bench_driven REC.h5 DELTA ALPHA [N [KAPPA TOL]]
+ *
+ * Defaults: N 5, kappa 1e-3, tol 1e-4 (those of clothfit fit). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "cf_common.h"
+#include "fit/cf_fit.h"
+#include "sim/cf_sim.h"
+#include "study/cf_study.h"
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4) {
+    fprintf(stderr, "usage: bench_driven REC.h5 DELTA ALPHA [N [KAPPA TOL]]\n");
+    return 2;
+  }
+  cf_runtime_init();
+  int n = argc > 4 ? atoi(argv[4]) : 5;
+  double kappa = argc > 6 ? atof(argv[5]) : 1e-3, tol = argc > 6 ? atof(argv[6]) : 1e-4;
+  cf_error err = {0, ""};
+  cf_fit_input in;
+  if (cf_fit_input_load(argv[1], &in, &err)) {
+    fprintf(stderr, "bench_driven: %s\n", err.msg);
+    return 1;
+  }
+  in.base.tol = tol;
+  cf_fit_run *run = cf_fit_run_alloc(&in.tg, &in.base, &err);
+  if (!run) {
+    fprintf(stderr, "bench_driven: %s\n", err.msg);
+    return 1;
+  }
+  cf_fit_point pt = {atof(argv[2]), atof(argv[3]), 0, kappa, 0};
+  cf_fit_result res;
+  double best = 1e30;
+  for (int k = 0; k < n; k++) {
+    double t0 = now();
+    cf_fit_run_eval(run, &pt, 0, 0, 0, NULL, &res);
+    double t = now() - t0;
+    if (t < best) best = t;
+    if (res.status) {
+      fprintf(stderr, "bench_driven: the simulation failed: %s\n", res.reason);
+      return 1;
+    }
+  }
+  int steps = in.tg.T - 1;
+  printf("%s: %d frames, %d nodes, kappa %g, tol %g: best of %d: %.1f ms per simulation, %.1f us per step; "
+         "%.2f iterations, %.3f factorizations per step; error %.4f cm\n",
+         in.name, in.tg.T, cf_fit_run_mesh(run)->n_nodes, kappa, tol, n, 1e3 * best, 1e6 * best / steps,
+         (double)res.iterations / steps, (double)res.factorizations / steps, res.err.e_cm);
+  cf_fit_run_free(run);
+  cf_fit_input_free(&in);
+  return 0;
+}

@@ -216,7 +216,10 @@ int cf_cli_results_write(const char *cmd, const char *out, cf_results *r);
 /* ---------------------------------------------------------------- tables */
 /* Table A.1: per recording material, size, motion, speed, error, std,
  * alpha, delta at the optimum (refined if any), and the truth if known;
- * "no valid grid point" and the first failure for recordings without one. */
+ * "no valid grid point" and the first failure for recordings without one.
+ * When some recordings are of repetition II (the thesis' hanger-driven
+ * takes), they form a Table A.2 of their own, printed after Table A.1 of
+ * the others, each under its title (as in the report). */
 void cf_cli_table_a1(const cf_results *r);
 /* Whether rec's grid optimum (the sweep's best point) lies on an edge of its
  * grid: 1 with advice (e.g. "delta at its lowest grid value 0.0052 (widen

@@ -60,7 +60,10 @@ int cf_cli_warn_grid_edges(const char *cmd, const cf_results *r) {
   return n;
 }
 
-void cf_cli_table_a1(const cf_results *r) {
+static int is_rep2(const cf_res_rec *c) { return !strcmp(c->meta.repetition, "II"); }
+
+/* The rows of the recordings with is_rep2 == rep2 (rep2 < 0: all). */
+static void table_a_rows(const cf_results *r, int rep2) {
   int truth = any_truth(r), w = 9;
   for (int i = 0; i < r->n; i++) w = (int)fmax(w, strlen(r->recs[i].name));
   printf("%-*s %-13s %-5s %-6s %-6s %8s %8s %8s %8s %-11s", w, "recording", "material", "size", "motion", "speed",
@@ -70,6 +73,7 @@ void cf_cli_table_a1(const cf_results *r) {
   for (int i = 0; i < r->n; i++) {
     const cf_res_rec *c = &r->recs[i];
     double d, a, e, s;
+    if (rep2 >= 0 && is_rep2(c) != rep2) continue;
     printf("%-*s %-13s %-5s %-6s %-6s", w, c->name, or_dash(c->meta.material), or_dash(c->meta.size),
            or_dash(c->meta.motion), or_dash(c->meta.speed));
     if (!cf_res_optimum(c, &d, &a, &e, &s)) {
@@ -80,6 +84,23 @@ void cf_cli_table_a1(const cf_results *r) {
     if (truth) printf(" %8.4f %8.4f", c->truth_alpha, c->truth_delta);
     printf("\n");
   }
+}
+
+void cf_cli_table_a1(const cf_results *r) {
+  int n2 = 0;
+  for (int i = 0; i < r->n; i++) n2 += is_rep2(&r->recs[i]);
+  if (!n2) {
+    table_a_rows(r, -1);
+    return;
+  }
+  /* as the report's tables (src/report/tables.c): A.2 holds repetition II */
+  if (n2 < r->n) {
+    printf("Table A.1 (all but repetition II)\n");
+    table_a_rows(r, 0);
+    printf("\n");
+  }
+  printf("Table A.2 (repetition II)\n");
+  table_a_rows(r, 1);
 }
 
 typedef const char *(*meta_field)(const cf_res_rec *c);

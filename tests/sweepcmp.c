@@ -47,3 +47,30 @@ void same_sweep(const char *dir, const char *a, const char *b) {
   }
   cf_results_free(&ra), cf_results_free(&rb);
 }
+
+int cf_test_mpi_setup(const char *who, const char *exe, const char *dir, char *mpirun, size_t size) {
+  char *so = NULL;
+  char *vargv[] = {(char *)exe, "--version", NULL};
+  cf_test_run(vargv, dir, &so, NULL);
+  int built = so && strstr(so, "with Open MPI");
+  free(so);
+  if (!built) {
+    printf("%s: clothfit built without Open MPI (libopenmpi-dev missing): MPI part skipped\n", who);
+    return 0;
+  }
+  int found = cf_test_find_program("mpirun", mpirun, size);
+  CHECK(found, "clothfit has Open MPI but mpirun is not on PATH");
+  setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1); /* CI runs as root */
+  setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+  setenv("OMPI_MCA_btl_vader_single_copy_mechanism", "none", 1); /* containers without ptrace rights */
+  /* Under AddressSanitizer (scripts/test.sh): Open MPI leaves MPI_Init's
+   * allocations to the exit, which LeakSanitizer would report; the other
+   * checks stay on. */
+  const char *asan = getenv("ASAN_OPTIONS");
+  if (asan && !strstr(asan, "detect_leaks=0")) {
+    char opts[1024];
+    snprintf(opts, sizeof opts, "%s:detect_leaks=0", asan);
+    setenv("ASAN_OPTIONS", opts, 1);
+  }
+  return found;
+}

@@ -221,27 +221,7 @@ static void shards(void) {
  * MPI run killed with SIGKILL (mpirun itself) resumes like a local one. */
 static void mpi(void) {
   char mpirun[512], *so = NULL;
-  char *vargv[] = {(char *)exe, "--version", NULL};
-  cf_test_run(vargv, dir, &so, NULL);
-  int built = so && strstr(so, "with Open MPI");
-  free(so);
-  if (!built) {
-    printf("test_resume: clothfit built without Open MPI (libopenmpi-dev missing): MPI part skipped\n");
-    return;
-  }
-  CHECK(cf_test_find_program("mpirun", mpirun, sizeof mpirun), "clothfit has Open MPI but mpirun is not on PATH");
-  setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1); /* CI runs as root */
-  setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-  setenv("OMPI_MCA_btl_vader_single_copy_mechanism", "none", 1); /* containers without ptrace rights */
-  /* Under AddressSanitizer (scripts/test.sh): Open MPI leaves MPI_Init's
-   * allocations to the exit, which LeakSanitizer would report; the other
-   * checks stay on. */
-  const char *asan = getenv("ASAN_OPTIONS");
-  if (asan) {
-    char opts[1024];
-    snprintf(opts, sizeof opts, "%s:detect_leaks=0", asan);
-    setenv("ASAN_OPTIONS", opts, 1);
-  }
+  if (!cf_test_mpi_setup("test_resume", exe, dir, mpirun, sizeof mpirun)) return;
   const char *ranks[2][3] = {{"-n", "2", NULL}, {"-n", "3", "--oversubscribe"}};
   for (int k = 0; k < 2; k++) {
     char out[32], o[600], *se = NULL;

@@ -190,7 +190,9 @@ static int sidecars(const char *base, int use_map, cf_rec_meta *meta, cf_marker_
   return rc;
 }
 
-/* Ingest one CSV into REC.h5 and the fitting input. */
+/* Ingest one CSV into REC.h5 and the fitting input.  Under mpirun every
+ * rank ingests the CSV into memory (the same bytes give the same input) and
+ * rank 0 alone writes REC.h5, so the ranks need no shared folder. */
 static int ingest_one(const exp_args *a, const char *csv, cf_fit_input *in, double truth[2], cf_error *err) {
   char base[4096], h5[4600], stem[256];
   snprintf(base, sizeof base, "%.*s", (int)(strlen(csv) - 4), csv);
@@ -209,7 +211,7 @@ static int ingest_one(const exp_args *a, const char *csv, cf_fit_input *in, doub
   if (!rc) {
     r.meta = meta;
     cf_sha256_file(csv, r.source_sha256, NULL);
-    rc = cf_recording_write_h5(h5, &r, err);
+    if (cf_dist_rank() == 0) rc = cf_recording_write_h5(h5, &r, err);
   }
   if (!rc) rc = cf_fit_input_from_recording(&r, h5, in, err);
   cf_recording_free(&r);
@@ -387,14 +389,16 @@ int cmd_experiment(int argc, char **argv) {
   /* the report of what was written (it reads only the results) */
   cf_report_summary rs;
   int have_gnuplot = 0, rrc = 0;
-  if (!rc && !a.no_report) {
+  /* under mpirun, rank 0 alone writes the report and prints (the others are done) */
+  int lead = cf_dist_rank() == 0;
+  if (!rc && !a.no_report && lead) {
     report_dir(&a);
     rrc = cf_cli_report_write("experiment", a.out, &res, a.report_dir, a.nw, NULL, 0, &rs, &have_gnuplot);
   }
-  if (!rc) report(&a, &res, a.no_report || rrc ? NULL : &rs);
+  if (!rc && lead) report(&a, &res, a.no_report || rrc ? NULL : &rs);
   /* written whole, with the failed points; but a recording left without an optimum fails the study */
   if (!rc) rc = cf_cli_fail_no_optimum("experiment", &res, a.out);
-  if (!rc && !a.no_report) rc = rrc ? 1 : cf_cli_report_status("experiment", &rs, have_gnuplot);
+  if (!rc && !a.no_report && lead) rc = rrc ? 1 : cf_cli_report_status("experiment", &rs, have_gnuplot);
   cf_results_free(&res);
   cf_cli_free_inputs(in, a.n);
   cf_strings_free(a.csv, a.n);

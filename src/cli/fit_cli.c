@@ -182,7 +182,7 @@ int cf_cli_load_inputs(const char *cmd, const char *const *paths, int n, const c
 }
 
 void cf_cli_note_driving(const char *cmd, const cf_fit_input *in, int n) {
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < n && cf_dist_rank() == 0; i++) { /* under mpirun: once */
     cf_fit_run *run = cf_fit_run_alloc(&in[i].tg, &in[i].base, NULL);
     if (!run) continue; /* the commands report the recording's own error */
     cf_drive_fix f = cf_fit_run_drive_fix(run);

@@ -260,8 +260,19 @@ void cf_cli_json_failure_totals(const cf_results *r);
 /* 1 if rec has an optimum with a finite error. */
 int cf_cli_finite_optimum(const cf_res_rec *rec);
 /* Recordings of r without a finite optimum: 0 if none, else 1 after one
- * error line naming them and why (out: where their failed points are). */
+ * error line naming them and why (out: where their failed points are;
+ * under mpirun printed by rank 0, and the status is collective, below). */
 int cf_cli_fail_no_optimum(const char *cmd, const cf_results *r, const char *out);
+/* Under mpirun, main() ends the whole job at once (MPI_Abort) when a
+ * command fails, because an error one rank meets alone would leave the
+ * others waiting for it.  A status that every rank reaches from the same
+ * results (they are broadcast: e.g. "a recording without an optimum", after
+ * the results file is written) is marked with cf_cli_collective_status(rc),
+ * which returns rc; then the ranks end normally with that status.  The mark
+ * is the one piece of process-wide state of the commands: main() reads it
+ * once, after the command returned. */
+int cf_cli_collective_status(int rc);
+int cf_cli_status_is_collective(void);
 
 /* Table 4.5: mean error and std at the optima by material, size, motion,
  * speed and overall (groups with metadata only). */

@@ -167,6 +167,7 @@ int cf_cli_fail_no_optimum(const char *cmd, const cf_results *r, const char *out
   int n = 0;
   for (int i = 0; i < r->n; i++) n += !cf_cli_finite_optimum(&r->recs[i]);
   if (!n) return 0;
+  if (cf_dist_rank() > 0) return cf_cli_collective_status(1); /* rank 0 names them */
   fprintf(stderr, "clothfit %s: %d of %d recording(s) without a finite optimum:", cmd, n, r->n);
   for (int i = 0, k = 0; i < r->n; i++) {
     const cf_res_rec *c = &r->recs[i];
@@ -177,5 +178,15 @@ int cf_cli_fail_no_optimum(const char *cmd, const cf_results *r, const char *out
   }
   if (out) fprintf(stderr, "; the failed points are kept in %s", out);
   fprintf(stderr, "\n");
-  return 1;
+  return cf_cli_collective_status(1);
 }
+
+/* Whether the last non-zero status was one every rank reached alike. */
+static int collective;
+
+int cf_cli_collective_status(int rc) {
+  collective = rc != 0;
+  return rc;
+}
+
+int cf_cli_status_is_collective(void) { return collective; }

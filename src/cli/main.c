@@ -7,6 +7,7 @@
 #include "cf_common.h"
 #include "cf_fit.h"
 #include "commands.h"
+#include "fit_cli.h"
 
 static const cf_command commands[] = {
     {"ingest", "read a motion-capture export (Motive CSV, generic CSV, mesh sequence) into an HDF5 recording", cmd_ingest},
@@ -86,10 +87,11 @@ static int help(int argc, char **argv) {
   return 2;
 }
 
-/* The commands that run under `mpirun -n N` (N > 1): those whose only
- * output is a results file, which rank 0 writes (cf_cli_results_write). */
+/* The commands that run under `mpirun -n N` (N > 1): those whose outputs
+ * rank 0 alone writes: a results file (cf_cli_results_write), and for
+ * experiment also the ingested recordings and the report. */
 static int distributable(const char *name) {
-  static const char *ok[] = {"sweep", "fit", "sensitivity", "regress"};
+  static const char *ok[] = {"sweep", "fit", "sensitivity", "regress", "experiment"};
   for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
     if (!strcmp(name, ok[i])) return 1;
   return 0;
@@ -113,8 +115,8 @@ static int run_command(int argc, char **argv) {
   for (int i = 0; i < n_commands; i++) {
     if (strcmp(argv[1], commands[i].name)) continue;
     if (cf_dist_size() > 1 && !distributable(argv[1]))
-      return cf_cli_fail(argv[1], "does not run under mpirun with %d ranks (only sweep, fit, sensitivity and regress "
-                         "do); run it without mpirun", cf_dist_size());
+      return cf_cli_fail(argv[1], "does not run under mpirun with %d ranks (only sweep, fit, sensitivity, regress "
+                         "and experiment do); run it without mpirun", cf_dist_size());
     return commands[i].run(argc - 1, argv + 1);
   }
   fprintf(stderr, "clothfit: unknown command '%s'\n", argv[1]);
@@ -132,7 +134,7 @@ int main(int argc, char **argv) {
    * (the others' stderr stays, for errors only they meet). */
   if (cf_dist_rank() > 0 && !freopen("/dev/null", "w", stdout)) return 1;
   int rc = run_command(argc, argv);
-  if (rc && cf_dist_size() > 1) {
+  if (rc && cf_dist_size() > 1 && !cf_cli_status_is_collective()) {
     fflush(NULL);
     cf_dist_abort(rc); /* a rank that fails alone must not leave the others waiting */
   }

@@ -4,6 +4,7 @@
  * line, field, step ...), ready to print after "clothfit: ". */
 #ifndef CF_COMMON_H
 #define CF_COMMON_H
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,6 +32,11 @@ typedef struct {
 int cf_error_set(cf_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 const char *cf_status_name(int code);
+
+/* FNV-1a 64 of n bytes, continuing from h (0 to start).  Not cryptographic:
+ * it tells runs and damaged records apart (src/io's journals), and names
+ * tasks by what they compute (src/fit); it does not authenticate. */
+unsigned long long cf_hash_bytes(unsigned long long h, const void *p, size_t n);
 
 /* The a-priori formulas (4.6)-(4.7) of the thesis: delta = d0 + d1 S +
  * d2 V + d3 rho, alpha = a0 + a1 S + a2 V + a3 rho.  A value type shared by

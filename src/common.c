@@ -63,3 +63,10 @@ const char *cf_status_name(int code) {
     default: return "unknown error";
   }
 }
+
+unsigned long long cf_hash_bytes(unsigned long long h, const void *p, size_t n) {
+  const unsigned char *c = p;
+  if (!h) h = 1469598103934665603ULL;
+  for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * 1099511628211ULL;
+  return h;
+}

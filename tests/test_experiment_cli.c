@@ -17,7 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cf_study.h"
 #include "cli_json.h"
@@ -137,6 +140,33 @@ static void check_results(const char *out) {
   cf_results_free(&r);
 }
 
+/* ref and out hold the same results bit for bit but for the provenance and
+ * the wall times: h5diff -v lists every object with an x per file that has
+ * it, then each object compared ("attribute: <NAME of <PATH>> and ...",
+ * "dataset: ...") followed by "N differences found"; every object must be
+ * in both files and every difference a wall_s attribute. */
+static void same_results(const char *ref, const char *out, const char *what) {
+  char h5diff[512], *o = NULL, *e = NULL;
+  CHECK(cf_test_find_program("h5diff", h5diff, sizeof h5diff), "h5diff (Debian's hdf5-tools) is not on PATH");
+  char *diff[] = {h5diff, "-v", "--exclude-path", "/provenance", (char *)ref, (char *)out, NULL};
+  int st = cf_test_run(diff, dir, &o, &e);
+  int objects = 0, unique = 0, other = st > 1 || !o, walls = 0, wall = 0;
+  for (const char *l = o; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+    int both = 0, one = 0;
+    if (sscanf(l, "    x      x    %n/", &both) >= 0 && both) objects++;
+    else if (sscanf(l, " %*[x ] %n/", &one) >= 0 && one) unique++;
+    if (!strncmp(l, "attribute: ", 11) || !strncmp(l, "dataset: ", 9) || !strncmp(l, "group  : ", 9))
+      wall = !strncmp(l, "attribute: <wall_s of <", 23);
+    long nd = 0;
+    if (sscanf(l, "%ld differences found", &nd) == 1 && nd > 0) wall ? walls++ : other++;
+  }
+  CHECK(objects > 50 && !unique && !other, "%s: h5diff -v %s %s: status %d, %d objects in both, %d in one only, %d "
+        "differences but wall_s: %.3000s %s", what, ref, out, st, objects, unique, other, o ? o : "", e ? e : "");
+  printf("h5diff: %s: results equal (%d objects) but for %d wall_s attribute(s) and the provenance\n", what, objects,
+         walls);
+  free(o), free(e);
+}
+
 /* Under mpirun -n 2 the study gives the single run's results file, bit for
  * bit but for the provenance and the wall times (h5diff), with the same status and last error
  * line, ending normally (no MPI_Abort), and its report: args are the
@@ -144,8 +174,7 @@ static void check_results(const char *out) {
 static void under_mpi(char **args, const char *ref, const char *last_ref) {
   char mpirun[512];
   if (!cf_test_mpi_setup("test_experiment_cli", args[0], dir, mpirun, sizeof mpirun)) return;
-  char h5diff[512], out[400], recs[400], index[400];
-  CHECK(cf_test_find_program("h5diff", h5diff, sizeof h5diff), "h5diff (Debian's hdf5-tools) is not on PATH");
+  char out[400], recs[400], index[400];
   snprintf(out, sizeof out, "%s/reports/mpi.h5", dir);
   snprintf(recs, sizeof recs, "%s/reports/aero-recordings", dir); /* the same paths in both results */
   char *argv[48] = {mpirun, "-n", "2"};
@@ -157,37 +186,108 @@ static void under_mpi(char **args, const char *ref, const char *last_ref) {
   memcpy(argv + n, tail, sizeof tail);
   char *o = NULL, *e = NULL;
   int st = cf_test_run(argv, dir, &o, &e);
-  const char *last = e ? cf_test_last_line(e) : "";
-  (void)last; /* mpirun adds its own lines after the command's last one */
+  /* mpirun adds its own lines after the command's last one */
   CHECK(st == 1 && e && !strstr(e, "MPI_ABORT") && strstr(e, last_ref), "mpirun -n 2: status %d, '%s'", st,
         e ? e : "");
   CHECK(o && strstr(o, "Table A.2 (repetition II)") && strstr(o, "delta_0"), "mpirun: the tables once: '%s'", o ? o : "");
   free(o), free(e);
-  /* h5diff -v lists every object with an x per file that has it, then each
-   * object compared ("attribute: <NAME of <PATH>> and ...", "dataset: ...")
-   * followed by "N differences found": every object must be in both files
-   * and every difference a wall_s attribute (the time a part took) */
-  char *diff[] = {h5diff, "-v", "--exclude-path", "/provenance", (char *)ref, out, NULL};
-  o = e = NULL;
-  st = cf_test_run(diff, dir, &o, &e);
-  int objects = 0, unique = 0, other = st > 1 || !o, walls = 0, wall = 0;
-  for (const char *l = o; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
-    int both = 0, one = 0;
-    if (sscanf(l, "    x      x    %n/", &both) >= 0 && both) objects++;
-    else if (sscanf(l, " %*[x ] %n/", &one) >= 0 && one) unique++;
-    if (!strncmp(l, "attribute: ", 11) || !strncmp(l, "dataset: ", 9) || !strncmp(l, "group  : ", 9))
-      wall = !strncmp(l, "attribute: <wall_s of <", 23);
-    long nd = 0;
-    if (sscanf(l, "%ld differences found", &nd) == 1 && nd > 0) wall ? walls++ : other++;
-  }
-  CHECK(objects > 50 && !unique && !other, "h5diff -v %s %s: status %d, %d objects in both, %d in one only, %d "
-        "differences but wall_s: %.3000s %s", ref, out, st, objects, unique, other, o ? o : "", e ? e : "");
-  printf("h5diff: results equal under mpirun -n 2 (%d objects) but for %d wall_s attribute(s) and the provenance\n",
-         objects, walls);
-  free(o), free(e);
+  same_results(ref, out, "mpirun -n 2");
   struct stat sb;
   snprintf(index, sizeof index, "%s/reports/mpi/index.html", dir);
   CHECK(stat(index, &sb) == 0 && sb.st_size > 0, "mpirun: no report %s", index);
+}
+
+/* The study's argument vector: args without its -o, then -o out and
+ * --recordings recs (the single run's, so that both results name the same
+ * recording files), extra (NULL-terminated, may be NULL) and NULL. */
+static void study_argv(char **argv, int cap, char **args, char *out, char *recs, char **extra) {
+  int n = 0;
+  for (int i = 0; args[i] && n < cap - 8; i++)
+    if (!strcmp(args[i], "-o") || !strcmp(args[i], "--regress-evals")) i++; /* given below */
+    else argv[n++] = args[i];
+  argv[n++] = "-o", argv[n++] = out, argv[n++] = "--recordings", argv[n++] = recs;
+  for (int i = 0; extra && extra[i] && n < cap - 1; i++) argv[n++] = extra[i];
+  argv[n] = NULL;
+}
+
+/* Records of each kind in the journal at path: grid points (a sweep's
+ * records start with a hex float), Nelder-Mead fits, confidence stencil and
+ * regression simulations; distinct task ids in all. */
+static int journal_kinds(const char *path, int *grid, int *nm, int *conf, int *reg) {
+  char *t = cf_test_slurp(path, NULL);
+  *grid = *nm = *conf = *reg = 0;
+  int distinct = 0;
+  unsigned long long seen[4096];
+  for (char *l = t ? strchr(t, '\n') : NULL; l && l[1]; l = strchr(l + 1, '\n')) {
+    char *nl = strchr(l + 1, '\n');
+    if (!nl) break; /* torn */
+    unsigned long long id = strtoull(l + 1, NULL, 10);
+    const char *text = strchr(l + 1, ' ');
+    if (!text) continue;
+    text++;
+    if (!strncmp(text, "nm ", 3)) ++*nm;
+    else if (!strncmp(text, "conf ", 5)) ++*conf;
+    else if (!strncmp(text, "reg ", 4)) ++*reg;
+    else ++*grid;
+    int dup = 0;
+    for (int k = 0; k < distinct; k++) dup |= seen[k] == id;
+    if (!dup && distinct < 4096) seen[distinct++] = id;
+  }
+  free(t);
+  return distinct;
+}
+
+/* Crash safety of the whole study (issue 16): killed with SIGKILL once its
+ * journal holds a first Nelder-Mead fit (phase 0: during the refinements),
+ * or 4 regression simulations (phase 1: so grid points, fits and stencils
+ * too), then run again, it resumes every task the journal held (JSON
+ * tasks_resumed) and writes the results of an uninterrupted run. */
+static void crash_resume(char **args, int phase) {
+  char ref[400], out[400], recs[400], journal[450];
+  snprintf(ref, sizeof ref, "%s/reports/whole.h5", dir), snprintf(out, sizeof out, "%s/reports/crash%d.h5", dir, phase);
+  snprintf(recs, sizeof recs, "%s/reports/aero-recordings", dir);
+  snprintf(journal, sizeof journal, "%s.journal", out);
+  char *extra[] = {"--regress-evals", "60", "--no-report", NULL}, *argv[48], *o = NULL, *e = NULL;
+  int st;
+  struct stat sb;
+  if (stat(ref, &sb) != 0) {
+    study_argv(argv, 48, args, ref, recs, extra);
+    st = cf_test_run(argv, dir, &o, &e);
+    CHECK(st == 1, "uninterrupted study: status %d: %s", st, e ? e : "");
+    free(o), free(e);
+  }
+  study_argv(argv, 48, args, out, recs, extra);
+  int grid = 0, nm = 0, conf = 0, reg = 0, held = 0, killed = 0;
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(127);
+    execv(argv[0], argv);
+    _exit(127);
+  }
+  for (int k = 0; k < 6000 && !killed; k++) { /* up to 60 s */
+    usleep(10000);
+    held = journal_kinds(journal, &grid, &nm, &conf, &reg);
+    if (phase ? reg >= 4 : nm >= 1) killed = kill(pid, SIGKILL) == 0;
+    if (waitpid(pid, &st, WNOHANG) == pid) break;
+  }
+  if (killed) waitpid(pid, &st, 0);
+  usleep(200000); /* the workers die with it (PR_SET_PDEATHSIG) */
+  held = journal_kinds(journal, &grid, &nm, &conf, &reg);
+  CHECK(killed && grid > 0 && nm > 0 && (phase ? conf > 0 && reg >= 4 : reg == 0), "phase %d: killed %d with %d grid, "
+        "%d fit, %d stencil, %d regression records", phase, killed, grid, nm, conf, reg);
+  printf("killed with %d tasks kept: %d grid points, %d fits, %d stencil and %d regression simulations\n", held, grid,
+         nm, conf, reg);
+  int n = 0;
+  while (argv[n]) n++;
+  argv[n] = "--json", argv[n + 1] = NULL;
+  o = e = NULL;
+  st = cf_test_run(argv, dir, &o, &e);
+  const char *j = o ? cf_test_last_line(o) : "";
+  CHECK(st == 1 && e && strstr(e, "resuming from ") && cf_test_json_num(j, "tasks_resumed") == held,
+        "rerun: status %d, tasks_resumed %g of %d kept: %s", st, cf_test_json_num(j, "tasks_resumed"), held, e ? e : "");
+  free(o), free(e);
+  same_results(ref, out, phase ? "killed in the regression and resumed" : "killed in the refinements and resumed");
+  CHECK(stat(journal, &sb) != 0, "the journal outlives the rerun");
 }
 
 int main(int argc, char **argv) {
@@ -231,6 +331,8 @@ int main(int argc, char **argv) {
         cf_test_json_num(tot, "failed_fraction") == 0.2, "totals: %s", j);
   check_results(out);
   under_mpi(args, out, "clothfit experiment: 1 of 5 recording(s) without a finite optimum: ");
+  crash_resume(args, 0);
+  crash_resume(args, 1);
   struct stat sb;
   snprintf(recs, sizeof recs, "%s/reports/aero-recordings/wool-A3.h5", dir);
   CHECK(stat(recs, &sb) == 0, "no %s", recs);

@@ -150,7 +150,7 @@ int main(void) {
   cf_nm_options o[NSEED];
   cf_nm_result nr[NSEED];
   for (int s = 0; s < NSEED; s++) cf_nm_options_default(&o[s], RHO, d0, a0);
-  CHECK(cf_fit_nelder_mead_batch(NSEED, tgp, &base, &fixed, o, 2, NULL, nr, &err) == CF_OK, "%s", err.msg);
+  CHECK(cf_fit_nelder_mead_batch(NSEED, tgp, &base, &fixed, o, 2, NULL, NULL, nr, &err) == CF_OK, "%s", err.msg);
   CHECK(fabs(nr[0].f_start - sr.e[sr.best]) < 1e-12, "NM start %.6g != grid best %.6g", nr[0].f_start,
         sr.e[sr.best]);
   printf("noise error expected %.5f cm\n", e_expected);

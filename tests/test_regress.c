@@ -102,7 +102,7 @@ int main(void) {
     tgp[i] = &tg[i];
     cf_nm_options_default(&o[i], tg[i].rho, it[i].delta * (1 + 0.1 * sign), it[i].alpha * (1 - 0.1 * sign));
   }
-  CHECK(cf_fit_nelder_mead_batch(N, tgp, &base, &fixed, o, 2, NULL, nr, &err) == CF_OK, "%s", err.msg);
+  CHECK(cf_fit_nelder_mead_batch(N, tgp, &base, &fixed, o, 2, NULL, NULL, nr, &err) == CF_OK, "%s", err.msg);
   double td[N], ta[N], sd = 0, sa = 0; /* the true (delta, alpha); RMS of the optima's errors */
   for (int i = 0; i < N; i++) {
     td[i] = it[i].delta, ta[i] = it[i].alpha;
@@ -133,7 +133,7 @@ int main(void) {
   double R_true;
   CHECK(cf_regress_objective(it, N, &base, truth, 2, &R_true, &err) == CF_OK, "%s", err.msg);
   cf_regress_result res;
-  CHECK(cf_regress_fit(it, N, &base, NULL, 80, 2, NULL, &res, &err) == CF_OK, "%s", err.msg);
+  CHECK(cf_regress_fit(it, N, &base, NULL, 80, 2, NULL, NULL, &res, &err) == CF_OK, "%s", err.msg);
   printf("R(true) %.4f cm, R(start) %.4f cm, R* %.4f cm after %d evaluations\n", R_true, res.R_start, res.R,
          res.evaluations);
   printf("optima vs truth: RMS %.5f (delta), %.5f (alpha); limits 3 x that x |P_k|_2\n", sd, sa);

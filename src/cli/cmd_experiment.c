@@ -86,6 +86,7 @@ typedef struct {
   char recdir_buf[4096], dataset_buf[4096];
   char **csv;   /* the dataset's CSV files, sorted */
   int n;
+  long resumed; /* tasks of the journal taken from it: grid points, fits, stencil and regression simulations */
 } exp_args;
 
 static int check_values(exp_args *a, const char **pos, int npos) {
@@ -257,7 +258,7 @@ static int sweep_all(const exp_args *a, cf_fit_input *in, cf_cli_tasks *tk, cf_r
 }
 
 /* Nelder-Mead from each grid optimum, several recordings at once. */
-static int refine_all(const exp_args *a, cf_fit_input *in, cf_results *res) {
+static int refine_all(const exp_args *a, cf_fit_input *in, const cf_fit_journal *kept, cf_results *res) {
   if (a->no_refine) return 0;
   const cf_fit_input **sel = calloc((size_t)a->n, sizeof *sel);
   cf_res_rec **recs = calloc((size_t)a->n, sizeof *recs);
@@ -272,10 +273,11 @@ static int refine_all(const exp_args *a, cf_fit_input *in, cf_results *res) {
   cf_cli_bar bar;
   cf_error err = {0, ""};
   cf_cli_bar_start(&bar, "fit", m);
-  if (!rc && cf_cli_refine_many(sel, m, d0, a0, a->evals, a->nw, &bar, recs, &err))
+  if (!rc && cf_cli_refine_many(sel, m, d0, a0, a->evals, a->nw, kept, &bar, recs, &err))
     rc = cf_cli_fail("experiment", "%s", err.msg);
   cf_cli_bar_end(&bar);
-  if (!rc && !a->no_conf && cf_cli_confidence(sel, m, a->nw, recs, &err)) rc = cf_cli_fail("experiment", "%s", err.msg);
+  if (!rc && !a->no_conf && cf_cli_confidence(sel, m, a->nw, kept, recs, &err))
+    rc = cf_cli_fail("experiment", "%s", err.msg);
   free(sel), free(recs), free(d0), free(a0);
   return rc;
 }
@@ -288,12 +290,12 @@ static int n_valid(const cf_results *res) {
   return m;
 }
 
-static int regress_all(const exp_args *a, cf_fit_input *in, cf_results *res) {
+static int regress_all(const exp_args *a, cf_fit_input *in, const cf_fit_journal *kept, cf_results *res) {
   if (n_valid(res) < 4) return 0; /* the formulas have 4 coefficients each: reported */
   cf_cli_bar bar;
   cf_error err = {0, ""};
   cf_cli_bar_start(&bar, "regress", a->revals);
-  int rc = cf_cli_regress(in, a->n, res, a->out, 1, a->revals, a->nw, &bar, &res->reg, &err);
+  int rc = cf_cli_regress(in, a->n, res, a->out, 1, a->revals, a->nw, kept, &bar, &res->reg, &err);
   cf_cli_bar_end(&bar);
   return rc ? cf_cli_fail("experiment", "%s", err.msg) : 0;
 }
@@ -350,6 +352,7 @@ static void report(const exp_args *a, const cf_results *res, const cf_report_sum
     cf_cli_json_num("R_cm", res->reg.R, 0);
     cf_cli_json_num("E_cm", res->reg.E, 0);
   }
+  printf(",\"tasks_resumed\":%ld", a->resumed);
   cf_cli_json_str("output", a->out, 0);
   if (rs) cf_cli_json_str("report", rs->index, 0);
   printf("}\n");
@@ -387,8 +390,9 @@ int cmd_experiment(int argc, char **argv) {
   /* a fresh results file: the study is recomputed whole (but for the journal's grid points) */
   rc = rc || (cf_results_stamp(&res, argc, argv, a.nw, text), 0) || ingest_all(&a, in, &res) ||
        cf_cli_model_apply("experiment", &a.model, in, a.n) || (cf_cli_note_driving("experiment", in, a.n), 0) ||
-       sweep_all(&a, in, &tk, &res) || refine_all(&a, in, &res) ||
-       regress_all(&a, in, &res) || cf_cli_results_write("experiment", a.out, &res);
+       sweep_all(&a, in, &tk, &res) || refine_all(&a, in, cf_cli_tasks_kept(&tk), &res) ||
+       regress_all(&a, in, cf_cli_tasks_kept(&tk), &res) || cf_cli_results_write("experiment", a.out, &res);
+  a.resumed = cf_journal_used(tk.journal);
   rc = cf_cli_tasks_end("experiment", &tk) || rc;
   cf_strings_free(inputs, n_inputs);
   /* the report of what was written (it reads only the results) */

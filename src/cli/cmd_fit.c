@@ -308,7 +308,8 @@ int cmd_fit(int argc, char **argv) {
   if (!rc && !rec) rc = cf_cli_fail("fit", "out of memory");
   cf_error cerr = {0, ""};
   rc = rc || run_fit(&a, in, rec);
-  if (!rc && !a.no_conf && cf_cli_confidence((const cf_fit_input *const *)&in, 1, a.nw, &rec, &cerr))
+  if (!rc && !a.no_conf &&
+      cf_cli_confidence((const cf_fit_input *const *)&in, 1, a.nw, cf_cli_tasks_kept(&a.tk), &rec, &cerr))
     rc = cf_cli_fail("fit", "%s", cerr.msg);
   rc = rc || cf_cli_results_write("fit", a.out, &res);
   rc = cf_cli_tasks_end("fit", &a.tk) || rc;

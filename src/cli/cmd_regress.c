@@ -52,7 +52,7 @@ static int run(reg_args *a, const cf_fit_input *in, int n, cf_results *res) {
   if (cf_results_read(a->from, &opt, &err)) return cf_cli_fail("regress", "--from: %s", err.msg);
   cf_cli_bar bar;
   cf_cli_bar_start(&bar, "regress", a->evals);
-  int rc = cf_cli_regress(in, n, &opt, a->from, 0, a->evals, a->nw, &bar, &res->reg, &err);
+  int rc = cf_cli_regress(in, n, &opt, a->from, 0, a->evals, a->nw, NULL, &bar, &res->reg, &err);
   cf_cli_bar_end(&bar);
   cf_results_free(&opt);
   return rc ? cf_cli_fail("regress", "%s", err.msg) : 0;

@@ -114,7 +114,7 @@ static int run_all(const sweep_args *a, cf_fit_input *in, int n, cf_cli_tasks *t
 }
 
 /* Intervals around each recording's best grid point (--confidence). */
-static int confidence(const sweep_args *a, cf_fit_input *in, int n, cf_results *res) {
+static int confidence(const sweep_args *a, cf_fit_input *in, int n, cf_cli_tasks *tk, cf_results *res) {
   cf_cli_conf_item *it = calloc((size_t)n + 1, sizeof *it);
   if (!it) return cf_cli_fail("sweep", "out of memory");
   int m = 0;
@@ -126,7 +126,7 @@ static int confidence(const sweep_args *a, cf_fit_input *in, int n, cf_results *
     m++;
   }
   cf_error err = {0, ""};
-  int rc = cf_cli_confidence_at(it, m, a->nw, &err) ? cf_cli_fail("sweep", "%s", err.msg) : 0;
+  int rc = cf_cli_confidence_at(it, m, a->nw, cf_cli_tasks_kept(tk), &err) ? cf_cli_fail("sweep", "%s", err.msg) : 0;
   free(it);
   return rc;
 }
@@ -212,7 +212,7 @@ int cmd_sweep(int argc, char **argv) {
   if (!rc) {
     snprintf(res.prov.shard, sizeof res.prov.shard, "%s", tk.shard_n ? a.shard : "");
     snprintf(res.prov.task_key, sizeof res.prov.task_key, "%016llx", tk.key);
-    rc = run_all(&a, in, n, &tk, &res) || (a.confidence && confidence(&a, in, n, &res)) ||
+    rc = run_all(&a, in, n, &tk, &res) || (a.confidence && confidence(&a, in, n, &tk, &res)) ||
          cf_cli_results_write("sweep", a.out, &res);
   }
   rc = cf_cli_tasks_end("sweep", &tk) || rc;

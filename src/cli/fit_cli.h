@@ -67,12 +67,18 @@ typedef struct {
   char path[1100];         /* the journal */
   cf_sweep_checkpoint ck;  /* the journal as src/fit's checkpoint (ctx: this struct) */
   long resumed, ran;       /* tasks taken from the journal / simulated now */
+  cf_fit_journal kept;     /* the journal for the other loops (cf_cli_tasks_kept) */
 } cf_cli_tasks;
 /* Parse the options, hash the run (command line, the n input files, the
  * config text) and open (or resume) the journal.  0, or the exit status
  * after printing the one-line error. */
 int cf_cli_tasks_begin(const char *cmd, const cf_cli_task_opts *o, int argc, char **argv, const char *const *files,
                        int n, const char *config, cf_cli_tasks *t);
+/* The journal for src/fit's other loops (Nelder-Mead fits, confidence
+ * stencils, regression evaluations: each record "KIND SIZE HEX", the
+ * item's bytes in hex without their trailing zeros); NULL without one
+ * (no -o, or a rank other than 0). */
+const cf_fit_journal *cf_cli_tasks_kept(cf_cli_tasks *t);
 /* Number the next sweep's tasks and hand it the journal and the shard. */
 void cf_cli_tasks_apply(cf_cli_tasks *t, cf_sweep_options *o);
 /* Close and remove the journal: the command ends (having written its
@@ -169,12 +175,14 @@ int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *star
  * with the model settings of in[0]); a recording whose start fails keeps
  * its grid optimum (with a warning). */
 int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, int max_evals,
-                       int workers, cf_cli_bar *bar, cf_res_rec *const *recs, cf_error *err);
+                       int workers, const cf_fit_journal *kept, cf_cli_bar *bar, cf_res_rec *const *recs,
+                       cf_error *err);
 /* How sure each recording's fit (recs[i]->fit, over its training window)
  * is: 95 % intervals and the identifiable flag into recs[i]->fit.conf (9
  * simulations per recording on the workers; recordings without a fit are
  * skipped). */
-int cf_cli_confidence(const cf_fit_input *const *in, int n, int workers, cf_res_rec *const *recs, cf_error *err);
+int cf_cli_confidence(const cf_fit_input *const *in, int n, int workers, const cf_fit_journal *kept,
+                      cf_res_rec *const *recs, cf_error *err);
 /* The same at given points: each item's (delta, alpha) over its frames
  * [t0, t1) (t1 0: to the end), the result into *out. */
 typedef struct {
@@ -183,7 +191,7 @@ typedef struct {
   int t0, t1;
   cf_res_conf *out;
 } cf_cli_conf_item;
-int cf_cli_confidence_at(const cf_cli_conf_item *it, int n, int workers, cf_error *err);
+int cf_cli_confidence_at(const cf_cli_conf_item *it, int n, int workers, const cf_fit_journal *kept, cf_error *err);
 /* One line on the confidence of a fit ("" if not computed) into buf. */
 void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size);
 /* The fits of r that are not identifiable, one line each on stdout after a
@@ -203,7 +211,8 @@ int cf_cli_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_err
  * recording without an optimum is an error, or left out with skip_failed;
  * an optimum found with other model settings is an error. */
 int cf_cli_regress(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, int skip_failed,
-                   int max_evals, int workers, cf_cli_bar *bar, cf_res_regression *g, cf_error *err);
+                   int max_evals, int workers, const cf_fit_journal *kept, cf_cli_bar *bar, cf_res_regression *g,
+                   cf_error *err);
 
 /* --------------------------------------------------------------- results */
 /* Read OUT (if given and present) into r and stamp this run's provenance;

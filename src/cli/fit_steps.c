@@ -152,7 +152,8 @@ int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *star
 }
 
 int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, int max_evals,
-                       int workers, cf_cli_bar *bar, cf_res_rec *const *recs, cf_error *err) {
+                       int workers, const cf_fit_journal *kept, cf_cli_bar *bar, cf_res_rec *const *recs,
+                       cf_error *err) {
   cf_nm_options *o = calloc((size_t)n + 1, sizeof *o);
   const cf_fit_target **tg = calloc((size_t)n + 1, sizeof *tg);
   cf_nm_result *nr = calloc((size_t)n + 1, sizeof *nr);
@@ -160,7 +161,8 @@ int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, c
   for (int i = 0; !rc && i < n; i++) nm_options(in[i], d0[i], a0[i], 0, in[i]->tg.T, max_evals, &o[i]), tg[i] = &in[i]->tg;
   /* one model for the batch: the commands give every recording the same */
   if (!rc && n > 0)
-    rc = cf_fit_nelder_mead_batch(n, tg, &in[0]->base, &in[0]->fixed, o, workers, bar ? &bar->fp : NULL, nr, err);
+    rc = cf_fit_nelder_mead_batch(n, tg, &in[0]->base, &in[0]->fixed, o, workers, kept, bar ? &bar->fp : NULL, nr,
+                                  err);
   for (int i = 0; !rc && i < n; i++) {
     if (!nr[i].start_failed) rc = store_refined(in[i], &nr[i], "grid", d0[i], a0[i], 0, in[i]->tg.T, recs[i], err);
     else fprintf(stderr, "clothfit: warning: %s: no Nelder-Mead: the simulation at the grid optimum failed this time "
@@ -171,7 +173,7 @@ int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, c
   return rc;
 }
 
-int cf_cli_confidence_at(const cf_cli_conf_item *it, int n, int workers, cf_error *err) {
+int cf_cli_confidence_at(const cf_cli_conf_item *it, int n, int workers, const cf_fit_journal *kept, cf_error *err) {
   const cf_fit_target **tg = calloc((size_t)n + 1, sizeof *tg);
   cf_fit_point *at = calloc((size_t)n + 1, sizeof *at);
   int *t0 = calloc((size_t)n + 1, sizeof *t0), *t1 = calloc((size_t)n + 1, sizeof *t1);
@@ -180,7 +182,8 @@ int cf_cli_confidence_at(const cf_cli_conf_item *it, int n, int workers, cf_erro
   for (int i = 0; !rc && i < n; i++)
     tg[i] = &it[i].in->tg, at[i] = point_at(it[i].in, it[i].delta, it[i].alpha), t0[i] = it[i].t0, t1[i] = it[i].t1;
   /* one model for the batch: the commands give every recording the same */
-  if (!rc && n > 0) rc = cf_fit_confidence_batch(n, tg, &it[0].in->base, &it[0].in->fixed, at, t0, t1, workers, c, err);
+  if (!rc && n > 0)
+    rc = cf_fit_confidence_batch(n, tg, &it[0].in->base, &it[0].in->fixed, at, t0, t1, workers, kept, c, err);
   for (int k = 0; !rc && k < n; k++) {
     cf_res_conf *o = it[k].out;
     o->done = 1;
@@ -193,7 +196,8 @@ int cf_cli_confidence_at(const cf_cli_conf_item *it, int n, int workers, cf_erro
   return rc;
 }
 
-int cf_cli_confidence(const cf_fit_input *const *in, int n, int workers, cf_res_rec *const *recs, cf_error *err) {
+int cf_cli_confidence(const cf_fit_input *const *in, int n, int workers, const cf_fit_journal *kept,
+                      cf_res_rec *const *recs, cf_error *err) {
   cf_cli_conf_item *it = calloc((size_t)n + 1, sizeof *it);
   if (!it) return cf_error_set(err, CF_ENOMEM, "out of memory");
   int m = 0;
@@ -203,7 +207,7 @@ int cf_cli_confidence(const cf_fit_input *const *in, int n, int workers, cf_res_
     it[m++] = (cf_cli_conf_item){in[i], f->x[0], f->x[1], (int)lround(f->train_t0_s / in[i]->tg.dt),
                                  f->train_t1_s > 0 ? (int)lround(f->train_t1_s / in[i]->tg.dt) : 0, &f->conf};
   }
-  int rc = cf_cli_confidence_at(it, m, workers, err);
+  int rc = cf_cli_confidence_at(it, m, workers, kept, err);
   free(it);
   return rc;
 }
@@ -277,7 +281,8 @@ static int store_regression(cf_res_regression *g, const cf_regress_result *rr, c
 }
 
 int cf_cli_regress(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, int skip_failed,
-                   int max_evals, int workers, cf_cli_bar *bar, cf_res_regression *g, cf_error *err) {
+                   int max_evals, int workers, const cf_fit_journal *kept, cf_cli_bar *bar, cf_res_regression *g,
+                   cf_error *err) {
   cf_study_item *it = calloc((size_t)n + 1, sizeof *it);
   const char **names = calloc((size_t)n + 1, sizeof *names);
   int m = 0, rc = it && names ? study_items(in, n, opt, opt_name, skip_failed, it, names, &m, err)
@@ -288,7 +293,7 @@ int cf_cli_regress(const cf_fit_input *in, int n, const cf_results *opt, const c
   base.beta = in[0].fixed.beta, base.kappa = in[0].fixed.kappa;
   cf_res_model model = cf_res_model_of(&in[0]);
   cf_regress_result rr;
-  if (!rc) rc = cf_regress_fit(it, m, &base, NULL, max_evals, workers, bar ? &bar->fp : NULL, &rr, err);
+  if (!rc) rc = cf_regress_fit(it, m, &base, NULL, max_evals, workers, kept, bar ? &bar->fp : NULL, &rr, err);
   if (!rc && store_regression(g, &rr, &model, names, m)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
   free(it);
   free(names);

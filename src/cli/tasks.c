@@ -129,6 +129,43 @@ static int ck_save(void *ctx, unsigned long long id, const cf_sweep_point *p, cf
   return cf_journal_append(t->journal, id, text, err);
 }
 
+/* ------------------------------- the other loops' items in the journal */
+static int kept_load(void *ctx, unsigned long long id, void *rec, size_t size) {
+  const cf_cli_tasks *t = ctx;
+  const char *text = cf_journal_find(t->journal, id), *hex = text ? strchr(text, ' ') : NULL;
+  char *end = NULL;
+  size_t n = hex ? strtoull(hex + 1, &end, 10) : 0, k = 0;
+  if (!hex || n != size || *end != ' ') return 0; /* not kept, or another record: run it */
+  unsigned char *b = rec;
+  memset(b, 0, size);
+  for (const char *p = end + 1; p[0] && p[1] && k < size; p += 2, k++) {
+    unsigned v;
+    if (sscanf(p, "%2x", &v) != 1) return 0;
+    b[k] = (unsigned char)v;
+  }
+  return 1;
+}
+
+static int kept_save(void *ctx, unsigned long long id, const char *kind, const void *rec, size_t size, cf_error *err) {
+  const cf_cli_tasks *t = ctx;
+  const unsigned char *b = rec;
+  size_t used = size;
+  while (used && !b[used - 1]) used--; /* the trailing zeros stay implicit */
+  char *text = malloc(2 * used + 64);
+  if (!text) return cf_error_set(err, CF_ENOMEM, "%s: out of memory", t->path);
+  int k = snprintf(text, 64, "%s %zu ", kind, size);
+  for (size_t i = 0; i < used; i++) k += snprintf(text + k, 3, "%02x", b[i]);
+  int rc = cf_journal_append(t->journal, id, text, err);
+  free(text);
+  return rc;
+}
+
+const cf_fit_journal *cf_cli_tasks_kept(cf_cli_tasks *t) {
+  if (!t || !t->journal) return NULL;
+  t->kept = (cf_fit_journal){kept_load, kept_save, t};
+  return &t->kept;
+}
+
 void cf_cli_tasks_apply(cf_cli_tasks *t, cf_sweep_options *o) {
   if (!t) return;
   o->task0 = t->next;

@@ -152,6 +152,8 @@ typedef struct {
   const cf_fit_progress *progress; /* evaluations of max_evals (may be NULL) */
 } cf_nm_options;
 
+struct cf_fit_journal; /* below, with the sweeps' checkpoints */
+
 typedef struct {
   double x[3], f; /* best vertex after each iteration */
 } cf_nm_step;
@@ -179,7 +181,8 @@ void cf_nm_result_free(cf_nm_result *res);
  * (the path keeps at most 1000 steps).  progress counts fits done.  A fit
  * that cannot start (bad target) fails the batch, naming it. */
 int cf_fit_nelder_mead_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *fixed,
-                             const cf_nm_options *o, int workers, const cf_fit_progress *progress, cf_nm_result *res,
+                             const cf_nm_options *o, int workers, const struct cf_fit_journal *kept,
+                             const cf_fit_progress *progress, cf_nm_result *res,
                              cf_error *err);
 /* Apply parameter vector x (o->n entries) to a point. */
 void cf_fit_point_set(cf_fit_point *pt, int n, const double *x);
@@ -220,6 +223,24 @@ typedef struct cf_sweep_checkpoint {
   void *ctx;
 } cf_sweep_checkpoint;
 
+/* Persistence of the finished items of the other parallel loops (the
+ * Nelder-Mead fits of a batch, the confidence stencils' simulations, the
+ * simulations of each evaluation of the regression), so that a command
+ * killed midway and run again computes only what it had not finished.
+ * Each item's task id is derived from what it computes (its kind, its
+ * recording's place, its parameters' bits; apart from the sweeps' ids) and
+ * its record is kept as it is (bytes).  load: 1 and rec[size] filled if
+ * task id finished in an earlier run, else 0.  save: called for every item
+ * finished now, in the worker process that computed it (on rank 0 under
+ * MPI); an error aborts the loop.  kind names the loop ("nm", "conf",
+ * "reg") for the records' text.  src/cli implements it with the command's
+ * journal (the same file as the sweeps'). */
+typedef struct cf_fit_journal {
+  int (*load)(void *ctx, unsigned long long id, void *rec, size_t size);
+  int (*save)(void *ctx, unsigned long long id, const char *kind, const void *rec, size_t size, cf_error *err);
+  void *ctx;
+} cf_fit_journal;
+
 typedef struct {
   int nd, na;
   double *e, *s, *dmax;  /* [nd*na] mean error/std (cm), index id*na + ia */
@@ -259,8 +280,8 @@ typedef struct {
  * tg[n], at[n] the fitted points (beta and kappa from fixed), windows
  * [t0[j], t1[j]) (NULL: whole recordings; t1 <= 0: to the end). */
 int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *fixed,
-                            const cf_fit_point *at, const int *t0, const int *t1, int workers, cf_confidence *out,
-                            cf_error *err);
+                            const cf_fit_point *at, const int *t0, const int *t1, int workers,
+                            const struct cf_fit_journal *kept, cf_confidence *out, cf_error *err);
 
 /* ------------------------------------------------ Open MPI (distributed.c) */
 /* Under `mpirun -n N` every rank runs the same command on the same inputs;
@@ -331,8 +352,8 @@ int cf_regress_objective(const cf_study_item *items, int n, const cf_params *bas
  * squares (or from *start when not NULL); progress (may be NULL) counts
  * evaluations of R against max_evals. */
 int cf_regress_fit(const cf_study_item *items, int n, const cf_params *base, const cf_formula *start,
-                   int max_evals, int workers, const cf_fit_progress *progress, cf_regress_result *res,
-                   cf_error *err);
+                   int max_evals, int workers, const struct cf_fit_journal *kept,
+                   const cf_fit_progress *progress, cf_regress_result *res, cf_error *err);
 
 #ifdef __cplusplus
 }

@@ -213,13 +213,22 @@ static void judge(const cf_fit_point *at, const stencil_rec *r, cf_confidence *o
 }
 
 int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *fixed,
-                            const cf_fit_point *at, const int *t0, const int *t1, int workers, cf_confidence *out,
-                            cf_error *err) {
+                            const cf_fit_point *at, const int *t0, const int *t1, int workers,
+                            const cf_fit_journal *kept, cf_confidence *out, cf_error *err) {
   stencil_rec *r = calloc((size_t)n * NS + 1, sizeof *r);
-  if (!r) return cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
+  unsigned long long *ids = calloc((size_t)n * NS + 1, sizeof *ids);
+  if (!r || !ids) {
+    free(r), free(ids);
+    return cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
+  }
+  for (int i = 0; i < n * NS; i++) { /* a stencil simulation: its point, window and recording */
+    int j = i / NS;
+    double x[6] = {at[j].delta, at[j].alpha, t0 ? t0[j] : 0, t1 ? t1[j] : 0, tg[j]->T, tg[j]->rho};
+    ids[i] = cf_task_id("conf", i, x, 6);
+  }
   conf_ctx c = {tg, base, fixed, at, t0, t1};
-  int rc = cf_parallel_run(n * NS, workers, sizeof *r, NULL, conf_item, NULL, &c, r, NULL, err);
+  int rc = cf_parallel_run_kept(n * NS, workers, sizeof *r, NULL, conf_item, &c, r, NULL, kept, "conf", ids, err);
   for (int j = 0; !rc && j < n; j++) judge(&at[j], r + (size_t)j * NS, &out[j]);
-  free(r);
+  free(r), free(ids);
   return rc;
 }

@@ -64,14 +64,28 @@ static int unpack(const nm_rec *r, cf_nm_result *res) {
   return CF_OK;
 }
 
+/* A fit's task id: its place in the batch, start, steps, bounds, budget,
+ * window and recording length. */
+static unsigned long long fit_id(int i, const cf_fit_target *tg, const cf_nm_options *o) {
+  double x[17] = {o->n, o->max_evals, o->size_tol, o->t0, o->t1, tg->T, tg->rho, tg->dt};
+  memcpy(x + 8, o->start, sizeof o->start), memcpy(x + 11, o->step, sizeof o->step);
+  x[14] = o->lo[0] + 2 * o->lo[1], x[15] = o->hi[0] + 2 * o->hi[1], x[16] = o->lo[2] + o->hi[2];
+  return cf_task_id("nm", i, x, 17);
+}
+
 int cf_fit_nelder_mead_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *fixed,
-                             const cf_nm_options *o, int workers, const cf_fit_progress *progress, cf_nm_result *res,
-                             cf_error *err) {
+                             const cf_nm_options *o, int workers, const cf_fit_journal *kept,
+                             const cf_fit_progress *progress, cf_nm_result *res, cf_error *err) {
   nm_rec *recs = calloc((size_t)n + 1, sizeof *recs);
-  if (!recs) return cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory for %d fits", n);
-  for (int i = 0; i < n; i++) memset(&res[i], 0, sizeof res[i]);
+  unsigned long long *ids = calloc((size_t)n + 1, sizeof *ids);
+  if (!recs || !ids) {
+    free(recs), free(ids);
+    return cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory for %d fits", n);
+  }
+  for (int i = 0; i < n; i++) memset(&res[i], 0, sizeof res[i]), ids[i] = fit_id(i, tg[i], &o[i]);
   batch_ctx c = {tg, base, fixed, o};
-  int rc = cf_parallel_run(n, workers, sizeof *recs, NULL, batch_item, NULL, &c, recs, progress, err);
+  int rc = cf_parallel_run_kept(n, workers, sizeof *recs, NULL, batch_item, &c, recs, progress, kept, "nm", ids, err);
+  free(ids);
   for (int i = 0; !rc && i < n; i++) {
     if (recs[i].rc) rc = cf_error_set(err, recs[i].rc, "fit %d of %d: %s", i + 1, n, recs[i].msg);
     else if (unpack(&recs[i], &res[i])) rc = cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory");

@@ -33,6 +33,17 @@ typedef int (*cf_done_fn)(int i, const void *rec, void *ctx, cf_error *err);
  * count of items finished by all workers. */
 int cf_parallel_run(int n, int workers, size_t rec_size, cf_worker_init_fn init, cf_item_fn fn, cf_done_fn done,
                     void *ctx, void *out, const cf_fit_progress *progress, cf_error *err);
+/* cf_parallel_run over the items whose ids[i] the journal kept (may be
+ * NULL; under MPI rank 0's, the others pass NULL) does not hold: those are
+ * read from it into out, the others computed and saved to it as they
+ * finish.  The plan is rank 0's, broadcast, so every rank runs the same
+ * items and gets every record (kept.c). */
+int cf_parallel_run_kept(int n, int workers, size_t rec_size, cf_worker_init_fn init, cf_item_fn fn, void *ctx,
+                         void *out, const cf_fit_progress *progress, const cf_fit_journal *kept, const char *kind,
+                         const unsigned long long *ids, cf_error *err);
+/* The task id of an item of a kept loop: FNV-1a 64 of kind, index and the
+ * bits of x[nx], with the top bit set (the sweeps' ids count from 0). */
+unsigned long long cf_task_id(const char *kind, int index, const double *x, int nx);
 /* The same across the ranks of an MPI job (distributed.c): every rank
  * calls it with the same n and gets every record; cf_parallel_run goes
  * there by itself when cf_dist_size() > 1 (workers is then ignored). */

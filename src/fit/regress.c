@@ -108,11 +108,21 @@ static int r_item(int i, void *arg, void *out, cf_error *werr) {
   return rc;
 }
 
-/* R(f) into *R and each item's error into e[n] (PENALTY where it failed). */
+/* R(f) into *R and each item's error into e[n] (PENALTY where it failed);
+ * kept (may be NULL): the journal of finished simulations, whose task ids
+ * name the recording and the (delta, alpha) the formula gives it. */
 static int objective_items(const cf_study_item *items, int n, const cf_params *base, const cf_formula *f,
-                           int workers, double *e, double *R, cf_error *err) {
+                           int workers, const cf_fit_journal *kept, double *e, double *R, cf_error *err) {
   r_ctx c = {items, base, f};
-  int rc = cf_parallel_run(n, workers, sizeof(double), NULL, r_item, NULL, &c, e, NULL, err);
+  unsigned long long *ids = calloc((size_t)n + 1, sizeof *ids);
+  if (!ids) return cf_error_set(err, CF_ENOMEM, "regression: out of memory");
+  for (int i = 0; i < n; i++) {
+    double x[6] = {0, 0, items[i].tg->T, items[i].tg->rho, items[i].S, items[i].V};
+    cf_formula_predict(f, items[i].S, items[i].V, items[i].tg->rho, &x[0], &x[1]);
+    ids[i] = cf_task_id("reg", i, x, 6);
+  }
+  int rc = cf_parallel_run_kept(n, workers, sizeof(double), NULL, r_item, &c, e, NULL, kept, "reg", ids, err);
+  free(ids);
   double s = 0;
   for (int i = 0; i < n; i++) s += e[i];
   *R = s / n;
@@ -123,7 +133,7 @@ int cf_regress_objective(const cf_study_item *items, int n, const cf_params *bas
                          const cf_formula *f, int workers, double *R, cf_error *err) {
   double *e = calloc((size_t)n, sizeof *e);
   if (!e) return cf_error_set(err, CF_ENOMEM, "regression: out of memory");
-  int rc = objective_items(items, n, base, f, workers, e, R, err);
+  int rc = objective_items(items, n, base, f, workers, NULL, e, R, err);
   free(e);
   return rc;
 }
@@ -133,6 +143,7 @@ typedef struct {
   int n, workers, evals, max_evals, rc;
   const cf_params *base;
   const cf_fit_progress *progress;
+  const cf_fit_journal *kept;
   cf_error err;
   double *e, *e_best; /* [n] the items' errors of this evaluation, of the best one */
   double R_best;      /* R of the best evaluation (HUGE_VAL before the first) */
@@ -151,7 +162,7 @@ static double nm8_objective(const gsl_vector *v, void *arg) {
   unpack8(v, &f);
   double R = PENALTY;
   c->evals++;
-  if (c->rc == CF_OK) c->rc = objective_items(c->items, c->n, c->base, &f, c->workers, c->e, &R, &c->err);
+  if (c->rc == CF_OK) c->rc = objective_items(c->items, c->n, c->base, &f, c->workers, c->kept, c->e, &R, &c->err);
   if (c->rc == CF_OK && R < c->R_best) {
     c->R_best = R;
     memcpy(c->e_best, c->e, sizeof *c->e * (size_t)c->n);
@@ -185,7 +196,7 @@ static void item_errors(nm8_ctx *c, cf_regress_result *res) {
   if (known && c->R_best != res->R) {
     double R;
     cf_error again = {0, ""};
-    known = objective_items(c->items, c->n, c->base, &res->f, c->workers, c->e_best, &R, &again) == CF_OK;
+    known = objective_items(c->items, c->n, c->base, &res->f, c->workers, c->kept, c->e_best, &R, &again) == CF_OK;
   }
   for (int i = 0; i < c->n; i++) c->e_best[i] = !known ? NAN : c->e_best[i] >= PENALTY ? INFINITY : c->e_best[i];
   free(c->e);
@@ -193,8 +204,8 @@ static void item_errors(nm8_ctx *c, cf_regress_result *res) {
 }
 
 int cf_regress_fit(const cf_study_item *items, int n, const cf_params *base, const cf_formula *start,
-                   int max_evals, int workers, const cf_fit_progress *progress, cf_regress_result *res,
-                   cf_error *err) {
+                   int max_evals, int workers, const cf_fit_journal *kept, const cf_fit_progress *progress,
+                   cf_regress_result *res, cf_error *err) {
   memset(res, 0, sizeof *res);
   int rc = start ? CF_OK : cf_regress_lsq(items, n, &res->f_start, err);
   if (rc) return rc;
@@ -203,7 +214,7 @@ int cf_regress_fit(const cf_study_item *items, int n, const cf_params *base, con
   for (int i = 0; i < n; i++) se += items[i].e_opt;
   res->E = se / n;
   if (max_evals <= 0) max_evals = 400;
-  nm8_ctx c = {items, n, workers, 0, max_evals, CF_OK, base, progress, {0, ""}, NULL, NULL, HUGE_VAL};
+  nm8_ctx c = {items, n, workers, 0, max_evals, CF_OK, base, progress, kept, {0, ""}, NULL, NULL, HUGE_VAL};
   gsl_multimin_function fn = {nm8_objective, 8, &c};
   gsl_vector *x = gsl_vector_alloc(8), *st = gsl_vector_alloc(8);
   gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, 8);

@@ -497,10 +497,8 @@ int cf_results_write(const char *path, cf_results *r, cf_error *err);
  * results.  Format and durability: journal.c. */
 #include <stdint.h>
 
-/* FNV-1a 64 of n bytes, continuing from h (0 to start).  Not cryptographic:
- * it tells runs and damaged records apart, it does not authenticate. */
-uint64_t cf_hash_bytes(uint64_t h, const void *p, size_t n);
-/* The same over a NUL-terminated string and its terminator. */
+/* cf_hash_bytes (cf_common.h) over a NUL-terminated string and its
+ * terminator. */
 uint64_t cf_hash_str(uint64_t h, const char *s);
 
 typedef struct cf_journal cf_journal;
@@ -513,7 +511,8 @@ cf_journal *cf_journal_open(const char *path, uint64_t key, int restart, cf_erro
 /* The text of finished task id read at open, or NULL (borrowed; valid
  * until cf_journal_free).  Tasks appended since open are not looked up. */
 const char *cf_journal_find(const cf_journal *j, uint64_t id);
-int cf_journal_count(const cf_journal *j);  /* records read at open */
+int cf_journal_count(const cf_journal *j);  /* tasks read at open (a task recorded twice alike counts once) */
+int cf_journal_used(const cf_journal *j);   /* of those, the ones cf_journal_find looked up since */
 int cf_journal_torn(const cf_journal *j);   /* 1 if a torn last line was dropped */
 const char *cf_journal_path(const cf_journal *j);
 /* Persist a finished task: one line "id text check" with one write(2) in

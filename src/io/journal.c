@@ -28,6 +28,7 @@
 typedef struct {
   uint64_t id;
   char *text;
+  int used; /* looked up by cf_journal_find since open */
 } entry;
 
 struct cf_journal {
@@ -38,13 +39,6 @@ struct cf_journal {
   int n;
   int torn;  /* a torn last line was dropped on open */
 };
-
-uint64_t cf_hash_bytes(uint64_t h, const void *p, size_t n) {
-  const unsigned char *c = p;
-  if (!h) h = 1469598103934665603ULL;
-  for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * 1099511628211ULL;
-  return h;
-}
 
 uint64_t cf_hash_str(uint64_t h, const char *s) { return cf_hash_bytes(h, s, strlen(s) + 1); }
 
@@ -108,16 +102,28 @@ static int load(cf_journal *j, char *text, size_t len, cf_error *err) {
       break;
     }
     *q = 0;
-    entry e = {0, NULL};
+    entry e = {0, NULL, 0};
     if (parse_record(j, p, lineno, &e, err)) return err ? err->code : CF_EFORMAT;
     if (add_entry(j, e, &cap)) return cf_error_set(err, CF_ENOMEM, "%s: out of memory", j->path);
     p = q + 1;
   }
   if (j->n) qsort(j->e, (size_t)j->n, sizeof *j->e, by_id);
-  for (int i = 1; i < j->n; i++)
-    if (j->e[i].id == j->e[i - 1].id && strcmp(j->e[i].text, j->e[i - 1].text))
+  int m = j->n ? 1 : 0; /* a task recorded twice alike (computed twice in one run) is kept once */
+  for (int i = 1; i < j->n; i++) {
+    if (j->e[i].id != j->e[m - 1].id) {
+      j->e[m++] = j->e[i];
+      continue;
+    }
+    int same = !strcmp(j->e[i].text, j->e[m - 1].text);
+    free(j->e[i].text);
+    if (!same) {
+      for (int k = i + 1; k < j->n; k++) free(j->e[k].text);
+      j->n = m;
       return cf_error_set(err, CF_EFORMAT, "%s: task %" PRIu64 " is recorded twice with different results",
-                          j->path, j->e[i].id);
+                          j->path, j->e[m - 1].id);
+    }
+  }
+  j->n = m;
   return CF_OK;
 }
 
@@ -147,7 +153,7 @@ static char *slurp(const char *path, size_t *len, int *missing) {
 /* The journal line of a record into line (size n); its length. */
 static int format_line(char *line, size_t n, uint64_t id, const char *text) {
   int k = snprintf(line, n, "%" PRIu64 " %s", id, text);
-  return k + snprintf(line + k, n - (size_t)k, " %016" PRIx64 "\n", cf_hash_bytes(0, line, (size_t)k));
+  return k + snprintf(line + k, n - (size_t)k, " %016" PRIx64 "\n", (uint64_t)cf_hash_bytes(0, line, (size_t)k));
 }
 
 /* (Re)write the journal with its header and the records it holds, in a
@@ -210,9 +216,16 @@ const char *cf_journal_path(const cf_journal *j) { return j->path; }
 
 const char *cf_journal_find(const cf_journal *j, uint64_t id) {
   if (j->n == 0) return NULL; /* bsearch on a NULL table is undefined even for 0 entries */
-  entry k = {id, NULL};
-  const entry *e = bsearch(&k, j->e, (size_t)j->n, sizeof k, by_id);
+  entry k = {id, NULL, 0};
+  entry *e = bsearch(&k, j->e, (size_t)j->n, sizeof k, by_id);
+  if (e) e->used = 1; /* the table's own bookkeeping: the lookup is const to its callers */
   return e ? e->text : NULL;
+}
+
+int cf_journal_used(const cf_journal *j) {
+  int n = 0;
+  for (int i = 0; j && i < j->n; i++) n += j->e[i].used;
+  return n;
 }
 
 int cf_journal_append(cf_journal *j, uint64_t id, const char *text, cf_error *err) {

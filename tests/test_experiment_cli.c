@@ -30,6 +30,7 @@
 
 enum { ROWS = 5, COLS = 4, K = ROWS * COLS, T = 121, N = 5 };
 static char dir[] = "/tmp/cf_experiment.XXXXXX";
+static const char *exe; /* clothfit */
 
 typedef struct {
   const char *name, *material, *size;
@@ -290,9 +291,65 @@ static void crash_resume(char **args, int phase) {
   CHECK(stat(journal, &sb) != 0, "the journal outlives the rerun");
 }
 
+/* clothfit regress on the study's four recordings with an optimum, from the
+ * uninterrupted study's results: killed with SIGKILL once its journal holds
+ * 8 records, then run again, it resumes every task they hold (JSON
+ * tasks_resumed) and gives the uninterrupted regression's coefficients and
+ * R* bit for bit. */
+static void regress_resume(void) {
+  char from[400], recs[4][400], out[2][400], journal[450], *o = NULL, *e = NULL;
+  snprintf(from, sizeof from, "%s/reports/whole.h5", dir);
+  for (int i = 0; i < 4; i++) snprintf(recs[i], sizeof recs[i], "%s/reports/aero-recordings/%s.h5", dir, study[i].name);
+  cf_formula f[2];
+  double R[2] = {NAN, NAN};
+  for (int k = 0; k < 2; k++) {
+    snprintf(out[k], sizeof out[k], "%s/reports/regress%d.h5", dir, k);
+    char *argv[] = {(char *)exe, "regress", recs[0], recs[1], recs[2], recs[3], "--from", from, "--max-evals", "40",
+                    "--kappa", "1e-3", "--tol", "1e-4", "-o", out[k], "--json", NULL};
+    int held = 0;
+    if (k == 1) { /* killed once 8 simulations are kept */
+      snprintf(journal, sizeof journal, "%s.journal", out[k]);
+      pid_t pid = fork();
+      if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(127);
+        execv(argv[0], argv);
+        _exit(127);
+      }
+      int grid, nm, conf, reg = 0, st = 0, killed = 0;
+      for (int w = 0; w < 6000 && !killed; w++) {
+        usleep(10000);
+        journal_kinds(journal, &grid, &nm, &conf, &reg);
+        if (reg >= 8) killed = kill(pid, SIGKILL) == 0;
+        if (waitpid(pid, &st, WNOHANG) == pid) break;
+      }
+      if (killed) waitpid(pid, &st, 0);
+      usleep(200000);
+      held = journal_kinds(journal, &grid, &nm, &conf, &reg);
+      /* (Nelder-Mead evaluates its start twice: R_start, then GSL's set; a task recorded twice alike counts once) */
+      CHECK(killed && reg >= 8 && held >= 4 && grid + nm + conf == 0, "regress: killed %d with %d regression records "
+            "(%d tasks)", killed, reg, held);
+    }
+    int st = cf_test_run(argv, dir, &o, &e);
+    const char *j = o ? cf_test_last_line(o) : "";
+    CHECK(st == 0 && cf_test_json_num(j, "tasks_resumed") == held, "regress %d: status %d, tasks_resumed %g of %d: "
+          "%s %s", k, st, cf_test_json_num(j, "tasks_resumed"), held, o ? o : "", e ? e : "");
+    cf_results r;
+    cf_error err = {0, ""};
+    CHECK(cf_results_read(out[k], &r, &err) == CF_OK && r.reg.has, "%s: %s", out[k], err.msg);
+    if (r.reg.has) f[k] = r.reg.f, R[k] = r.reg.R;
+    cf_results_free(&r);
+    free(o), free(e);
+    o = e = NULL;
+  }
+  CHECK(!memcmp(&f[0], &f[1], sizeof f[0]) && !memcmp(&R[0], &R[1], sizeof R[0]),
+        "regress resumed: other coefficients (R %.17g, %.17g)", R[0], R[1]);
+  printf("regress: killed and resumed: the same coefficients and R* (%.6f cm), bit for bit\n", R[1]);
+}
+
 int main(int argc, char **argv) {
   cf_runtime_init();
   if (argc < 2) return fprintf(stderr, "usage: test_experiment_cli CLOTHFIT_EXE\n"), 2;
+  exe = argv[1];
   if (!mkdtemp(dir)) return perror("mkdtemp"), 2;
   setenv("CLOTHFIT_PROGRESS", "0", 1);
   char data[300], out[300], recs[300], *o = NULL, *e = NULL;
@@ -333,6 +390,7 @@ int main(int argc, char **argv) {
   under_mpi(args, out, "clothfit experiment: 1 of 5 recording(s) without a finite optimum: ");
   crash_resume(args, 0);
   crash_resume(args, 1);
+  regress_resume();
   struct stat sb;
   snprintf(recs, sizeof recs, "%s/reports/aero-recordings/wool-A3.h5", dir);
   CHECK(stat(recs, &sb) == 0, "no %s", recs);

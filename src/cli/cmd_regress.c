@@ -13,7 +13,7 @@
 
 static const char *help =
     "usage: clothfit regress REC.h5... --from RESULTS.h5 [-o RESULTS.h5] [--max-evals N]\n"
-    "                        [--workers N] [--json]\n"
+    "                        [--workers N] [--restart] [--json]\n"
     "                        " CF_CLI_MODEL_USAGE "\n"
     "\n"
     "Fit delta = d0 + d1 S + d2 V + d3 rho and alpha = a0 + a1 S + a2 V + a3 rho\n"
@@ -26,6 +26,11 @@ static const char *help =
     "The optima must come from the same model settings (--kappa, --beta, --tol,\n"
     "--max-iter).\n"
     "\n"
+    "With -o the regression is crash-safe as clothfit sweep is: each finished\n"
+    "simulation goes to RESULTS.h5.journal at once, and rerunning the same command\n"
+    "(same files, options and clothfit) simulates only the others; --restart\n"
+    "discards a journal of another run.\n"
+    "\n"
     "  --max-evals N   evaluations of R at most (default 400; each simulates every\n"
     "                  recording)\n"
     "  --workers N     worker processes (default 0 = all cores)\n"
@@ -34,7 +39,8 @@ static const char *help =
 typedef struct {
   const char *from, *out, *max_evals, *workers;
   cf_cli_model model;
-  int json, evals, nw;
+  int json, evals, nw, restart, resumed; /* resumed: simulations taken from the journal */
+  cf_cli_tasks tk; /* the journal (with -o) */
 } reg_args;
 
 static int check_values(reg_args *a, int npos) {
@@ -52,7 +58,7 @@ static int run(reg_args *a, const cf_fit_input *in, int n, cf_results *res) {
   if (cf_results_read(a->from, &opt, &err)) return cf_cli_fail("regress", "--from: %s", err.msg);
   cf_cli_bar bar;
   cf_cli_bar_start(&bar, "regress", a->evals);
-  int rc = cf_cli_regress(in, n, &opt, a->from, 0, a->evals, a->nw, NULL, &bar, &res->reg, &err);
+  int rc = cf_cli_regress(in, n, &opt, a->from, 0, a->evals, a->nw, cf_cli_tasks_kept(&a->tk), &bar, &res->reg, &err);
   cf_cli_bar_end(&bar);
   cf_results_free(&opt);
   return rc ? cf_cli_fail("regress", "%s", err.msg) : 0;
@@ -69,7 +75,7 @@ static void report(const reg_args *a, const cf_res_regression *g) {
   cf_cli_json_num("R_cm", g->R, 0);
   cf_cli_json_num("E_cm", g->E, 0);
   cf_cli_json_num("R_start_cm", g->R_start, 0);
-  printf(",\"evaluations\":%d,\"recordings\":%d", g->evaluations, g->n_used);
+  printf(",\"evaluations\":%d,\"recordings\":%d,\"tasks_resumed\":%d", g->evaluations, g->n_used, a->resumed);
   cf_cli_json_str("output", a->out, 0);
   printf("}\n");
 }
@@ -80,17 +86,26 @@ int cmd_regress(int argc, char **argv) {
   memset(&a, 0, sizeof a);
   const cf_cli_opt opts[] = {{"--from", &a.from, NULL},       {"-o", &a.out, NULL},
                              {"--max-evals", &a.max_evals, NULL}, {"--workers", &a.workers, NULL},
-                             {"--json", NULL, &a.json},       CF_CLI_MODEL_OPTS(a.model),
-                             {NULL, NULL, NULL}};
+                             {"--json", NULL, &a.json},       {"--restart", NULL, &a.restart},
+                             CF_CLI_MODEL_OPTS(a.model),      {NULL, NULL, NULL}};
   const char **pos = calloc((size_t)argc + 1, sizeof *pos);
   int npos = 0;
   cf_fit_input *in = NULL;
   cf_results res;
   cf_results_init(&res);
   int rc = !pos || cf_cli_parse("regress", argc, argv, opts, pos, argc, &npos) || check_values(&a, npos) ||
-           cf_cli_load_inputs("regress", pos, npos, &a.model, &in) ||
-           cf_cli_results_begin("regress", a.out, &res, argc, argv, a.nw, NULL) || run(&a, in, npos, &res) ||
-           cf_cli_results_write("regress", a.out, &res);
+           cf_cli_load_inputs("regress", pos, npos, &a.model, &in);
+  const char **files = rc ? NULL : calloc((size_t)npos + 2, sizeof *files);
+  if (!rc && !files) rc = cf_cli_fail("regress", "out of memory");
+  for (int i = 0; !rc && i < npos; i++) files[i] = pos[i];
+  if (!rc) files[npos] = a.from; /* what the run depends on: the recordings and the optima */
+  rc = rc || cf_cli_tasks_begin("regress", &(cf_cli_task_opts){a.out, NULL, a.restart}, argc, argv, files, npos + 1,
+                                NULL, &a.tk) ||
+       cf_cli_results_begin("regress", a.out, &res, argc, argv, a.nw, NULL) || run(&a, in, npos, &res) ||
+       cf_cli_results_write("regress", a.out, &res);
+  a.resumed = cf_journal_used(a.tk.journal);
+  rc = cf_cli_tasks_end("regress", &a.tk) || rc;
+  free(files);
   if (!rc) report(&a, &res.reg);
   cf_results_free(&res);
   cf_cli_free_inputs(in, npos);

@@ -11,8 +11,13 @@
  * ingest, sweep a small grid, refine, fit the a-priori formulas and write
  * one results file with everything, every part with the model settings
  * given (--kappa, --tol); a CSV without sidecars is a one-line error that
- * leaves no results file.
- * usage: test_experiment_cli CLOTHFIT_EXE */
+ * leaves no results file.  Tables A.1 and A.2 apart (one recording is of
+ * repetition II).
+ * With 'resume' (suite 'resume'), the same study killed with SIGKILL in its
+ * refinements and in its regression, and `regress` killed, each run again:
+ * every task the journal held is resumed and the results equal an
+ * uninterrupted run's; and the study under mpirun -n 2 equals it too.
+ * usage: test_experiment_cli CLOTHFIT_EXE [resume] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,36 +173,6 @@ static void same_results(const char *ref, const char *out, const char *what) {
   free(o), free(e);
 }
 
-/* Under mpirun -n 2 the study gives the single run's results file, bit for
- * bit but for the provenance and the wall times (h5diff), with the same status and last error
- * line, ending normally (no MPI_Abort), and its report: args are the
- * single run's arguments (NULL-terminated), ref its results file. */
-static void under_mpi(char **args, const char *ref, const char *last_ref) {
-  char mpirun[512];
-  if (!cf_test_mpi_setup("test_experiment_cli", args[0], dir, mpirun, sizeof mpirun)) return;
-  char out[400], recs[400], index[400];
-  snprintf(out, sizeof out, "%s/reports/mpi.h5", dir);
-  snprintf(recs, sizeof recs, "%s/reports/aero-recordings", dir); /* the same paths in both results */
-  char *argv[48] = {mpirun, "-n", "2"};
-  int n = 3;
-  for (int i = 0; args[i] && n < 40; i++)
-    if (!strcmp(args[i], "-o")) i++; /* its own -o */
-    else argv[n++] = args[i];
-  char *tail[] = {"-o", out, "--recordings", recs, NULL};
-  memcpy(argv + n, tail, sizeof tail);
-  char *o = NULL, *e = NULL;
-  int st = cf_test_run(argv, dir, &o, &e);
-  /* mpirun adds its own lines after the command's last one */
-  CHECK(st == 1 && e && !strstr(e, "MPI_ABORT") && strstr(e, last_ref), "mpirun -n 2: status %d, '%s'", st,
-        e ? e : "");
-  CHECK(o && strstr(o, "Table A.2 (repetition II)") && strstr(o, "delta_0"), "mpirun: the tables once: '%s'", o ? o : "");
-  free(o), free(e);
-  same_results(ref, out, "mpirun -n 2");
-  struct stat sb;
-  snprintf(index, sizeof index, "%s/reports/mpi/index.html", dir);
-  CHECK(stat(index, &sb) == 0 && sb.st_size > 0, "mpirun: no report %s", index);
-}
-
 /* The study's argument vector: args without its -o, then -o out and
  * --recordings recs (the single run's, so that both results name the same
  * recording files), extra (NULL-terminated, may be NULL) and NULL. */
@@ -248,7 +223,7 @@ static void crash_resume(char **args, int phase) {
   snprintf(ref, sizeof ref, "%s/reports/whole.h5", dir), snprintf(out, sizeof out, "%s/reports/crash%d.h5", dir, phase);
   snprintf(recs, sizeof recs, "%s/reports/aero-recordings", dir);
   snprintf(journal, sizeof journal, "%s.journal", out);
-  char *extra[] = {"--regress-evals", "60", "--no-report", NULL}, *argv[48], *o = NULL, *e = NULL;
+  char *extra[] = {"--regress-evals", "40", "--no-report", NULL}, *argv[48], *o = NULL, *e = NULL;
   int st;
   struct stat sb;
   if (stat(ref, &sb) != 0) {
@@ -289,6 +264,31 @@ static void crash_resume(char **args, int phase) {
   free(o), free(e);
   same_results(ref, out, phase ? "killed in the regression and resumed" : "killed in the refinements and resumed");
   CHECK(stat(journal, &sb) != 0, "the journal outlives the rerun");
+}
+
+/* Under mpirun -n 2 the study gives the uninterrupted single run's results
+ * file ref, bit for bit but for the provenance and the wall times (h5diff),
+ * with the same status and error line, ending normally (no MPI_Abort), and
+ * its report: args are the single run's arguments (NULL-terminated). */
+static void under_mpi(char **args, const char *ref, const char *last_ref) {
+  char mpirun[512];
+  if (!cf_test_mpi_setup("test_experiment_cli", args[0], dir, mpirun, sizeof mpirun)) return;
+  char out[400], recs[400], index[400];
+  snprintf(out, sizeof out, "%s/reports/mpi.h5", dir);
+  snprintf(recs, sizeof recs, "%s/reports/aero-recordings", dir); /* the same paths in both results */
+  char *argv[48] = {mpirun, "-n", "2"}, *extra[] = {"--regress-evals", "40", NULL};
+  study_argv(argv + 3, 45, args, out, recs, extra);
+  char *o = NULL, *e = NULL;
+  int st = cf_test_run(argv, dir, &o, &e);
+  /* mpirun adds its own lines after the command's last one */
+  CHECK(st == 1 && e && !strstr(e, "MPI_ABORT") && strstr(e, last_ref), "mpirun -n 2: status %d, '%s'", st,
+        e ? e : "");
+  CHECK(o && strstr(o, "Table A.2 (repetition II)") && strstr(o, "delta_0"), "mpirun: the tables once: '%s'", o ? o : "");
+  free(o), free(e);
+  same_results(ref, out, "mpirun -n 2");
+  struct stat sb;
+  snprintf(index, sizeof index, "%s/reports/mpi/index.html", dir);
+  CHECK(stat(index, &sb) == 0 && sb.st_size > 0, "mpirun: no report %s", index);
 }
 
 /* clothfit regress on the study's four recordings with an optimum, from the
@@ -348,7 +348,7 @@ static void regress_resume(void) {
 
 int main(int argc, char **argv) {
   cf_runtime_init();
-  if (argc < 2) return fprintf(stderr, "usage: test_experiment_cli CLOTHFIT_EXE\n"), 2;
+  if (argc < 2) return fprintf(stderr, "usage: test_experiment_cli CLOTHFIT_EXE [resume]\n"), 2;
   exe = argv[1];
   if (!mkdtemp(dir)) return perror("mkdtemp"), 2;
   setenv("CLOTHFIT_PROGRESS", "0", 1);
@@ -358,6 +358,15 @@ int main(int argc, char **argv) {
   char *args[] = {argv[1], "experiment", "aero", "--dataset", data, "-o", out, "--delta-grid", "0.2:1:3*rho",
                   "--alpha-grid", "1:3:3*rho", "--max-evals", "10", "--regress-evals", "12", "--kappa", "1e-3",
                   "--tol", "1e-4", "--json", NULL};
+  if (argc > 2 && !strcmp(argv[2], "resume")) { /* the suite 'resume': crash safety and mpirun */
+    crash_resume(args, 0); /* (makes the uninterrupted run's results, whole.h5) */
+    crash_resume(args, 1);
+    regress_resume();
+    char ref[400];
+    snprintf(ref, sizeof ref, "%s/reports/whole.h5", dir);
+    under_mpi(args, ref, "clothfit experiment: 1 of 5 recording(s) without a finite optimum: ");
+    return cf_test_done("test_experiment_cli resume");
+  }
   int st = cf_test_run(args, dir, &o, &e);
   const char *j = cf_test_last_line(o);
   printf("%s", o ? o : "");
@@ -387,10 +396,6 @@ int main(int argc, char **argv) {
   CHECK(tot && cf_test_json_num(tot, "failed_points") == 9 && cf_test_json_num(tot, "grid_points") == 45 &&
         cf_test_json_num(tot, "failed_fraction") == 0.2, "totals: %s", j);
   check_results(out);
-  under_mpi(args, out, "clothfit experiment: 1 of 5 recording(s) without a finite optimum: ");
-  crash_resume(args, 0);
-  crash_resume(args, 1);
-  regress_resume();
   struct stat sb;
   snprintf(recs, sizeof recs, "%s/reports/aero-recordings/wool-A3.h5", dir);
   CHECK(stat(recs, &sb) == 0, "no %s", recs);

@@ -52,15 +52,18 @@ static int check_values(reg_args *a, int npos) {
   return cf_cli_workers("regress", a->workers, &a->nw);
 }
 
-static int run(reg_args *a, const cf_fit_input *in, int n, cf_results *res) {
-  cf_results opt;
+/* The optima of --from into opt (before the journal hashes the file). */
+static int read_optima(const reg_args *a, cf_results *opt) {
   cf_error err = {0, ""};
-  if (cf_results_read(a->from, &opt, &err)) return cf_cli_fail("regress", "--from: %s", err.msg);
+  return cf_results_read(a->from, opt, &err) ? cf_cli_fail("regress", "--from: %s", err.msg) : 0;
+}
+
+static int run(reg_args *a, const cf_fit_input *in, int n, const cf_results *opt, cf_results *res) {
+  cf_error err = {0, ""};
   cf_cli_bar bar;
   cf_cli_bar_start(&bar, "regress", a->evals);
-  int rc = cf_cli_regress(in, n, &opt, a->from, 0, a->evals, a->nw, cf_cli_tasks_kept(&a->tk), &bar, &res->reg, &err);
+  int rc = cf_cli_regress(in, n, opt, a->from, 0, a->evals, a->nw, cf_cli_tasks_kept(&a->tk), &bar, &res->reg, &err);
   cf_cli_bar_end(&bar);
-  cf_results_free(&opt);
   return rc ? cf_cli_fail("regress", "%s", err.msg) : 0;
 }
 
@@ -91,23 +94,23 @@ int cmd_regress(int argc, char **argv) {
   const char **pos = calloc((size_t)argc + 1, sizeof *pos);
   int npos = 0;
   cf_fit_input *in = NULL;
-  cf_results res;
-  cf_results_init(&res);
+  cf_results res, opt;
+  cf_results_init(&res), cf_results_init(&opt);
   int rc = !pos || cf_cli_parse("regress", argc, argv, opts, pos, argc, &npos) || check_values(&a, npos) ||
-           cf_cli_load_inputs("regress", pos, npos, &a.model, &in);
+           cf_cli_load_inputs("regress", pos, npos, &a.model, &in) || read_optima(&a, &opt);
   const char **files = rc ? NULL : calloc((size_t)npos + 2, sizeof *files);
   if (!rc && !files) rc = cf_cli_fail("regress", "out of memory");
   for (int i = 0; !rc && i < npos; i++) files[i] = pos[i];
   if (!rc) files[npos] = a.from; /* what the run depends on: the recordings and the optima */
   rc = rc || cf_cli_tasks_begin("regress", &(cf_cli_task_opts){a.out, NULL, a.restart}, argc, argv, files, npos + 1,
                                 NULL, &a.tk) ||
-       cf_cli_results_begin("regress", a.out, &res, argc, argv, a.nw, NULL) || run(&a, in, npos, &res) ||
+       cf_cli_results_begin("regress", a.out, &res, argc, argv, a.nw, NULL) || run(&a, in, npos, &opt, &res) ||
        cf_cli_results_write("regress", a.out, &res);
   a.resumed = cf_journal_used(a.tk.journal);
   rc = cf_cli_tasks_end("regress", &a.tk) || rc;
   free(files);
   if (!rc) report(&a, &res.reg);
-  cf_results_free(&res);
+  cf_results_free(&res), cf_results_free(&opt);
   cf_cli_free_inputs(in, npos);
   free(pos);
   return rc;

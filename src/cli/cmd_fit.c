@@ -55,8 +55,10 @@ static const char *help =
     "  --workers N, --prune  for the grid start (see clothfit sweep --help)\n"
     "  -o RESULTS.h5         store the fit, the per-frame errors at the optimum and\n"
     "                        the grid (added to the file if it exists); the grid\n"
-    "                        start's points are journaled as by clothfit sweep, so a\n"
-    "                        rerun after a crash sweeps only the missing ones\n"
+    "                        start's points, the finished fit and the confidence\n"
+    "                        stencil's simulations go to RESULTS.h5.journal as\n"
+    "                        they finish, so a rerun after a crash computes only\n"
+    "                        the missing ones\n"
     "  --restart             discard the journal of an earlier, different run\n"
     "  --json                one JSON object on the last line: delta, alpha, mu\n"
     "                        (null), mean_error_cm, mean_std_cm (whole recording),\n"
@@ -66,7 +68,8 @@ static const char *help =
     "                        (this run's grid; null without), kappa, beta, tol,\n"
     "                        max_iter, delta_interval, alpha_interval ([lo, hi]\n"
     "                        or null), identifiable (true, false or null: not\n"
-    "                        computed or unknown), identifiable_why\n"
+    "                        computed or unknown), identifiable_why,\n"
+    "                        tasks_resumed (taken from the journal)\n"
     "  --no-confidence       no intervals (9 simulations fewer)\n"
     CF_CLI_MODEL_HELP;
 
@@ -75,7 +78,8 @@ typedef struct {
   cf_cli_model model;
   int prune, json, nw, evals, t0, t1, restart, no_conf;
   double f0, f1, d0, a0;
-  cf_cli_tasks tk;     /* the grid start's journal */
+  cf_cli_tasks tk;     /* the journal: grid start, Nelder-Mead fit, confidence stencil */
+  int resumed;         /* tasks of the journal taken from it */
   char start_kind[16]; /* the start asked for */
   int swept;           /* the grid was swept in this run: rec->sweep is this run's */
   char starts[64];     /* the starts tried, blank-separated */
@@ -158,7 +162,7 @@ static int try_start(fit_args *a, const char *kind, const cf_fit_input *in, cf_r
   cf_error err = {0, ""};
   char failure[256];
   cf_cli_bar_start(&bar, "fit: Nelder-Mead", a->evals);
-  rc = cf_cli_refine(in, d0, a0, kind, a->t0, a->t1, a->evals, &bar, rec, failure, &err);
+  rc = cf_cli_refine(in, d0, a0, kind, a->t0, a->t1, a->evals, cf_cli_tasks_kept(&a->tk), &bar, rec, failure, &err);
   cf_cli_bar_end(&bar);
   if (rc) return cf_cli_fail("fit", "%s", err.msg);
   if (failure[0]) return note(a, kind, d0, a0, failure), 2;
@@ -280,6 +284,7 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_json_num("tol", f->model.tol, 0);
   printf(",\"max_iter\":%d", f->model.max_iter);
   cf_cli_json_str("recording", rec->recording, 0);
+  printf(",\"tasks_resumed\":%d", a->resumed);
   cf_cli_json_str("output", a->out, 0);
   printf("}\n");
 }
@@ -312,6 +317,7 @@ int cmd_fit(int argc, char **argv) {
       cf_cli_confidence((const cf_fit_input *const *)&in, 1, a.nw, cf_cli_tasks_kept(&a.tk), &rec, &cerr))
     rc = cf_cli_fail("fit", "%s", cerr.msg);
   rc = rc || cf_cli_results_write("fit", a.out, &res);
+  a.resumed = cf_journal_used(a.tk.journal);
   rc = cf_cli_tasks_end("fit", &a.tk) || rc;
   if (!rc) report(&a, rec);
   cf_results_free(&res);

@@ -167,9 +167,12 @@ int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_gri
  * [t0, t1), then the per-frame errors at the optimum: rec->fit (training,
  * testing = the other frames, whole recording; failed evaluations) and
  * rec->series.  If the simulation at the start fails, nothing is stored and
- * start_failure[256] says why ("" otherwise): try another start. */
+ * start_failure[256] says why ("" otherwise): try another start.  kept (may
+ * be NULL): the command's journal (the fit is read from it when an earlier
+ * run finished it). */
 int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *start_kind, int t0, int t1,
-                  int max_evals, cf_cli_bar *bar, cf_res_rec *rec, char start_failure[256], cf_error *err);
+                  int max_evals, const cf_fit_journal *kept, cf_cli_bar *bar, cf_res_rec *rec,
+                  char start_failure[256], cf_error *err);
 /* The same for n recordings at once from their grid optima (d0[i], a0[i]),
  * training on the whole recording, one recording per worker process (all
  * with the model settings of in[0]); a recording whose start fails keeps

@@ -134,7 +134,8 @@ static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const c
 }
 
 int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *start_kind, int t0, int t1,
-                  int max_evals, cf_cli_bar *bar, cf_res_rec *rec, char start_failure[256], cf_error *err) {
+                  int max_evals, const cf_fit_journal *kept, cf_cli_bar *bar, cf_res_rec *rec,
+                  char start_failure[256], cf_error *err) {
   start_failure[0] = 0;
   cf_fit_run *run = cf_fit_run_alloc(&in->tg, &in->base, err);
   if (!run) return with_file(in, err, err->code ? err->code : CF_EINVAL);
@@ -142,7 +143,7 @@ int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *star
   nm_options(in, d0, a0, t0, t1, max_evals, &o);
   o.progress = bar ? &bar->fp : NULL;
   cf_nm_result nr;
-  int rc = cf_fit_nelder_mead(run, &in->fixed, &o, &nr, err);
+  int rc = cf_fit_nelder_mead_kept(run, &in->tg, &in->fixed, &o, kept, &nr, err);
   cf_fit_run_free(run);
   if (!rc && nr.start_failed) snprintf(start_failure, 256, "%s", nr.failure[0] ? nr.failure : "failed");
   else if (!rc) rc = store_refined(in, &nr, start_kind, d0, a0, t0, t1, rec, err);

@@ -176,6 +176,13 @@ void cf_nm_options_default(cf_nm_options *o, double rho, double delta0, double a
 int cf_fit_nelder_mead(cf_fit_run *run, const cf_fit_point *base, const cf_nm_options *o,
                        cf_nm_result *res, cf_error *err);
 void cf_nm_result_free(cf_nm_result *res);
+/* cf_fit_nelder_mead on run (made from tg) with a journal (may be NULL):
+ * the fit kept there by an earlier run of the same command is read
+ * instead of computed, else the fit is computed and kept (nm_batch.c; the
+ * same record and task id as the first fit of a batch). */
+int cf_fit_nelder_mead_kept(cf_fit_run *run, const cf_fit_target *tg, const cf_fit_point *base,
+                            const cf_nm_options *o, const struct cf_fit_journal *kept, cf_nm_result *res,
+                            cf_error *err);
 /* Nelder-Mead on n targets at once (nm_batch.c), one per worker process
  * (0: all cores): res[i] as cf_fit_nelder_mead gives for tg[i] with o[i]
  * (the path keeps at most 1000 steps).  progress counts fits done.  A fit

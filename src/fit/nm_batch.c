@@ -24,6 +24,17 @@ typedef struct {
   const cf_nm_options *o;
 } batch_ctx;
 
+/* A finished fit into its record (the path cut at PATH_CAP steps). */
+static void pack(const cf_nm_result *nr, nm_rec *r) {
+  memcpy(r->best, nr->best, sizeof r->best);
+  r->f_best = nr->f_best, r->f_start = nr->f_start;
+  r->evaluations = nr->evaluations, r->iterations = nr->iterations, r->converged = nr->converged;
+  r->failed = nr->failed, r->start_failed = nr->start_failed;
+  memcpy(r->failure, nr->failure, sizeof r->failure);
+  r->n_path = nr->n_path < PATH_CAP ? nr->n_path : PATH_CAP;
+  memcpy(r->path, nr->path, sizeof(cf_nm_step) * r->n_path);
+}
+
 static int batch_item(int i, void *arg, void *out, cf_error *werr) {
   (void)werr;
   batch_ctx *c = arg;
@@ -36,15 +47,7 @@ static int batch_item(int i, void *arg, void *out, cf_error *werr) {
   cf_fit_run *run = cf_fit_run_alloc(c->tg[i], c->base, &err);
   r->rc = run ? cf_fit_nelder_mead(run, c->fixed, &o, &nr, &err) : (err.code ? err.code : CF_EINVAL);
   snprintf(r->msg, sizeof r->msg, "%s", err.msg);
-  if (!r->rc) {
-    memcpy(r->best, nr.best, sizeof r->best);
-    r->f_best = nr.f_best, r->f_start = nr.f_start;
-    r->evaluations = nr.evaluations, r->iterations = nr.iterations, r->converged = nr.converged;
-    r->failed = nr.failed, r->start_failed = nr.start_failed;
-    memcpy(r->failure, nr.failure, sizeof r->failure);
-    r->n_path = nr.n_path < PATH_CAP ? nr.n_path : PATH_CAP;
-    memcpy(r->path, nr.path, sizeof(cf_nm_step) * r->n_path);
-  }
+  if (!r->rc) pack(&nr, r);
   cf_nm_result_free(&nr);
   cf_fit_run_free(run);
   return r->rc == CF_ENOMEM ? CF_ENOMEM : CF_OK;
@@ -71,6 +74,28 @@ static unsigned long long fit_id(int i, const cf_fit_target *tg, const cf_nm_opt
   memcpy(x + 8, o->start, sizeof o->start), memcpy(x + 11, o->step, sizeof o->step);
   x[14] = o->lo[0] + 2 * o->lo[1], x[15] = o->hi[0] + 2 * o->hi[1], x[16] = o->lo[2] + o->hi[2];
   return cf_task_id("nm", i, x, 17);
+}
+
+int cf_fit_nelder_mead_kept(cf_fit_run *run, const cf_fit_target *tg, const cf_fit_point *base,
+                            const cf_nm_options *o, const cf_fit_journal *kept, cf_nm_result *res, cf_error *err) {
+  if (!kept) return cf_fit_nelder_mead(run, base, o, res, err);
+  nm_rec *r = calloc(1, sizeof *r);
+  if (!r) return cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory");
+  unsigned long long id = fit_id(0, tg, o); /* as the first fit of a batch */
+  int rc;
+  if (kept->load(kept->ctx, id, r, sizeof *r) && r->rc == CF_OK) {
+    rc = unpack(r, res) ? cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory") : CF_OK;
+  } else {
+    memset(r, 0, sizeof *r);
+    rc = cf_fit_nelder_mead(run, base, o, res, err);
+    if (rc == CF_OK) {
+      pack(res, r);
+      rc = kept->save(kept->ctx, id, "nm", r, sizeof *r, err);
+      if (rc) cf_nm_result_free(res);
+    }
+  }
+  free(r);
+  return rc;
 }
 
 int cf_fit_nelder_mead_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *fixed,

@@ -213,6 +213,32 @@ static int journal_kinds(const char *path, int *grid, int *nm, int *conf, int *r
   return distinct;
 }
 
+/* Runs argv (stdout, stderr to /dev/null) and kills it with SIGKILL as soon
+ * as the journal holds `count` records of kind (0 grid points, 1 fits, 2
+ * stencil, 3 regression simulations), polling every poll_us; then waits for
+ * its workers to die with it.  n[4] receives the journal's records by kind;
+ * returns how many tasks it holds (distinct ids), or -1 when the command
+ * ended before it could be killed. */
+static int kill_when(char **argv, const char *journal, int kind, int count, int poll_us, int n[4]) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(127);
+    execv(argv[0], argv);
+    _exit(127);
+  }
+  int st = 0, killed = 0;
+  for (long waited = 0; waited < 60000000L && !killed; waited += poll_us) { /* up to 60 s */
+    usleep((useconds_t)poll_us);
+    journal_kinds(journal, &n[0], &n[1], &n[2], &n[3]);
+    if (n[kind] >= count) killed = kill(pid, SIGKILL) == 0;
+    else if (waitpid(pid, &st, WNOHANG) == pid) break;
+  }
+  if (killed) waitpid(pid, &st, 0);
+  usleep(200000); /* the workers die with it (PR_SET_PDEATHSIG) */
+  int held = journal_kinds(journal, &n[0], &n[1], &n[2], &n[3]);
+  return killed ? held : -1;
+}
+
 /* Crash safety of the whole study (issue 16): killed with SIGKILL once its
  * journal holds a first Nelder-Mead fit (phase 0: during the refinements),
  * or 4 regression simulations (phase 1: so grid points, fits and stencils
@@ -233,22 +259,8 @@ static void crash_resume(char **args, int phase) {
     free(o), free(e);
   }
   study_argv(argv, 48, args, out, recs, extra);
-  int grid = 0, nm = 0, conf = 0, reg = 0, held = 0, killed = 0;
-  pid_t pid = fork();
-  if (pid == 0) {
-    if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(127);
-    execv(argv[0], argv);
-    _exit(127);
-  }
-  for (int k = 0; k < 6000 && !killed; k++) { /* up to 60 s */
-    usleep(10000);
-    held = journal_kinds(journal, &grid, &nm, &conf, &reg);
-    if (phase ? reg >= 4 : nm >= 1) killed = kill(pid, SIGKILL) == 0;
-    if (waitpid(pid, &st, WNOHANG) == pid) break;
-  }
-  if (killed) waitpid(pid, &st, 0);
-  usleep(200000); /* the workers die with it (PR_SET_PDEATHSIG) */
-  held = journal_kinds(journal, &grid, &nm, &conf, &reg);
+  int c[4], held = kill_when(argv, journal, phase ? 3 : 1, phase ? 4 : 1, 10000, c);
+  int grid = c[0], nm = c[1], conf = c[2], reg = c[3], killed = held >= 0;
   CHECK(killed && grid > 0 && nm > 0 && (phase ? conf > 0 && reg >= 4 : reg == 0), "phase %d: killed %d with %d grid, "
         "%d fit, %d stencil, %d regression records", phase, killed, grid, nm, conf, reg);
   printf("killed with %d tasks kept: %d grid points, %d fits, %d stencil and %d regression simulations\n", held, grid,
@@ -279,22 +291,9 @@ static void fit_resume(void) {
     int held = 0;
     if (k == 1) {
       snprintf(journal, sizeof journal, "%s.journal", out[k]);
-      pid_t pid = fork();
-      if (pid == 0) {
-        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(127);
-        execv(argv[0], argv);
-        _exit(127);
-      }
-      int grid, nm = 0, conf, reg, st = 0, killed = 0;
-      for (int w = 0; w < 60000 && !killed; w++) {
-        usleep(1000);
-        journal_kinds(journal, &grid, &nm, &conf, &reg);
-        if (nm >= 1) killed = kill(pid, SIGKILL) == 0;
-        if (waitpid(pid, &st, WNOHANG) == pid) break;
-      }
-      if (killed) waitpid(pid, &st, 0);
-      usleep(200000);
-      held = journal_kinds(journal, &grid, &nm, &conf, &reg);
+      int c[4];
+      held = kill_when(argv, journal, 1, 1, 1000, c);
+      int grid = c[0], nm = c[1], conf = c[2], killed = held >= 0;
       CHECK(killed && grid == 240 && nm == 1, "fit: killed %d with %d grid, %d fit, %d stencil records", killed, grid,
             nm, conf);
       printf("fit killed with %d tasks kept: %d grid points, %d fit, %d stencil simulations\n", held, grid, nm, conf);
@@ -351,22 +350,9 @@ static void regress_resume(void) {
     int held = 0;
     if (k == 1) { /* killed once 8 simulations are kept */
       snprintf(journal, sizeof journal, "%s.journal", out[k]);
-      pid_t pid = fork();
-      if (pid == 0) {
-        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(127);
-        execv(argv[0], argv);
-        _exit(127);
-      }
-      int grid, nm, conf, reg = 0, st = 0, killed = 0;
-      for (int w = 0; w < 6000 && !killed; w++) {
-        usleep(10000);
-        journal_kinds(journal, &grid, &nm, &conf, &reg);
-        if (reg >= 8) killed = kill(pid, SIGKILL) == 0;
-        if (waitpid(pid, &st, WNOHANG) == pid) break;
-      }
-      if (killed) waitpid(pid, &st, 0);
-      usleep(200000);
-      held = journal_kinds(journal, &grid, &nm, &conf, &reg);
+      int c[4];
+      held = kill_when(argv, journal, 3, 8, 10000, c);
+      int grid = c[0], nm = c[1], conf = c[2], reg = c[3], killed = held >= 0;
       /* (Nelder-Mead evaluates its start twice: R_start, then GSL's set; a task recorded twice alike counts once) */
       CHECK(killed && reg >= 8 && held >= 4 && grid + nm + conf == 0, "regress: killed %d with %d regression records "
             "(%d tasks)", killed, reg, held);

@@ -389,7 +389,7 @@ int cmd_experiment(int argc, char **argv) {
        cf_cli_tasks_begin("experiment", &(cf_cli_task_opts){a.out, NULL, a.restart}, argc, argv,
                           (const char *const *)inputs, n_inputs, text, &tk);
   /* a fresh results file: the study is recomputed whole (but for the journal's grid points) */
-  rc = rc || (cf_results_stamp(&res, argc, argv, a.nw, text), 0) || ingest_all(&a, in, &res) ||
+  rc = rc || (cf_cli_results_stamp(&res, argc, argv, a.nw, text), 0) || ingest_all(&a, in, &res) ||
        cf_cli_model_apply("experiment", &a.model, in, a.n) || (cf_cli_note_driving("experiment", in, a.n), 0) ||
        sweep_all(&a, in, &tk, &res) || refine_all(&a, in, cf_cli_tasks_kept(&tk), &res) ||
        regress_all(&a, in, cf_cli_tasks_kept(&tk), &res) || cf_cli_results_write("experiment", a.out, &res);
@@ -408,7 +408,8 @@ int cmd_experiment(int argc, char **argv) {
   if (!rc && lead) report(&a, &res, a.no_report || rrc ? NULL : &rs);
   /* written whole, with the failed points; but a recording left without an optimum fails the study */
   if (!rc) rc = cf_cli_fail_no_optimum("experiment", &res, a.out);
-  if (!rc && !a.no_report && lead) rc = rrc ? 1 : cf_cli_report_status("experiment", &rs, have_gnuplot);
+  /* the other ranks are done: a failed report needs no MPI_Abort */
+  if (!rc && !a.no_report && lead) rc = cf_cli_collective_status(rrc ? 1 : cf_cli_report_status("experiment", &rs, have_gnuplot));
   cf_results_free(&res);
   cf_cli_free_inputs(in, a.n);
   cf_strings_free(a.csv, a.n);

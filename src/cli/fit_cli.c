@@ -207,10 +207,14 @@ int cf_cli_results_begin(const char *cmd, const char *out, cf_results *r, int ar
   cf_results_init(r);
   if (out && cf_results_read_or_new(out, r, &err))
     return cf_cli_fail(cmd, "%s (choose another -o file or remove it)", err.msg);
+  cf_cli_results_stamp(r, argc, argv, workers, config_text);
+  return 0;
+}
+
+void cf_cli_results_stamp(cf_results *r, int argc, char **argv, int workers, const char *config_text) {
   cf_results_stamp(r, argc, argv, workers, config_text);
   r->prov.ranks = cf_dist_size(); /* stamp's hosts is this host; under mpirun, every rank's */
   cf_dist_hosts(r->prov.hosts, sizeof r->prov.hosts);
-  return 0;
 }
 
 int cf_cli_results_write(const char *cmd, const char *out, cf_results *r) {

@@ -222,6 +222,9 @@ int cf_cli_regress(const cf_fit_input *in, int n, const cf_results *opt, const c
  * 0 or the exit status after printing the error. */
 int cf_cli_results_begin(const char *cmd, const char *out, cf_results *r, int argc, char **argv, int workers,
                          const char *config_text);
+/* cf_results_stamp, with the ranks and hosts of an mpirun job (collective:
+ * every rank calls it). */
+void cf_cli_results_stamp(cf_results *r, int argc, char **argv, int workers, const char *config_text);
 /* Write r to OUT (if given); 0 or the exit status. */
 int cf_cli_results_write(const char *cmd, const char *out, cf_results *r);
 

@@ -166,8 +166,9 @@ int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, c
                                   err);
   for (int i = 0; !rc && i < n; i++) {
     if (!nr[i].start_failed) rc = store_refined(in[i], &nr[i], "grid", d0[i], a0[i], 0, in[i]->tg.T, recs[i], err);
-    else fprintf(stderr, "clothfit: warning: %s: no Nelder-Mead: the simulation at the grid optimum failed this time "
-                 "(%s); the grid optimum is kept\n", in[i]->name, nr[i].failure);
+    else if (cf_dist_rank() == 0) /* under mpirun: once */
+      fprintf(stderr, "clothfit: warning: %s: no Nelder-Mead: the simulation at the grid optimum failed this time "
+              "(%s); the grid optimum is kept\n", in[i]->name, nr[i].failure);
   }
   for (int i = 0; nr && i < n; i++) cf_nm_result_free(&nr[i]);
   free(o), free(tg), free(nr);

@@ -117,6 +117,7 @@ static int ck_load(void *ctx, unsigned long long id, cf_sweep_point *p) {
   memset(p, 0, sizeof *p);
   if (sscanf(text, "%la %la %la %d %d %n", &p->e, &p->s, &p->dmax, &p->status, &p->pruned, &used) != 5) return 0;
   snprintf(p->reason, sizeof p->reason, "%s", text + used);
+  cf_journal_mark_used(t->journal, id);
   return 1;
 }
 
@@ -130,19 +131,29 @@ static int ck_save(void *ctx, unsigned long long id, const cf_sweep_point *p, cf
 }
 
 /* ------------------------------- the other loops' items in the journal */
-static int kept_load(void *ctx, unsigned long long id, void *rec, size_t size) {
+static int hexval(char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; }
+
+/* A record "KIND SIZE HEX" of this kind and size: the bytes it holds (an
+ * even count of lower-case hex digits, at most 2 size) followed by zeros. */
+static int kept_load(void *ctx, unsigned long long id, const char *kind, void *rec, size_t size) {
   const cf_cli_tasks *t = ctx;
-  const char *text = cf_journal_find(t->journal, id), *hex = text ? strchr(text, ' ') : NULL;
+  const char *text = cf_journal_find(t->journal, id);
+  size_t lk = strlen(kind);
+  if (!text || strncmp(text, kind, lk) || text[lk] != ' ') return 0; /* not kept, or another record: run it */
   char *end = NULL;
-  size_t n = hex ? strtoull(hex + 1, &end, 10) : 0, k = 0;
-  if (!hex || n != size || *end != ' ') return 0; /* not kept, or another record: run it */
+  size_t n = strtoull(text + lk + 1, &end, 10), k = 0;
+  if (n != size || *end != ' ') return 0;
+  const char *hex = end + 1;
+  size_t len = strlen(hex);
+  if (len % 2 || len > 2 * size) return 0;
   unsigned char *b = rec;
   memset(b, 0, size);
-  for (const char *p = end + 1; p[0] && p[1] && k < size; p += 2, k++) {
-    unsigned v;
-    if (sscanf(p, "%2x", &v) != 1) return 0;
-    b[k] = (unsigned char)v;
+  for (; k < len / 2; k++) {
+    int hi = hexval(hex[2 * k]), lo = hexval(hex[2 * k + 1]);
+    if (hi < 0 || lo < 0) return 0;
+    b[k] = (unsigned char)(16 * hi + lo);
   }
+  cf_journal_mark_used(t->journal, id);
   return 1;
 }
 

@@ -237,13 +237,13 @@ typedef struct cf_sweep_checkpoint {
  * Each item's task id is derived from what it computes (its kind, its
  * recording's place, its parameters' bits; apart from the sweeps' ids) and
  * its record is kept as it is (bytes).  load: 1 and rec[size] filled if
- * task id finished in an earlier run, else 0.  save: called for every item
+ * task id of this kind and size finished in an earlier run, else 0.  save: called for every item
  * finished now, in the worker process that computed it (on rank 0 under
  * MPI); an error aborts the loop.  kind names the loop ("nm", "conf",
  * "reg") for the records' text.  src/cli implements it with the command's
  * journal (the same file as the sweeps'). */
 typedef struct cf_fit_journal {
-  int (*load)(void *ctx, unsigned long long id, void *rec, size_t size);
+  int (*load)(void *ctx, unsigned long long id, const char *kind, void *rec, size_t size);
   int (*save)(void *ctx, unsigned long long id, const char *kind, const void *rec, size_t size, cf_error *err);
   void *ctx;
 } cf_fit_journal;

@@ -45,7 +45,7 @@ int cf_parallel_run_kept(int n, int workers, size_t rec_size, cf_worker_init_fn 
   if (n <= 0) return CF_OK;
   if (!kept && cf_dist_size() == 1)
     return cf_parallel_run(n, workers, rec_size, init, fn, NULL, ctx, out, progress, err);
-  int *todo = malloc(sizeof(int) * (size_t)n);
+  int *todo = calloc((size_t)n, sizeof(int)); /* broadcast whole */
   char *ran = calloc((size_t)n, rec_size);
   if (!todo || !ran) {
     free(todo), free(ran);
@@ -55,7 +55,7 @@ int cf_parallel_run_kept(int n, int workers, size_t rec_size, cf_worker_init_fn 
   for (int i = 0; i < n; i++) {
     char *rec = (char *)out + (size_t)i * rec_size;
     memset(rec, 0, rec_size);
-    if (!kept || !kept->load(kept->ctx, ids[i], rec, rec_size)) todo[m++] = i;
+    if (!kept || !kept->load(kept->ctx, ids[i], kind, rec, rec_size)) todo[m++] = i;
   }
   /* Under MPI the journal is rank 0's: every rank takes its plan. */
   cf_dist_bcast(&m, sizeof m);

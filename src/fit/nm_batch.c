@@ -70,10 +70,10 @@ static int unpack(const nm_rec *r, cf_nm_result *res) {
 /* A fit's task id: its place in the batch, start, steps, bounds, budget,
  * window and recording length. */
 static unsigned long long fit_id(int i, const cf_fit_target *tg, const cf_nm_options *o) {
-  double x[17] = {o->n, o->max_evals, o->size_tol, o->t0, o->t1, tg->T, tg->rho, tg->dt};
+  double x[20] = {o->n, o->max_evals, o->size_tol, o->t0, o->t1, tg->T, tg->rho, tg->dt};
   memcpy(x + 8, o->start, sizeof o->start), memcpy(x + 11, o->step, sizeof o->step);
-  x[14] = o->lo[0] + 2 * o->lo[1], x[15] = o->hi[0] + 2 * o->hi[1], x[16] = o->lo[2] + o->hi[2];
-  return cf_task_id("nm", i, x, 17);
+  memcpy(x + 14, o->lo, sizeof o->lo), memcpy(x + 17, o->hi, sizeof o->hi);
+  return cf_task_id("nm", i, x, 20);
 }
 
 int cf_fit_nelder_mead_kept(cf_fit_run *run, const cf_fit_target *tg, const cf_fit_point *base,
@@ -83,7 +83,7 @@ int cf_fit_nelder_mead_kept(cf_fit_run *run, const cf_fit_target *tg, const cf_f
   if (!r) return cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory");
   unsigned long long id = fit_id(0, tg, o); /* as the first fit of a batch */
   int rc;
-  if (kept->load(kept->ctx, id, r, sizeof *r) && r->rc == CF_OK) {
+  if (kept->load(kept->ctx, id, "nm", r, sizeof *r) && r->rc == CF_OK) {
     rc = unpack(r, res) ? cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory") : CF_OK;
   } else {
     memset(r, 0, sizeof *r);

@@ -512,7 +512,10 @@ cf_journal *cf_journal_open(const char *path, uint64_t key, int restart, cf_erro
  * until cf_journal_free).  Tasks appended since open are not looked up. */
 const char *cf_journal_find(const cf_journal *j, uint64_t id);
 int cf_journal_count(const cf_journal *j);  /* tasks read at open (a task recorded twice alike counts once) */
-int cf_journal_used(const cf_journal *j);   /* of those, the ones cf_journal_find looked up since */
+/* The caller took task id's record (it was what it expected): counted by
+ * cf_journal_used, the tasks resumed. */
+void cf_journal_mark_used(cf_journal *j, uint64_t id);
+int cf_journal_used(const cf_journal *j);   /* tasks marked used since open */
 int cf_journal_torn(const cf_journal *j);   /* 1 if a torn last line was dropped */
 const char *cf_journal_path(const cf_journal *j);
 /* Persist a finished task: one line "id text check" with one write(2) in

@@ -28,7 +28,7 @@
 typedef struct {
   uint64_t id;
   char *text;
-  int used; /* looked up by cf_journal_find since open */
+  int used; /* taken by the caller since open (cf_journal_mark_used) */
 } entry;
 
 struct cf_journal {
@@ -217,9 +217,15 @@ const char *cf_journal_path(const cf_journal *j) { return j->path; }
 const char *cf_journal_find(const cf_journal *j, uint64_t id) {
   if (j->n == 0) return NULL; /* bsearch on a NULL table is undefined even for 0 entries */
   entry k = {id, NULL, 0};
-  entry *e = bsearch(&k, j->e, (size_t)j->n, sizeof k, by_id);
-  if (e) e->used = 1; /* the table's own bookkeeping: the lookup is const to its callers */
+  const entry *e = bsearch(&k, j->e, (size_t)j->n, sizeof k, by_id);
   return e ? e->text : NULL;
+}
+
+void cf_journal_mark_used(cf_journal *j, uint64_t id) {
+  if (!j || j->n == 0) return;
+  entry k = {id, NULL, 0};
+  entry *e = bsearch(&k, j->e, (size_t)j->n, sizeof k, by_id);
+  if (e) e->used = 1;
 }
 
 int cf_journal_used(const cf_journal *j) {

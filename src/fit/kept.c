@@ -20,7 +20,16 @@ typedef struct {
   const cf_fit_journal *kept;
   const char *kind;
   const unsigned long long *ids;
+  const cf_fit_progress *progress; /* the caller's, counting all n items */
+  int n, resumed;
 } kept_ctx;
+
+/* Progress of the items run now, offset by those taken from the journal. */
+static void kept_progress(long done, long total, void *user) {
+  const kept_ctx *c = user;
+  (void)total;
+  c->progress->fn(done + c->resumed, c->n, c->progress->user);
+}
 
 static int kept_item(int k, void *arg, void *out, cf_error *err) {
   kept_ctx *c = arg;
@@ -61,8 +70,10 @@ int cf_parallel_run_kept(int n, int workers, size_t rec_size, cf_worker_init_fn 
   cf_dist_bcast(&m, sizeof m);
   cf_dist_bcast(todo, sizeof *todo * (size_t)n);
   cf_dist_bcast(out, rec_size * (size_t)n);
-  kept_ctx c = {fn, ctx, todo, rec_size, kept, kind, ids};
-  int rc = m ? cf_parallel_run(m, workers, rec_size, init, kept_item, kept ? kept_done : NULL, &c, ran, progress, err)
+  kept_ctx c = {fn, ctx, todo, rec_size, kept, kind, ids, progress, n, n - m};
+  cf_fit_progress shifted = {kept_progress, &c};
+  const cf_fit_progress *p = progress && progress->fn && m < n ? &shifted : progress;
+  int rc = m ? cf_parallel_run(m, workers, rec_size, init, kept_item, kept ? kept_done : NULL, &c, ran, p, err)
              : CF_OK;
   for (int k = 0; rc == CF_OK && k < m; k++) memcpy((char *)out + (size_t)todo[k] * rec_size, ran + (size_t)k * rec_size, rec_size);
   free(todo), free(ran);

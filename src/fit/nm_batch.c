@@ -32,7 +32,7 @@ static void pack(const cf_nm_result *nr, nm_rec *r) {
   r->failed = nr->failed, r->start_failed = nr->start_failed;
   memcpy(r->failure, nr->failure, sizeof r->failure);
   r->n_path = nr->n_path < PATH_CAP ? nr->n_path : PATH_CAP;
-  memcpy(r->path, nr->path, sizeof(cf_nm_step) * r->n_path);
+  if (r->n_path > 0) memcpy(r->path, nr->path, sizeof(cf_nm_step) * r->n_path); /* no path before an iteration */
 }
 
 static int batch_item(int i, void *arg, void *out, cf_error *werr) {

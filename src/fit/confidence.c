@@ -212,23 +212,23 @@ static void judge(const cf_fit_point *at, const stencil_rec *r, cf_confidence *o
              100 * rd, 100 * ra, 100 * MAX_REL);
 }
 
+/* A stencil simulation's task id: its point, window and recording. */
+static unsigned long long conf_id(int i, const void *arg) {
+  const conf_ctx *c = arg;
+  int j = i / NS;
+  double x[6] = {c->at[j].delta, c->at[j].alpha, c->t0 ? c->t0[j] : 0, c->t1 ? c->t1[j] : 0, c->tg[j]->T,
+                 c->tg[j]->rho};
+  return cf_task_id("conf", i, x, 6);
+}
+
 int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *fixed,
                             const cf_fit_point *at, const int *t0, const int *t1, int workers,
                             const cf_fit_journal *kept, cf_confidence *out, cf_error *err) {
   stencil_rec *r = calloc((size_t)n * NS + 1, sizeof *r);
-  unsigned long long *ids = calloc((size_t)n * NS + 1, sizeof *ids);
-  if (!r || !ids) {
-    free(r), free(ids);
-    return cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
-  }
-  for (int i = 0; i < n * NS; i++) { /* a stencil simulation: its point, window and recording */
-    int j = i / NS;
-    double x[6] = {at[j].delta, at[j].alpha, t0 ? t0[j] : 0, t1 ? t1[j] : 0, tg[j]->T, tg[j]->rho};
-    ids[i] = cf_task_id("conf", i, x, 6);
-  }
+  if (!r) return cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
   conf_ctx c = {tg, base, fixed, at, t0, t1};
-  int rc = cf_parallel_run_kept(n * NS, workers, sizeof *r, NULL, conf_item, &c, r, NULL, kept, "conf", ids, err);
+  int rc = cf_parallel_run_kept(n * NS, workers, sizeof *r, NULL, conf_item, &c, r, NULL, kept, "conf", conf_id, err);
   for (int j = 0; !rc && j < n; j++) judge(&at[j], r + (size_t)j * NS, &out[j]);
-  free(r), free(ids);
+  free(r);
   return rc;
 }

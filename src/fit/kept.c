@@ -19,7 +19,7 @@ typedef struct {
   size_t size;
   const cf_fit_journal *kept;
   const char *kind;
-  const unsigned long long *ids;
+  cf_item_id_fn id;
   const cf_fit_progress *progress; /* the caller's, counting all n items */
   int n, resumed;
 } kept_ctx;
@@ -38,7 +38,7 @@ static int kept_item(int k, void *arg, void *out, cf_error *err) {
 
 static int kept_done(int k, const void *rec, void *arg, cf_error *err) {
   kept_ctx *c = arg;
-  return c->kept->save(c->kept->ctx, c->ids[c->todo[k]], c->kind, rec, c->size, err);
+  return c->kept->save(c->kept->ctx, c->id(c->todo[k], c->ctx), c->kind, rec, c->size, err);
 }
 
 unsigned long long cf_task_id(const char *kind, int index, const double *x, int nx) {
@@ -50,7 +50,7 @@ unsigned long long cf_task_id(const char *kind, int index, const double *x, int 
 
 int cf_parallel_run_kept(int n, int workers, size_t rec_size, cf_worker_init_fn init, cf_item_fn fn, void *ctx,
                          void *out, const cf_fit_progress *progress, const cf_fit_journal *kept, const char *kind,
-                         const unsigned long long *ids, cf_error *err) {
+                         cf_item_id_fn id, cf_error *err) {
   if (n <= 0) return CF_OK;
   if (!kept && cf_dist_size() == 1)
     return cf_parallel_run(n, workers, rec_size, init, fn, NULL, ctx, out, progress, err);
@@ -64,13 +64,13 @@ int cf_parallel_run_kept(int n, int workers, size_t rec_size, cf_worker_init_fn 
   for (int i = 0; i < n; i++) {
     char *rec = (char *)out + (size_t)i * rec_size;
     memset(rec, 0, rec_size);
-    if (!kept || !kept->load(kept->ctx, ids[i], kind, rec, rec_size)) todo[m++] = i;
+    if (!kept || !kept->load(kept->ctx, id(i, ctx), kind, rec, rec_size)) todo[m++] = i;
   }
   /* Under MPI the journal is rank 0's: every rank takes its plan. */
   cf_dist_bcast(&m, sizeof m);
   cf_dist_bcast(todo, sizeof *todo * (size_t)n);
   cf_dist_bcast(out, rec_size * (size_t)n);
-  kept_ctx c = {fn, ctx, todo, rec_size, kept, kind, ids, progress, n, n - m};
+  kept_ctx c = {fn, ctx, todo, rec_size, kept, kind, id, progress, n, n - m};
   cf_fit_progress shifted = {kept_progress, &c};
   const cf_fit_progress *p = progress && progress->fn && m < n ? &shifted : progress;
   int rc = m ? cf_parallel_run(m, workers, rec_size, init, kept_item, kept ? kept_done : NULL, &c, ran, p, err)

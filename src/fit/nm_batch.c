@@ -76,6 +76,11 @@ static unsigned long long fit_id(int i, const cf_fit_target *tg, const cf_nm_opt
   return cf_task_id("nm", i, x, 20);
 }
 
+static unsigned long long batch_id(int i, const void *arg) {
+  const batch_ctx *c = arg;
+  return fit_id(i, c->tg[i], &c->o[i]);
+}
+
 int cf_fit_nelder_mead_kept(cf_fit_run *run, const cf_fit_target *tg, const cf_fit_point *base,
                             const cf_nm_options *o, const cf_fit_journal *kept, cf_nm_result *res, cf_error *err) {
   if (!kept) return cf_fit_nelder_mead(run, base, o, res, err);
@@ -102,15 +107,11 @@ int cf_fit_nelder_mead_batch(int n, const cf_fit_target *const *tg, const cf_par
                              const cf_nm_options *o, int workers, const cf_fit_journal *kept,
                              const cf_fit_progress *progress, cf_nm_result *res, cf_error *err) {
   nm_rec *recs = calloc((size_t)n + 1, sizeof *recs);
-  unsigned long long *ids = calloc((size_t)n + 1, sizeof *ids);
-  if (!recs || !ids) {
-    free(recs), free(ids);
-    return cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory for %d fits", n);
-  }
-  for (int i = 0; i < n; i++) memset(&res[i], 0, sizeof res[i]), ids[i] = fit_id(i, tg[i], &o[i]);
+  if (!recs) return cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory for %d fits", n);
+  for (int i = 0; i < n; i++) memset(&res[i], 0, sizeof res[i]);
   batch_ctx c = {tg, base, fixed, o};
-  int rc = cf_parallel_run_kept(n, workers, sizeof *recs, NULL, batch_item, &c, recs, progress, kept, "nm", ids, err);
-  free(ids);
+  int rc = cf_parallel_run_kept(n, workers, sizeof *recs, NULL, batch_item, &c, recs, progress, kept, "nm", batch_id,
+                                err);
   for (int i = 0; !rc && i < n; i++) {
     if (recs[i].rc) rc = cf_error_set(err, recs[i].rc, "fit %d of %d: %s", i + 1, n, recs[i].msg);
     else if (unpack(&recs[i], &res[i])) rc = cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory");

@@ -33,14 +33,18 @@ typedef int (*cf_done_fn)(int i, const void *rec, void *ctx, cf_error *err);
  * count of items finished by all workers. */
 int cf_parallel_run(int n, int workers, size_t rec_size, cf_worker_init_fn init, cf_item_fn fn, cf_done_fn done,
                     void *ctx, void *out, const cf_fit_progress *progress, cf_error *err);
-/* cf_parallel_run over the items whose ids[i] the journal kept (may be
- * NULL; under MPI rank 0's, the others pass NULL) does not hold: those are
- * read from it into out, the others computed and saved to it as they
- * finish.  The plan is rank 0's, broadcast, so every rank runs the same
- * items and gets every record (kept.c). */
+/* The task id of item i of a kept loop, from what the item computes (ctx:
+ * the loop's, as given to cf_parallel_run_kept); pure, as it is also called
+ * in worker processes. */
+typedef unsigned long long (*cf_item_id_fn)(int i, const void *ctx);
+/* cf_parallel_run over the items whose task ids id(i, ctx) the journal kept
+ * (may be NULL; under MPI rank 0's, the others pass NULL) does not hold:
+ * those are read from it into out, the others computed and saved to it as
+ * they finish.  The plan is rank 0's, broadcast, so every rank runs the
+ * same items and gets every record (kept.c). */
 int cf_parallel_run_kept(int n, int workers, size_t rec_size, cf_worker_init_fn init, cf_item_fn fn, void *ctx,
                          void *out, const cf_fit_progress *progress, const cf_fit_journal *kept, const char *kind,
-                         const unsigned long long *ids, cf_error *err);
+                         cf_item_id_fn id, cf_error *err);
 /* The task id of an item of a kept loop: FNV-1a 64 of kind, index and the
  * bits of x[nx], with the top bit set (the sweeps' ids count from 0). */
 unsigned long long cf_task_id(const char *kind, int index, const double *x, int nx);

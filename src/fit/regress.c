@@ -108,21 +108,23 @@ static int r_item(int i, void *arg, void *out, cf_error *werr) {
   return rc;
 }
 
+/* A regression simulation's task id: the recording and the (delta, alpha)
+ * the formula gives it. */
+static unsigned long long r_id(int i, const void *arg) {
+  const r_ctx *c = arg;
+  const cf_study_item *it = &c->items[i];
+  double x[6] = {0, 0, it->tg->T, it->tg->rho, it->S, it->V};
+  cf_formula_predict(c->f, it->S, it->V, it->tg->rho, &x[0], &x[1]);
+  return cf_task_id("reg", i, x, 6);
+}
+
 /* R(f) into *R and each item's error into e[n] (PENALTY where it failed);
  * kept (may be NULL): the journal of finished simulations, whose task ids
  * name the recording and the (delta, alpha) the formula gives it. */
 static int objective_items(const cf_study_item *items, int n, const cf_params *base, const cf_formula *f,
                            int workers, const cf_fit_journal *kept, double *e, double *R, cf_error *err) {
   r_ctx c = {items, base, f};
-  unsigned long long *ids = calloc((size_t)n + 1, sizeof *ids);
-  if (!ids) return cf_error_set(err, CF_ENOMEM, "regression: out of memory");
-  for (int i = 0; i < n; i++) {
-    double x[6] = {0, 0, items[i].tg->T, items[i].tg->rho, items[i].S, items[i].V};
-    cf_formula_predict(f, items[i].S, items[i].V, items[i].tg->rho, &x[0], &x[1]);
-    ids[i] = cf_task_id("reg", i, x, 6);
-  }
-  int rc = cf_parallel_run_kept(n, workers, sizeof(double), NULL, r_item, &c, e, NULL, kept, "reg", ids, err);
-  free(ids);
+  int rc = cf_parallel_run_kept(n, workers, sizeof(double), NULL, r_item, &c, e, NULL, kept, "reg", r_id, err);
   double s = 0;
   for (int i = 0; i < n; i++) s += e[i];
   *R = s / n;

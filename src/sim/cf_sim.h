@@ -291,7 +291,10 @@ void cf_obstacle_velocity(const cf_obstacle *o, double t, const double p[3], dou
 
 /* Contacts in the projection (thesis §3.3-§3.5, contact.c): node-obstacle
  * constraints H = distance - thickness >= 0 with friction, solved by the
- * active-set method of Algorithm 2 together with the metric constraints. */
+ * active-set method of Algorithm 2 together with the metric constraints
+ * (or by Ipopt, the interior-point baseline). */
+typedef enum { CF_CONTACT_ACTIVE_SET = 0, CF_CONTACT_IPOPT = 1 } cf_contact_solver;
+struct cf_qp;
 typedef struct {
   double thickness; /* tau0, m: nodes are kept this far outside (default 2e-3) */
   double eps_h;     /* eps1 of (3.5), m: min H >= -eps_h at convergence (default 1e-5) */
@@ -312,6 +315,17 @@ typedef struct {
                        cap leaves of μ Σ_j Δγ_j is used in the next
                        iterations of the step (holds a sheet on a cylinder
                        the default lets slide; several times the iterations) */
+  cf_contact_solver solver; /* the QP (3.4) of each iteration by
+                       CF_CONTACT_ACTIVE_SET (default: Algorithm 2 on
+                       CHOLMOD) or CF_CONTACT_IPOPT (the interior-point
+                       baseline; CF_EINVAL from cf_sim_set_obstacles when
+                       the build has no Ipopt) */
+  /* For tests and benchmarks (NULL: none): called after every QP the
+   * solver solved, with the QP (src/sim/qp.h), its solution dx[3n] and the
+   * contact impulses gamma[ni] of its contact rows; all borrowed for the
+   * call. */
+  void (*observe)(const struct cf_qp *qp, const double *dx, const double *gamma, void *ctx);
+  void *observe_ctx;
 } cf_contact_params;
 
 void cf_contact_params_default(cf_contact_params *cp);

@@ -42,6 +42,7 @@
 
 #include "bending.h"
 #include "contact.h"
+#include "qp.h"
 #include "projection.h"
 
 void cf_params_default(cf_params *p) {
@@ -211,9 +212,12 @@ int cf_sim_set_obstacles(cf_sim *s, const cf_obstacle *obs, int n_obs, const cf_
     if (cf_obstacle_check(obs + k, err)) return err ? err->code : CF_EINVAL;
   if (!(cp->thickness >= 0) || !isfinite(cp->thickness) || !(cp->eps_h > 0) || !(cp->eps_x > 0) ||
       (cp->updates != 0 && cp->updates != 1) || (cp->friction_budget != 0 && cp->friction_budget != 1) ||
-      cp->max_active_set < 0)
+      cp->max_active_set < 0 || (cp->solver != CF_CONTACT_ACTIVE_SET && cp->solver != CF_CONTACT_IPOPT))
     return cf_error_set(err, CF_EINVAL, "contact parameters: thickness >= 0, eps_h > 0, eps_x > 0, "
-                        "max_active_set >= 0, updates and friction_budget 0 or 1 expected");
+                        "max_active_set >= 0, updates and friction_budget 0 or 1, solver active-set or ipopt "
+                        "expected");
+  if (cp->solver == CF_CONTACT_IPOPT && !cf_qp_have_ipopt())
+    return cf_qp_solve_ipopt(NULL, 0, NULL, NULL, NULL, err); /* the "built without Ipopt" error */
   cf_contact_free(s->ct);
   s->ct = NULL;
   if (n_obs == 0) return CF_OK;

@@ -1,0 +1,56 @@
+/* qp.c — residuals of a solution of the contact QP (see qp.h); the Ipopt
+ * entry points when the build has no Ipopt (qp_ipopt.c otherwise). */
+#include "qp.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+void cf_qp_residuals_eval(const cf_qp *qp, const double *dx, const double *gamma, cf_qp_residuals *res) {
+  res->eq = res->comp = res->objective = 0;
+  res->in = res->neg = -INFINITY;
+  double *v = calloc((size_t)qp->ne + 1, sizeof(double)), *g2 = calloc((size_t)qp->ne + 1, sizeof(double));
+  if (!v || !g2) {
+    free(v);
+    free(g2);
+    res->eq = res->in = res->comp = res->neg = res->objective = NAN;
+    return;
+  }
+  for (int r = 0; r < qp->ne; r++) v[r] = qp->C[r];
+  for (int e = 0; e < qp->nj; e++) {
+    const double *j = qp->J + 3 * e, *d = dx + 3 * qp->jnode[e];
+    v[qp->jrow[e]] += j[0] * d[0] + j[1] * d[1] + j[2] * d[2];
+    g2[qp->jrow[e]] += j[0] * j[0] + j[1] * j[1] + j[2] * j[2];
+  }
+  for (int r = 0; r < qp->ne; r++) {
+    double e = g2[r] > 0 ? fabs(v[r]) / sqrt(g2[r]) : fabs(v[r]);
+    if (!(e <= res->eq)) res->eq = e;
+  }
+  free(v);
+  free(g2);
+  for (int k = 0; k < qp->ni; k++) {
+    int i = qp->hnode[k];
+    const double *nk = qp->N + 3 * k, *d = dx + 3 * i;
+    double s = qp->H[k] + nk[0] * d[0] + nk[1] * d[1] + nk[2] * d[2], g = gamma[k] * qp->invm[i];
+    if (!(-s <= res->in)) res->in = -s;
+    if (!(-g <= res->neg)) res->neg = -g;
+    if (!(fabs(g * s) <= res->comp)) res->comp = fabs(g * s);
+  }
+  for (int i = 0; i < qp->n; i++) {
+    if (!(qp->invm[i] > 0)) continue;
+    for (int d = 0; d < 3; d++) {
+      double e = dx[3 * i + d] - qp->u[3 * i + d];
+      res->objective += 0.5 * e * e / qp->invm[i];
+    }
+  }
+}
+
+#ifndef CF_HAVE_IPOPT
+int cf_qp_have_ipopt(void) { return 0; }
+
+int cf_qp_solve_ipopt(const cf_qp *qp, double tol, double *dx, double *gamma, int *iterations, cf_error *err) {
+  (void)qp, (void)tol, (void)dx, (void)gamma, (void)iterations;
+  return cf_error_set(err, CF_EINVAL,
+                      "contact solver ipopt: this clothfit was built without Ipopt (install "
+                      "coinor-libipopt-dev and rebuild: bash scripts/setup.sh)");
+}
+#endif

@@ -6,9 +6,11 @@
  * height are not given: these are guesses).  Prints the mean x of the sheet
  * every 0.25 s, then the contact counters and the wall time.
  *
- * usage: bench_contact [MU [N [RADIUS [HEIGHT [L [OFF_X [UPDATES [BUDGET]]]]]]]]
- *        defaults     0.55  13  0.1     0.6     1.3  0.3   1         0
- * (BUDGET: cf_contact_params.friction_budget) */
+ * usage: bench_contact [MU [N [RADIUS [HEIGHT [L [OFF_X [UPDATES [BUDGET [SOLVER]]]]]]]]]
+ *        defaults     0.55  13  0.1     0.6     1.3  0.3   1         0       0
+ * (BUDGET: cf_contact_params.friction_budget; SOLVER 0: the active set,
+ * 1: Ipopt, the interior-point baseline).  The last line ends with the wall
+ * time and q = wall time / simulated time (thesis Table 4.8). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +30,7 @@ int main(int argc, char **argv) {
   cf_contact_params_default(&cp);
   cp.updates = (int)arg(argc, argv, 7, 1);
   cp.friction_budget = (int)arg(argc, argv, 8, 0);
+  cp.solver = arg(argc, argv, 9, 0) == 1 ? CF_CONTACT_IPOPT : CF_CONTACT_ACTIVE_SET;
   cf_obstacle ob[2];
   cf_mesh *m = cf_test_drape_scene(&d, cp.thickness, ob);
   cf_error err = {0, ""};
@@ -51,12 +54,15 @@ int main(int argc, char **argv) {
   }
   clock_gettime(CLOCK_MONOTONIC, &t1);
   cf_sim_stats st = cf_sim_get_stats(s);
-  printf("mu %.2f, %dx%d nodes, updates %d, friction budget %d: %ld steps (%ld in contact), %.2f iterations/step, %ld active-set "
-         "solves, %ld factorizations, %ld updates, %ld analyses, rows in %ld out %ld, min clearance %.3g m; "
-         "%.3f s\n",
-         d.mu, d.n, d.n, cp.updates, cp.friction_budget, st.steps, st.contact_steps, (double)st.iterations / (st.steps ? st.steps : 1),
-         st.active_set_iterations, st.contact_factorizations, st.contact_updates, st.contact_analyses, st.rows_in,
-         st.rows_out, st.min_clearance, (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec));
+  double wall = (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec);
+  printf("mu %.2f, %dx%d nodes, updates %d, friction budget %d, %s: %ld steps (%ld in contact), %.2f "
+         "iterations/step, %ld %s, %ld factorizations, %ld updates, %ld analyses, rows in %ld out %ld, min "
+         "clearance %.3g m; %.3f s, q %.3g\n",
+         d.mu, d.n, d.n, cp.updates, cp.friction_budget, cp.solver == CF_CONTACT_IPOPT ? "ipopt" : "active set",
+         st.steps, st.contact_steps, (double)st.iterations / (st.steps ? st.steps : 1), st.active_set_iterations,
+         cp.solver == CF_CONTACT_IPOPT ? "interior-point iterations" : "active-set solves", st.contact_factorizations,
+         st.contact_updates, st.contact_analyses, st.rows_in, st.rows_out, st.min_clearance, wall,
+         wall / (200 * p.dt));
   cf_sim_free(s);
   cf_mesh_free(m);
   return rc ? 1 : 0;

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 pkgs=(meson ninja-build pkg-config gcc clang libclang-rt-14-dev
       libgsl-dev libhdf5-dev hdf5-tools libsuitesparse-dev libcsv-dev libinih-dev
       libopenblas-dev libopenblas0-serial nettle-dev gnuplot-nox zlib1g-dev
-      openmpi-bin libopenmpi-dev slurm-wlm munge)
+      openmpi-bin libopenmpi-dev slurm-wlm munge coinor-libipopt-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

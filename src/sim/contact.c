@@ -490,6 +490,24 @@ static int factor_system(cf_contact *c, const cf_proj_rows *r, cf_contact_result
   return CF_OK;
 }
 
+/* The rows of the system at the displacement d[3n]: b = G + ∇G d for the
+ * metric rows and the active pattern rows, 0 for the inactive ones. */
+static void linearized_rows(const cf_contact *c, const cf_proj_rows *r, const double *d, double *b) {
+  memcpy(b, r->C, sizeof(double) * (size_t)r->na);
+  for (int i = 0; i < c->n; i++) {
+    const double *di = d + 3 * i;
+    for (int s = r->node_ptr[i]; s < r->node_ptr[i + 1]; s++) {
+      const double *g = r->G + 3 * r->node_slot[s];
+      b[r->slot_row[r->node_slot[s]]] += 2 * (g[0] * di[0] + g[1] * di[1] + g[2] * di[2]);
+    }
+  }
+  for (int f = 0; f < c->np; f++) {
+    int k = c->P[f];
+    const double *di = d + 3 * c->cnode[k], *nk = c->N + 3 * k;
+    b[r->na + f] = c->wpos[k] < 0 ? 0 : c->H[k] + nk[0] * di[0] + nk[1] * di[1] + nk[2] * di[2];
+  }
+}
+
 /* Solve for ζ (into c->X) with right-hand side G + ∇G u. */
 static int solve_multipliers(cf_contact *c, const cf_proj_rows *r, cf_error *err) {
   int N = r->na + c->np;
@@ -498,20 +516,7 @@ static int solve_multipliers(cf_contact *c, const cf_proj_rows *r, cf_error *err
     c->B = cholmod_allocate_dense(N, 1, N, CHOLMOD_REAL, &c->cc);
     if (!c->B) return cf_error_set(err, CF_ENOMEM, "contacts: out of memory");
   }
-  double *b = c->B->x;
-  memcpy(b, r->C, sizeof(double) * (size_t)r->na);
-  for (int i = 0; i < c->n; i++) {
-    const double *ui = c->u + 3 * i;
-    for (int s = r->node_ptr[i]; s < r->node_ptr[i + 1]; s++) {
-      const double *g = r->G + 3 * r->node_slot[s];
-      b[r->slot_row[r->node_slot[s]]] += 2 * (g[0] * ui[0] + g[1] * ui[1] + g[2] * ui[2]);
-    }
-  }
-  for (int f = 0; f < c->np; f++) {
-    int k = c->P[f];
-    const double *ui = c->u + 3 * c->cnode[k], *nk = c->N + 3 * k;
-    b[r->na + f] = c->wpos[k] < 0 ? 0 : c->H[k] + nk[0] * ui[0] + nk[1] * ui[1] + nk[2] * ui[2];
-  }
+  linearized_rows(c, r, c->u, c->B->x);
   if (!cholmod_solve2(CHOLMOD_A, c->L, c->B, NULL, &c->X, NULL, &c->Y, &c->E, &c->cc))
     return cf_error_set(err, CF_ESOLVER, "contacts: CHOLMOD solve failed");
   return CF_OK;
@@ -549,20 +554,7 @@ static double increment(cf_contact *c, const cf_proj_rows *r) {
  * factor and added to ζ; then the increment again.  Returns how far it
  * moved a node (max_i of the change of Δφ_i), or NAN (err set). */
 static double refine(cf_contact *c, const cf_proj_rows *r, cf_error *err) {
-  double *b = c->B->x;
-  memcpy(b, r->C, sizeof(double) * (size_t)r->na);
-  for (int i = 0; i < c->n; i++) {
-    const double *di = c->dx + 3 * i;
-    for (int s = r->node_ptr[i]; s < r->node_ptr[i + 1]; s++) {
-      const double *g = r->G + 3 * r->node_slot[s];
-      b[r->slot_row[r->node_slot[s]]] += 2 * (g[0] * di[0] + g[1] * di[1] + g[2] * di[2]);
-    }
-  }
-  for (int f = 0; f < c->np; f++) {
-    int k = c->P[f];
-    const double *di = c->dx + 3 * c->cnode[k], *nk = c->N + 3 * k;
-    b[r->na + f] = c->wpos[k] < 0 ? 0 : c->H[k] + nk[0] * di[0] + nk[1] * di[1] + nk[2] * di[2];
-  }
+  linearized_rows(c, r, c->dx, c->B->x);
   if (!cholmod_solve2(CHOLMOD_A, c->L, c->B, NULL, &c->D, NULL, &c->Y, &c->E, &c->cc)) {
     cf_error_set(err, CF_ESOLVER, "contacts: CHOLMOD solve failed");
     return NAN;

@@ -14,7 +14,7 @@
 #include "fit_cli.h"
 
 static const char *help =
-    "usage: clothfit fit REC.h5 [--params delta,alpha] [--start grid|apriori|D,A]\n"
+    "usage: clothfit fit REC.h5 [--params delta,alpha[,mu]] [--mu M] [--start grid|apriori|D,A]\n"
     "                    [--train A:B] [--max-evals N] [--workers N] [--prune]\n"
     "                    " CF_CLI_MODEL_USAGE "\n"
     "                    [-o RESULTS.h5] [--restart] [--no-confidence] [--json]\n"
@@ -42,8 +42,15 @@ static const char *help =
     "model with known parameters, 17 intervals held the truth (tests/\n"
     "test_confidence.c).  --no-confidence skips it.\n"
     "\n"
-    "  --params delta,alpha  the parameters fitted (mu needs contact, which the\n"
-    "                        driven simulation does not model yet)\n"
+    "  --params delta,alpha  the parameters fitted (default)\n"
+    "  --params delta,alpha,mu  also mu, the cloth's friction on the recording's\n"
+    "                        table (needs /table: ingest --table-height and\n"
+    "                        --table-extent); the grid start sweeps (delta, alpha)\n"
+    "                        at the start mu, Nelder-Mead then moves all three\n"
+    "                        (mu in [0, 3], simplex step 0.2); the confidence\n"
+    "                        intervals are of delta and alpha at the fitted mu\n"
+    "  --mu M                mu held (delta,alpha; default 0) or the start of its fit\n"
+    "                        (delta,alpha,mu; default 0.5); needs a table\n"
     "  --start grid          start from the grid optimum (default: runs the sweep of\n"
     "                        `clothfit sweep` on the training window first)\n"
     "  --start apriori       start from the a-priori formula (4.10)-(4.11), thesis\n"
@@ -61,7 +68,7 @@ static const char *help =
     "                        the missing ones\n"
     "  --restart             discard the journal of an earlier, different run\n"
     "  --json                one JSON object on the last line: delta, alpha, mu\n"
-    "                        (null), mean_error_cm, mean_std_cm (whole recording),\n"
+    "                        (null unless fitted), mean_error_cm, mean_std_cm (whole recording),\n"
     "                        method, evaluations, and train_/test_ errors, start,\n"
     "                        starts_tried, failed_evaluations, failed_points,\n"
     "                        grid_points, failed_fraction, optimum_borders_failed\n"
@@ -74,7 +81,9 @@ static const char *help =
     CF_CLI_MODEL_HELP;
 
 typedef struct {
-  const char *params, *start, *train, *max_evals, *workers, *out;
+  const char *params, *start, *train, *max_evals, *workers, *out, *mu;
+  int fit_mu;          /* --params delta,alpha,mu */
+  double mu0;          /* --mu: mu held, or the start of its fit (default 0 held, 0.5 fitted) */
   cf_cli_model model;
   int prune, json, nw, evals, t0, t1, restart, no_conf;
   double f0, f1, d0, a0;
@@ -87,10 +96,12 @@ typedef struct {
 } fit_args;
 
 static int check_values(fit_args *a) {
-  if (a->params && strcmp(a->params, "delta,alpha"))
-    return cf_cli_fail("fit", strstr(a->params, "mu") ? "--params %s: fitting mu needs contact (table, stick), which "
-                       "the driven simulation does not model yet; use --params delta,alpha"
-                       : "invalid --params '%s': expected delta,alpha", a->params);
+  a->fit_mu = a->params && !strcmp(a->params, "delta,alpha,mu");
+  if (a->params && !a->fit_mu && strcmp(a->params, "delta,alpha"))
+    return cf_cli_fail("fit", "invalid --params '%s': expected delta,alpha or delta,alpha,mu", a->params);
+  a->mu0 = a->fit_mu ? 0.5 : 0;
+  if (a->mu && !(cf_text_double(a->mu, &a->mu0) && a->mu0 >= 0))
+    return cf_cli_fail("fit", "invalid --mu '%s': expected a friction coefficient >= 0", a->mu);
   a->f0 = 0, a->f1 = 0.5;
   if (a->train && (!cf_cli_parse_range(a->train, &a->f0, &a->f1) || a->f1 > 1))
     return cf_cli_fail("fit", "invalid --train '%s': expected A:B, fractions with 0 <= A < B <= 1", a->train);
@@ -232,7 +243,9 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   printf("recording         %s (%d frames, dt %g s, rho %g kg/m^2)\n", rec->recording, rec->frames, rec->dt, rec->rho);
   printf("start             %s: delta %.5f alpha %.5f (training error %.4f cm)\n", f->start_kind, f->start[0],
          f->start[1], f->f_start);
-  printf("optimum           delta %.5f alpha %.5f (%s, %d evaluations, %d iterations%s)\n", f->x[0], f->x[1],
+  char mu[64] = "";
+  if (f->n_params > 2) snprintf(mu, sizeof mu, " mu %.4f", f->x[2]);
+  printf("optimum           delta %.5f alpha %.5f%s (%s, %d evaluations, %d iterations%s)\n", f->x[0], f->x[1], mu,
          f->method, f->evaluations, f->iterations, f->converged ? "" : ", not converged");
   printf("training          [%.2f, %.2f) s: error %.4f cm, std %.4f cm\n", f->train_t0_s, f->train_t1_s, f->e_train,
          f->s_train);
@@ -259,7 +272,7 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   printf("{");
   cf_cli_json_num("delta", f->x[0], 1);
   cf_cli_json_num("alpha", f->x[1], 0);
-  cf_cli_json_num("mu", NAN, 0);
+  cf_cli_json_num("mu", f->n_params > 2 ? f->x[2] : NAN, 0);
   cf_cli_json_num("mean_error_cm", f->e_all, 0);
   cf_cli_json_num("mean_std_cm", f->s_all, 0);
   cf_cli_json_str("method", f->method, 0);
@@ -298,6 +311,7 @@ int cmd_fit(int argc, char **argv) {
                              {"--workers", &a.workers, NULL}, {"-o", &a.out, NULL},
                              {"--prune", NULL, &a.prune},    {"--json", NULL, &a.json},
                              {"--restart", NULL, &a.restart}, {"--no-confidence", NULL, &a.no_conf},
+                             {"--mu", &a.mu, NULL},
                              CF_CLI_MODEL_OPTS(a.model),     {NULL, NULL, NULL}};
   const char *path = NULL;
   int npos = 0;
@@ -309,10 +323,15 @@ int cmd_fit(int argc, char **argv) {
   rc = rc || cf_cli_load_inputs("fit", &path, 1, &a.model, &in) ||
        cf_cli_tasks_begin("fit", &(cf_cli_task_opts){a.out, NULL, a.restart}, argc, argv, &path, 1, NULL, &a.tk) ||
        cf_cli_results_begin("fit", a.out, &res, argc, argv, a.nw, NULL);
+  if (!rc && (a.fit_mu || a.mu) && !cf_fit_target_has_table(&in->tg))
+    rc = cf_cli_fail("fit", "%s: %s needs a table in the recording (/table: ingest with --table-height and "
+                     "--table-extent): mu is the cloth's friction on it", path, a.fit_mu ? "--params delta,alpha,mu" : "--mu");
+  if (!rc) in->fit_mu = a.fit_mu, in->fixed.mu = a.mu0;
   cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
   if (!rc && !rec) rc = cf_cli_fail("fit", "out of memory");
   cf_error cerr = {0, ""};
   rc = rc || run_fit(&a, in, rec);
+  if (!rc && a.fit_mu) in->fixed.mu = rec->fit.x[2]; /* the confidence stencil around the fitted mu */
   if (!rc && !a.no_conf &&
       cf_cli_confidence((const cf_fit_input *const *)&in, 1, a.nw, cf_cli_tasks_kept(&a.tk), &rec, &cerr))
     rc = cf_cli_fail("fit", "%s", cerr.msg);

@@ -14,7 +14,8 @@
 static const char *help =
     "usage: clothfit ingest motive FILE.csv -o REC.h5 [--dt SECONDS|native] [--up y|z]\n"
     "         [--material M] [--size A2|A3|WxH] [--density KG_M2] [--motion M] [--speed S]\n"
-    "         [--repetition R] [--notes TEXT] [--rigid-bodies] [--keep-unseen]\n"
+    "         [--repetition R] [--notes TEXT] [--table-height Z --table-extent X0,X1,Y0,Y1]\n"
+    "         [--rigid-bodies] [--keep-unseen]\n"
     "         [--allow-no-markers] [--strict] [--json]\n"
     "\n"
     "Read an OptiTrack Motive CSV export (format 1.21-1.25), convert to metres and\n"
@@ -31,6 +32,12 @@ static const char *help =
     "                       WxH in metres (e.g. 0.5x0.7)\n"
     "  --density KG_M2      areal density; default from --material when it is one of\n"
     "                       paper, polyester, light-cotton, felt, wool, denim, stiff-cotton\n"
+    "  --table-height Z     the cloth meets a table whose top face is at height Z (m, in\n"
+    "  --table-extent X0,X1,Y0,Y1  the recording's z-up frame) and spans x in X0..X1,\n"
+    "                       y in Y0..Y1 (m): written to /table; simulations of the\n"
+    "                       recording put that table in, and fit --params\n"
+    "                       delta,alpha,mu fits the cloth's friction on it.  Both\n"
+    "                       or neither (also as table_height, table_extent in --meta)\n"
     "  --rigid-bodies       also keep rigid-body and rigid-body-marker positions\n"
     "  --keep-unseen        keep markers that have no sample at all (all NaN)\n"
     "  --allow-no-markers   write an empty recording instead of failing on a file\n"
@@ -95,6 +102,9 @@ static int meta_option(const char *opt, const char *v, ingest_args *a, int *bad)
   else if (!strcmp(opt, "--notes")) copy_arg(m->notes, sizeof m->notes, v);
   else if (!strcmp(opt, "--size")) *bad = !parse_size(v, m);
   else if (!strcmp(opt, "--density")) *bad = !parse_positive(v, &m->density);
+  else if (!strcmp(opt, "--table-height")) *bad = !cf_text_double(v, m->table);
+  else if (!strcmp(opt, "--table-extent"))
+    *bad = !(cf_text_doubles(v, 4, m->table + 1) && m->table[1] < m->table[2] && m->table[3] < m->table[4]);
   else if (!strcmp(opt, "--dt")) *bad = !(!strcmp(v, "native") ? (a->dt = 0, 1) : parse_positive(v, &a->dt));
   else if (!strcmp(opt, "--up")) *bad = !(strlen(v) == 1 && (v[0] == 'y' || v[0] == 'z')), a->mopts.up = v[0];
   else if (!strcmp(opt, "-o")) a->out = v;
@@ -136,6 +146,10 @@ static int parse_args(int argc, char **argv, ingest_args *a) {
   if (a->mopts.strict && strcmp(a->kind, "motive"))
     return cf_cli_fail("ingest", "--strict is an option of 'ingest motive' (see --help)");
   if (!a->out) return cf_cli_fail("ingest", "missing -o REC.h5 (see --help)");
+  const double *t = a->meta.table;
+  if ((isfinite(t[0]) || isfinite(t[1])) && !cf_rec_table_valid(t))
+    return cf_cli_fail("ingest", "a table needs both its height (--table-height or table_height) and its extent "
+                       "(--table-extent or table_extent)");
   struct stat si, so;
   if (!stat(a->in, &si) && !stat(a->out, &so) && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
     return cf_cli_fail("ingest", "%s: the output would overwrite the input", a->out);

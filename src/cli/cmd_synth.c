@@ -45,10 +45,19 @@ static void summary(const char *cfg, const char *out, const cf_synth_config *c, 
          c->repetition);
   printf("truth             delta %g, alpha %g, kappa %g, beta %g, rho %g\n", c->delta, c->alpha, c->kappa, c->beta,
          c->density);
+  if (!strcmp(c->motion, "tablecloth")) printf("                  mu %g (friction on the table)\n", c->table_mu);
   printf("simulation        %dx%d quads, dt %.4g s, %ld steps in %d run(s), %.2f s wall, max violation %.3g\n",
          r->nx, r->ny, c->sim_dt, r->steps, r->runs, r->wall_s, r->max_violation);
-  printf("speed             %.4f m/s achieved, target %.4f (%+.1f %%), rate scale %.4f\n", r->achieved_speed,
-         r->target_speed, dev, r->rate_scale);
+  cf_obstacle table;
+  double t[5];
+  if (cf_synth_table(c, &table, t)) {
+    printf("speed             %.4f m/s (a tablecloth's motion is not calibrated to a speed)\n", r->achieved_speed);
+    printf("table             top at %.4f m, x %g..%g m, y %g..%g m, mu %g\n", t[0], t[1], t[2], t[3], t[4],
+           c->table_mu);
+  } else {
+    printf("speed             %.4f m/s achieved, target %.4f (%+.1f %%), rate scale %.4f\n", r->achieved_speed,
+           r->target_speed, dev, r->rate_scale);
+  }
   printf("frames            %d at %g Hz (%g s)\n", r->n_frames, c->rate, c->duration);
   printf("markers           %d on a %dx%d lattice; %d tracks (%d fragments, %d ghosts), %d gaps, noise %g mm\n", K,
          r->rows, r->cols, r->n_tracks, frag, ghosts, r->n_gaps, 1e3 * c->noise);

@@ -61,17 +61,19 @@ static int store_path(cf_res_fit *f, const cf_nm_result *nr) {
   if (!f->path) return CF_ENOMEM;
   for (int i = 0; i < nr->n_path; i++) {
     double *p = f->path + 4 * i;
-    p[0] = nr->path[i].x[0], p[1] = nr->path[i].x[1], p[2] = NAN, p[3] = nr->path[i].f;
+    p[0] = nr->path[i].x[0], p[1] = nr->path[i].x[1], p[3] = nr->path[i].f;
+    p[2] = f->n_params > 2 ? nr->path[i].x[2] : NAN;
   }
   return CF_OK;
 }
 
-static void store_fit(cf_res_fit *f, const cf_nm_result *nr, const char *start_kind, double d0, double a0) {
+static void store_fit(const cf_fit_input *in, cf_res_fit *f, const cf_nm_result *nr, const char *start_kind,
+                      double d0, double a0) {
   snprintf(f->method, sizeof f->method, "nelder-mead");
   snprintf(f->start_kind, sizeof f->start_kind, "%s", start_kind);
-  f->n_params = 2;
-  f->start[0] = d0, f->start[1] = a0, f->start[2] = NAN;
-  f->x[0] = nr->best[0], f->x[1] = nr->best[1], f->x[2] = NAN;
+  f->n_params = in->fit_mu ? 3 : 2;
+  f->start[0] = d0, f->start[1] = a0, f->start[2] = in->fit_mu ? in->fixed.mu : NAN;
+  f->x[0] = nr->best[0], f->x[1] = nr->best[1], f->x[2] = in->fit_mu ? nr->best[2] : NAN;
   f->f_start = nr->f_start, f->f_best = nr->f_best;
   f->evaluations = nr->evaluations, f->iterations = nr->iterations, f->converged = nr->converged;
   f->failed_evaluations = nr->failed;
@@ -99,8 +101,17 @@ static cf_fit_point point_at(const cf_fit_input *in, double delta, double alpha)
   return pt;
 }
 
+/* mu's simplex step and bounds when it is fitted (thesis Table 4.7: fitted
+ * values 0 to 2). */
+#define CF_CLI_MU_STEP 0.2
+#define CF_CLI_MU_MAX 3.0
+
 static void nm_options(const cf_fit_input *in, double d0, double a0, int t0, int t1, int max_evals, cf_nm_options *o) {
   cf_nm_options_default(o, in->tg.rho, d0, a0);
+  if (in->fit_mu) {
+    o->n = 3;
+    o->start[2] = in->fixed.mu, o->step[2] = CF_CLI_MU_STEP, o->lo[2] = 0, o->hi[2] = CF_CLI_MU_MAX;
+  }
   o->t0 = t0, o->t1 = t1, o->max_evals = max_evals > 0 ? max_evals : 200;
 }
 
@@ -114,6 +125,7 @@ static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const c
   cf_frame_error *fe = malloc(sizeof *fe * T);
   double *sim = malloc(sizeof(double) * 3 * ((size_t)T * in->tg.rows * in->tg.cols + 1));
   cf_fit_point pt = point_at(in, nr->best[0], nr->best[1]);
+  if (in->fit_mu) pt.mu = nr->best[2];
   cf_fit_result r;
   for (int k = 0; fe && k < T; k++) fe[k].e_cm = fe[k].s_cm = fe[k].d_cm = NAN, fe[k].n = 0; /* after a failure */
   if (!fe || !sim || cf_fit_run_eval_markers(run, &pt, fe, &r, sim))
@@ -121,10 +133,11 @@ static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const c
   if (!rc) {
     cf_res_rec_describe(rec, in);
     rec->has_fit = 1;
-    store_fit(&rec->fit, nr, start_kind, d0, a0);
+    store_fit(in, &rec->fit, nr, start_kind, d0, a0);
+    if (store_path(&rec->fit, nr)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
     rec->fit.model = cf_res_model_of(in);
     store_windows(rec, fe, &r, T, t0, t1, in->tg.dt);
-    if (store_path(&rec->fit, nr) || cf_res_set_series(rec, fe, &in->tg, sim, pt.delta, pt.alpha))
+    if (!rc && cf_res_set_series(rec, fe, &in->tg, sim, pt.delta, pt.alpha))
       rc = cf_error_set(err, CF_ENOMEM, "out of memory");
   }
   free(fe);

@@ -69,12 +69,21 @@ typedef struct {
   int n_ctrl;           /* controlled markers (0: the two top corners) */
   const int *ctrl;      /* lattice indices (r*cols + c) of controlled markers */
   double rho;           /* density of the fabric, kg/m^2 */
+  /* A table the cloth meets (recording /table; table[0] = 0 and an empty
+   * extent: none): table[0] the height of its top face, table[1..4] the
+   * face's extent x_min, x_max, y_min, y_max (m).  The simulation puts it
+   * in as a table obstacle (src/sim) 3 cm thick, with the point's mu as the
+   * cloth's friction on it and the default contact parameters. */
+  double table[5];
 } cf_fit_target;
+/* 1 when tg has a table (extent not empty). */
+int cf_fit_target_has_table(const cf_fit_target *tg);
 
 /* Model parameters being fitted or held (the rest of cf_params comes from
  * cf_params_default with rho from the target). */
 typedef struct {
-  double delta, alpha, beta, kappa, mu;
+  double delta, alpha, beta, kappa, mu; /* mu: friction on the target's table
+                                           (no table: unused) */
 } cf_fit_point;
 
 /* A prepared driven simulation: the simulation mesh is the marker lattice

@@ -253,6 +253,24 @@ static void fail(cf_fit_result *res, int status, const char *msg) {
 }
 
 /* cf_fit_run_eval; sim[T*K*3] (may be NULL) receives the simulated markers. */
+int cf_fit_target_has_table(const cf_fit_target *tg) {
+  const double *t = tg->table;
+  return isfinite(t[0]) && t[1] < t[2] && t[3] < t[4];
+}
+
+/* The target's table as an obstacle with friction mu. */
+static int put_table(const cf_fit_target *tg, cf_sim *s, double mu, cf_error *err) {
+  const double *t = tg->table;
+  cf_obstacle o;
+  cf_obstacle_init(&o, cf_obstacle_table);
+  o.c[0] = 0.5 * (t[1] + t[2]), o.c[1] = 0.5 * (t[3] + t[4]), o.c[2] = t[0];
+  o.h[0] = 0.5 * (t[2] - t[1]), o.h[1] = 0.5 * (t[4] - t[3]), o.h[2] = 0.03;
+  o.mu = mu;
+  cf_contact_params cp;
+  cf_contact_params_default(&cp);
+  return cf_sim_set_obstacles(s, &o, 1, &cp, err);
+}
+
 static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double prune_bound, cf_frame_error *fe,
                 cf_fit_result *res, double *sim) {
   const cf_fit_target *tg = r->tg;
@@ -273,6 +291,10 @@ static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double pr
   p.kappa = pt->kappa;
   cf_error err;
   cf_sim *s = cf_sim_alloc(r->mesh, &p, r->kin, r->n_kin, &err);
+  if (s && cf_fit_target_has_table(tg) && put_table(tg, s, pt->mu, &err)) {
+    cf_sim_free(s);
+    s = NULL;
+  }
   if (!s) {
     fail(res, err.code, err.msg);
     return err.code == CF_ENOMEM ? CF_ENOMEM : CF_OK;

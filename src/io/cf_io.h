@@ -51,6 +51,9 @@ int cf_ini_parse_text(const char *path, const char *text, cf_ini_key_fn fn, void
 
 /* A whole finite number (trailing blanks allowed); 0 if s is not one. */
 int cf_text_double(const char *s, double *out);
+/* Exactly n comma-separated finite numbers into out[n]; 0 if s is not that
+ * (out may then be partly written). */
+int cf_text_doubles(const char *s, int n, double *out);
 
 /* ------------------------------------------------------------ HDF5 output */
 /* A simulated trajectory: positions [T][n][3] at times [T] of a mesh with
@@ -90,7 +93,14 @@ typedef struct {
 typedef struct {           /* /meta of the HDF5 file; "" / NaN = unknown */
   char material[64], size[32], motion[64], speed[64], repetition[64], notes[256];
   double width_m, height_m, density; /* m, m, kg/m^2 */
+  /* The table the cloth is laid on (SPEC §6 /table, attrs height and
+   * extent): table[0] the height of its top face (z, m), table[1..4] the
+   * face's extent x_min, x_max, y_min, y_max (m, in the recording's z-up
+   * frame); table[0] NaN: no table. */
+  double table[5];
 } cf_rec_meta;
+/* 1 when the five values describe a table: finite, x_min < x_max, y_min < y_max. */
+int cf_rec_table_valid(const double table[5]);
 
 /* A depth-camera mesh sequence (SPEC §6 /mesh): node positions on the
  * recording's time axis and one fixed connectivity.  n_nodes == 0: none. */

@@ -17,6 +17,16 @@ static int attr_scalar(hid_t obj, const char *name, hid_t type, const void *v) {
 
 int cf_h5_attr_double(hid_t obj, const char *name, double v) { return attr_scalar(obj, name, H5T_NATIVE_DOUBLE, &v); }
 
+int cf_h5_attr_doubles(hid_t obj, const char *name, int n, const double *v) {
+  hsize_t d = (hsize_t)n;
+  hid_t sp = H5Screate_simple(1, &d, NULL);
+  hid_t a = sp < 0 ? -1 : H5Acreate2(obj, name, H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT);
+  herr_t r = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_DOUBLE, v);
+  if (a >= 0) H5Aclose(a);
+  if (sp >= 0) H5Sclose(sp);
+  return r >= 0;
+}
+
 int cf_h5_attr_int(hid_t obj, const char *name, int v) { return attr_scalar(obj, name, H5T_NATIVE_INT, &v); }
 
 int cf_h5_attr_string(hid_t obj, const char *name, const char *s) {
@@ -49,6 +59,18 @@ int cf_h5_read_attr_double(hid_t obj, const char *name, double *v) {
   herr_t r = a < 0 ? -1 : H5Aread(a, H5T_NATIVE_DOUBLE, v);
   if (a >= 0) H5Aclose(a);
   return r >= 0;
+}
+
+int cf_h5_read_attr_doubles(hid_t obj, const char *name, int n, double *v) {
+  if (H5Aexists(obj, name) <= 0) return 0;
+  hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+  hid_t sp = a < 0 ? -1 : H5Aget_space(a), t = a < 0 ? -1 : H5Aget_type(a);
+  hssize_t np = sp < 0 ? -1 : H5Sget_simple_extent_npoints(sp);
+  int ok = np == n && t >= 0 && H5Tget_class(t) == H5T_FLOAT && H5Aread(a, H5T_NATIVE_DOUBLE, v) >= 0;
+  if (t >= 0) H5Tclose(t);
+  if (sp >= 0) H5Sclose(sp);
+  if (a >= 0) H5Aclose(a);
+  return ok ? 1 : -1;
 }
 
 /* A string attribute, fixed-length or variable-length, truncated to size. */

@@ -11,11 +11,16 @@
 int cf_h5_attr_double(hid_t obj, const char *name, double v);
 int cf_h5_attr_int(hid_t obj, const char *name, int v);
 int cf_h5_attr_string(hid_t obj, const char *name, const char *s);
+/* A [n] double attribute. */
+int cf_h5_attr_doubles(hid_t obj, const char *name, int n, const double *v);
 int cf_h5_dataset(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims, const void *data);
 
 /* Readers.  A missing attribute leaves *v / buf unchanged and returns 0. */
 int cf_h5_read_attr_double(hid_t obj, const char *name, double *v);
 int cf_h5_read_attr_string(hid_t obj, const char *name, char *buf, size_t size);
+/* A double attribute of exactly n values (scalar when n == 1) into v[n];
+ * -1 when it exists with another size or type, 0 when it is missing. */
+int cf_h5_read_attr_doubles(hid_t obj, const char *name, int n, double *v);
 /* Read a whole dataset of rank `rank` as type; dims[] gets its shape and
  * *data a malloc'ed buffer (of at least one element). */
 int cf_h5_read_dataset(hid_t loc, const char *name, hid_t type, int rank, hsize_t *dims, void **data);

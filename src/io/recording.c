@@ -17,6 +17,13 @@ void cf_recording_init(cf_recording *r) {
   r->up = 'z';
   r->unit_scale = 1;
   r->meta.width_m = r->meta.height_m = r->meta.density = NAN;
+  for (int q = 0; q < 5; q++) r->meta.table[q] = NAN;
+}
+
+int cf_rec_table_valid(const double t[5]) {
+  for (int q = 0; q < 5; q++)
+    if (!isfinite(t[q])) return 0;
+  return t[1] < t[2] && t[3] < t[4];
 }
 
 static void free_strings(char **s, int n) {

@@ -4,6 +4,8 @@
  *                length_unit_scale, time_offset
  *   /meta        attrs material, size, width_m, height_m, density, motion, speed,
  *                repetition, notes
+ *   /table       (if the cloth meets a table) attrs height (m, the top face's
+ *                z), extent (x_min, x_max, y_min, y_max of the face, m)
  *   /time        [T] float64 from 0; attrs dt, resampling ("linear" | "native")
  *   /markers     position [T,K,3] (NaN = missing), name [K] (UTF-8 strings)
  *   /quality     missing_fraction [K], longest_gap_s [K], longest_gap_frames [K],
@@ -58,6 +60,15 @@ static int write_meta(hid_t f, const cf_rec_meta *m) {
            cf_h5_attr_double(g, "density", m->density) && cf_h5_attr_string(g, "motion", m->motion) &&
            cf_h5_attr_string(g, "speed", m->speed) && cf_h5_attr_string(g, "repetition", m->repetition) &&
            cf_h5_attr_string(g, "notes", m->notes);
+  if (g >= 0) H5Gclose(g);
+  return ok;
+}
+
+/* /table (SPEC §6), when the recording has one. */
+static int write_table(hid_t f, const cf_rec_meta *m) {
+  if (!cf_rec_table_valid(m->table)) return 1;
+  hid_t g = H5Gcreate2(f, "table", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  int ok = g >= 0 && cf_h5_attr_double(g, "height", m->table[0]) && cf_h5_attr_doubles(g, "extent", 4, m->table + 1);
   if (g >= 0) H5Gclose(g);
   return ok;
 }
@@ -154,7 +165,7 @@ int cf_recording_write_h5(const char *path, cf_recording *r, cf_error *err) {
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (f < 0) return cf_error_set(err, CF_EIO, "%s: cannot create HDF5 file (is the folder writable?)", path);
-  int ok = write_root(f, r) && write_meta(f, &r->meta) && write_time(f, r) && write_markers(f, r) &&
+  int ok = write_root(f, r) && write_meta(f, &r->meta) && write_table(f, &r->meta) && write_time(f, r) && write_markers(f, r) &&
            write_quality(f, r) && write_source(f, r) && write_mesh(f, &r->mesh, r->n_frames) &&
            cf_h5_write_markers(f, r);
   ok = H5Fclose(f) >= 0 && ok;
@@ -287,6 +298,21 @@ static int read_mesh(hid_t f, const char *path, cf_recording *r, cf_error *err) 
   return CF_OK;
 }
 
+/* /table: attrs height (scalar) and extent (x_min, x_max, y_min, y_max). */
+static int read_table(hid_t f, const char *path, cf_rec_meta *m, cf_error *err) {
+  if (H5Lexists(f, "table", H5P_DEFAULT) <= 0) return CF_OK;
+  hid_t g = H5Gopen2(f, "table", H5P_DEFAULT);
+  double t[5];
+  int ok = g >= 0 && cf_h5_read_attr_doubles(g, "height", 1, t) == 1 &&
+           cf_h5_read_attr_doubles(g, "extent", 4, t + 1) == 1 && cf_rec_table_valid(t);
+  if (g >= 0) H5Gclose(g);
+  if (!ok)
+    return cf_error_set(err, CF_EFORMAT, "%s: /table: expected attributes height (a number, m) and extent (4 "
+                        "numbers x_min < x_max, y_min < y_max, m)", path);
+  memcpy(m->table, t, sizeof t);
+  return CF_OK;
+}
+
 int cf_recording_read_h5(const char *path, cf_recording *r, cf_error *err) {
   cf_recording_init(r);
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
@@ -300,6 +326,7 @@ int cf_recording_read_h5(const char *path, cf_recording *r, cf_error *err) {
                       "expected '%s')", path, format, FORMAT);
   if (!rc) rc = read_arrays(f, path, r, err);
   if (!rc) rc = read_mesh(f, path, r, err);
+  if (!rc) rc = read_table(f, path, &r->meta, err);
   if (!rc) {
     read_root(f, r);
     read_meta(f, &r->meta);

@@ -19,6 +19,21 @@ int cf_text_double(const char *s, double *out) {
   return 1;
 }
 
+int cf_text_doubles(const char *s, int n, double *out) {
+  for (int q = 0; q < n; q++) {
+    char buf[64];
+    size_t len = strcspn(s, ",");
+    if (len >= sizeof buf || (q < n - 1) != (s[len] == ',')) return 0;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    char *b = buf;
+    while (*b == ' ' || *b == '\t') b++;
+    if (!cf_text_double(b, out + q)) return 0;
+    s += len + (q < n - 1);
+  }
+  return 1;
+}
+
 static char *read_all(FILE *f, const char *path, const char *what, size_t *len, cf_error *err) {
   size_t cap = 4096, n = 0;
   char *buf = malloc(cap);

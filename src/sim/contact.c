@@ -249,7 +249,7 @@ static double friction(cf_contact *c, const cf_proj_rows *r, const double *xprev
     if (!(s > 0)) continue;
     double disp = o->mu * c->gam[k] * r->invm[i], stop = s * h, dot = 0;
     for (int d = 0; d < 3; d++) dot += vt[d] / s * c->tprev[3 * k + d];
-    if (c->cp.friction_budget && c->sprev[k] > 0 && dot > 0.9 && stop < c->sprev[k]) {
+    if (c->sprev[k] > 0 && dot > 0.9 && stop < c->sprev[k]) {
       /* the last iteration stopped this node and the metric rows pulled it
        * back to rho = stop / sprev of that: Aitken's sum of the series of
        * stops, stop / (1 − rho), in one iteration */

@@ -84,6 +84,11 @@ typedef struct {
    * change them (cf_cli_model_apply). */
   cf_params base;
   cf_fit_point fixed;
+  /* 1: the refinements fit mu (the cloth's friction on the recording's
+   * table) with delta and alpha, from fixed.mu; 0: mu is held at fixed.mu.
+   * The loader sets 0 and fixed.mu = 0; `fit --params delta,alpha,mu` and
+   * `--mu` change them. */
+  int fit_mu;
 } cf_fit_input;
 
 /* Read path and build the target.  One-line errors naming the file: not a

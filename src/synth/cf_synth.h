@@ -46,6 +46,16 @@ typedef struct {
                                   the width, the sheet bent about the vertical (0.01) */
   double preroll;              /* s: simulated before frame 0, the cloth settling (1) */
   double top_height;           /* m: height of the top edge (1.5) */
+  /* motion = tablecloth (thesis §4.3.1): a table below the hanging cloth,
+   * its top face table_drop below the cloth's lowest edge at rest; from
+   * frame 0 the hands lower by L = table_drop + 0.4 height while moving by
+   * L + 5 cm towards -y over lay_time (smoothstep), laying the lower part on
+   * the table under tension, then drag it: they move drag further towards
+   * -y over drag_period (smoothstep) and hold.  The table spans x in
+   * [-1, 1] m, y in [-1, 0.3] m. */
+  double table_mu;             /* the cloth's friction on the table (0.5) */
+  double table_drop, lay_time; /* m (0.10), s (1.5) */
+  double drag, drag_period;    /* m (0.3), s (2) */
   unsigned long seed;
   double noise;                /* m: standard deviation per coordinate (1e-4) */
   double gap_rate;             /* occlusion gaps per marker per second (0.05) */
@@ -116,12 +126,18 @@ int cf_synth_write(const char *csv_path, const cf_synth_config *c, const cf_synt
  * positions x0 [n*3] into out [n*3]. */
 cf_mesh *cf_synth_mesh(const cf_synth_config *c, int kin[2]);
 int cf_synth_marker_node(const cf_synth_config *c, int r, int col);
+/* motion = tablecloth: 1 and its table as an obstacle (friction table_mu)
+ * into *o; 0 for the other motions.  The table's top face is at
+ * table[0], spanning x in table[1]..table[2], y in table[3]..table[4]
+ * (table may be NULL). */
+int cf_synth_table(const cf_synth_config *c, cf_obstacle *o, double table[5]);
 /* The simulation's initial state x [n*3]: the flat sheet (the rest metric)
  * bent isometrically about the vertical into a circular arc whose chord is
  * (1 - slack) x width, bulging towards +y (the hands hold it slack). */
 void cf_synth_initial_state(const cf_synth_config *c, const cf_mesh *m, double *x);
 typedef struct {
-  int twist;
+  int twist, tablecloth;
+  double lower, shift, lay, drag, drag_period; /* tablecloth: m, m, s, m, s */
   double amp, freq, ramp, mod;     /* m or rad, Hz, s, relative */
   double centre[3];                /* twist axis through this point */
   double nu[3][3], ph[3][3], w[3][3]; /* smooth random modulations: amplitude, rate, vertical */

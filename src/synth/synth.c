@@ -115,6 +115,9 @@ void cf_synth_motion_init(cf_synth_motion *m, const cf_synth_config *c, double r
   }
   double target = sy_target_speed(c);
   m->twist = !strcmp(c->motion, "twist");
+  m->tablecloth = !strcmp(c->motion, "tablecloth");
+  m->lower = c->table_drop + 0.4 * c->height, m->shift = m->lower + 0.05;
+  m->lay = c->lay_time, m->drag = c->drag, m->drag_period = c->drag_period;
   m->mod = c->modulation;
   m->ramp = c->ramp;
   m->centre[2] = c->top_height;
@@ -137,7 +140,35 @@ static double fade_in(double t, double ramp) {
   return s * s * s * (10 - 15 * s + 6 * s * s);
 }
 
+/* tablecloth: lower and shift over lay, then drag further (never back:
+ * pushing the lying cloth back buckles it, and a buckle's shape depends on
+ * the mesh more than on the parameters). */
+static void tablecloth(const cf_synth_motion *m, double t, int n, const double *x0, double *out) {
+  double s = fade_in(t, m->lay), dy = -m->shift * s, dz = -m->lower * s;
+  if (t > m->lay) dy -= m->drag * fade_in(t - m->lay, m->drag_period);
+  for (int k = 0; k < n; k++) {
+    out[3 * k] = x0[3 * k];
+    out[3 * k + 1] = x0[3 * k + 1] + dy;
+    out[3 * k + 2] = x0[3 * k + 2] + dz;
+  }
+}
+
+int cf_synth_table(const cf_synth_config *c, cf_obstacle *o, double table[5]) {
+  if (strcmp(c->motion, "tablecloth")) return 0;
+  double t[5] = {c->top_height - c->height - c->table_drop, -1, 1, -1, 0.3};
+  cf_obstacle_init(o, cf_obstacle_table);
+  o->c[0] = 0.5 * (t[1] + t[2]), o->c[1] = 0.5 * (t[3] + t[4]), o->c[2] = t[0];
+  o->h[0] = 0.5 * (t[2] - t[1]), o->h[1] = 0.5 * (t[4] - t[3]), o->h[2] = 0.03;
+  o->mu = c->table_mu;
+  if (table) memcpy(table, t, sizeof t);
+  return 1;
+}
+
 void cf_synth_motion_eval(const cf_synth_motion *m, double t, int n, const double *x0, double *out) {
+  if (m->tablecloth) {
+    tablecloth(m, t, n, x0, out);
+    return;
+  }
   double amp = fade_in(t, m->ramp) * m->amp * (1 + m->mod * wobble(m, 0, t));
   double phase = 2 * M_PI * m->freq * (t + m->mod * wobble_integral(m, 1, t));
   double s = amp * sin(phase);
@@ -210,6 +241,12 @@ static int simulate(const sim_job *j, double s, int run, long *steps, double *vi
   double kin0[6], kp[6], *prev = malloc(sizeof(double) * 3 * K), *cur = malloc(sizeof(double) * 3 * K);
   cf_error e = {0, ""};
   cf_sim *sim = prev && cur ? cf_sim_alloc(j->mesh, &p, j->kin, 2, &e) : NULL;
+  cf_obstacle table;
+  if (sim && cf_synth_table(c, &table, NULL)) {
+    cf_contact_params cp;
+    cf_contact_params_default(&cp);
+    if (cf_sim_set_obstacles(sim, &table, 1, &cp, &e)) cf_sim_free(sim), sim = NULL;
+  }
   if (!sim) {
     free(prev), free(cur);
     return prev && cur ? cf_error_set(err, e.code, "%s", e.msg) : cf_error_set(err, CF_ENOMEM, "out of memory");
@@ -321,7 +358,10 @@ static int calibrate(const cf_synth_config *c, cf_synth_result *r, cf_synth_prog
     return cf_error_set(err, rc, "out of memory for the simulation mesh");
   }
   j.fn = fn, j.user = user;
-  double s = coarse_scale(c, r);
+  /* a tablecloth's motion is laid out in time (lay_time, drag_period), not
+   * calibrated to a speed */
+  int fixed = !strcmp(c->motion, "tablecloth");
+  double s = fixed ? 1 : coarse_scale(c, r);
   for (int run = 1; run <= 3 && !rc; run++) {
     long steps;
     double viol;
@@ -331,7 +371,7 @@ static int calibrate(const cf_synth_config *c, cf_synth_result *r, cf_synth_prog
     if (rc) break;
     r->runs = run, r->rate_scale = s;
     r->achieved_speed = average_speed(r, c->rate);
-    if (!(r->achieved_speed > 0) || fabs(r->achieved_speed / r->target_speed - 1) <= c->speed_tol) break;
+    if (fixed || !(r->achieved_speed > 0) || fabs(r->achieved_speed / r->target_speed - 1) <= c->speed_tol) break;
     s *= r->target_speed / r->achieved_speed;
   }
   job_free(&j);

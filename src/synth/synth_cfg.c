@@ -48,12 +48,13 @@ static const struct {
     {"denim", 3, 't', 's', 0.416, 0.243, 0.978, 0.222},        {"denim", 3, 't', 'f', 0.737, 0.305, 0.496, 0.222},
 };
 
-/* Tables A.1/A.2 entry of the recording c describes; 0 if there is none. */
+/* Tables A.1/A.2 entry of the recording c describes (a tablecloth: the
+ * shake of the same fabric, size and speed); 0 if there is none. */
 static int table_lookup(const cf_synth_config *c, double *delta, double *alpha) {
   int rep = !strcmp(c->repetition, "I") ? 1 : !strcmp(c->repetition, "II") ? 2 : 0;
   for (size_t i = 0; rep && i < sizeof table_a / sizeof table_a[0]; i++) {
     if (strcasecmp(table_a[i].material, c->material) || table_a[i].size != c->size[1] - '0' ||
-        table_a[i].motion != c->motion[0] || table_a[i].speed != c->speed[0])
+        table_a[i].motion != (strcmp(c->motion, "tablecloth") ? c->motion[0] : 's') || table_a[i].speed != c->speed[0])
       continue;
     *alpha = rep == 1 ? table_a[i].alpha1 : table_a[i].alpha2;
     *delta = rep == 1 ? table_a[i].delta1 : table_a[i].delta2;
@@ -85,6 +86,11 @@ void cf_synth_config_default(cf_synth_config *c) {
   c->slack = 0.01;
   c->preroll = 1;
   c->top_height = 1.5;
+  c->table_mu = 0.5;
+  c->table_drop = 0.10;
+  c->lay_time = 1.5;
+  c->drag = 0.3;
+  c->drag_period = 2;
   c->seed = 1;
   c->noise = 1e-4;
   c->gap_rate = 0.05;
@@ -121,7 +127,7 @@ typedef struct {
 static const key_spec keys[] = {
     W("recording", "material", material, ""),
     W("recording", "size", size, "A2|A3"),
-    W("recording", "motion", motion, "shake|twist"),
+    W("recording", "motion", motion, "shake|twist|tablecloth"),
     W("recording", "speed", speed, "slow|fast"),
     W("recording", "repetition", repetition, ""),
     D("recording", "duration", duration, 1, 3600, "a duration in s, 1..3600"),
@@ -145,6 +151,11 @@ static const key_spec keys[] = {
     D("motion", "slack", slack, 0, 0.3, "a relative shortening of the top edge's chord, 0..0.3"),
     D("motion", "preroll", preroll, 0, 60, "a time in s, 0..60"),
     D("motion", "top_height", top_height, 0.1, 10, "a height in m, 0.1..10"),
+    D("table", "mu", table_mu, 0, 10, "a friction coefficient in 0..10"),
+    D("table", "drop", table_drop, 0, 2, "a height in m, 0..2"),
+    D("table", "lay_time", lay_time, 0.1, 60, "a time in s, 0.1..60"),
+    D("table", "drag", drag, 0, 1, "a length in m, 0..1"),
+    D("table", "drag_period", drag_period, 0.1, 60, "a time in s, 0.1..60"),
     D("markers", "noise", noise, 0, 0.01, "a standard deviation in m, 0..0.01"),
     D("markers", "gap_rate", gap_rate, 0, 10, "gaps per marker per second, 0..10"),
     D("markers", "gap_mean", gap_mean, 1e-4, 10, "a mean gap length in s, 1e-4..10"),
@@ -206,7 +217,7 @@ static int set_key(void *user, const char *section, const char *name, const char
     return 0;
   }
   cf_error_set(x->err, CF_EFORMAT, "%s:%d: unknown key '%s' in section [%s] (sections: recording, cloth, sim, "
-               "motion, markers)", x->path, line, name, section);
+               "motion, table, markers)", x->path, line, name, section);
   return 0;
 }
 

@@ -55,6 +55,10 @@ static void meta(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
   fprintf(f, "motion = %s\nspeed = %s\nrepetition = %s\nlattice = %dx%d\ncontrolled = %s, %s\n", c->motion,
           c->speed, c->repetition, c->rows, c->cols, name_of_cell(r, r->controlled[0]),
           name_of_cell(r, r->controlled[1]));
+  double t[5];
+  cf_obstacle o;
+  if (cf_synth_table(c, &o, t))
+    fprintf(f, "table_height = %.10g\ntable_extent = %.10g, %.10g, %.10g, %.10g\n", t[0], t[1], t[2], t[3], t[4]);
 }
 
 static void truth(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
@@ -66,6 +70,7 @@ static void truth(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
   meta(f, c, r);
   fprintf(f, "\n[truth]\ndelta = %.10g\nalpha = %.10g\nkappa = %.10g\nbeta = %.10g\nrho = %.10g\n", c->delta,
           c->alpha, c->kappa, c->beta, c->density);
+  if (m.tablecloth) fprintf(f, "mu = %.10g  ; the cloth's friction on the table\n", c->table_mu);
   fprintf(f, "mesh = %dx%d quads (lattice cells split %dx%d)\nsim_dt = %.10g\ntol = %.10g\n", r->nx, r->ny,
           c->refine, c->refine, c->sim_dt, c->tol);
   fprintf(f, "duration = %.10g\nrate = %.10g\nframes = %d\nseed = %lu\nnoise = %.10g\n", c->duration, c->rate,

@@ -422,7 +422,10 @@ static void cli_errors(const char *rec, const char *nolat) {
   FAIL_CASE("invalid --alpha-grid 'abc'", "sweep", (char *)rec, "--alpha-grid", "abc", "-o", out);
   FAIL_CASE("invalid --window", "sweep", (char *)rec, "--window", "5:1", "-o", out);
   FAIL_CASE("invalid --start", "fit", (char *)rec, "--start", "0.1", "-o", out);
-  FAIL_CASE("mu", "fit", (char *)rec, "--params", "delta,alpha,mu", "-o", out);
+  FAIL_CASE("needs a table in the recording (/table", "fit", (char *)rec, "--params", "delta,alpha,mu", "-o", out);
+  FAIL_CASE("--mu needs a table", "fit", (char *)rec, "--mu", "0.3", "-o", out);
+  FAIL_CASE("invalid --mu '-1'", "fit", (char *)rec, "--mu", "-1", "-o", out);
+  FAIL_CASE("invalid --params 'delta,mu'", "fit", (char *)rec, "--params", "delta,mu", "-o", out);
   FAIL_CASE("invalid --train", "fit", (char *)rec, "--train", "0.5:0.2", "-o", out);
   FAIL_CASE("missing --at", "sensitivity", (char *)rec, "-o", out);
   FAIL_CASE("no such results file", "regress", (char *)rec, "--from", "none.h5", "-o", out);

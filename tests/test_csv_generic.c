@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <hdf5.h>
+
 #include "cf_common.h"
 #include "cf_recording.h"
 #include "markers_synth.h"
@@ -198,6 +200,77 @@ static void test_ingest(const char *exe, const char *dir) {
   remove(csv), remove(meta), remove(out);
 }
 
+/* The table of a recording (/table; issue 14): from --meta or the options,
+ * in the file and in inspect; half a table, a reversed extent, a malformed
+ * meta key and a malformed /table are one-line errors, and no file is
+ * written. */
+static void test_table(const char *exe, const char *dir) {
+  char csv[1100], meta[1100], out[1100];
+  snprintf(csv, sizeof csv, "%s/tab.csv", dir);
+  snprintf(meta, sizeof meta, "%s/tab.ini", dir);
+  snprintf(out, sizeof out, "%s/tab.h5", dir);
+  write_scene(csv);
+  FILE *f = fopen(meta, "w");
+  fputs("lattice = 5x4\ntable_height = 0.75\ntable_extent = -1, 1, -0.5, 0.25\n", f);
+  fclose(f);
+  char *ok[] = {(char *)exe, "ingest", "csv", csv, "-o", out, "--meta", meta, NULL}, *o = NULL, *e = NULL;
+  int status = cf_test_run(ok, dir, &o, &e);
+  CHECK(status == 0, "ingest with a table: exit %d: %s", status, e ? e : "");
+  free(o), free(e);
+  cf_recording r;
+  cf_error err = {0, ""};
+  const double want[5] = {0.75, -1, 1, -0.5, 0.25};
+  if (cf_recording_read_h5(out, &r, &err) == CF_OK) {
+    CHECK(!memcmp(r.meta.table, want, sizeof want), "/table read back: %g %g %g %g %g", r.meta.table[0],
+          r.meta.table[1], r.meta.table[2], r.meta.table[3], r.meta.table[4]);
+    cf_recording_free(&r);
+  } else {
+    CHECK(0, "%s", err.msg);
+  }
+  char *in[] = {(char *)exe, "inspect", out, "--json", NULL};
+  status = cf_test_run(in, dir, &o, &e);
+  CHECK(status == 0 && o && strstr(o, "\"table\":{\"height\":0.75,\"extent\":[-1,1,-0.5,0.25]}"), "inspect: %s",
+        o ? o : "");
+  free(o), free(e);
+  /* a malformed /table: extent with 3 values */
+  hid_t h = H5Fopen(out, H5F_ACC_RDWR, H5P_DEFAULT), g = h < 0 ? -1 : H5Gopen2(h, "table", H5P_DEFAULT);
+  if (g >= 0) {
+    H5Adelete(g, "extent");
+    hsize_t d = 3;
+    hid_t sp = H5Screate_simple(1, &d, NULL), a = H5Acreate2(g, "extent", H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_DOUBLE, want);
+    H5Aclose(a), H5Sclose(sp), H5Gclose(g);
+  }
+  if (h >= 0) H5Fclose(h);
+  CHECK(cf_recording_read_h5(out, &r, &err) == CF_EFORMAT && strstr(err.msg, "/table: expected attributes height"),
+        "malformed /table: %s", err.msg);
+  remove(out);
+  struct {
+    const char *opt1, *val1, *opt2, *val2, *meta, *needle;
+  } bad[] = {{"--table-height", "0.8", NULL, NULL, NULL, "a table needs both its height"},
+             {"--table-height", "0.8", "--table-extent", "1,-1,0,1", NULL, "invalid value '1,-1,0,1' for --table-extent"},
+             {"--table-extent", "0,1,0", NULL, NULL, NULL, "invalid value '0,1,0' for --table-extent"},
+             {NULL, NULL, NULL, NULL, "table_extent = 0, 1, 2, 1\n", "tab.ini:1: table_extent = '0, 1, 2, 1': expected"}};
+  for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+    char *argv[16] = {(char *)exe, "ingest", "csv", csv, "-o", out, "--lattice", "5x4"};
+    int n = 8;
+    if (bad[k].opt1) argv[n++] = (char *)bad[k].opt1, argv[n++] = (char *)bad[k].val1;
+    if (bad[k].opt2) argv[n++] = (char *)bad[k].opt2, argv[n++] = (char *)bad[k].val2;
+    if (bad[k].meta) {
+      f = fopen(meta, "w");
+      fputs(bad[k].meta, f);
+      fclose(f);
+      argv[n++] = "--meta", argv[n++] = meta;
+    }
+    argv[n] = NULL;
+    status = cf_test_run(argv, dir, &o, &e);
+    CHECK(status != 0 && e && strstr(e, bad[k].needle) && access(out, F_OK) != 0, "table case %zu: exit %d, %s", k,
+          status, e ? e : "");
+    free(o), free(e);
+  }
+  remove(csv), remove(meta), remove(out);
+}
+
 int main(int argc, char **argv) {
   cf_runtime_init();
   if (argc < 3) {
@@ -210,6 +283,7 @@ int main(int argc, char **argv) {
   test_patterns();
   test_malformed(argv[1], argv[2], dir);
   test_ingest(argv[2], dir);
+  test_table(argv[2], dir);
   rmdir(dir);
   return cf_test_done("test_csv_generic");
 }

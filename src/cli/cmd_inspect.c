@@ -46,6 +46,9 @@ static void print_text(const char *path, const cf_recording *r) {
   printf("cloth             material '%s', size '%s' (%.3f x %.3f m), density %g kg/m^2\n", m->material, m->size,
          m->width_m, m->height_m, m->density);
   printf("motion            '%s', speed '%s', repetition '%s'\n", m->motion, m->speed, m->repetition);
+  if (cf_rec_table_valid(m->table))
+    printf("table             top face at z = %.4f m, x %.4g..%.4g m, y %.4g..%.4g m\n", m->table[0], m->table[1],
+           m->table[2], m->table[3], m->table[4]);
   if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, 0);
   cf_cli_export_report(r, 0);
   cf_cli_markers_report(r, 0);
@@ -90,6 +93,11 @@ static void print_json(const char *path, const cf_recording *r) {
   json_field("motion", m->motion, 1);
   json_field("speed", m->speed, 1);
   json_field("repetition", m->repetition, 1);
+  if (cf_rec_table_valid(m->table))
+    printf(",\"table\":{\"height\":%.10g,\"extent\":[%.10g,%.10g,%.10g,%.10g]}", m->table[0], m->table[1],
+           m->table[2], m->table[3], m->table[4]);
+  else
+    printf(",\"table\":null");
   printf("},\"n_markers\":%d,\"dropped_markers\":%d,\"markers\":[", r->n_markers, r->n_dropped);
   for (int k = 0; k < r->n_markers; k++) {
     cf_marker_quality q = cf_recording_quality(r, k);

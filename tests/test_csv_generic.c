@@ -175,15 +175,21 @@ static void check_ingested(const char *path) {
   cf_recording_free(&r);
 }
 
-static void test_ingest(const char *exe, const char *dir) {
-  char csv[1100], meta[1100], out[1100];
-  snprintf(csv, sizeof csv, "%s/scene.csv", dir);
-  snprintf(meta, sizeof meta, "%s/scene.ini", dir);
-  snprintf(out, sizeof out, "%s/scene.h5", dir);
+/* DIR/STEM.csv (the scene), DIR/STEM.ini (holding meta_text) and the
+ * output path DIR/STEM.h5, each into a buffer of 1100. */
+static void scene_files(const char *dir, const char *stem, const char *meta_text, char *csv, char *meta, char *out) {
+  snprintf(csv, 1100, "%s/%s.csv", dir, stem);
+  snprintf(meta, 1100, "%s/%s.ini", dir, stem);
+  snprintf(out, 1100, "%s/%s.h5", dir, stem);
   write_scene(csv);
   FILE *f = fopen(meta, "w");
-  fputs("material = denim\nsize = A2\nmotion = shake\nspeed = fast\nlattice = 5x4\nstick = S1, S2\n", f);
-  fclose(f);
+  if (f) fputs(meta_text, f), fclose(f);
+}
+
+static void test_ingest(const char *exe, const char *dir) {
+  char csv[1100], meta[1100], out[1100];
+  scene_files(dir, "scene", "material = denim\nsize = A2\nmotion = shake\nspeed = fast\nlattice = 5x4\nstick = S1, S2\n",
+              csv, meta, out);
   char *argv[] = {(char *)exe, "ingest", "csv", csv, "-o", out, "--meta", meta, "--speed", "slow", "--json", NULL};
   char *o = NULL, *e = NULL;
   int status = cf_test_run(argv, dir, &o, &e);
@@ -206,13 +212,7 @@ static void test_ingest(const char *exe, const char *dir) {
  * written. */
 static void test_table(const char *exe, const char *dir) {
   char csv[1100], meta[1100], out[1100];
-  snprintf(csv, sizeof csv, "%s/tab.csv", dir);
-  snprintf(meta, sizeof meta, "%s/tab.ini", dir);
-  snprintf(out, sizeof out, "%s/tab.h5", dir);
-  write_scene(csv);
-  FILE *f = fopen(meta, "w");
-  fputs("lattice = 5x4\ntable_height = 0.75\ntable_extent = -1, 1, -0.5, 0.25\n", f);
-  fclose(f);
+  scene_files(dir, "tab", "lattice = 5x4\ntable_height = 0.75\ntable_extent = -1, 1, -0.5, 0.25\n", csv, meta, out);
   char *ok[] = {(char *)exe, "ingest", "csv", csv, "-o", out, "--meta", meta, NULL}, *o = NULL, *e = NULL;
   int status = cf_test_run(ok, dir, &o, &e);
   CHECK(status == 0, "ingest with a table: exit %d: %s", status, e ? e : "");
@@ -257,7 +257,7 @@ static void test_table(const char *exe, const char *dir) {
     if (bad[k].opt1) argv[n++] = (char *)bad[k].opt1, argv[n++] = (char *)bad[k].val1;
     if (bad[k].opt2) argv[n++] = (char *)bad[k].opt2, argv[n++] = (char *)bad[k].val2;
     if (bad[k].meta) {
-      f = fopen(meta, "w");
+      FILE *f = fopen(meta, "w");
       fputs(bad[k].meta, f);
       fclose(f);
       argv[n++] = "--meta", argv[n++] = meta;

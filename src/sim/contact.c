@@ -24,6 +24,11 @@
  * cf_contact_params.friction_budget = 1 keeps what the cap left of each
  * contact's μ Σ_j Δγ_j for the next iterations of the step (Coulomb on the
  * step's impulses), at the cost of many more iterations (docs/contacts.md).
+ * A node that friction stopped and the metric rows pull back by a nearly
+ * constant fraction of its stop makes the stops a slowly converging
+ * geometric series (0.6-2.5 % less per iteration where measured: 50
+ * iterations were not enough); after two stops in the same direction the
+ * next is the series' Aitken sum, within the same Coulomb cap.
  * Stopping (3.5): max |C_r| / c_r ≤ tol,
  * min H ≥ −ε1, and the friction displacement the next iteration would add
  * ≤ ε2 (what is left of max |Δφ| once C and H hold).

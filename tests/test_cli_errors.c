@@ -244,6 +244,7 @@ int main(int argc, char **argv) {
   config_case("obstacle: zero normal", "seed", "seed = 1\n[obstacle.a]\nkind = plane\nnormal = 0, 0, 0", 0, 0,
               "normal");
   config_case("contact: negative thickness", "seed", "seed = 1\n[contact]\nthickness = -1", 0, 0, "thickness");
+  config_case("contact: unknown friction", "seed", "seed = 1\n[contact]\nfriction = sticky", 0, 0, "lagged or budget");
   config_case("contact: unknown solver", "seed", "seed = 1\n[contact]\nsolver = simplex", 0, 0, "active-set or ipopt");
   config_case("binary garbage (NUL bytes)", NULL, NULL, 1, 0, NULL);
   config_case("binary garbage (no NUL)", NULL, NULL, 0, 0, NULL);

@@ -5,8 +5,11 @@
  * and the floor (min_clearance >= -1e-5 m, measured by the solver after
  * every contact step), the metric constraints within tol, the counters
  * are consistent (factorizations <= active-set solves <= factorizations +
- * updates, rows out <= rows in).
- * args: CLOTHFIT_EXE SOURCE_ROOT */
+ * updates, rows out <= rows in); the same scenario's first 0.4 s with
+ * solver = ipopt; experiments/rotating_sphere.ini within the bounds.  With
+ * --physics: experiments/cylinder_friction.ini with mu = 0.55 (stays on)
+ * and 0.2 (slides off), thesis §3.6.1.
+ * args: CLOTHFIT_EXE SOURCE_ROOT [--physics] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,43 +20,101 @@
 #include "qp.h"
 #include "testutil.h"
 
+/* `clothfit simulate` on a copy of the scenario cfg with extra INI text
+ * appended (NULL: none), --json: its status, stdout and stderr (malloc'ed,
+ * caller frees). */
+static int simulate(const char *exe, const char *cfg, const char *extra, char **out, char **err) {
+  char *ini = cf_test_slurp(cfg, NULL), path[] = "/tmp/cf_contact_cli_XXXXXX";
+  int fd = mkstemp(path);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  CHECK(ini && f, "cannot copy %s", cfg);
+  *out = *err = NULL;
+  if (!ini || !f) return free(ini), -1;
+  fprintf(f, "%s\n%s", ini, extra ? extra : "");
+  fclose(f);
+  char *av[] = {(char *)exe, "simulate", path, "--json", NULL};
+  int st = cf_test_run(av, "/tmp", out, err);
+  unlink(path);
+  free(ini);
+  return st;
+}
+
+/* The bounds every contact run must keep: converged, min clearance >=
+ * -eps1, metric violation <= tol; the JSON line printed and returned. */
+static const char *bounds(const char *what, int st, const char *out, const char *err) {
+  CHECK(st == 0, "%s: status %d: %s", what, st, err ? err : "");
+  const char *j = cf_test_last_line(out ? out : "");
+  printf("%s: %s\n", what, j);
+  CHECK(cf_test_json_num(j, "contact_steps") > 0, "%s: no contact steps", what);
+  CHECK(cf_test_json_num(j, "min_clearance") >= -1e-5, "%s: min clearance %g m", what,
+        cf_test_json_num(j, "min_clearance"));
+  CHECK(cf_test_json_num(j, "max_violation") <= 1e-3, "%s: max violation %g", what,
+        cf_test_json_num(j, "max_violation"));
+  return j;
+}
+
+/* z of the text's "lowest node end   N at (x, y, z) m" line (NAN if none). */
+static double lowest_z(const char *out) {
+  const char *p = out ? strstr(out, "lowest node end") : NULL;
+  double x, y, z;
+  return p && (p = strchr(p, '(')) && sscanf(p, "(%lf, %lf, %lf)", &x, &y, &z) == 3 ? z : NAN;
+}
+
 /* The same scenario with [contact] solver = ipopt, its first 0.4 s (the
  * sheet lands: contact steps): every step converges within the tolerances,
  * and the JSON names the solver.  Without Ipopt in the build, the command
  * must refuse with a one-line error naming Ipopt. */
 static void ipopt_run(const char *exe, const char *cfg) {
-  char *ini = cf_test_slurp(cfg, NULL), path[] = "/tmp/cf_contact_cli_XXXXXX";
-  int fd = mkstemp(path);
-  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-  CHECK(ini && f, "cannot copy %s", cfg);
-  if (!ini || !f) return;
-  fprintf(f, "%s\n[sim]\nduration = 0.4\n[contact]\nsolver = ipopt\n", ini);
-  fclose(f);
-  char *av[] = {(char *)exe, "simulate", path, "--json", NULL}, *out = NULL, *err = NULL;
-  int st = cf_test_run(av, "/tmp", &out, &err);
+  char *out, *err;
+  int st = simulate(exe, cfg, "[sim]\nduration = 0.4\n[contact]\nsolver = ipopt\n", &out, &err);
   if (!cf_qp_have_ipopt()) {
     CHECK(st != 0 && err && strstr(err, "Ipopt"), "without Ipopt: status %d, %s", st, err ? err : "");
   } else {
-    CHECK(st == 0, "ipopt: status %d: %s", st, err ? err : "");
-    const char *j = cf_test_last_line(out ? out : "");
-    printf("%s\n", j);
+    const char *j = bounds("ipopt", st, out, err);
     CHECK(strstr(j, "\"contact_solver\":\"ipopt\"") != NULL, "no contact_solver ipopt in the JSON line");
-    CHECK(cf_test_json_num(j, "steps") == 40 && cf_test_json_num(j, "contact_steps") > 0, "ipopt: steps");
-    CHECK(cf_test_json_num(j, "min_clearance") >= -1e-5, "ipopt: min clearance %g m",
-          cf_test_json_num(j, "min_clearance"));
-    CHECK(cf_test_json_num(j, "max_violation") <= 1e-3, "ipopt: max violation %g",
-          cf_test_json_num(j, "max_violation"));
+    CHECK(cf_test_json_num(j, "steps") == 40, "ipopt: steps");
   }
-  unlink(path);
-  free(ini);
   free(out);
   free(err);
 }
 
+/* experiments/rotating_sphere.ini (thesis §3.6.2): 1 s within the bounds. */
+static void sphere_run(const char *exe, const char *root) {
+  char cfg[1024], *out, *err;
+  snprintf(cfg, sizeof cfg, "%s/experiments/rotating_sphere.ini", root);
+  int st = simulate(exe, cfg, NULL, &out, &err);
+  bounds("rotating sphere", st, out, err);
+  free(out);
+  free(err);
+}
+
+/* experiments/cylinder_friction.ini (thesis §3.6.1; the physics suite:
+ * about 10 s a run): with its mu = 0.55 the sheet stays on the cylinder
+ * (lowest node more than 0.3 m above the floor at z = -1.401 after 2 s),
+ * with mu = 0.2 it slides onto the floor (lowest node within 1 cm of it). */
+static void cylinder_runs(const char *exe, const char *root) {
+  char cfg[1024], *out, *err;
+  snprintf(cfg, sizeof cfg, "%s/experiments/cylinder_friction.ini", root);
+  int st = simulate(exe, cfg, NULL, &out, &err);
+  bounds("cylinder, mu 0.55", st, out, err);
+  double z = lowest_z(out);
+  CHECK(z > -1.401 + 0.3, "cylinder, mu 0.55: lowest node at z = %g m: the sheet should stay on", z);
+  free(out), free(err);
+  st = simulate(exe, cfg, "[obstacle.cylinder]\nmu = 0.2\n", &out, &err);
+  bounds("cylinder, mu 0.2", st, out, err);
+  z = lowest_z(out);
+  CHECK(z < -1.401 + 0.01, "cylinder, mu 0.2: lowest node at z = %g m: the sheet should slide onto the floor", z);
+  free(out), free(err);
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: %s CLOTHFIT_EXE SOURCE_ROOT\n", argv[0]);
+    fprintf(stderr, "usage: %s CLOTHFIT_EXE SOURCE_ROOT [--physics]\n", argv[0]);
     return 2;
+  }
+  if (argc > 3 && !strcmp(argv[3], "--physics")) {
+    cylinder_runs(argv[1], argv[2]);
+    return cf_test_done("test_contact_cli --physics");
   }
   char cfg[1024];
   snprintf(cfg, sizeof cfg, "%s/experiments/table_drop.ini", argv[2]);
@@ -79,5 +140,6 @@ int main(int argc, char **argv) {
   free(out);
   free(err);
   ipopt_run(argv[1], cfg);
+  sphere_run(argv[1], argv[2]);
   return cf_test_done("test_contact_cli");
 }

@@ -165,7 +165,11 @@ static int set_key(void *user, const char *section, const char *name, const char
   else if (KEY("contact", "eps_h")) ok = cf_text_double(value, &sc->contact.eps_h) && sc->contact.eps_h > 0, expect = "a length > 0 in m";
   else if (KEY("contact", "eps_x")) ok = cf_text_double(value, &sc->contact.eps_x) && sc->contact.eps_x > 0, expect = "a length > 0 in m";
   else if (KEY("contact", "updates")) ok = parse_int(value, &sc->contact.updates) && (sc->contact.updates == 0 || sc->contact.updates == 1), expect = "0 or 1";
-  else if (KEY("contact", "solver")) {
+  else if (KEY("contact", "friction")) {
+    ok = !strcasecmp(value, "lagged") || !strcasecmp(value, "budget");
+    sc->contact.friction_budget = ok && !strcasecmp(value, "budget");
+    expect = "lagged or budget";
+  } else if (KEY("contact", "solver")) {
     ok = !strcasecmp(value, "active-set") || !strcasecmp(value, "ipopt");
     sc->contact.solver = ok && !strcasecmp(value, "ipopt") ? CF_CONTACT_IPOPT : CF_CONTACT_ACTIVE_SET;
     expect = "active-set or ipopt";

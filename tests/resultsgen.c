@@ -108,6 +108,8 @@ int cf_test_results_small(const char *path) {
   sweep(c, 3, d1, 4, a1, e1, st1, pr1, 6);
   fit(c, 0.2, 0.9, 0.20123456, 0.89876543, 0.5432149, 0.2345551, 0.2);
   series(c, 40, 0.20123456, 0.89876543, 10, 12);
+  c->series.contacts = malloc(sizeof(double) * 40); /* touching a table in frames 20-29 and 33-35 */
+  for (int i = 0; i < 40; i++) c->series.contacts[i] = (i >= 20 && i < 30) || (i >= 33 && i < 36) ? 5 : 0;
 
   /* 2: repetition II, sweep only (the grid optimum), no truth */
   c = cf_results_rec(&r, "wool-A3-twist-slow-II", 1);

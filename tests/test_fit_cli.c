@@ -143,6 +143,11 @@ static void fill_rec(cf_res_rec *r, int k) {
   pos[7] = NAN;
   cf_fit_target tg = {2, 3, 4, 0.01, pos, NULL, 0, NULL, 0.1804, {0}};
   cf_res_set_series(r, fe, &tg, sim, 0.021, 0.33);
+  if (k == 1) { /* a recording with a table: contacts per frame, NaN after the failure */
+    r->series.contacts = malloc(sizeof(double) * 4);
+    const double c[4] = {0, 3, 12, NAN};
+    if (r->series.contacts) memcpy(r->series.contacts, c, sizeof c);
+  }
   cf_sweep_options o = {2, 3, w->delta, w->alpha, 0, 0, 1, 0, NULL, 0, 0, 0, NULL};
   cf_sweep_result sr = {2, 3, w->e, w->s, NULL, w->status, w->pruned, NULL, 4, 0, 0, 0};
   cf_res_set_sens(r, "map", 0.01, 0.2, &o, &sr);
@@ -173,6 +178,8 @@ static void compare_rec(const cf_res_rec *a, const cf_res_rec *b) {
   const cf_res_series *p = &a->series, *q = &b->series;
   CHECK(p->rows == q->rows && p->cols == q->cols && !p->recorded == !q->recorded && !p->simulated == !q->simulated,
         "%s: series markers %dx%d vs %dx%d", a->name, p->rows, p->cols, q->rows, q->cols);
+  CHECK(!p->contacts == !q->contacts && (!p->contacts || same_v(p->contacts, q->contacts, p->T)), "%s: contacts",
+        a->name);
   for (int i = 0; p->recorded && q->recorded && q->simulated && i < p->T * p->rows * p->cols * 3; i++)
     CHECK(same((float)p->recorded[i], q->recorded[i]) && same((float)p->simulated[i], q->simulated[i]),
           "%s: marker value %d (float32)", a->name, i);

@@ -495,6 +495,12 @@ int main(int argc, char **argv) {
               strstr(dat, "# pruned grid points") && strstr(dat, "# refined optimum") && strstr(dat, "# grid optimum"),
           "the surface's data: %s", dat ? dat : "(missing)");
     free(dat);
+    char *sg = read_rel(out, "figures/denim-A2-shake-fast-I-series.gp");
+    CHECK(sg && strstr(sg, "set object 10 rect from 0.19500000000000001, graph 0 to 0.29499999999999998, graph 1") &&
+              strstr(sg, "set object 11 rect from 0.32500000000000001, graph 0 to 0.35499999999999998, graph 1") &&
+              !strstr(sg, "set object 12") && strstr(sg, "the cloth touches the table"),
+          "the series' contact shading: %s", sg ? sg : "(missing)");
+    free(sg);
     char *gp = read_rel(out, "figures/felt_A3_odd-surface.gp");
     CHECK(gp && strstr(gp, "pointtype 2") && !strstr(gp, "boxxyerror"), "all-failed surface: crosses only: %s",
           gp ? gp : "(missing)");

@@ -118,9 +118,11 @@ int cf_fit_run_eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, doubl
 /* cf_fit_run_eval over the whole recording without pruning that also keeps
  * the simulated markers: sim[T*rows*cols*3] (m, lattice order, frame-major
  * like tg->pos) receives their positions in every frame, NaN from the frame
- * where the simulation failed. */
+ * where the simulation failed; contacts[T] (output, may be NULL) the
+ * number of cloth nodes in contact with the target's table at each frame
+ * (0 without a table; NaN from the frame where the simulation failed). */
 int cf_fit_run_eval_markers(cf_fit_run *r, const cf_fit_point *pt, cf_frame_error *fe, cf_fit_result *res,
-                            double *sim);
+                            double *sim, double *contacts);
 
 /* What the driven simulation does to recorded corners it cannot follow
  * (driven.c, clamp_span): two controlled corners of one lattice row farther

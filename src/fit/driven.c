@@ -272,10 +272,11 @@ static int put_table(const cf_fit_target *tg, cf_sim *s, double mu, cf_error *er
 }
 
 static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double prune_bound, cf_frame_error *fe,
-                cf_fit_result *res, double *sim) {
+                cf_fit_result *res, double *sim, double *contacts) {
   const cf_fit_target *tg = r->tg;
   int T = tg->T, K = r->K;
   for (size_t j = 0; sim && j < (size_t)T * K * 3; j++) sim[j] = NAN;
+  for (int j = 0; contacts && j < T; j++) contacts[j] = NAN;
   if (t1 <= 0 || t1 > T) t1 = T;
   if (t0 < 0) t0 = 0;
   memset(res, 0, sizeof *res);
@@ -315,6 +316,7 @@ static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double pr
     }
     gather(r, cf_sim_x(s));
     if (sim) memcpy(sim + (size_t)k * K * 3, r->simk, sizeof(double) * 3 * K);
+    if (contacts) contacts[k] = k > 0 ? cf_sim_get_stats(s).last_contacts : 0;
     cf_frame_error *cur = f ? f + k : &local;
     cf_metric_frame(K, r->w, r->simk, tg->pos + (size_t)k * K * 3, cur);
     if (k < t0 || k >= t1 || cur->n == 0) continue;
@@ -347,10 +349,10 @@ static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double pr
 
 int cf_fit_run_eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double prune_bound,
                     cf_frame_error *fe, cf_fit_result *res) {
-  return eval(r, pt, t0, t1, prune_bound, fe, res, NULL);
+  return eval(r, pt, t0, t1, prune_bound, fe, res, NULL, NULL);
 }
 
 int cf_fit_run_eval_markers(cf_fit_run *r, const cf_fit_point *pt, cf_frame_error *fe, cf_fit_result *res,
-                            double *sim) {
-  return eval(r, pt, 0, 0, 0, fe, res, sim);
+                            double *sim, double *contacts) {
+  return eval(r, pt, 0, 0, 0, fe, res, sim, contacts);
 }

@@ -389,6 +389,10 @@ typedef struct {           /* per-frame errors at the optimum */
    * written before they were stored. */
   int rows, cols;
   double *recorded, *simulated;
+  /* [T] cloth nodes in contact (with the recording's table) at each frame,
+   * NaN from a failed frame; NULL when the recording has no obstacle (and in
+   * files written before contacts existed). */
+  double *contacts;
 } cf_res_series;
 
 typedef struct {           /* sensitivity map (thesis Fig. 4.6) or 1-D scan */

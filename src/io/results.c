@@ -31,7 +31,7 @@ void cf_res_sens_clear(cf_res_sens *s) {
 }
 
 void cf_res_series_clear(cf_res_series *s) {
-  free(s->e), free(s->s), free(s->d), free(s->recorded), free(s->simulated);
+  free(s->e), free(s->s), free(s->d), free(s->recorded), free(s->simulated), free(s->contacts);
   memset(s, 0, sizeof *s);
 }
 

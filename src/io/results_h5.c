@@ -44,8 +44,11 @@
  *                          the fit's model settings); recorded, simulated
  *                          [T,K,3] (m, float32, the markers in lattice order:
  *                          as fitted, and simulated at the optimum; absent
- *                          in older files); attrs dt, delta, alpha, rows,
- *                          cols (the lattice, K = rows*cols; 0 if absent)
+ *                          in older files); contacts [T] (cloth nodes in
+ *                          contact with the recording's table at each
+ *                          frame; only for recordings with a table); attrs
+ *                          dt, delta, alpha, rows, cols (the lattice,
+ *                          K = rows*cols; 0 if absent)
  *     sensitivity/         delta [nd], alpha [na], error, std, status
  *                          [nd,na], reason [nd*na] (absent in older files);
  *                          attrs kind ("map" | "delta" | "alpha"),
@@ -224,7 +227,7 @@ static int write_series(hid_t g, const void *part) {
   const cf_res_series *s = part;
   int K = s->rows * s->cols, pos = s->recorded && s->simulated && K > 0 && s->T > 0;
   return vec(g, "e", s->T, s->e) && vec(g, "s", s->T, s->s) && vec(g, "d", s->T, s->d) &&
-         write_fields(g, s, cf_res_series_fields) &&
+         (!s->contacts || vec(g, "contacts", s->T, s->contacts)) && write_fields(g, s, cf_res_series_fields) &&
          (!pos || (markers(g, "recorded", s->T, K, s->recorded) && markers(g, "simulated", s->T, K, s->simulated)));
 }
 

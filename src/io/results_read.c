@@ -116,6 +116,7 @@ static int read_series(rd *r, void *part) {
   int rc = read_vec(r, "e", &s->T, &s->e);
   if (!rc) rc = read_vec(r, "s", &s->T, &s->s);
   if (!rc) rc = read_vec(r, "d", &s->T, &s->d);
+  if (!rc && H5Lexists(r->g, "contacts", H5P_DEFAULT) > 0) rc = read_vec(r, "contacts", &s->T, &s->contacts);
   if (rc || H5Lexists(r->g, "simulated", H5P_DEFAULT) <= 0) return rc; /* older files: no markers */
   rc = read_markers(r, "recorded", s, &s->recorded);
   return rc ? rc : read_markers(r, "simulated", s, &s->simulated);

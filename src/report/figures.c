@@ -10,6 +10,7 @@
  *                       points as crosses; the grid optimum, the
  *                       refined optimum and the ground truth marked
  *   <stem>-series       e(t) and d(t) = e + 2s at the optimum (Fig. 4.23),
+ *                       the frames with table contact shaded,
  *                       gaps where no marker was present; the end of the
  *                       training window marked
  *   <stem>-sensitivity  the sensitivity map ē(δ, α) around the optimum
@@ -287,13 +288,38 @@ static void sensitivity(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf
   cf_rfig_tail(g);
 }
 
+/* The frames where the simulated cloth touches the table, shaded: one
+ * rectangle per run of frames in contact (thesis Fig. 4.23's contact
+ * moments). */
+static void contact_shading(const cf_res_series *z, cf_rbuf *g) {
+  if (!z->contacts) return;
+  int obj = 0;
+  for (int i = 0; i < z->T;) {
+    if (!(z->contacts[i] > 0)) {
+      i++;
+      continue;
+    }
+    int j = i;
+    while (j + 1 < z->T && z->contacts[j + 1] > 0) j++;
+    if (!obj) cf_rbuf_puts(g, "# the frames where the simulated cloth touches the table (series/contacts > 0)\n");
+    cf_rbuf_printf(g, "set object %d rect from %.17g, graph 0 to %.17g, graph 1 fillcolor rgb '#d9ead3' "
+                      "fillstyle solid 1.0 noborder behind\n", 10 + obj, (i - 0.5) * z->dt, (j + 0.5) * z->dt);
+    obj++;
+    i = j + 1;
+  }
+  if (obj) cf_rbuf_puts(g, "set label 2 'shaded: the cloth touches the table' at graph 0.01, graph 0.95 left\n");
+}
+
 static void series(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf *g, const char *results_path) {
   const cf_res_series *z = &c->series;
   cf_rbuf_printf(d, "# %s.dat — written by clothfit report: the per-frame errors of recording '%s' at delta %.17g, "
-                    "alpha %.17g (dt %.17g s)\n# t_s e_cm s_cm d_cm   (NaN: no marker present in that frame)\n",
-                 f->id, c->name, z->delta, z->alpha, z->dt);
-  for (int i = 0; i < z->T; i++)
-    cf_rbuf_printf(d, "%.17g %.17g %.17g %.17g\n", i * z->dt, z->e[i], z->s[i], z->d[i]);
+                    "alpha %.17g (dt %.17g s)\n# t_s e_cm s_cm d_cm%s   (NaN: no marker present in that frame)\n",
+                 f->id, c->name, z->delta, z->alpha, z->dt, z->contacts ? " nodes_in_contact" : "");
+  for (int i = 0; i < z->T; i++) {
+    cf_rbuf_printf(d, "%.17g %.17g %.17g %.17g", i * z->dt, z->e[i], z->s[i], z->d[i]);
+    if (z->contacts) cf_rbuf_printf(d, " %.17g", z->contacts[i]);
+    cf_rbuf_puts(d, "\n");
+  }
   cf_rfig_head(g, f, "the per-frame errors e(t) and d(t) at the optimum", results_path);
   cf_rbuf_puts(g,
                "set xlabel 't (s)'\n"
@@ -307,6 +333,7 @@ static void series(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf
                       "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 nohead dashtype 2 linecolor rgb 'gray40'\n"
                       "set label 1 'training | testing' at %.17g, graph 0.95 center\n", t1, t1, t1);
   }
+  contact_shading(z, g);
   int fe = 0, fd = 0;
   for (int i = 0; i < z->T; i++) fe += isfinite(z->e[i]), fd += isfinite(z->d[i]);
   cf_rplot p = {g, f->id, 0};

@@ -108,10 +108,11 @@ static int same_v(const double *a, const double *b, int n) {
   return 1;
 }
 
-static const cf_res_model MODEL = {1e-3, 0.02, 1e-4, 50};
+static const cf_res_model MODEL = {1e-3, 0.02, 1e-4, 50, NAN};
 
 static int same_model(const cf_res_model *a, const cf_res_model *b) {
-  return same(a->kappa, b->kappa) && same(a->beta, b->beta) && same(a->tol, b->tol);
+  return a->kappa == b->kappa && a->beta == b->beta && a->tol == b->tol && a->max_iter == b->max_iter &&
+         same(a->mu, b->mu);
 }
 
 static void fill_rec(cf_res_rec *r, int k) {
@@ -153,6 +154,7 @@ static void fill_rec(cf_res_rec *r, int k) {
   cf_res_set_sens(r, "map", 0.01, 0.2, &o, &sr);
   w->model = r->fit.model = r->sens.model = MODEL;
   w->model.kappa = k; /* each part its own */
+  if (k == 1) w->model.mu = 0.25; /* a recording with a table: mu held in its sweep */
 }
 
 static void compare_rec(const cf_res_rec *a, const cf_res_rec *b) {
@@ -528,7 +530,7 @@ static void fit_model(const char *rec) {
   free(o), free(e);
   cf_results r;
   cf_error err = {0, ""};
-  cf_res_model want = {0, 0, 1e-3, 50};
+  cf_res_model want = {0, 0, 1e-3, 50, NAN};
   CHECK(cf_results_read(res, &r, &err) == CF_OK && r.n == 1, "%s", err.msg);
   if (r.n == 1)
     CHECK(r.recs[0].has_fit && r.recs[0].has_sweep && same_model(&r.recs[0].fit.model, &want) &&

@@ -14,7 +14,7 @@
 #include "fit_cli.h"
 
 static const char *help =
-    "usage: clothfit fit REC.h5 [--params delta,alpha[,mu]] [--mu M] [--start grid|apriori|D,A]\n"
+    "usage: clothfit fit REC.h5 [--params delta,alpha[,mu]] [--start grid|apriori|D,A]\n"
     "                    [--train A:B] [--max-evals N] [--workers N] [--prune]\n"
     "                    " CF_CLI_MODEL_USAGE "\n"
     "                    [-o RESULTS.h5] [--restart] [--no-confidence] [--json]\n"
@@ -48,9 +48,8 @@ static const char *help =
     "                        --table-extent); the grid start sweeps (delta, alpha)\n"
     "                        at the start mu, Nelder-Mead then moves all three\n"
     "                        (mu in [0, 3], simplex step 0.2); the confidence\n"
-    "                        intervals are of delta and alpha at the fitted mu\n"
-    "  --mu M                mu held (delta,alpha; default 0) or the start of its fit\n"
-    "                        (delta,alpha,mu; default 0.5); needs a table\n"
+    "                        intervals are of delta and alpha at the fitted mu;\n"
+    "                        --mu M is the start of mu's fit (default 0.5)\n"
     "  --start grid          start from the grid optimum (default: runs the sweep of\n"
     "                        `clothfit sweep` on the training window first)\n"
     "  --start apriori       start from the a-priori formula (4.10)-(4.11), thesis\n"
@@ -81,9 +80,9 @@ static const char *help =
     CF_CLI_MODEL_HELP;
 
 typedef struct {
-  const char *params, *start, *train, *max_evals, *workers, *out, *mu;
+  const char *params, *start, *train, *max_evals, *workers, *out;
   int fit_mu;          /* --params delta,alpha,mu */
-  double mu0;          /* --mu: mu held, or the start of its fit (default 0 held, 0.5 fitted) */
+
   cf_cli_model model;
   int prune, json, nw, evals, t0, t1, restart, no_conf;
   double f0, f1, d0, a0;
@@ -99,9 +98,7 @@ static int check_values(fit_args *a) {
   a->fit_mu = a->params && !strcmp(a->params, "delta,alpha,mu");
   if (a->params && !a->fit_mu && strcmp(a->params, "delta,alpha"))
     return cf_cli_fail("fit", "invalid --params '%s': expected delta,alpha or delta,alpha,mu", a->params);
-  a->mu0 = a->fit_mu ? 0.5 : 0;
-  if (a->mu && !(cf_text_double(a->mu, &a->mu0) && a->mu0 >= 0))
-    return cf_cli_fail("fit", "invalid --mu '%s': expected a friction coefficient >= 0", a->mu);
+
   a->f0 = 0, a->f1 = 0.5;
   if (a->train && (!cf_cli_parse_range(a->train, &a->f0, &a->f1) || a->f1 > 1))
     return cf_cli_fail("fit", "invalid --train '%s': expected A:B, fractions with 0 <= A < B <= 1", a->train);
@@ -265,8 +262,10 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
     printf("grid edge         the grid optimum is on the edge of the grid: %s\n", edge);
     fprintf(stderr, "clothfit fit: warning: %s: the grid optimum is on the edge of the grid: %s\n", rec->name, edge);
   }
-  printf("model             kappa %g, beta %g, tol %g, max_iter %d (held fixed)\n", f->model.kappa, f->model.beta,
-         f->model.tol, f->model.max_iter);
+  char held_mu[48] = "";
+  if (f->n_params < 3 && isfinite(f->model.mu)) snprintf(held_mu, sizeof held_mu, ", mu %g", f->model.mu);
+  printf("model             kappa %g, beta %g, tol %g, max_iter %d%s (held fixed)\n", f->model.kappa, f->model.beta,
+         f->model.tol, f->model.max_iter, held_mu);
   if (a->out) printf("results           %s\n", a->out);
   if (!a->json) return;
   printf("{");
@@ -295,6 +294,7 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_json_num("kappa", f->model.kappa, 0);
   cf_cli_json_num("beta", f->model.beta, 0);
   cf_cli_json_num("tol", f->model.tol, 0);
+  cf_cli_json_num("mu_held", f->model.mu, 0);
   printf(",\"max_iter\":%d", f->model.max_iter);
   cf_cli_json_str("recording", rec->recording, 0);
   printf(",\"tasks_resumed\":%d", a->resumed);
@@ -311,7 +311,6 @@ int cmd_fit(int argc, char **argv) {
                              {"--workers", &a.workers, NULL}, {"-o", &a.out, NULL},
                              {"--prune", NULL, &a.prune},    {"--json", NULL, &a.json},
                              {"--restart", NULL, &a.restart}, {"--no-confidence", NULL, &a.no_conf},
-                             {"--mu", &a.mu, NULL},
                              CF_CLI_MODEL_OPTS(a.model),     {NULL, NULL, NULL}};
   const char *path = NULL;
   int npos = 0;
@@ -323,10 +322,11 @@ int cmd_fit(int argc, char **argv) {
   rc = rc || cf_cli_load_inputs("fit", &path, 1, &a.model, &in) ||
        cf_cli_tasks_begin("fit", &(cf_cli_task_opts){a.out, NULL, a.restart}, argc, argv, &path, 1, NULL, &a.tk) ||
        cf_cli_results_begin("fit", a.out, &res, argc, argv, a.nw, NULL);
-  if (!rc && (a.fit_mu || a.mu) && !cf_fit_target_has_table(&in->tg))
-    rc = cf_cli_fail("fit", "%s: %s needs a table in the recording (/table: ingest with --table-height and "
-                     "--table-extent): mu is the cloth's friction on it", path, a.fit_mu ? "--params delta,alpha,mu" : "--mu");
-  if (!rc) in->fit_mu = a.fit_mu, in->fixed.mu = a.mu0;
+  if (!rc && a.fit_mu && !cf_fit_target_has_table(&in->tg))
+    rc = cf_cli_fail("fit", "%s: --params delta,alpha,mu needs a table in the recording (/table: ingest with "
+                     "--table-height and --table-extent): mu is the cloth's friction on it", path);
+  /* fitting mu: --mu is its start (default 0.5) */
+  if (!rc && a.fit_mu) in->fit_mu = 1, in->fixed.mu = a.model.mu ? in->fixed.mu : 0.5;
   cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
   if (!rc && !rec) rc = cf_cli_fail("fit", "out of memory");
   cf_error cerr = {0, ""};

@@ -124,8 +124,16 @@ int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in,
   int max_iter = p.max_iter;
   if (m && m->max_iter && !cf_cli_parse_int(m->max_iter, 1, &max_iter))
     return cf_cli_fail(cmd, "invalid --max-iter '%s': expected a count >= 1", m->max_iter);
+  double mu = 0;
+  if (m && m->mu && !(number(m->mu, strlen(m->mu), &mu) && mu >= 0))
+    return cf_cli_fail(cmd, "invalid --mu '%s': expected a friction coefficient >= 0", m->mu);
+  for (int i = 0; m && m->mu && i < n; i++)
+    if (!cf_fit_target_has_table(&in[i].tg))
+      return cf_cli_fail(cmd, "%s: --mu needs a table in the recording (/table: ingest with --table-height and "
+                         "--table-extent): mu is the cloth's friction on it", in[i].path);
   for (int i = 0; i < n; i++)
-    in[i].fixed.kappa = v[0], in[i].fixed.beta = v[1], in[i].base.tol = v[2], in[i].base.max_iter = max_iter;
+    in[i].fixed.kappa = v[0], in[i].fixed.beta = v[1], in[i].base.tol = v[2], in[i].base.max_iter = max_iter,
+    in[i].fixed.mu = mu;
   return 0;
 }
 

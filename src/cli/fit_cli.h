@@ -113,16 +113,16 @@ void cf_cli_bar_end(cf_cli_bar *b);
  * settings make simulations fail (reported as failed points, see
  * fit_failures.c).  The values are the option strings (NULL: default). */
 typedef struct {
-  const char *kappa, *beta, *tol, *max_iter;
+  const char *kappa, *beta, *tol, *max_iter, *mu;
 } cf_cli_model;
 #define CF_CLI_FIT_KAPPA "1e-3"
 #define CF_CLI_FIT_TOL "1e-4"
 /* The four entries of a cf_cli_opt table for the cf_cli_model m. */
 #define CF_CLI_MODEL_OPTS(m)                                                                            \
   {"--kappa", &(m).kappa, NULL}, {"--beta", &(m).beta, NULL}, {"--tol", &(m).tol, NULL},              \
-      {"--max-iter", &(m).max_iter, NULL}
+      {"--max-iter", &(m).max_iter, NULL}, {"--mu", &(m).mu, NULL}
 /* Their usage words and --help section (the end of each command's help). */
-#define CF_CLI_MODEL_USAGE "[--kappa K] [--beta B] [--tol T] [--max-iter N]"
+#define CF_CLI_MODEL_USAGE "[--kappa K] [--beta B] [--tol T] [--max-iter N] [--mu M]"
 #define CF_CLI_MODEL_HELP                                                              \
   "\n"                                                                                 \
   "Model parameters held fixed (not fitted):\n"                                        \
@@ -132,6 +132,9 @@ typedef struct {
   "               0 < T < 1)\n"                                                        \
   "  --max-iter N projection iterations per step before the simulation fails\n"       \
   "               (default 50)\n"                                                      \
+  "  --mu M       the cloth's friction on the recording's table (default 0; only\n"    \
+  "               for recordings with a table, /table: ingest --table-height and\n"   \
+  "               --table-extent)\n"                                                  \
   "These defaults are the settings recommended for fitting: with them the error\n"    \
   "surface of a shaken sheet is smooth down to the 0.1 mm marker noise.  The\n"       \
   "simulator's own defaults (--kappa 0 --tol 1e-3, those of clothfit simulate)\n"    \
@@ -140,8 +143,9 @@ typedef struct {
   "the taut top edge between the held corners can sag by ~ edge length *\n"         \
   "sqrt(tol)), so the error surface has a ~0.25 cm floor (docs/simulator.md).\n"
 /* Check m's values (finite, kappa >= 0, beta >= 0, 0 < tol < 1, max_iter
- * a count >= 1) and set fixed.kappa, fixed.beta, base.tol and
- * base.max_iter of in[0..n) (n = 0: only check).  0,
+ * a count >= 1, mu >= 0 and only for recordings with a table) and set
+ * fixed.kappa, fixed.beta, base.tol, base.max_iter and fixed.mu of
+ * in[0..n) (n = 0: only check).  0,
  * or 1 after printing the one-line error naming the option and value. */
 int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in, int n);
 

@@ -138,6 +138,7 @@ static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const c
     store_fit(in, &rec->fit, nr, start_kind, d0, a0);
     if (store_path(&rec->fit, nr)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
     rec->fit.model = cf_res_model_of(in);
+    if (in->fit_mu) rec->fit.model.mu = NAN; /* fitted, not held: fit x[2] */
     store_windows(rec, fe, &r, T, t0, t1, in->tg.dt);
     if (!rc && cf_res_set_series(rec, fe, &in->tg, sim, pt.delta, pt.alpha))
       rc = cf_error_set(err, CF_ENOMEM, "out of memory");

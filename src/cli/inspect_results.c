@@ -60,7 +60,9 @@ static void prov_text(const char *path, const cf_results *r) {
 }
 
 static void model_text(const char *indent, const cf_res_model *m) {
-  printf("%smodel settings kappa %g, beta %g, tol %g, max_iter %d\n", indent, m->kappa, m->beta, m->tol, m->max_iter);
+  printf("%smodel settings kappa %g, beta %g, tol %g, max_iter %d", indent, m->kappa, m->beta, m->tol, m->max_iter);
+  if (isfinite(m->mu)) printf(", mu %g", m->mu);
+  printf("\n");
 }
 
 static void sweep_text(const cf_res_rec *c) {
@@ -138,6 +140,7 @@ static void json_model(const cf_res_model *m) {
   cf_cli_json_num("beta", m->beta, 0);
   cf_cli_json_num("tol", m->tol, 0);
   json_int("max_iter", m->max_iter);
+  cf_cli_json_num("mu_held", m->mu, 0);
 }
 
 static void json_array(const char *key, const double *v, int n) {

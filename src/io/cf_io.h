@@ -334,6 +334,8 @@ typedef struct {           /* the model settings a part was computed with */
   double kappa, beta;      /* bending stiffness and damping held fixed */
   double tol;              /* relative constraint tolerance of the projection */
   int max_iter;            /* projection iterations per step before a simulation fails */
+  double mu;               /* friction on the recording's table held fixed (NaN: the
+                              recording has no table; files written before: NaN) */
 } cf_res_model;
 
 typedef struct {           /* how sure a fitted (delta, alpha) is (src/fit confidence.c) */

@@ -62,12 +62,13 @@ void cf_results_free(cf_results *r) {
 }
 
 cf_res_model cf_res_model_default(void) {
-  cf_res_model m = {0, 0, 1e-3, 50};
+  cf_res_model m = {0, 0, 1e-3, 50, NAN};
   return m;
 }
 
 int cf_res_model_equal(const cf_res_model *a, const cf_res_model *b) {
-  return a->kappa == b->kappa && a->beta == b->beta && a->tol == b->tol && a->max_iter == b->max_iter;
+  return a->kappa == b->kappa && a->beta == b->beta && a->tol == b->tol && a->max_iter == b->max_iter &&
+         (a->mu == b->mu || (isnan(a->mu) && isnan(b->mu)));
 }
 
 static void rec_init(cf_res_rec *rec, const char *name) {

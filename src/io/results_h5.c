@@ -83,7 +83,9 @@
 #define FI(st, key, m) {key, offsetof(st, m), 'i', 0}
 #define FS(st, key, m) {key, offsetof(st, m), 's', sizeof(((st *)0)->m)}
 /* The model settings (cf_res_model m) of a part. */
-#define FM(st, m) FD(st, "kappa", m.kappa), FD(st, "beta", m.beta), FD(st, "tol", m.tol), FI(st, "max_iter", m.max_iter)
+#define FM(st, m)                                                                                          \
+  FD(st, "kappa", m.kappa), FD(st, "beta", m.beta), FD(st, "tol", m.tol), FI(st, "max_iter", m.max_iter),   \
+      FD(st, "mu_held", m.mu)
 /* a cf_res_conf (the confidence of an optimum), in fit/ and sweep/ alike */
 #define FC(st, c)                                                                                        \
   FI(st, "confidence", c.done), FD(st, "delta_lo", c.delta[0]), FD(st, "delta_hi", c.delta[1]),          \

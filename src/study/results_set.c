@@ -6,10 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <math.h>
+
 #include "cf_study.h"
 
 cf_res_model cf_res_model_of(const cf_fit_input *in) {
-  cf_res_model m = {in->fixed.kappa, in->fixed.beta, in->base.tol, in->base.max_iter};
+  cf_res_model m = {in->fixed.kappa, in->fixed.beta, in->base.tol, in->base.max_iter,
+                    cf_fit_target_has_table(&in->tg) ? in->fixed.mu : NAN};
   return m;
 }
 

@@ -1,0 +1,60 @@
+/* contact_internal.h — internal to contact.c and contact_system.c: the
+ * state of the contact projection, and the linear algebra of its active-set
+ * steps (contact_system.c) that contact.c's loop calls.  Why two files: the
+ * loop (pairs, friction, the active-set decisions, the Ipopt baseline) and
+ * the factor it works on (pattern, assembly, CHOLMOD updates, refined solve)
+ * change for different reasons. */
+#ifndef CF_CONTACT_INTERNAL_H
+#define CF_CONTACT_INTERNAL_H
+#include "contact.h"
+
+#include <cholmod.h>
+
+struct cf_contact {
+  cf_proj *proj;
+  int n, n_obs, K;    /* nodes, obstacles, candidate pairs */
+  cf_obstacle *obs;
+  cf_contact_params cp;
+  int *cnode, *cobs;  /* [K] node and obstacle of each pair */
+  double *H, *N;      /* [K], [3K] at the current iterate */
+  double *sprev, *tprev; /* [K], [3K] budget friction: the stop of the last
+                         iteration (0: none to extrapolate from), its direction */
+  double *gam;        /* [K] normal impulse friction acts on: Δγ of the
+                         last solve; with friction_budget, what this step's
+                         Δγ have added and friction not yet used */
+  int *wpos;          /* [K] position in W, or -1 */
+  int *W, nw;         /* working set (pair ids) */
+  int *P, np;         /* pattern set: the pairs with a row in the system
+                         (W ⊆ P; rows of P \ W are inactive: zero
+                         gradient, unit diagonal, ζ = 0) */
+  int *ppos;          /* [K] position in P, or -1 */
+  int *wn_ptr, *wn;   /* [n+1], [K]: pairs of P by node */
+  cholmod_sparse *A;  /* the system's pattern (and values) for P */
+  int *map;           /* [nt] value index in A of each assembled term */
+  int *pinv;          /* [na + np] position of each row in the factor's order */
+  unsigned char *lact;/* [np] row of P active in the factor L */
+  int valid;          /* L is the factor at the current iterate (updatable) */
+  double shift;       /* its Tikhonov shift */
+  cholmod_sparse *R;  /* a column for cholmod_rowadd */
+  double *u, *dx, *dx0; /* [3n] friction displacement, increment, the
+                         increment before a refinement step */
+  int *erow;          /* [maxd] rows of one node's entries */
+  double *eg;         /* [3 maxd] their gradients */
+  int maxd;
+  int *qrow, *qnode;  /* [slots] the QP's metric gradient entries (qp.h) */
+  double *qJ, *qgam;  /* [3 slots], [K] their gradients; impulses of a QP */
+  int qcap;           /* slots allocated */
+  cholmod_common cc;
+  cholmod_factor *L;
+  cholmod_dense *B, *X, *Y, *E, *D;
+};
+
+/* Factor the system of the current iterate and the working set W: a new
+ * symbolic analysis when a pair without a row enters, rank updates of a
+ * valid factor (cf_contact_params.updates), else a numeric refactorization;
+ * the counters into res. */
+int cf_contact_factor(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res, cf_error *err);
+/* ζ (c->X) and the increment Δφ (c->dx) of W with the current factor,
+ * refined against the Tikhonov shift. */
+int cf_contact_solve_ws(cf_contact *c, const cf_proj_rows *r, cf_error *err);
+#endif

@@ -1,0 +1,340 @@
+/* contact_system.c — the linear system of contact.c's active-set steps
+ * (thesis §3.5.2; see contact_internal.h).
+ *
+ * Linear algebra (simplicial LDLᵀ, CHOLMOD).  The system has a row for
+ * every pair of a pattern set P ⊇ W; the rows of P \ W are inactive (unit
+ * diagonal, no coupling, zero right-hand side: ζ = 0).  P and the symbolic
+ * analysis change only when a pair without a row enters W (then P := P ∪ W,
+ * or W once P has more than 2 |W| + 32 pairs).
+ * The matrix is refactored numerically once per iteration (the gradients
+ * moved); the working-set changes after that are rank updates,
+ * cholmod_rowadd / cholmod_rowdel of the row's (identity ↔ system) column
+ * (§3.5.2), with a refactorization whenever an update fails or the new
+ * pivot is below 1e-12 of its diagonal (the dependence test of Remark
+ * 3.5.3; the exchange of Remark 3.5.2 is not done: the refactorization's
+ * Tikhonov shift keeps the factor definite).  cf_contact_params.updates = 0
+ * refactors on every change instead (test_contact compares the two).  The
+ * Tikhonov shift ε = 1e-9 mean diag is the projection's (planar states,
+ * SPEC §4). */
+#include "contact_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A new pattern: P := P ∪ W, or just W when P has grown beyond 2 |W| + 32
+ * pairs (inactive rows cost factorization work); its pairs by node
+ * (wn_ptr, wn) and the largest entry count of a node. */
+static int new_pattern(cf_contact *c, const cf_proj_rows *r) {
+  if (c->np > 2 * c->nw + 32) {
+    for (int f = 0; f < c->np; f++) c->ppos[c->P[f]] = -1;
+    c->np = 0;
+  }
+  for (int w = 0; w < c->nw; w++)
+    if (c->ppos[c->W[w]] < 0) {
+      c->ppos[c->W[w]] = c->np;
+      c->P[c->np++] = c->W[w];
+    }
+  memset(c->wn_ptr, 0, sizeof(int) * ((size_t)c->n + 1));
+  for (int f = 0; f < c->np; f++) c->wn_ptr[c->cnode[c->P[f]] + 1]++;
+  int maxd = 1;
+  for (int i = 0; i < c->n; i++) {
+    int d = c->wn_ptr[i + 1] + r->node_ptr[i + 1] - r->node_ptr[i];
+    if (d > maxd) maxd = d;
+    c->wn_ptr[i + 1] += c->wn_ptr[i];
+  }
+  /* fill each node's block from its end: wn_ptr[i + 1] ends at its start */
+  for (int f = 0; f < c->np; f++) c->wn[--c->wn_ptr[c->cnode[c->P[f]] + 1]] = c->P[f];
+  for (int i = 0; i < c->n; i++) c->wn_ptr[i] = c->wn_ptr[i + 1];
+  c->wn_ptr[c->n] = c->np;
+  if (maxd > c->maxd) {
+    free(c->erow);
+    free(c->eg);
+    c->erow = malloc(sizeof(int) * maxd);
+    c->eg = malloc(sizeof(double) * 3 * maxd);
+    if (!c->erow || !c->eg) return CF_ENOMEM;
+    c->maxd = maxd;
+  }
+  return CF_OK;
+}
+
+/* The rows of node i with their gradients into erow/eg (inactive pattern
+ * rows: zero); returns the count. */
+static int node_entries(cf_contact *c, const cf_proj_rows *r, int i) {
+  int d = 0;
+  for (int u = r->node_ptr[i]; u < r->node_ptr[i + 1]; u++, d++) {
+    int s = r->node_slot[u];
+    c->erow[d] = r->slot_row[s];
+    for (int q = 0; q < 3; q++) c->eg[3 * d + q] = 2 * r->G[3 * s + q];
+  }
+  for (int v = c->wn_ptr[i]; v < c->wn_ptr[i + 1]; v++, d++) {
+    int k = c->wn[v];
+    c->erow[d] = r->na + c->ppos[k];
+    if (c->wpos[k] >= 0) memcpy(c->eg + 3 * d, c->N + 3 * k, 3 * sizeof(double));
+    else c->eg[3 * d] = c->eg[3 * d + 1] = c->eg[3 * d + 2] = 0;
+  }
+  return d;
+}
+
+/* The terms of ∇G M⁻¹ ∇Gᵀ + εI (upper triangle), always in the same order
+ * for a pattern: into the triplets T (new pattern) or added into the values
+ * of A through map.  Inactive rows get a unit diagonal.  Returns the
+ * count. */
+static size_t assemble(cf_contact *c, const cf_proj_rows *r, cholmod_triplet *T) {
+  int N = r->na + c->np, *Ti = T ? T->i : NULL, *Tj = T ? T->j : NULL;
+  double *Tx = T ? T->x : NULL, *Ax = c->A ? c->A->x : NULL, tr = 0;
+  if (!T) memset(Ax, 0, sizeof(double) * c->A->nzmax);
+  size_t q = 0;
+  for (int i = 0; i < c->n; i++) {
+    if (!(r->invm[i] > 0)) continue;
+    int d = node_entries(c, r, i);
+    for (int a = 0; a < d; a++)
+      for (int b = a; b < d; b++, q++) {
+        const double *ga = c->eg + 3 * a, *gb = c->eg + 3 * b;
+        double v = r->invm[i] * (ga[0] * gb[0] + ga[1] * gb[1] + ga[2] * gb[2]);
+        int ra = c->erow[a], rb = c->erow[b];
+        if (ra == rb) tr += v;
+        if (!T) {
+          Ax[c->map[q]] += v;
+          continue;
+        }
+        Ti[q] = ra < rb ? ra : rb;
+        Tj[q] = ra < rb ? rb : ra;
+        Tx[q] = v;
+      }
+  }
+  double mean = N > c->np - c->nw ? tr / (N - (c->np - c->nw)) : 1;
+  c->shift = 1e-9 * mean; /* Tikhonov shift, as the projection's */
+  for (int a = 0; a < N; a++, q++) {
+    /* inactive rows: the identity's, as cholmod_rowdel leaves them */
+    double v = a >= r->na && c->wpos[c->P[a - r->na]] < 0 ? 1 : c->shift;
+    if (!T) {
+      Ax[c->map[q]] += v;
+      continue;
+    }
+    Ti[q] = Tj[q] = a;
+    Tx[q] = v;
+  }
+  return q;
+}
+
+/* A new pattern P = W: the sparse matrix, the value index of every term and
+ * the symbolic analysis. */
+static int analyse(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res, cf_error *err) {
+  if (new_pattern(c, r)) return cf_error_set(err, CF_ENOMEM, "contacts: out of memory");
+  int N = r->na + c->np;
+  size_t nt = (size_t)N;
+  for (int i = 0; i < c->n; i++) {
+    size_t d = (size_t)(c->wn_ptr[i + 1] - c->wn_ptr[i] + r->node_ptr[i + 1] - r->node_ptr[i]);
+    if (r->invm[i] > 0) nt += d * (d + 1) / 2;
+  }
+  cholmod_free_sparse(&c->A, &c->cc);
+  cholmod_free_factor(&c->L, &c->cc);
+  free(c->map);
+  c->map = malloc(sizeof(int) * (nt + 1));
+  cholmod_triplet *T = cholmod_allocate_triplet(N, N, nt, 1, CHOLMOD_REAL, &c->cc);
+  if (!T || !c->map) {
+    cholmod_free_triplet(&T, &c->cc);
+    return cf_error_set(err, CF_ENOMEM, "contacts: out of memory for %zu entries", nt);
+  }
+  T->nnz = assemble(c, r, T);
+  c->A = cholmod_triplet_to_sparse(T, T->nnz, &c->cc);
+  if (c->A) { /* where each term went: its (row, column) in A's column */
+    const int *Ap = c->A->p, *Ai = c->A->i, *Ti = T->i, *Tj = T->j;
+    for (size_t q = 0; q < T->nnz; q++) {
+      int p = Ap[Tj[q]];
+      while (Ai[p] != Ti[q]) p++;
+      c->map[q] = p;
+    }
+    c->L = cholmod_analyze(c->A, &c->cc);
+  }
+  cholmod_free_triplet(&T, &c->cc);
+  free(c->pinv);
+  free(c->lact);
+  cholmod_free_sparse(&c->R, &c->cc);
+  c->pinv = malloc(sizeof(int) * ((size_t)N + 1));
+  c->lact = malloc((size_t)c->np + 1);
+  c->R = cholmod_allocate_sparse(N, 1, (size_t)c->maxd + 1, 1, 1, 0, CHOLMOD_REAL, &c->cc);
+  if (!c->A || !c->L || !c->pinv || !c->lact || !c->R)
+    return cf_error_set(err, CF_ENOMEM, "contacts: out of memory (analysis of %d rows)", N);
+  const int *perm = c->L->Perm;
+  for (int a = 0; a < N; a++) c->pinv[perm[a]] = a;
+  res->analyses++;
+  return CF_OK;
+}
+
+/* Column a = na + f of the system (pair k = P[f], active) in the factor's
+ * order into c->R, sorted: the couplings with the metric rows and the
+ * active contact rows at its node, and its diagonal. */
+static void system_column(cf_contact *c, const cf_proj_rows *r, int f) {
+  int k = c->P[f], i = c->cnode[k], n = 0, *Ri = c->R->i;
+  double *Rx = c->R->x, w = r->invm[i];
+  const double *nk = c->N + 3 * k;
+  for (int u = r->node_ptr[i]; u < r->node_ptr[i + 1]; u++, n++) {
+    const double *g = r->G + 3 * r->node_slot[u];
+    Ri[n] = c->pinv[r->slot_row[r->node_slot[u]]];
+    Rx[n] = 2 * w * (g[0] * nk[0] + g[1] * nk[1] + g[2] * nk[2]);
+  }
+  for (int v = c->wn_ptr[i]; v < c->wn_ptr[i + 1]; v++) {
+    int k2 = c->wn[v];
+    if (c->wpos[k2] < 0 && k2 != k) continue;
+    const double *n2 = c->N + 3 * k2;
+    Ri[n] = c->pinv[r->na + c->ppos[k2]];
+    Rx[n++] = w * (n2[0] * nk[0] + n2[1] * nk[1] + n2[2] * nk[2]) + (k2 == k ? c->shift : 0);
+  }
+  for (int a = 1; a < n; a++) /* insertion sort by row */
+    for (int b = a; b > 0 && Ri[b - 1] > Ri[b]; b--) {
+      int ti = Ri[b];
+      double tx = Rx[b];
+      Ri[b] = Ri[b - 1], Rx[b] = Rx[b - 1];
+      Ri[b - 1] = ti, Rx[b - 1] = tx;
+    }
+  ((int *)c->R->p)[1] = n;
+}
+
+/* Bring the factor from its active rows (lact) to W's by cholmod_rowadd /
+ * cholmod_rowdel.  Returns 0 when it cannot (then refactor): a failed update
+ * or a new pivot below 1e-12 of its row's diagonal (the linear-dependence
+ * test of Remark 3.5.3). */
+static int update_factor(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res) {
+  for (int f = 0; f < c->np; f++) {
+    int want = c->wpos[c->P[f]] >= 0, kp = c->pinv[r->na + f];
+    if (want == c->lact[f]) continue;
+    if (!want) {
+      if (!cholmod_rowdel(kp, NULL, c->L, &c->cc)) return 0;
+    } else {
+      system_column(c, r, f);
+      double diag = 0;
+      for (int q = 0; q < ((int *)c->R->p)[1]; q++)
+        if (((int *)c->R->i)[q] == kp) diag = ((double *)c->R->x)[q];
+      if (!cholmod_rowadd(kp, c->R, c->L, &c->cc) || c->cc.status != CHOLMOD_OK) return 0;
+      double d = ((double *)c->L->x)[((int *)c->L->p)[kp]]; /* D of the new row */
+      if (!(d > 1e-12 * diag)) return 0;
+    }
+    c->lact[f] = (unsigned char)want;
+    res->updates++;
+  }
+  return 1;
+}
+
+/* Factor the system of the current iterate and W (a new pattern when a
+ * pair of W has no row yet); while the factor is that of the current
+ * iterate, working-set changes are rank updates (cp.updates). */
+int cf_contact_factor(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res, cf_error *err) {
+  int fresh = !c->L;
+  for (int w = 0; w < c->nw && !fresh; w++) fresh = c->ppos[c->W[w]] < 0;
+  if (fresh) {
+    int rc = analyse(c, r, res, err);
+    if (rc) return rc;
+    c->valid = 0;
+  }
+  if (c->valid && c->cp.updates && update_factor(c, r, res)) return CF_OK;
+  assemble(c, r, NULL);
+  c->valid = 0;
+  if (!cholmod_factorize(c->A, c->L, &c->cc) || c->cc.status != CHOLMOD_OK) {
+    cholmod_free_factor(&c->L, &c->cc);
+    return cf_error_set(err, CF_ESOLVER, "contacts: CHOLMOD factorization failed (status %d, %d rows)",
+                        c->cc.status, r->na + c->np);
+  }
+  for (int f = 0; f < c->np; f++) c->lact[f] = c->wpos[c->P[f]] >= 0;
+  c->valid = 1;
+  res->factorizations++;
+  return CF_OK;
+}
+
+/* The rows of the system at the displacement d[3n]: b = G + ∇G d for the
+ * metric rows and the active pattern rows, 0 for the inactive ones. */
+static void linearized_rows(const cf_contact *c, const cf_proj_rows *r, const double *d, double *b) {
+  memcpy(b, r->C, sizeof(double) * (size_t)r->na);
+  for (int i = 0; i < c->n; i++) {
+    const double *di = d + 3 * i;
+    for (int s = r->node_ptr[i]; s < r->node_ptr[i + 1]; s++) {
+      const double *g = r->G + 3 * r->node_slot[s];
+      b[r->slot_row[r->node_slot[s]]] += 2 * (g[0] * di[0] + g[1] * di[1] + g[2] * di[2]);
+    }
+  }
+  for (int f = 0; f < c->np; f++) {
+    int k = c->P[f];
+    const double *di = d + 3 * c->cnode[k], *nk = c->N + 3 * k;
+    b[r->na + f] = c->wpos[k] < 0 ? 0 : c->H[k] + nk[0] * di[0] + nk[1] * di[1] + nk[2] * di[2];
+  }
+}
+
+/* Solve for ζ (into c->X) with right-hand side G + ∇G u. */
+static int solve_multipliers(cf_contact *c, const cf_proj_rows *r, cf_error *err) {
+  int N = r->na + c->np;
+  if (!c->B || (int)c->B->nrow != N) {
+    cholmod_free_dense(&c->B, &c->cc);
+    c->B = cholmod_allocate_dense(N, 1, N, CHOLMOD_REAL, &c->cc);
+    if (!c->B) return cf_error_set(err, CF_ENOMEM, "contacts: out of memory");
+  }
+  linearized_rows(c, r, c->u, c->B->x);
+  if (!cholmod_solve2(CHOLMOD_A, c->L, c->B, NULL, &c->X, NULL, &c->Y, &c->E, &c->cc))
+    return cf_error_set(err, CF_ESOLVER, "contacts: CHOLMOD solve failed");
+  return CF_OK;
+}
+
+/* Δφ = u − M⁻¹ ∇Gᵀ ζ into c->dx; returns max |Δφ_i|. */
+static double increment(cf_contact *c, const cf_proj_rows *r) {
+  const double *z = c->X->x;
+  double m = 0;
+  for (int i = 0; i < c->n; i++) {
+    double *dx = c->dx + 3 * i, f[3] = {0, 0, 0};
+    memcpy(dx, c->u + 3 * i, 3 * sizeof(double));
+    if (!(r->invm[i] > 0)) continue;
+    for (int s = r->node_ptr[i]; s < r->node_ptr[i + 1]; s++) {
+      const double *g = r->G + 3 * r->node_slot[s];
+      double l = 2 * z[r->slot_row[r->node_slot[s]]];
+      for (int d = 0; d < 3; d++) f[d] += g[d] * l;
+    }
+    for (int v = c->wn_ptr[i]; v < c->wn_ptr[i + 1]; v++) {
+      int k = c->wn[v];
+      if (c->wpos[k] < 0) continue;
+      double l = z[r->na + c->ppos[k]];
+      for (int d = 0; d < 3; d++) f[d] += c->N[3 * k + d] * l;
+    }
+    for (int d = 0; d < 3; d++) dx[d] -= r->invm[i] * f[d];
+    double l = sqrt(dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]);
+    if (l > m) m = l;
+  }
+  return m;
+}
+
+/* One step of iterative refinement of ζ against the Tikhonov shift: the
+ * residual of the linearized rows at the increment, r = G + ∇G Δφ
+ * (= b − ∇G M⁻¹ ∇Gᵀ ζ, zero for an exact solve), solved with the same
+ * factor and added to ζ; then the increment again.  Returns how far it
+ * moved a node (max_i of the change of Δφ_i), or NAN (err set). */
+static double refine(cf_contact *c, const cf_proj_rows *r, cf_error *err) {
+  linearized_rows(c, r, c->dx, c->B->x);
+  if (!cholmod_solve2(CHOLMOD_A, c->L, c->B, NULL, &c->D, NULL, &c->Y, &c->E, &c->cc)) {
+    cf_error_set(err, CF_ESOLVER, "contacts: CHOLMOD solve failed");
+    return NAN;
+  }
+  double *z = c->X->x, *dz = c->D->x, m = 0;
+  for (int a = 0; a < r->na + c->np; a++) z[a] += dz[a];
+  memcpy(c->dx0, c->dx, sizeof(double) * 3 * (size_t)c->n);
+  increment(c, r);
+  for (int q = 0; q < 3 * c->n; q++) m = fmax(m, fabs(c->dx[q] - c->dx0[q]));
+  return m;
+}
+
+/* ζ and Δφ of the current working set: solve, then refine (at most
+ * CF_CONTACT_REFINE times) until a step moves no node by more than 1e-3 of
+ * the active set's tolerance.  Why: the Tikhonov shift alone left the
+ * linearized rows violated by up to 2.6e-9 m and Δφ off the QP's solution
+ * by ~3e-5 relative (test_contact_qp against Ipopt, tabletop QPs), more
+ * than the multiplier tolerance below; two steps bring both to rounding. */
+#define CF_CONTACT_REFINE 4
+int cf_contact_solve_ws(cf_contact *c, const cf_proj_rows *r, cf_error *err) {
+  int rc = solve_multipliers(c, r, err);
+  if (rc) return rc;
+  increment(c, r);
+  for (int q = 0; q < CF_CONTACT_REFINE; q++) {
+    double moved = refine(c, r, err);
+    if (isnan(moved)) return err ? err->code : CF_ESOLVER;
+    if (moved <= 1e-3 * CF_CONTACT_AS_TOL * c->cp.eps_h) break;
+  }
+  return CF_OK;
+}
+

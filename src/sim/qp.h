@@ -50,8 +50,8 @@ void cf_qp_residuals_eval(const cf_qp *qp, const double *dx, const double *gamma
 /* 1 when this build has Ipopt (coinor-libipopt-dev found by Meson). */
 int cf_qp_have_ipopt(void);
 /* Solve qp (input) by Ipopt's primal-dual interior point method (MUMPS
- * linear solver), to the relative tolerance tol (1e-10 is what the
- * comparison in test_contact_qp uses): dx[3n] (output, zero at kinematic
+ * linear solver), to the relative tolerance tol (the simulation uses
+ * 1e-10, test_contact_qp's reference solutions 1e-12): dx[3n] (output, zero at kinematic
  * nodes), gamma[ni] (output, the contact impulses, ≥ 0 up to tol) and the
  * interior-point iterations into *iterations (output, may be NULL).  One
  * Ipopt problem is created and freed per call (the rows change from one QP to

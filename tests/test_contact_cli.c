@@ -78,14 +78,17 @@ static void ipopt_run(const char *exe, const char *cfg) {
   free(err);
 }
 
-/* experiments/rotating_sphere.ini (thesis §3.6.2): 1 s within the bounds. */
-static void sphere_run(const char *exe, const char *root) {
+/* experiments/NAME with the extra INI text (may be NULL) within the
+ * bounds; returns its lowest node's z at the end (NAN if not printed). */
+static double experiment(const char *exe, const char *root, const char *name, const char *extra, const char *what) {
   char cfg[1024], *out, *err;
-  snprintf(cfg, sizeof cfg, "%s/experiments/rotating_sphere.ini", root);
-  int st = simulate(exe, cfg, NULL, &out, &err);
-  bounds("rotating sphere", st, out, err);
+  snprintf(cfg, sizeof cfg, "%s/experiments/%s", root, name);
+  int st = simulate(exe, cfg, extra, &out, &err);
+  bounds(what, st, out, err);
+  double z = lowest_z(out);
   free(out);
   free(err);
+  return z;
 }
 
 /* experiments/cylinder_friction.ini (thesis §3.6.1; the physics suite:
@@ -93,18 +96,10 @@ static void sphere_run(const char *exe, const char *root) {
  * (lowest node more than 0.3 m above the floor at z = -1.401 after 2 s),
  * with mu = 0.2 it slides onto the floor (lowest node within 1 cm of it). */
 static void cylinder_runs(const char *exe, const char *root) {
-  char cfg[1024], *out, *err;
-  snprintf(cfg, sizeof cfg, "%s/experiments/cylinder_friction.ini", root);
-  int st = simulate(exe, cfg, NULL, &out, &err);
-  bounds("cylinder, mu 0.55", st, out, err);
-  double z = lowest_z(out);
+  double z = experiment(exe, root, "cylinder_friction.ini", NULL, "cylinder, mu 0.55");
   CHECK(z > -1.401 + 0.3, "cylinder, mu 0.55: lowest node at z = %g m: the sheet should stay on", z);
-  free(out), free(err);
-  st = simulate(exe, cfg, "[obstacle.cylinder]\nmu = 0.2\n", &out, &err);
-  bounds("cylinder, mu 0.2", st, out, err);
-  z = lowest_z(out);
+  z = experiment(exe, root, "cylinder_friction.ini", "[obstacle.cylinder]\nmu = 0.2\n", "cylinder, mu 0.2");
   CHECK(z < -1.401 + 0.01, "cylinder, mu 0.2: lowest node at z = %g m: the sheet should slide onto the floor", z);
-  free(out), free(err);
 }
 
 int main(int argc, char **argv) {
@@ -140,6 +135,7 @@ int main(int argc, char **argv) {
   free(out);
   free(err);
   ipopt_run(argv[1], cfg);
-  sphere_run(argv[1], argv[2]);
+  /* experiments/rotating_sphere.ini (thesis §3.6.2): 1 s within the bounds */
+  experiment(argv[1], argv[2], "rotating_sphere.ini", NULL, "rotating sphere");
   return cf_test_done("test_contact_cli");
 }

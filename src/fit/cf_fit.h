@@ -72,8 +72,9 @@ typedef struct {
   /* A table the cloth meets (recording /table; table[0] = 0 and an empty
    * extent: none): table[0] the height of its top face, table[1..4] the
    * face's extent x_min, x_max, y_min, y_max (m).  The simulation puts it
-   * in as a table obstacle (src/sim) 3 cm thick, with the point's mu as the
-   * cloth's friction on it and the default contact parameters. */
+   * in as cf_obstacle_table_at (src/sim: CF_TABLE_THICKNESS thick), with
+   * the point's mu as the cloth's friction on it and the default contact
+   * parameters. */
   double table[5];
 } cf_fit_target;
 /* 1 when tg has a table (extent not empty). */

@@ -260,12 +260,8 @@ int cf_fit_target_has_table(const cf_fit_target *tg) {
 
 /* The target's table as an obstacle with friction mu. */
 static int put_table(const cf_fit_target *tg, cf_sim *s, double mu, cf_error *err) {
-  const double *t = tg->table;
   cf_obstacle o;
-  cf_obstacle_init(&o, cf_obstacle_table);
-  o.c[0] = 0.5 * (t[1] + t[2]), o.c[1] = 0.5 * (t[3] + t[4]), o.c[2] = t[0];
-  o.h[0] = 0.5 * (t[2] - t[1]), o.h[1] = 0.5 * (t[4] - t[3]), o.h[2] = 0.03;
-  o.mu = mu;
+  cf_obstacle_table_at(&o, tg->table, mu);
   cf_contact_params cp;
   cf_contact_params_default(&cp);
   return cf_sim_set_obstacles(s, &o, 1, &cp, err);

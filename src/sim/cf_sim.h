@@ -280,6 +280,11 @@ extern const cf_obstacle_type *cf_obstacle_table;
 const cf_obstacle_type *cf_obstacle_type_find(const char *name);
 /* o: output, zeroed, of kind t, rot_axis = a = e_z, no motion, mu = 0. */
 void cf_obstacle_init(cf_obstacle *o, const cf_obstacle_type *t);
+/* o: output, a table whose top face is at height top[0] and spans x in
+ * top[1]..top[2], y in top[3]..top[4] (a recording's /table), 3 cm thick,
+ * at rest, friction mu. */
+#define CF_TABLE_THICKNESS 0.03
+void cf_obstacle_table_at(cf_obstacle *o, const double top[5], double mu);
 /* Valid kind, fields, finite motion, mu >= 0; names the field. */
 int cf_obstacle_check(const cf_obstacle *o, cf_error *err);
 /* Signed distance of world point p to the obstacle at time t; its outward

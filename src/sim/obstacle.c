@@ -143,6 +143,13 @@ const cf_obstacle_type *cf_obstacle_type_find(const char *name) {
   return NULL;
 }
 
+void cf_obstacle_table_at(cf_obstacle *o, const double t[5], double mu) {
+  cf_obstacle_init(o, cf_obstacle_table);
+  o->c[0] = 0.5 * (t[1] + t[2]), o->c[1] = 0.5 * (t[3] + t[4]), o->c[2] = t[0];
+  o->h[0] = 0.5 * (t[2] - t[1]), o->h[1] = 0.5 * (t[4] - t[3]), o->h[2] = CF_TABLE_THICKNESS;
+  o->mu = mu;
+}
+
 void cf_obstacle_init(cf_obstacle *o, const cf_obstacle_type *t) {
   memset(o, 0, sizeof *o);
   o->type = t;

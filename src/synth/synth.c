@@ -156,10 +156,7 @@ static void tablecloth(const cf_synth_motion *m, double t, int n, const double *
 int cf_synth_table(const cf_synth_config *c, cf_obstacle *o, double table[5]) {
   if (strcmp(c->motion, "tablecloth")) return 0;
   double t[5] = {c->top_height - c->height - c->table_drop, -1, 1, -1, 0.3};
-  cf_obstacle_init(o, cf_obstacle_table);
-  o->c[0] = 0.5 * (t[1] + t[2]), o->c[1] = 0.5 * (t[3] + t[4]), o->c[2] = t[0];
-  o->h[0] = 0.5 * (t[2] - t[1]), o->h[1] = 0.5 * (t[4] - t[3]), o->h[2] = 0.03;
-  o->mu = c->table_mu;
+  cf_obstacle_table_at(o, t, c->table_mu);
   if (table) memcpy(table, t, sizeof t);
   return 1;
 }

@@ -225,7 +225,7 @@ static double friction(cf_contact *c, const cf_proj_rows *r, const double *xprev
 }
 
 /* The active-set loop of one iteration: on return c->dx is the increment
- * and c->gam the contact multipliers of W. */
+ * and c->qgam the contact impulses (those of W; 0 elsewhere). */
 static int active_set(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res, cf_error *err) {
   int limit = c->cp.max_active_set > 0 ? c->cp.max_active_set : 2 * c->K + 20;
   for (int it = 0;; it++) {
@@ -303,10 +303,9 @@ static int build_qp(cf_contact *c, const cf_proj_rows *r, cf_qp *qp) {
  * node by more than CF_CONTACT_AS_TOL ε1 (the active set's own test), which the friction
  * and the next step's warm start read. */
 #define CF_CONTACT_IPOPT_TOL 1e-10 /* Ipopt's tol, relative to the QP's own length (qp_ipopt.c) */
-static int ipopt_step(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res, cf_error *err) {
-  cf_qp qp;
-  if (build_qp(c, r, &qp)) return cf_error_set(err, CF_ENOMEM, "contacts: out of memory");
-  int its = 0, rc = cf_qp_solve_ipopt(&qp, CF_CONTACT_IPOPT_TOL, c->dx, c->qgam, &its, err);
+static int ipopt_step(cf_contact *c, const cf_proj_rows *r, const cf_qp *qp, cf_contact_result *res,
+                      cf_error *err) {
+  int its = 0, rc = cf_qp_solve_ipopt(qp, CF_CONTACT_IPOPT_TOL, c->dx, c->qgam, &its, err);
   res->as_iterations += its;
   if (rc) return rc;
   for (int k = 0; k < c->K; k++) {
@@ -321,13 +320,12 @@ static int ipopt_step(cf_contact *c, const cf_proj_rows *r, cf_contact_result *r
 /* One QP by the configured solver; then its impulses feed the friction of
  * the next iteration and the observer sees the QP. */
 static int solve_qp(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res, cf_error *err) {
-  int rc = c->cp.solver == CF_CONTACT_IPOPT ? ipopt_step(c, r, res, err) : active_set(c, r, res, err);
+  cf_qp qp; /* qp.h's form: for Ipopt and the observer (the active set works on c) */
+  int ipopt = c->cp.solver == CF_CONTACT_IPOPT;
+  if ((ipopt || c->cp.observe) && build_qp(c, r, &qp)) return cf_error_set(err, CF_ENOMEM, "contacts: out of memory");
+  int rc = ipopt ? ipopt_step(c, r, &qp, res, err) : active_set(c, r, res, err);
   if (rc) return rc;
-  if (c->cp.observe) {
-    cf_qp qp;
-    if (build_qp(c, r, &qp)) return cf_error_set(err, CF_ENOMEM, "contacts: out of memory");
-    c->cp.observe(&qp, c->dx, c->qgam, c->cp.observe_ctx);
-  }
+  if (c->cp.observe) c->cp.observe(&qp, c->dx, c->qgam, c->cp.observe_ctx);
   if (!c->cp.friction_budget) /* the thesis: friction of the next iteration from this Δγ only */
     for (int k = 0; k < c->K; k++) c->gam[k] = 0;
   for (int k = 0; k < c->K; k++) c->gam[k] += c->qgam[k];

@@ -44,13 +44,18 @@ void cf_qp_residuals_eval(const cf_qp *qp, const double *dx, const double *gamma
   }
 }
 
+int cf_qp_ipopt_check(cf_error *err) {
+  return cf_qp_have_ipopt() ? CF_OK
+                            : cf_error_set(err, CF_EINVAL,
+                                           "contact solver ipopt: this clothfit was built without Ipopt (install "
+                                           "coinor-libipopt-dev and rebuild: bash scripts/setup.sh)");
+}
+
 #ifndef CF_HAVE_IPOPT
 int cf_qp_have_ipopt(void) { return 0; }
 
 int cf_qp_solve_ipopt(const cf_qp *qp, double tol, double *dx, double *gamma, int *iterations, cf_error *err) {
   (void)qp, (void)tol, (void)dx, (void)gamma, (void)iterations;
-  return cf_error_set(err, CF_EINVAL,
-                      "contact solver ipopt: this clothfit was built without Ipopt (install "
-                      "coinor-libipopt-dev and rebuild: bash scripts/setup.sh)");
+  return cf_qp_ipopt_check(err);
 }
 #endif

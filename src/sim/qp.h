@@ -49,6 +49,8 @@ void cf_qp_residuals_eval(const cf_qp *qp, const double *dx, const double *gamma
 
 /* 1 when this build has Ipopt (coinor-libipopt-dev found by Meson). */
 int cf_qp_have_ipopt(void);
+/* CF_OK when it has, else CF_EINVAL with the "built without Ipopt" error. */
+int cf_qp_ipopt_check(cf_error *err);
 /* Solve qp (input) by Ipopt's primal-dual interior point method (MUMPS
  * linear solver), to the relative tolerance tol (the simulation uses
  * 1e-10, test_contact_qp's reference solutions 1e-12): dx[3n] (output, zero at kinematic

@@ -216,8 +216,7 @@ int cf_sim_set_obstacles(cf_sim *s, const cf_obstacle *obs, int n_obs, const cf_
     return cf_error_set(err, CF_EINVAL, "contact parameters: thickness >= 0, eps_h > 0, eps_x > 0, "
                         "max_active_set >= 0, updates and friction_budget 0 or 1, solver active-set or ipopt "
                         "expected");
-  if (cp->solver == CF_CONTACT_IPOPT && !cf_qp_have_ipopt())
-    return cf_qp_solve_ipopt(NULL, 0, NULL, NULL, NULL, err); /* the "built without Ipopt" error */
+  if (cp->solver == CF_CONTACT_IPOPT && cf_qp_ipopt_check(err)) return CF_EINVAL;
   cf_contact_free(s->ct);
   s->ct = NULL;
   if (n_obs == 0) return CF_OK;

@@ -104,7 +104,7 @@ static int meta_option(const char *opt, const char *v, ingest_args *a, int *bad)
   else if (!strcmp(opt, "--density")) *bad = !parse_positive(v, &m->density);
   else if (!strcmp(opt, "--table-height")) *bad = !cf_text_double(v, m->table);
   else if (!strcmp(opt, "--table-extent"))
-    *bad = !(cf_text_doubles(v, 4, m->table + 1) && m->table[1] < m->table[2] && m->table[3] < m->table[4]);
+    *bad = !cf_rec_table_extent_parse(v, m->table + 1);
   else if (!strcmp(opt, "--dt")) *bad = !(!strcmp(v, "native") ? (a->dt = 0, 1) : parse_positive(v, &a->dt));
   else if (!strcmp(opt, "--up")) *bad = !(strlen(v) == 1 && (v[0] == 'y' || v[0] == 'z')), a->mopts.up = v[0];
   else if (!strcmp(opt, "-o")) a->out = v;

@@ -101,6 +101,9 @@ typedef struct {           /* /meta of the HDF5 file; "" / NaN = unknown */
 } cf_rec_meta;
 /* 1 when the five values describe a table: finite, x_min < x_max, y_min < y_max. */
 int cf_rec_table_valid(const double table[5]);
+/* "x_min, x_max, y_min, y_max" into ext[4] (output); 1 if it is four
+ * numbers with x_min < x_max and y_min < y_max. */
+int cf_rec_table_extent_parse(const char *s, double ext[4]);
 
 /* A depth-camera mesh sequence (SPEC §6 /mesh): node positions on the
  * recording's time axis and one fixed connectivity.  n_nodes == 0: none. */

@@ -20,6 +20,10 @@ void cf_recording_init(cf_recording *r) {
   for (int q = 0; q < 5; q++) r->meta.table[q] = NAN;
 }
 
+int cf_rec_table_extent_parse(const char *s, double e[4]) {
+  return cf_text_doubles(s, 4, e) && e[0] < e[1] && e[2] < e[3];
+}
+
 int cf_rec_table_valid(const double t[5]) {
   for (int q = 0; q < 5; q++)
     if (!isfinite(t[q])) return 0;

@@ -187,7 +187,7 @@ static int meta_key(void *user, const char *section, const char *name, const cha
   else if (!strcasecmp(name, "lattice")) ok = cf_parse_lattice(value, &o->rows, &o->cols), expect = "ROWSxCOLS, e.g. 5x4";
   else if (!strcasecmp(name, "table_height")) ok = cf_text_double(value, m->table), expect = "a height in m";
   else if (!strcasecmp(name, "table_extent"))
-    ok = cf_text_doubles(value, 4, m->table + 1) && m->table[1] < m->table[2] && m->table[3] < m->table[4],
+    ok = cf_rec_table_extent_parse(value, m->table + 1),
     expect = "x_min, x_max, y_min, y_max in m (x_min < x_max, y_min < y_max)";
   else
     return cf_error_set(c->err, CF_EFORMAT, "%s:%d: unknown key '%s' (expected material, size, width_m, height_m, "

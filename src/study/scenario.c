@@ -26,23 +26,7 @@ static int parse_int(const char *s, int *out) {
   return 1;
 }
 
-static int parse_vec3(const char *s, double v[3]) {
-  char *end;
-  const char *p = s;
-  for (int i = 0; i < 3; i++) {
-    errno = 0;
-    v[i] = strtod(p, &end);
-    if (end == p || errno == ERANGE || !isfinite(v[i])) return 0;
-    p = end;
-    while (*p == ' ') p++;
-    if (i < 2) {
-      if (*p != ',') return 0;
-      p++;
-    }
-  }
-  while (*p == ' ') p++;
-  return *p == 0;
-}
+static int parse_vec3(const char *s, double v[3]) { return cf_text_doubles(s, 3, v); }
 
 static int copy_word(char *dst, size_t n, const char *v) {
   if (strlen(v) >= n) return 0;

@@ -2,7 +2,8 @@
  * mesh exactly (e = 0 at the true parameters), grows its error away from
  * them, prunes exactly, reports failures as +inf, and rejects recordings
  * whose first frame or controlled corners are missing; corners stretched
- * beyond the cloth's top edge (issue 18) are pulled together or refused. */
+ * beyond the cloth's top edge (issue 18) are pulled together or refused.
+ * A window's evaluation stops at its end; pruned sweeps keep the optimum. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,49 @@ static double *stretch_corners(const double *rec, double stretch, double noise, 
     }
   }
   return out;
+}
+
+/* A training window [0, t1): the simulation stops at t1, and its error is
+ * that of the whole run's first t1 frames, bit for bit. */
+static void window_stops(cf_fit_run *run, const cf_fit_point *pt) {
+  cf_frame_error *fe = malloc(sizeof *fe * T);
+  cf_fit_result full, half;
+  CHECK(cf_fit_run_eval(run, pt, 0, 0, 0, fe, &full) == CF_OK && full.status == CF_OK, "whole recording");
+  int t1 = T / 2;
+  double sum = 0;
+  for (int k = 0; k < t1; k++) sum += fe[k].e_cm;
+  CHECK(cf_fit_run_eval(run, pt, 0, t1, 0, NULL, &half) == CF_OK && half.status == CF_OK, "window");
+  CHECK(half.frames == t1 && half.err.frames == t1, "window [0, %d): %d frames simulated", t1, half.frames);
+  CHECK(half.err.e_cm == sum / t1, "window error %.17g, the whole run's first frames %.17g", half.err.e_cm,
+        sum / t1);
+  free(fe);
+}
+
+/* Pruned sweeps (1 and 2 workers) against the unpruned one on a grid that
+ * misses the truth: the same optimum with the same error, every point not
+ * pruned bitwise equal, every pruned one a lower bound; and some pruned. */
+static void sweep_prunes_exactly(const cf_fit_target *tg, const cf_params *base) {
+  static const double delta[] = {0.02, 0.03, 0.05, 0.065, 0.09}, alpha[] = {0.1, 0.2, 0.25, 0.4, 0.6, 0.9};
+  cf_fit_point fixed = {0, 0, 0, 0, 0};
+  cf_sweep_options o = {.nd = 5, .na = 6, .delta = delta, .alpha = alpha, .threads = 1};
+  cf_sweep_result ref, pr;
+  cf_error err;
+  CHECK(cf_sweep_run(tg, base, &fixed, &o, &ref, &err) == CF_OK && ref.best >= 0, "unpruned sweep");
+  for (int workers = 1; workers <= 2; workers++) {
+    o.prune = 1, o.threads = workers;
+    CHECK(cf_sweep_run(tg, base, &fixed, &o, &pr, &err) == CF_OK, "pruned sweep, %d workers", workers);
+    int pruned = 0, bad = 0;
+    for (int i = 0; i < 30; i++) {
+      pruned += pr.pruned[i];
+      bad += pr.pruned[i] ? !(pr.e[i] <= ref.e[i]) : pr.e[i] != ref.e[i] || pr.s[i] != ref.s[i];
+    }
+    CHECK(pr.best == ref.best && pr.e[pr.best] == ref.e[ref.best], "%d workers: optimum %d (%.6g cm), unpruned %d",
+          workers, pr.best, pr.e[pr.best], ref.best);
+    CHECK(bad == 0 && pruned >= 10, "%d workers: %d of 30 pruned, %d not exact or not a lower bound", workers,
+          pruned, bad);
+    cf_sweep_result_free(&pr);
+  }
+  cf_sweep_result_free(&ref);
 }
 
 /* Issue 18: recorded corners a little farther apart than the cloth's top
@@ -152,7 +196,9 @@ int main(void) {
   CHECK(cf_fit_run_alloc(&tg2, &base, &err) == NULL && strstr(err.msg, "frame 50"), "%s", err.msg);
   free(rec2);
   free(fe);
+  window_stops(run, &off);
   cf_fit_run_free(run);
+  sweep_prunes_exactly(&tg, &base);
   stretched_corners(rec);
   free(rec);
   return cf_test_done("test_driven");

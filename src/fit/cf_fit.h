@@ -99,7 +99,7 @@ void cf_fit_run_free(cf_fit_run *r);
 typedef struct {
   int status;          /* CF_OK, or why the simulation failed */
   char reason[256];    /* failure message ("" if ok) */
-  int frames;          /* frames simulated (T unless failed or pruned) */
+  int frames;          /* frames simulated (t1 unless failed or pruned) */
   int pruned;          /* 1 if stopped early by the bound: e_cm is a lower bound */
   cf_window_error err; /* over the evaluation window */
   double wall_s;
@@ -107,8 +107,10 @@ typedef struct {
 } cf_fit_result;
 
 /* Simulate the target with parameters pt and measure the error over frames
- * [t0, t1) (t1 <= 0: to the end).  fe[T] (may be NULL) receives the per-frame
- * errors.  prune_bound > 0 enables exact pruning (SPEC §8): the run stops as
+ * [t0, t1) (t1 <= 0: to the end).  The simulation stops at the window's end:
+ * frames from t1 on are not simulated (a fit on a training window costs
+ * that window).  fe[T] (may be NULL) receives the per-frame errors of frames
+ * [0, t1), and is left as it is after.  prune_bound > 0 enables exact pruning (SPEC §8): the run stops as
  * soon as the running sum of e_i over the window exceeds prune_bound *
  * (window frames), and the result is marked pruned (its e_cm a lower bound).
  * A failed simulation is not an error of this function: it returns CF_OK

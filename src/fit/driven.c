@@ -300,7 +300,7 @@ static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double pr
   double sum = 0, limit = prune_bound > 0 ? prune_bound * (t1 - t0) : INFINITY;
   double se = 0, ss = 0, dmax = 0;
   int counted = 0, k;
-  for (k = 0; k < T; k++) {
+  for (k = 0; k < t1; k++) { /* nothing after the window is needed */
     if (k > 0) {
       for (int c = 0; c < r->n_kin; c++)
         memcpy(r->kp + 3 * c, tg->pos + ((size_t)k * K + r->ctrl[c]) * 3, 3 * sizeof(double));

@@ -2,7 +2,15 @@
  * SPEC §8), on the worker processes of parallel.c.  Each worker owns one
  * driven simulation; results do not depend on the number of workers, except
  * the lower bounds of pruned points (pruning uses the best exact error the
- * worker itself has seen, so it stays exact for the argmin). */
+ * workers of the process had seen when a point started, so it stays exact
+ * for the argmin; under MPI each rank's workers share theirs).
+ *
+ * Pruning stops a point once its running error sum exceeds the best exact
+ * mean times the window, so it saves work only once a good point is known.
+ * The points therefore run coarse to fine from the grid's middle (see
+ * visit_order), and the workers share the best error in a shared page. */
+#include <stdatomic.h>
+#include <sys/mman.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,8 +44,30 @@ typedef struct {
   const cf_sweep_options *o;
   const int *todo; /* grid indices still to run */
   cf_fit_run *run; /* per worker */
-  double best;     /* per worker: smallest exact error seen */
+  double best;     /* smallest exact error known before the run */
+  _Atomic unsigned long long *shared_best; /* the workers' smallest exact
+                      error since (bits of a double >= 0, whose order the
+                      integers keep); NULL: not shared */
 } sweep_ctx;
+
+/* The smallest exact error known, and a new one. */
+static double known_best(const sweep_ctx *c) {
+  if (!c->shared_best) return c->best;
+  unsigned long long b = atomic_load(c->shared_best);
+  double d;
+  memcpy(&d, &b, sizeof d);
+  return d;
+}
+
+static void lower_best(sweep_ctx *c, double e) {
+  if (!(e >= 0)) return;
+  if (e < c->best) c->best = e;
+  if (!c->shared_best) return;
+  unsigned long long b, old = atomic_load(c->shared_best);
+  memcpy(&b, &e, sizeof b);
+  while (b < old && !atomic_compare_exchange_weak(c->shared_best, &old, b)) {
+  }
+}
 
 static int sweep_init(void *arg, cf_error *err) {
   sweep_ctx *c = arg;
@@ -52,7 +82,7 @@ static int sweep_item(int k, void *arg, void *out, cf_error *err) {
   cf_fit_point pt = *c->fixed;
   pt.delta = c->o->delta[idx / c->o->na];
   pt.alpha = c->o->alpha[idx % c->o->na];
-  double bound = c->o->prune && isfinite(c->best) ? c->best : 0;
+  double best = known_best(c), bound = c->o->prune && isfinite(best) ? best : 0;
   cf_fit_result r;
   int rc = cf_fit_run_eval(c->run, &pt, c->o->t0, c->o->t1, bound, NULL, &r);
   if (rc) return rc;
@@ -62,7 +92,7 @@ static int sweep_item(int k, void *arg, void *out, cf_error *err) {
   p->status = r.status;
   p->pruned = r.pruned;
   snprintf(p->reason, sizeof p->reason, "%.127s", r.reason);
-  if (r.status == CF_OK && !r.pruned && r.err.e_cm < c->best) c->best = r.err.e_cm;
+  if (r.status == CF_OK && !r.pruned) lower_best(c, r.err.e_cm);
   (void)err;
   return CF_OK;
 }
@@ -111,6 +141,34 @@ static void unpack(cf_sweep_result *res, const point_rec *p, int n) {
   }
 }
 
+/* How coarse grid index i of n is: the power of two dividing its offset
+ * from the middle (the middle itself: 31). */
+static int coarseness(int i, int n) {
+  int o = i - n / 2;
+  if (o == 0) return 31;
+  if (o < 0) o = -o;
+  int z = 0;
+  while (!(o & 1)) o >>= 1, z++;
+  return z;
+}
+
+/* The order points run in: the middle of the grid first, then the points on
+ * ever finer sublattices around it (strides 8, 4, 2, 1 from the middle),
+ * each level in index order, so that good points, and with them tight
+ * pruning bounds, are found early wherever the optimum lies.  Stable and
+ * deterministic: it depends on the grid alone. */
+static void visit_order(int *todo, int m, int nd, int na) {
+  int done = 0;
+  for (int level = 31; level >= 0 && done < m; level--) {
+    for (int k = done; k < m; k++) {
+      int idx = todo[k], lv = coarseness(idx / na, nd), la = coarseness(idx % na, na);
+      if ((lv < la ? lv : la) != level) continue;
+      memmove(todo + done + 1, todo + done, sizeof *todo * (size_t)(k - done));
+      todo[done++] = idx;
+    }
+  }
+}
+
 /* Which points to run: not another shard's, not finished before.  The
  * others are filled in recs now; the indices to run go to todo.  Returns
  * how many; *resumed counts the checkpoint's. */
@@ -147,8 +205,9 @@ int cf_sweep_run(const cf_fit_target *tg, const cf_params *base, const cf_fit_po
     cf_sweep_result_free(res);
     return cf_error_set(err, CF_ENOMEM, "sweep: out of memory");
   }
-  sweep_ctx c = {tg, base, fixed, o, todo, NULL, INFINITY};
+  sweep_ctx c = {tg, base, fixed, o, todo, NULL, INFINITY, NULL};
   int resumed, m = plan(o, recs, todo, &resumed, &c.best);
+  if (o->prune) visit_order(todo, m, o->nd, o->na);
   /* Under MPI the checkpoint is rank 0's: every rank takes its plan. */
   int head[2] = {m, resumed};
   cf_dist_bcast(head, sizeof head);
@@ -156,12 +215,22 @@ int cf_sweep_run(const cf_fit_target *tg, const cf_params *base, const cf_fit_po
   cf_dist_bcast(recs, sizeof *recs * (size_t)n);
   cf_dist_bcast(todo, sizeof *todo * (size_t)n);
   cf_dist_bcast(&c.best, sizeof c.best);
+  void *page = o->prune ? mmap(NULL, sizeof *c.shared_best, PROT_READ | PROT_WRITE,
+                                MAP_SHARED | MAP_ANONYMOUS, -1, 0)
+                         : MAP_FAILED;
+  if (page != MAP_FAILED) { /* else each worker keeps its own best */
+    c.shared_best = page;
+    unsigned long long b;
+    memcpy(&b, &c.best, sizeof b);
+    atomic_init(c.shared_best, b);
+  }
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   int rc = m ? cf_parallel_run(m, o->threads, sizeof *ran, sweep_init, sweep_item,
                                  o->checkpoint ? sweep_done : NULL, &c, ran, o->progress, err)
              : CF_OK;
   clock_gettime(CLOCK_MONOTONIC, &t1);
+  if (page != MAP_FAILED) munmap(page, sizeof *c.shared_best);
   cf_fit_run_free(c.run); /* the caller's own worker */
   if (rc == CF_OK) {
     for (int k = 0; k < m; k++) recs[todo[k]] = ran[k];

@@ -50,10 +50,9 @@ static void window_stops(cf_fit_run *run, const cf_fit_point *pt) {
 }
 
 /* Pruned sweeps (1 and 2 workers) against the unpruned one on a 9 x 9 grid
- * that misses the truth (so both batches of a pruned sweep run: the 3 x 3
- * lattice 4 steps apart, then the rest best first): the same optimum with
- * the same error, every point not pruned bitwise equal, every pruned one a
- * lower bound; and a third or more pruned. */
+ * that misses the truth (run coarse to fine from its middle): the same
+ * optimum with the same error, every point not pruned bitwise equal, every
+ * pruned one a lower bound; and a third or more pruned. */
 static void sweep_prunes_exactly(const cf_fit_target *tg, const cf_params *base) {
   enum { N = 9 };
   double delta[N], alpha[N];

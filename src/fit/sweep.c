@@ -6,12 +6,9 @@
  * for the argmin; under MPI each rank's workers share theirs).
  *
  * Pruning stops a point once its running error sum exceeds the best exact
- * mean times the window, so it saves work only once a good point is known,
- * and the better that point, the earlier the others stop.  So with pruning
- * the points run in two batches: first a coarse lattice spread from the
- * grid's middle (visit_order), then the rest best first, in the order of
- * the errors the first batch predicts for them (predict_order); and the
- * workers share the best exact error in a shared page. */
+ * mean times the window, so it saves work only once a good point is known.
+ * The points therefore run coarse to fine from the grid's middle (see
+ * visit_order), and the workers share the best error in a shared page. */
 #include <stdatomic.h>
 #include <sys/mman.h>
 #include <math.h>
@@ -74,7 +71,7 @@ static void lower_best(sweep_ctx *c, double e) {
 
 static int sweep_init(void *arg, cf_error *err) {
   sweep_ctx *c = arg;
-  if (!c->run) c->run = cf_fit_run_alloc(c->tg, c->base, err); /* kept from a first batch */
+  c->run = cf_fit_run_alloc(c->tg, c->base, err);
   return c->run ? CF_OK : err->code;
 }
 
@@ -172,88 +169,10 @@ static void visit_order(int *todo, int m, int nd, int na) {
   }
 }
 
-/* The first batch of a pruned sweep: todo's first points in visit order
- * down to stride 4 from the middle (12 points of the default 15 x 16 grid). */
-static int first_batch(const int *todo, int m, int nd, int na) {
-  int k = 0;
-  while (k < m) {
-    int lv = coarseness(todo[k] / na, nd), la = coarseness(todo[k] % na, na);
-    if ((lv < la ? lv : la) < 2) break;
-    k++;
-  }
-  return k;
-}
-
-/* The error the known points predict at grid point idx: their errors
- * (lower bounds where pruned) weighted by the inverse square of their
- * distance in grid steps; +inf when no point is known. */
-static double predicted(const point_rec *recs, const unsigned char *known, int nd, int na, int idx) {
-  double sw = 0, se = 0;
-  for (int j = 0; j < nd * na; j++) {
-    if (!known[j] || recs[j].status != CF_OK || !isfinite(recs[j].e)) continue;
-    double di = idx / na - j / na, da = idx % na - j % na, w = 1 / (di * di + da * da);
-    sw += w;
-    se += w * recs[j].e;
-  }
-  return sw > 0 ? se / sw : INFINITY;
-}
-
-/* todo[0..m) sorted by the errors the known points predict, smallest first
- * (ties in index order): the points near the known optimum run first and
- * set the tightest bound for the rest.  Depends only on the records known,
- * which every rank holds alike under MPI. */
-static void predict_order(int *todo, int m, const point_rec *recs, const unsigned char *known, int nd, int na) {
-  double *key = malloc(sizeof(double) * (size_t)(m + 1));
-  if (!key) return; /* keep the visit order */
-  for (int k = 0; k < m; k++) key[k] = predicted(recs, known, nd, na, todo[k]);
-  for (int k = 1; k < m; k++) { /* insertion sort, stable: m <= grid size */
-    int t = todo[k], q = k;
-    double v = key[k];
-    while (q > 0 && key[q - 1] > v) {
-      key[q] = key[q - 1];
-      todo[q] = todo[q - 1];
-      q--;
-    }
-    key[q] = v;
-    todo[q] = t;
-  }
-  free(key);
-}
-
-/* Progress over both batches: the second one's counts follow the first's. */
-typedef struct {
-  const cf_fit_progress *to;
-  long done0, total;
-} batch_progress;
-
-static void batch_progress_fn(long done, long total, void *user) {
-  (void)total;
-  const batch_progress *b = user;
-  b->to->fn(b->done0 + done, b->total, b->to->user);
-}
-
-/* Run todo[0..m) into recs (known[i] set for each point run). */
-static int run_batch(sweep_ctx *c, int *todo, int m, point_rec *recs, unsigned char *known, point_rec *ran,
-                     long done0, long total, cf_error *err) {
-  if (m == 0) return CF_OK;
-  const cf_sweep_options *o = c->o;
-  batch_progress bp = {o->progress, done0, total};
-  cf_fit_progress prog = {batch_progress_fn, &bp};
-  c->todo = todo;
-  int rc = cf_parallel_run(m, o->threads, sizeof *ran, sweep_init, sweep_item, o->checkpoint ? sweep_done : NULL, c,
-                           ran, o->progress && o->progress->fn ? &prog : NULL, err);
-  for (int k = 0; rc == CF_OK && k < m; k++) {
-    recs[todo[k]] = ran[k];
-    known[todo[k]] = 1;
-  }
-  return rc;
-}
-
 /* Which points to run: not another shard's, not finished before.  The
  * others are filled in recs now; the indices to run go to todo.  Returns
  * how many; *resumed counts the checkpoint's. */
-static int plan(const cf_sweep_options *o, point_rec *recs, unsigned char *known, int *todo, int *resumed,
-                double *best) {
+static int plan(const cf_sweep_options *o, point_rec *recs, int *todo, int *resumed, double *best) {
   int n = o->nd * o->na, m = 0;
   *resumed = 0;
   for (int i = 0; i < n; i++) {
@@ -262,7 +181,6 @@ static int plan(const cf_sweep_options *o, point_rec *recs, unsigned char *known
       recs[i].status = CF_ENOTRUN, recs[i].e = recs[i].s = recs[i].dmax = NAN;
     } else if (o->checkpoint && o->checkpoint->load(o->checkpoint->ctx, id, &recs[i])) {
       ++*resumed;
-      known[i] = 1;
       if (recs[i].status == CF_OK && !recs[i].pruned && recs[i].e < *best) *best = recs[i].e;
     } else {
       todo[m++] = i;
@@ -280,24 +198,21 @@ int cf_sweep_run(const cf_fit_target *tg, const cf_params *base, const cf_fit_po
   int n = o->nd * o->na;
   point_rec *recs = calloc((size_t)n, sizeof *recs), *ran = calloc((size_t)n, sizeof *ran);
   int *todo = malloc(sizeof(int) * (size_t)n);
-  unsigned char *known = calloc((size_t)n, 1);
-  if (!recs || !ran || !todo || !known || alloc_result(res, o->nd, o->na)) {
+  if (!recs || !ran || !todo || alloc_result(res, o->nd, o->na)) {
     free(recs);
     free(ran);
     free(todo);
-    free(known);
     cf_sweep_result_free(res);
     return cf_error_set(err, CF_ENOMEM, "sweep: out of memory");
   }
   sweep_ctx c = {tg, base, fixed, o, todo, NULL, INFINITY, NULL};
-  int resumed, m = plan(o, recs, known, todo, &resumed, &c.best);
+  int resumed, m = plan(o, recs, todo, &resumed, &c.best);
   if (o->prune) visit_order(todo, m, o->nd, o->na);
   /* Under MPI the checkpoint is rank 0's: every rank takes its plan. */
   int head[2] = {m, resumed};
   cf_dist_bcast(head, sizeof head);
   m = head[0], resumed = head[1];
   cf_dist_bcast(recs, sizeof *recs * (size_t)n);
-  cf_dist_bcast(known, (size_t)n);
   cf_dist_bcast(todo, sizeof *todo * (size_t)n);
   cf_dist_bcast(&c.best, sizeof c.best);
   void *page = o->prune ? mmap(NULL, sizeof *c.shared_best, PROT_READ | PROT_WRITE,
@@ -311,20 +226,19 @@ int cf_sweep_run(const cf_fit_target *tg, const cf_params *base, const cf_fit_po
   }
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  int m1 = o->prune ? first_batch(todo, m, o->nd, o->na) : m;
-  int rc = run_batch(&c, todo, m1, recs, known, ran, 0, m, err);
-  if (rc == CF_OK && m1 < m) {
-    predict_order(todo + m1, m - m1, recs, known, o->nd, o->na);
-    rc = run_batch(&c, todo + m1, m - m1, recs, known, ran, m1, m, err);
-  }
+  int rc = m ? cf_parallel_run(m, o->threads, sizeof *ran, sweep_init, sweep_item,
+                                 o->checkpoint ? sweep_done : NULL, &c, ran, o->progress, err)
+             : CF_OK;
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (page != MAP_FAILED) munmap(page, sizeof *c.shared_best);
   cf_fit_run_free(c.run); /* the caller's own worker */
-  if (rc == CF_OK) unpack(res, recs, n);
+  if (rc == CF_OK) {
+    for (int k = 0; k < m; k++) recs[todo[k]] = ran[k];
+    unpack(res, recs, n);
+  }
   free(recs);
   free(ran);
   free(todo);
-  free(known);
   if (rc) {
     cf_sweep_result_free(res);
     return rc;

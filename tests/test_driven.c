@@ -78,6 +78,21 @@ static void sweep_prunes_exactly(const cf_fit_target *tg, const cf_params *base)
           workers, pruned, N * N, bad);
     cf_sweep_result_free(&pr);
   }
+  /* a margin: every point within twice the optimum's error stays exact */
+  o.prune = 1, o.threads = 2, o.prune_margin = 2;
+  CHECK(cf_sweep_run(tg, base, &fixed, &o, &pr, &err) == CF_OK, "pruned sweep, margin 2");
+  int inside = 0, lost = 0, pruned = 0;
+  for (int i = 0; i < N * N; i++) {
+    int near = ref.e[i] <= 2 * ref.e[ref.best];
+    inside += near, pruned += pr.pruned[i];
+    lost += near ? pr.pruned[i] || pr.e[i] != ref.e[i] : pr.pruned[i] && !(pr.e[i] <= ref.e[i]);
+  }
+  printf("pruned sweep, margin 2: %d of %d points within 2x the optimum's error, all exact; %d pruned\n", inside,
+         N * N, pruned);
+  CHECK(lost == 0 && pr.best == ref.best && inside >= 2 && pruned > 0,
+        "margin 2: %d of the %d points within it pruned or not exact; optimum %d (unpruned %d); %d pruned", lost,
+        inside, pr.best, ref.best, pruned);
+  cf_sweep_result_free(&pr);
   cf_sweep_result_free(&ref);
 }
 

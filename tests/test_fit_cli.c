@@ -123,6 +123,7 @@ static void fill_rec(cf_res_rec *r, int k) {
   snprintf(r->meta.speed, sizeof r->meta.speed, "fast");
   r->meta.density = r->rho = 0.1804, r->S = 1, r->V = 0.25, r->dt = 0.01, r->frames = 4, r->truth_delta = 0.1;
   w->nd = 2, w->na = 3, w->best = 4, w->t0_s = 0.5, w->wall_s = 1.25, w->workers = 2, w->prune = 1;
+  w->prune_margin = 1.5;
   w->delta = malloc(sizeof(double) * 2), w->alpha = malloc(sizeof(double) * 3);
   w->e = malloc(sizeof(double) * 6), w->s = malloc(sizeof(double) * 6);
   w->status = calloc(6, sizeof(int)), w->pruned = calloc(6, 1), w->reason = calloc(6, sizeof(char *));
@@ -149,7 +150,7 @@ static void fill_rec(cf_res_rec *r, int k) {
     const double c[4] = {0, 3, 12, NAN};
     if (r->series.contacts) memcpy(r->series.contacts, c, sizeof c);
   }
-  cf_sweep_options o = {2, 3, w->delta, w->alpha, 0, 0, 1, 0, NULL, 0, 0, 0, NULL};
+  cf_sweep_options o = {2, 3, w->delta, w->alpha, 0, 0, 1, 0, NULL, 0, 0, 0, NULL, 0};
   cf_sweep_result sr = {2, 3, w->e, w->s, NULL, w->status, w->pruned, NULL, 4, 0, 0, 0};
   cf_res_set_sens(r, "map", 0.01, 0.2, &o, &sr);
   w->model = r->fit.model = r->sens.model = MODEL;
@@ -166,7 +167,8 @@ static void compare_rec(const cf_res_rec *a, const cf_res_rec *b) {
         a->has_sens == b->has_sens, "%s: parts", a->name);
   const cf_res_sweep *w = &a->sweep, *v = &b->sweep;
   int n = w->nd * w->na;
-  CHECK(w->nd == v->nd && w->na == v->na && w->best == v->best && same(w->t0_s, v->t0_s) && w->prune == v->prune,
+  CHECK(w->nd == v->nd && w->na == v->na && w->best == v->best && same(w->t0_s, v->t0_s) && w->prune == v->prune &&
+            same(w->prune_margin, v->prune_margin),
         "%s: sweep shape", a->name);
   for (int i = 0; a->has_sweep && i < n && w->nd == v->nd && w->na == v->na; i++)
     CHECK(same(w->e[i], v->e[i]) && same(w->s[i], v->s[i]) && w->status[i] == v->status[i] &&
@@ -430,6 +432,8 @@ static void cli_errors(const char *rec, const char *nolat) {
   FAIL_CASE("invalid --delta-grid '1:0:5'", "sweep", (char *)rec, "--delta-grid", "1:0:5", "-o", out);
   FAIL_CASE("invalid --alpha-grid 'abc'", "sweep", (char *)rec, "--alpha-grid", "abc", "-o", out);
   FAIL_CASE("invalid --window", "sweep", (char *)rec, "--window", "5:1", "-o", out);
+  FAIL_CASE("sweep: invalid --prune-margin '0.5': expected a factor >= 1", "sweep", (char *)rec, "--prune-margin", "0.5",
+            "-o", out);
   FAIL_CASE("invalid --start", "fit", (char *)rec, "--start", "0.1", "-o", out);
   FAIL_CASE("needs a table in the recording (/table", "fit", (char *)rec, "--params", "delta,alpha,mu", "-o", out);
   FAIL_CASE("--mu needs a table", "fit", (char *)rec, "--mu", "0.3", "-o", out);

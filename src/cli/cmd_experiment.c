@@ -26,7 +26,8 @@
 
 static const char *help =
     "usage: clothfit experiment aero [--dataset DIR] [-o RESULTS.h5] [--recordings DIR]\n"
-    "                                [--workers N] [--prune] [--no-refine] [--max-evals N]\n"
+    "                                [--workers N] [--prune] [--prune-margin M] [--no-refine]\n"
+    "                                [--max-evals N]\n"
     "                                [--regress-evals N] [--no-maps] [--delta-grid A:B:N[*rho]]\n"
     "                                [--alpha-grid A:B:N[*rho]] [--no-report] [--restart]\n"
     "                                [--no-confidence] [--json]\n"
@@ -73,15 +74,19 @@ static const char *help =
     "                      .h5, plus -recordings/)\n"
     "  --workers N         worker processes (default 0 = all cores)\n"
     "  --prune             exact pruning of hopeless grid points (faster)\n"
+    "  --prune-margin M    prune only points certain to exceed M times the best\n"
+    "                      error (M >= 1; implies --prune), so that the report's\n"
+    "                      error surfaces show the basin within M of the optimum\n"
     "  --max-evals N       Nelder-Mead evaluations per recording (default 100)\n"
     "  --regress-evals N   evaluations of R in the regression (default 100)\n"
     "  --delta-grid, --alpha-grid   the sweep's grid (see clothfit sweep --help)\n"
     CF_CLI_MODEL_HELP;
 
 typedef struct {
-  const char *dataset, *out, *recdir, *workers, *max_evals, *reg_evals, *dgrid, *agrid;
+  const char *dataset, *out, *recdir, *workers, *max_evals, *reg_evals, *dgrid, *agrid, *prune_margin;
   cf_cli_model model;
   int prune, no_refine, no_maps, no_report, json, nw, evals, revals, restart, no_conf;
+  double pruning; /* cf_cli_prune */
   char report_dir[4096];
   cf_cli_grid gd, ga;
   char recdir_buf[4096], dataset_buf[4096];
@@ -95,6 +100,7 @@ static int check_values(exp_args *a, const char **pos, int npos) {
   if (strcmp(pos[0], "aero")) return cf_cli_fail("experiment", "unknown experiment '%s' (available: aero)", pos[0]);
   if (!a->dataset) a->dataset = "datasets/aero-mini";
   if (!a->out) a->out = "reports/aero.h5";
+  if (cf_cli_prune("experiment", a->prune, a->prune_margin, &a->pruning)) return 1;
   /* Regression budget: on the bundled study (experiment aero --prune, 32
    * recordings) Nelder-Mead on R found its best point at evaluation 92 and
    * converged (simplex size 1e-5) at 212 without improving on it, R 1.387
@@ -258,7 +264,7 @@ static int sweep_all(const exp_args *a, cf_fit_input *in, cf_cli_tasks *tk, cf_r
   cf_cli_bar_start(&bar, "sweep", (long)a->n * a->gd.n * a->ga.n);
   int rc = 0;
   for (int i = 0; i < a->n && !rc; i++)
-    if (cf_cli_sweep(&in[i], &a->gd, &a->ga, 0, 0, a->nw, a->prune, &bar, tk, cf_results_rec(res, in[i].name, 0), &err))
+    if (cf_cli_sweep(&in[i], &a->gd, &a->ga, 0, 0, a->nw, a->pruning, &bar, tk, cf_results_rec(res, in[i].name, 0), &err))
       rc = cf_cli_fail("experiment", "%s", err.msg);
   cf_cli_bar_end(&bar);
   return rc;
@@ -316,10 +322,10 @@ static char *settings(const exp_args *a) {
   if (!t) return NULL;
   const cf_cli_model *m = &a->model; /* checked: short numbers */
   int k = snprintf(t, size, "[experiment]\nname = aero\ndataset = %s\nrecordings = %s\ndelta_grid = %s\nalpha_grid = %s\n"
-                   "prune = %d\nrefine = %s\nmax_evals = %d\nregress_evals = %d\nmaps = %d\ndt = 0.01\n"
+                   "prune = %g\nrefine = %s\nmax_evals = %d\nregress_evals = %d\nmaps = %d\ndt = 0.01\n"
                    "kappa = %s\nbeta = %s\ntol = %s\nmax_iter = %s\nfiles =",
                    a->dataset, a->recdir, a->dgrid ? a->dgrid : "0.05:1:15*rho", a->agrid ? a->agrid : "0.05:4:16*rho",
-                   a->prune, a->no_refine ? "no" : "nelder-mead, whole recording", a->evals,
+                   a->pruning, a->no_refine ? "no" : "nelder-mead, whole recording", a->evals,
                    a->revals, !a->no_maps, m->kappa ? m->kappa : CF_CLI_FIT_KAPPA, m->beta ? m->beta : "0",
                    m->tol ? m->tol : CF_CLI_FIT_TOL, m->max_iter ? m->max_iter : "50");
   for (int i = 0; i < a->n && k > 0 && (size_t)k < size; i++) k += snprintf(t + k, size - k, "\n  %s", a->csv[i]);
@@ -372,7 +378,7 @@ int cmd_experiment(int argc, char **argv) {
   const cf_cli_opt opts[] = {{"--dataset", &a.dataset, NULL},  {"-o", &a.out, NULL},
                              {"--recordings", &a.recdir, NULL}, {"--workers", &a.workers, NULL},
                              {"--max-evals", &a.max_evals, NULL}, {"--regress-evals", &a.reg_evals, NULL},
-                             {"--prune", NULL, &a.prune},       {"--no-refine", NULL, &a.no_refine},
+                             {"--prune", NULL, &a.prune},       {"--prune-margin", &a.prune_margin, NULL},       {"--no-refine", NULL, &a.no_refine},
                              {"--no-maps", NULL, &a.no_maps},   {"--json", NULL, &a.json},
                              {"--no-report", NULL, &a.no_report}, {"--restart", NULL, &a.restart},
                              {"--no-confidence", NULL, &a.no_conf},

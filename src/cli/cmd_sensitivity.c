@@ -126,7 +126,7 @@ static int run(sens_args *a, const cf_fit_input *in, cf_res_rec *rec) {
   cf_cli_bar_end(&bar);
   if (!rc) {
     const cf_res_sweep *w = &scratch.sweep;
-    cf_sweep_options o = {w->nd, w->na, w->delta, w->alpha, t0, t1, a->nw, 0, NULL, 0, 0, 0, NULL};
+    cf_sweep_options o = {w->nd, w->na, w->delta, w->alpha, t0, t1, a->nw, 0, NULL, 0, 0, 0, NULL, 0};
     cf_sweep_result sr = {w->nd, w->na, w->e, w->s, NULL, w->status, w->pruned, NULL, w->best, w->wall_s, 0, 0};
     cf_res_rec_describe(rec, in);
     if (cf_res_set_sens(rec, a->scan ? a->scan : "map", a->D, a->A, &o, &sr))

@@ -13,7 +13,7 @@ static const char *help =
     "usage: clothfit sweep REC.h5... [-o RESULTS.h5] [--workers N] [--prune] [--window T0:T1]\n"
     "                      [--delta-grid A:B:N[*rho]] [--alpha-grid A:B:N[*rho]]\n"
     "                      [--experiment FILE.ini] [--shard I/N] [--restart] [--confidence]\n"
-    "                      [--json]\n"
+    "                      [--prune-margin M] [--json]\n"
     "                      " CF_CLI_MODEL_USAGE "\n"
     "\n"
     "Simulate every recording (HDF5, ingested with --lattice) at every point of a\n"
@@ -44,6 +44,9 @@ static const char *help =
     "  --workers N          worker processes (default 0 = all cores)\n"
     "  --prune              stop hopeless grid points early (exact for the optimum;\n"
     "                       their errors are stored as lower bounds)\n"
+    "  --prune-margin M     prune only points certain to exceed M times the best\n"
+    "                       error (M >= 1; implies --prune): every point within it\n"
+    "                       stays exact, so the error surface shows the basin\n"
     "  --window T0:T1       evaluate the mean error over [T0, T1) seconds (T1 may be\n"
     "                       left out: to the end)\n"
     "  --experiment FILE    also the recordings of an INI list: [recordings]\n"
@@ -60,16 +63,19 @@ static const char *help =
     CF_CLI_MODEL_HELP;
 
 typedef struct {
-  const char *out, *workers, *window, *dgrid, *agrid, *experiment, *shard;
+  const char *out, *workers, *window, *dgrid, *agrid, *experiment, *shard, *prune_margin;
   cf_cli_model model;
   int prune, json, restart, confidence;
+  double pruning; /* cf_cli_prune */
   cf_cli_grid gd, ga;
   double w0, w1;
   int nw;
 } sweep_args;
 
 static int check_values(sweep_args *a) {
-  if (cf_cli_grids("sweep", a->dgrid, a->agrid, &a->gd, &a->ga)) return 1;
+  if (cf_cli_grids("sweep", a->dgrid, a->agrid, &a->gd, &a->ga) ||
+      cf_cli_prune("sweep", a->prune, a->prune_margin, &a->pruning))
+    return 1;
   if (a->confidence && a->shard)
     return cf_cli_fail("sweep", "--confidence needs the whole grid: not with --shard (use fit on the merged optimum)");
   a->w0 = 0, a->w1 = INFINITY;
@@ -106,7 +112,7 @@ static int run_all(const sweep_args *a, cf_fit_input *in, int n, cf_cli_tasks *t
     if (t1 - t0 < 2)
       rc = cf_cli_fail("sweep", "%s: the window %s holds %d frame(s) of a %.3f s recording", in[i].path, a->window,
                        t1 - t0 > 0 ? t1 - t0 : 0, in[i].duration);
-    else if (!rec || cf_cli_sweep(&in[i], &a->gd, &a->ga, t0, t1, a->nw, a->prune, &bar, tk, rec, &err))
+    else if (!rec || cf_cli_sweep(&in[i], &a->gd, &a->ga, t0, t1, a->nw, a->pruning, &bar, tk, rec, &err))
       rc = cf_cli_fail("sweep", "%s", rec ? err.msg : "out of memory");
   }
   cf_cli_bar_end(&bar);
@@ -192,7 +198,7 @@ int cmd_sweep(int argc, char **argv) {
   const cf_cli_opt opts[] = {{"-o", &a.out, NULL},          {"--workers", &a.workers, NULL},
                              {"--window", &a.window, NULL}, {"--delta-grid", &a.dgrid, NULL},
                              {"--alpha-grid", &a.agrid, NULL}, {"--experiment", &a.experiment, NULL},
-                             {"--prune", NULL, &a.prune},   {"--json", NULL, &a.json},
+                             {"--prune", NULL, &a.prune},   {"--prune-margin", &a.prune_margin, NULL},   {"--json", NULL, &a.json},
                              {"--shard", &a.shard, NULL},   {"--restart", NULL, &a.restart},
                              {"--confidence", NULL, &a.confidence},
                              CF_CLI_MODEL_OPTS(a.model),    {NULL, NULL, NULL}};

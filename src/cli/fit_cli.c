@@ -106,6 +106,13 @@ int cf_cli_parse_range(const char *s, double *a, double *b) {
   return *a >= 0 && *b > *a;
 }
 
+int cf_cli_prune(const char *cmd, int flag, const char *margin, double *prune) {
+  *prune = flag || margin ? 1 : 0;
+  if (margin && !(number(margin, strlen(margin), prune) && *prune >= 1))
+    return cf_cli_fail(cmd, "invalid --prune-margin '%s': expected a factor >= 1", margin);
+  return 0;
+}
+
 int cf_cli_parse_pair(const char *s, double *a, double *b) {
   const char *c = strchr(s, ',');
   return c && number(s, (size_t)(c - s), a) && number(c + 1, strlen(c + 1), b) && *a >= 0 && *b >= 0;

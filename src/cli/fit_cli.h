@@ -166,7 +166,11 @@ void cf_cli_window_frames(const cf_fit_input *in, double a, double b, int *t0, i
 /* Sweep the grid (gd x ga axes for this recording's rho) over frames
  * [t0, t1) into rec->sweep; tasks (may be NULL): journal and shard. */
 int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_grid *ga, int t0, int t1, int workers,
-                 int prune, cf_cli_bar *bar, cf_cli_tasks *tasks, cf_res_rec *rec, cf_error *err);
+                 double prune, cf_cli_bar *bar, cf_cli_tasks *tasks, cf_res_rec *rec, cf_error *err);
+/* The pruning of a sweep from --prune (flag) and --prune-margin M (NULL
+ * if not given; implies --prune): *prune = 0 (off) or the margin (>= 1,
+ * cf_sweep_options.prune_margin).  Returns 0, or 1 after the error line. */
+int cf_cli_prune(const char *cmd, int flag, const char *margin, double *prune);
 /* Nelder-Mead on (delta, alpha) from (d0, a0) over the training frames
  * [t0, t1), then the per-frame errors at the optimum: rec->fit (training,
  * testing = the other frames, whole recording; failed evaluations) and

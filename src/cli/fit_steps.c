@@ -22,9 +22,9 @@ static int with_file(const cf_fit_input *in, cf_error *err, int rc) {
 }
 
 int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_grid *ga, int t0, int t1, int workers,
-                 int prune, cf_cli_bar *bar, cf_cli_tasks *tasks, cf_res_rec *rec, cf_error *err) {
+                 double prune, cf_cli_bar *bar, cf_cli_tasks *tasks, cf_res_rec *rec, cf_error *err) {
   double *dl = cf_cli_axis(gd, in->tg.rho), *al = cf_cli_axis(ga, in->tg.rho);
-  cf_sweep_options o = {gd->n, ga->n, dl, al, t0, t1, workers, prune, bar ? &bar->fp : NULL, 0, 0, 0, NULL};
+  cf_sweep_options o = {gd->n, ga->n, dl, al, t0, t1, workers, prune > 0, bar ? &bar->fp : NULL, 0, 0, 0, NULL, prune};
   cf_cli_tasks_apply(tasks, &o);
   cf_sweep_result sr;
   int rc = !dl || !al ? cf_error_set(err, CF_ENOMEM, "out of memory")

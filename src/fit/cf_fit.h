@@ -225,6 +225,11 @@ typedef struct {
   unsigned long long task0;
   int shard_i, shard_n;
   const struct cf_sweep_checkpoint *checkpoint;
+  /* With prune: a point stops only once its error is certain to exceed
+   * prune_margin times the best exact error known (values <= 1: 1).  A
+   * margin > 1 keeps every point within it exact: the basin around the
+   * optimum that the error-surface figures draw; the optimum stays exact. */
+  double prune_margin;
 } cf_sweep_options;
 
 /* One evaluated grid point, as a sweep's checkpoint stores it. */

@@ -82,7 +82,8 @@ static int sweep_item(int k, void *arg, void *out, cf_error *err) {
   cf_fit_point pt = *c->fixed;
   pt.delta = c->o->delta[idx / c->o->na];
   pt.alpha = c->o->alpha[idx % c->o->na];
-  double best = known_best(c), bound = c->o->prune && isfinite(best) ? best : 0;
+  double best = known_best(c), margin = c->o->prune_margin > 1 ? c->o->prune_margin : 1;
+  double bound = c->o->prune && isfinite(best) ? margin * best : 0;
   cf_fit_result r;
   int rc = cf_fit_run_eval(c->run, &pt, c->o->t0, c->o->t1, bound, NULL, &r);
   if (rc) return rc;

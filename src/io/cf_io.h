@@ -359,6 +359,7 @@ typedef struct {           /* a grid sweep of one recording */
   double t0_s, t1_s;       /* evaluation window (s); t1_s <= 0: to the end */
   double wall_s;
   int workers, prune;
+  double prune_margin;     /* pruned only beyond this factor of the best (1: plain pruning) */
   cf_res_model model;
   cf_res_conf conf;        /* intervals around the best grid point (sweep --confidence) */
 } cf_res_sweep;

@@ -21,6 +21,7 @@
  *                          attrs best_index (-1: none), best_delta,
  *                          best_alpha, best_error, best_std, window_t0_s,
  *                          window_t1_s (0: to the end), wall_s, workers, prune,
+ *                          prune_margin (0: not pruned),
  *                          the model settings (below), and with sweep
  *                          --confidence those of fit/ (confidence ..
  *                          identifiable_why) around the best grid point
@@ -107,6 +108,7 @@ const cf_res_field cf_res_sweep_fields[] = {
     FI(cf_res_sweep, "best_index", best),     FD(cf_res_sweep, "window_t0_s", t0_s),
     FD(cf_res_sweep, "window_t1_s", t1_s),    FD(cf_res_sweep, "wall_s", wall_s),
     FI(cf_res_sweep, "workers", workers),     FI(cf_res_sweep, "prune", prune),
+    FD(cf_res_sweep, "prune_margin", prune_margin),
     FM(cf_res_sweep, model),                  FC(cf_res_sweep, conf),
     {NULL, 0, 0, 0}};
 

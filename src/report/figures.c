@@ -154,7 +154,7 @@ static int grid_blocks(cf_rbuf *d, cf_rplot *p, int nd, const double *delta, int
       }
     cf_rbuf_puts(d, "\n\n");
     cf_rplot_item(p, k++, "using 1:2 with points pointtype 6 pointsize 0.6 linecolor rgb 'gray40'",
-              "pruned (ē only a lower bound: left blank)");
+              "pruned (ē only a lower bound, above the pruning bound: left blank)");
   }
   if (n_failed) {
     cf_rbuf_puts(d, "# failed grid points (the simulation failed): delta alpha status\n");
@@ -215,6 +215,22 @@ static void heat_settings(cf_rbuf *g, int cells, int nd, const double *delta, in
 }
 
 static const char *opt_spec = "using 1:2 with points pointtype 4 pointsize 2.2 linewidth 2 linecolor rgb 'red'";
+/* The colour scale of an error surface from 0 to 3 times its smallest
+ * exact error when some cells lie above that: the basin around the optimum
+ * is what a reader looks for, and one far-off cell (a point run before any
+ * bound was known: 14 cm against 0.6 at the optimum of a bundled recording)
+ * would otherwise paint the whole basin one dark colour. */
+static void clip_colours(cf_rbuf *g, const cf_res_sweep *w) {
+  double lo = INFINITY, hi = 0;
+  for (int i = 0; i < w->nd * w->na; i++)
+    if (!w->status[i] && isfinite(w->e[i]) && !(w->pruned && w->pruned[i])) {
+      if (w->e[i] < lo) lo = w->e[i];
+      if (w->e[i] > hi) hi = w->e[i];
+    }
+  if (!(lo > 0) || !(hi > 3 * lo)) return;
+  cf_rbuf_printf(g, "set cbrange [0:%.6g]\nset cblabel 'ē (cm; %.3g and above: the top colour)'\n", 3 * lo, 3 * lo);
+}
+
 static const char *fit_spec = "using 1:2 with points pointtype 7 pointsize 1.3 linecolor rgb 'orange'";
 static const char *truth_spec = "using 1:2 with points pointtype 8 pointsize 1.8 linewidth 2 linecolor rgb 'magenta'";
 
@@ -225,6 +241,7 @@ static void surface(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbu
                  w->model.beta, w->model.tol);
   cf_rfig_head(g, f, "the error surface ē(δ, α) of the sweep", results_path);
   heat_settings(g, n_cells(w->nd * w->na, w->e, w->status, w->pruned), w->nd, w->delta, w->na, w->alpha);
+  clip_colours(g, w);
   cf_rplot p = {g, f->id, 0};
   int k = grid_blocks(d, &p, w->nd, w->delta, w->na, w->alpha, w->e, w->s, w->status, w->pruned);
   char t[256];

@@ -51,6 +51,7 @@ int cf_res_set_sweep(cf_res_rec *rec, const cf_sweep_options *o, const cf_sweep_
   rec->has_sweep = 1;
   w->nd = o->nd, w->na = o->na, w->best = sr->best, w->wall_s = sr->wall_s;
   w->workers = o->threads, w->prune = o->prune;
+  w->prune_margin = !o->prune ? 0 : o->prune_margin > 1 ? o->prune_margin : 1;
   w->t0_s = o->t0 * dt, w->t1_s = o->t1 > 0 ? o->t1 * dt : 0;
   size_t n = (size_t)o->nd * o->na;
   int rc = copy_grid(o, sr, &w->delta, &w->alpha, &w->e, &w->s, &w->status);

@@ -72,7 +72,8 @@ static void sweep_text(const cf_res_rec *c) {
          w->delta[w->nd - 1], w->nd, w->alpha[0], w->alpha[w->na - 1], w->na, w->nd * w->na, w->t0_s);
   if (w->t1_s > 0) printf("%g) s", w->t1_s);
   else printf("end) s");
-  if (w->prune && w->prune_margin > 1) printf("; %d worker(s), pruning beyond %g x the best, %.3g s\n", w->workers, w->prune_margin, w->wall_s);
+  if (w->prune && w->prune_margin > 1)
+    printf("; %d worker(s), pruning beyond %g x the best, %.3g s\n", w->workers, w->prune_margin, w->wall_s);
   else printf("; %d worker(s), pruning %s, %.3g s\n", w->workers, w->prune ? "on" : "off", w->wall_s);
   model_text("                  ", &w->model);
   if (w->best >= 0)

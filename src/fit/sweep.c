@@ -44,7 +44,8 @@ typedef struct {
   const cf_sweep_options *o;
   const int *todo; /* grid indices still to run */
   cf_fit_run *run; /* per worker */
-  double best;     /* smallest exact error known before the run */
+  double best;     /* smallest exact error this worker knows (from the
+                      journal, or found by itself) */
   _Atomic unsigned long long *shared_best; /* the workers' smallest exact
                       error since (bits of a double >= 0, whose order the
                       integers keep); NULL: not shared */

@@ -264,7 +264,8 @@ static int sweep_all(const exp_args *a, cf_fit_input *in, cf_cli_tasks *tk, cf_r
   cf_cli_bar_start(&bar, "sweep", (long)a->n * a->gd.n * a->ga.n);
   int rc = 0;
   for (int i = 0; i < a->n && !rc; i++)
-    if (cf_cli_sweep(&in[i], &a->gd, &a->ga, 0, 0, a->nw, a->pruning, &bar, tk, cf_results_rec(res, in[i].name, 0), &err))
+    if (cf_cli_sweep(&in[i], &a->gd, &a->ga, 0, 0, a->nw, a->pruning, &bar, tk, cf_results_rec(res, in[i].name, 0),
+                     &err))
       rc = cf_cli_fail("experiment", "%s", err.msg);
   cf_cli_bar_end(&bar);
   return rc;

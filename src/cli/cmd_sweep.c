@@ -198,7 +198,8 @@ int cmd_sweep(int argc, char **argv) {
   const cf_cli_opt opts[] = {{"-o", &a.out, NULL},          {"--workers", &a.workers, NULL},
                              {"--window", &a.window, NULL}, {"--delta-grid", &a.dgrid, NULL},
                              {"--alpha-grid", &a.agrid, NULL}, {"--experiment", &a.experiment, NULL},
-                             {"--prune", NULL, &a.prune},   {"--prune-margin", &a.prune_margin, NULL},   {"--json", NULL, &a.json},
+                             {"--prune", NULL, &a.prune},   {"--prune-margin", &a.prune_margin, NULL},
+                             {"--json", NULL, &a.json},
                              {"--shard", &a.shard, NULL},   {"--restart", NULL, &a.restart},
                              {"--confidence", NULL, &a.confidence},
                              CF_CLI_MODEL_OPTS(a.model),    {NULL, NULL, NULL}};

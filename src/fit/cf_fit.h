@@ -110,9 +110,10 @@ typedef struct {
  * [t0, t1) (t1 <= 0: to the end).  The simulation stops at the window's end:
  * frames from t1 on are not simulated (a fit on a training window costs
  * that window).  fe[T] (may be NULL) receives the per-frame errors of frames
- * [0, t1), and is left as it is after.  prune_bound > 0 enables exact pruning (SPEC §8): the run stops as
- * soon as the running sum of e_i over the window exceeds prune_bound *
- * (window frames), and the result is marked pruned (its e_cm a lower bound).
+ * [0, t1), and is left as it is after.  prune_bound > 0 enables exact
+ * pruning (SPEC §8): the run stops as soon as the running sum of e_i over
+ * the window exceeds prune_bound * (window frames), and the result is
+ * marked pruned (its e_cm a lower bound).
  * A failed simulation is not an error of this function: it returns CF_OK
  * with res->status set and e_cm = +inf, so sweeps and optimizers skip it. */
 int cf_fit_run_eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double prune_bound,

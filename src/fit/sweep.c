@@ -44,8 +44,8 @@ typedef struct {
   const cf_sweep_options *o;
   const int *todo; /* grid indices still to run */
   cf_fit_run *run; /* per worker */
-  double best;     /* smallest exact error this worker knows (from the
-                      journal, or found by itself) */
+  double best;     /* smallest exact error known: from the journal, then
+                      (without the shared page) the worker's own */
   _Atomic unsigned long long *shared_best; /* the workers' smallest exact
                       error since (bits of a double >= 0, whose order the
                       integers keep); NULL: not shared */
@@ -62,8 +62,10 @@ static double known_best(const sweep_ctx *c) {
 
 static void lower_best(sweep_ctx *c, double e) {
   if (!(e >= 0)) return;
-  if (e < c->best) c->best = e;
-  if (!c->shared_best) return;
+  if (!c->shared_best) {
+    if (e < c->best) c->best = e;
+    return;
+  }
   unsigned long long b, old = atomic_load(c->shared_best);
   memcpy(&b, &e, sizeof b);
   while (b < old && !atomic_compare_exchange_weak(c->shared_best, &old, b)) {

@@ -9,6 +9,10 @@
  *   large meshes) solves the same systems to float accuracy;
  * - the supernode kernels of that solve match a plain double-precision
  *   triangular solve to float accuracy;
+ * - the numeric supernodal factorization of small matrices (snfactor.c)
+ *   gives CHOLMOD's factor to rounding on the same analysis, supernode
+ *   layout included, and names the column of a non-positive pivot as
+ *   CHOLMOD does;
  * - the baseline (SSE2) and AVX2 kernels give bitwise the same results
  *   (kernels.h), when this machine has AVX2. */
 #include <math.h>
@@ -16,6 +20,7 @@
 #include <string.h>
 
 #include "kernels.h"
+#include "snfactor.h"
 #include "spchol.h"
 #include "testutil.h"
 
@@ -108,6 +113,82 @@ static void check_grid(int nx, int ny, cholmod_common *cc) {
   free(r);
 }
 
+/* A's lower triangle into L's values, zeros elsewhere. */
+static void assemble_l(const cf_snfactor *w, const cholmod_sparse *A, cholmod_factor *L) {
+  const int *Ap = A->p, *Ai = A->i;
+  const double *Ax = A->x;
+  memset(L->x, 0, sizeof(double) * L->xsize);
+  for (int j = 0; j < (int)A->ncol; j++)
+    for (int k = Ap[j]; k < Ap[j + 1]; k++) {
+      long pos = cf_snfactor_pos(w, L, Ai[k], j);
+      CHECK(pos >= 0 && (size_t)pos < L->xsize, "pos(%d, %d) = %ld", Ai[k], j, pos);
+      if (pos >= 0) ((double *)L->x)[pos] = Ax[k];
+    }
+  CHECK(cf_snfactor_pos(w, L, 0, 1) == -1, "an entry above the diagonal has a position");
+}
+
+/* snfactor.c against CHOLMOD's numeric factorization of the same supernodal
+ * analysis (natural order): every entry of every supernode within 1e-13 of
+ * the largest (the diagonal blocks' upper triangles zero in both), twice
+ * with the same workspace; then a negative pivot at column k0. */
+static void check_own(int nx, int ny, cholmod_common *cc) {
+  cholmod_sparse *P = stencil(nx, ny, cc);
+  int n = nx * ny;
+  cholmod_sparse *U = cholmod_copy_sparse(P, cc);
+  cholmod_sparse *Ux = U ? cholmod_allocate_sparse(n, n, ((int *)P->p)[n], 1, 1, 1, CHOLMOD_REAL, cc) : NULL;
+  CHECK(Ux != NULL, "%dx%d: out of memory", nx, ny);
+  if (!Ux) return;
+  memcpy(Ux->p, P->p, sizeof(int) * (n + 1));
+  memcpy(Ux->i, P->i, sizeof(int) * ((int *)P->p)[n]);
+  double *ux = Ux->x;
+  for (int j = 0; j < n; j++)
+    for (int k = ((int *)P->p)[j]; k < ((int *)P->p)[j + 1]; k++)
+      ux[k] = ((int *)P->i)[k] == j ? 8.5 : cf_test_rand(&rng);
+  cholmod_sparse *A = cholmod_transpose(Ux, 1, cc); /* the lower triangle, sorted */
+  A->stype = -1;
+  int nmethods = cc->nmethods, ordering = cc->method[0].ordering, super = cc->supernodal;
+  cc->nmethods = 1;
+  cc->method[0].ordering = CHOLMOD_NATURAL;
+  cc->supernodal = CHOLMOD_SUPERNODAL;
+  cholmod_factor *L = cholmod_analyze(A, cc);
+  cc->nmethods = nmethods;
+  cc->method[0].ordering = ordering;
+  cc->supernodal = super;
+  double beta[2] = {0.25, 0};
+  CHECK(L && L->is_super && cholmod_factorize_p(A, beta, NULL, 0, L, cc) && cc->status == CHOLMOD_OK,
+        "%dx%d: CHOLMOD's supernodal factorization failed", nx, ny);
+  cf_snfactor *w = L ? cf_snfactor_alloc(L) : NULL;
+  CHECK(w != NULL, "%dx%d: cf_snfactor_alloc failed", nx, ny);
+  if (w) {
+    size_t nx_ = L->xsize;
+    double *ref = malloc(sizeof(double) * nx_), lmax = 0;
+    memcpy(ref, L->x, sizeof(double) * nx_);
+    for (size_t k = 0; k < nx_; k++) lmax = fmax(lmax, fabs(ref[k]));
+    for (int round = 0; round < 2; round++) {
+      assemble_l(w, A, L);
+      CHECK(cf_snfactor_run(w, 0.25, L) == 0 && L->minor == L->n, "%dx%d: snfactor failed", nx, ny);
+      double dmax = 0;
+      for (size_t k = 0; k < nx_; k++) dmax = fmax(dmax, fabs(((double *)L->x)[k] - ref[k]));
+      CHECK(dmax <= 1e-13 * lmax, "%dx%d: snfactor differs from CHOLMOD by %.3g (max |L| %.3g)", nx, ny, dmax,
+            lmax);
+    }
+    int k0 = n / 2; /* a negative diagonal: the pivots before k0 do not see it */
+    double *ax = A->x;
+    for (int k = ((int *)A->p)[k0]; k < ((int *)A->p)[k0 + 1]; k++)
+      if (((int *)A->i)[k] == k0) ax[k] = -100;
+    assemble_l(w, A, L);
+    CHECK(cf_snfactor_run(w, 0.25, L) == 1 && L->minor == (size_t)k0,
+          "%dx%d: negative pivot at %d reported at %zu", nx, ny, k0, (size_t)L->minor);
+    free(ref);
+  }
+  cf_snfactor_free(w);
+  cholmod_free_factor(&L, cc);
+  cholmod_free_sparse(&A, cc);
+  cholmod_free_sparse(&Ux, cc);
+  cholmod_free_sparse(&U, cc);
+  cholmod_free_sparse(&P, cc);
+}
+
 static void fill(double *a, int n) {
   for (int i = 0; i < n; i++) a[i] = cf_test_rand(&rng);
 }
@@ -141,11 +222,18 @@ static void check_sn_kernels(const cf_kernels *k0, const cf_kernels *k1) {
     ud[0][i] = ud[1][i] = cf_test_rand(&rng);
     for (int v = 0; v < 2; v++) u[v][0][i] = u[v][1][i] = (float)ud[0][i];
   }
+  double Ld[R * C], dinvd[C], uu[2][2][R], yd[C]; /* the double-precision kernels */
+  for (int k = 0; k < R * C; k++) Ld[k] = L[k];
+  for (int j = 0; j < C; j++) dinvd[j] = 1.0 / Ld[j * R + j];
   for (int v = 0; v < 2; v++) {
     const cf_kernels *k = v ? k1 : k0;
     if (!k) continue;
     k->sn_forward(L, dinv, R, C, u[v][0]);
     k->sn_backward(L, dinv, R, C, u[v][1], y);
+    memcpy(uu[v][0], ud[0], sizeof ud[0]);
+    memcpy(uu[v][1], ud[0], sizeof ud[0]);
+    k->sn_forward_d(Ld, dinvd, R, C, uu[v][0]);
+    k->sn_backward_d(Ld, dinvd, R, C, uu[v][1], yd);
   }
   for (int j = 0; j < C; j++) { /* reference forward, in double */
     ud[0][j] /= L[j * R + j];
@@ -156,11 +244,38 @@ static void check_sn_kernels(const cf_kernels *k0, const cf_kernels *k1) {
     ud[1][j] /= L[j * R + j];
   }
   for (int d = 0; d < 2; d++)
-    for (int i = 0; i < (d ? C : R); i++)
+    for (int i = 0; i < (d ? C : R); i++) {
       CHECK(fabs(u[0][d][i] - ud[d][i]) <= 1e-5 * (1 + fabs(ud[d][i])), "sn_%s entry %d: %g, expected %g",
             d ? "backward" : "forward", i, u[0][d][i], ud[d][i]);
+      CHECK(fabs(uu[0][d][i] - ud[d][i]) <= 1e-13 * (1 + fabs(ud[d][i])), "sn_%s_d entry %d: %.17g, expected %.17g",
+            d ? "backward" : "forward", i, uu[0][d][i], ud[d][i]);
+    }
   if (k1)
-    CHECK(!memcmp(u[0], u[1], sizeof u[0]), "the supernode kernels of the two variants differ");
+    CHECK(!memcmp(u[0], u[1], sizeof u[0]) && !memcmp(uu[0], uu[1], sizeof uu[0]),
+          "the supernode kernels of the two variants differ");
+}
+
+/* syrk_sub on a block of odd shape (13 of 17 rows x 7 columns of Y, 6 of
+ * them updated: a full tile of columns and a partial one, rows in tiles
+ * and a remainder) through both variants, bit for bit, and against the
+ * plain sums on the lower trapezoid, the entries above it unchanged. */
+static void check_syrk(const cf_kernels *k0, const cf_kernels *k1) {
+  enum { LDY = 17, K = 7, M = 13, W = 6, LDC = 15 };
+  double Y[LDY * K], C[2][LDC * W], ref[LDC * W];
+  fill(Y, LDY * K);
+  fill(C[0], LDC * W);
+  memcpy(C[1], C[0], sizeof C[0]);
+  memcpy(ref, C[0], sizeof ref);
+  for (int v = 0; v < 2; v++)
+    if (v ? k1 != NULL : 1) (v ? k1 : k0)->syrk_sub(Y, LDY, K, M, W, C[v], LDC);
+  for (int c = 0; c < W; c++)
+    for (int i = c / 4 * 4; i < M; i++) { /* the lower trapezoid; nothing above */
+      double sum = 0;
+      for (int q = 0; q < K; q++) sum += Y[i + q * LDY] * Y[c + q * LDY];
+      ref[i + c * LDC] -= sum;
+    }
+  CHECK(!memcmp(C[0], ref, sizeof ref), "syrk_sub differs from the plain sums in ascending order");
+  if (k1) CHECK(!memcmp(C[0], C[1], sizeof ref), "syrk_sub differs between the two variants");
 }
 
 int main(void) {
@@ -170,10 +285,12 @@ int main(void) {
   const int grids[][2] = {{1, 1}, {3, 3}, {7, 9}, {12, 11}, {30, 25}, {90, 90}};
   for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) check_grid(grids[g][0], grids[g][1], &cc);
   CHECK(n_single >= 1, "no grid had a supernodal factor: the single-precision solve was not tested");
+  for (size_t g = 0; g < 5; g++) check_own(grids[g][0], grids[g][1], &cc);
   cholmod_finish(&cc);
   const cf_kernels *base = cf_kernels_variant(0), *avx2 = cf_kernels_variant(1);
   CHECK(base != NULL && cf_kernels_get() != NULL, "no kernels");
   check_sn_kernels(base, avx2);
+  check_syrk(base, avx2);
   if (avx2) check_kernels(base, avx2);
   else fprintf(stderr, "test_spchol: no AVX2 kernels on this machine/build, variants not compared\n");
   return cf_test_done("test_spchol");

@@ -46,7 +46,7 @@ static void group_grad(const double *Tg, int wp, int w, int nl, const double *px
   }
 }
 
-/* ------------------------------------------- single-precision supernodes */
+/* ------------------------------------------- the solves' supernodes */
 /* Why not cblas_strsv/sgemv per supernode: the solve is latency-bound, not
  * bandwidth-bound (a bf16 copy of the factor, half the bytes, was not
  * faster): strsv works column by column, each column's division, dot
@@ -54,7 +54,8 @@ static void group_grad(const double *Tg, int wp, int w, int nl, const double *px
  * in panels of SN_PANEL columns: the small triangle of a panel column by
  * column (multiplying by the inverted diagonal), then everything below the
  * panel (the rest of the diagonal block and the rectangle under it) four
- * columns at a time with independent 8-float sums.  (An explicit inverse
+ * columns at a time with independent sums of 8 floats or 4 doubles (the
+ * 40x40 figures are the float solve's).  (An explicit inverse
  * of each diagonal block instead of the panels: the solves 250 -> 190 us
  * at 40x40, but computing the inverses added 3 ms to each factorization.) */
 #define SN_PANEL 8
@@ -63,101 +64,99 @@ typedef float vf_u __attribute__((vector_size(32), aligned(4)));
 #define LOADF(p) (*(const vf_u *)(p))
 #define STOREF(p, v) (*(vf_u *)(p) = (v))
 
-/* sum of the lanes, in a fixed order */
+typedef double v4d __attribute__((vector_size(32)));
+typedef double v4d_u __attribute__((vector_size(32), aligned(8)));
+#define LOAD4(p) (*(const v4d_u *)(p))
+#define STORE4(p, v) (*(v4d_u *)(p) = (v))
+
+/* sums of the lanes, in a fixed order */
 static inline float hsum(vf v) {
   return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7]));
 }
 
-/* y[0..m) += A x for the m x n column-major A (leading dimension ld),
- * four columns per pass over y; the sign s is +1 or -1. */
-static void gemv_n(const float *A, size_t ld, int m, int n, const float *x, float s, float *y) {
-  int j = 0;
-  for (; j + 4 <= n; j += 4) {
-    const float *a0 = A + j * ld, *a1 = a0 + ld, *a2 = a1 + ld, *a3 = a2 + ld;
-    float x0 = s * x[j], x1 = s * x[j + 1], x2 = s * x[j + 2], x3 = s * x[j + 3];
-    int i = 0;
-    for (; i + 8 <= m; i += 8)
-      STOREF(y + i, LOADF(y + i) + ((LOADF(a0 + i) * x0 + LOADF(a1 + i) * x1) +
-                                    (LOADF(a2 + i) * x2 + LOADF(a3 + i) * x3)));
-    for (; i < m; i++) y[i] += (a0[i] * x0 + a1[i] * x1) + (a2[i] * x2 + a3[i] * x3);
+static inline double hsum4(v4d v) { return (v[0] + v[2]) + (v[1] + v[3]); }
+
+#define SN_T float
+#define SN_V vf
+#define SN_W 8
+#define SN_LOAD LOADF
+#define SN_STORE STOREF
+#define SN_HSUM hsum
+#define SN_NAME(f) f##_f
+#include "kernels_sn.inc"
+#undef SN_T
+#undef SN_V
+#undef SN_W
+#undef SN_LOAD
+#undef SN_STORE
+#undef SN_HSUM
+#undef SN_NAME
+
+#define SN_T double
+#define SN_V v4d
+#define SN_W 4
+#define SN_LOAD LOAD4
+#define SN_STORE STORE4
+#define SN_HSUM hsum4
+#define SN_NAME(f) f##_d
+#include "kernels_sn.inc"
+
+/* ------------------------------------------- double-precision supernodes */
+/* Tiles of 2 VL rows x 4 columns: 8 sums, 2 loads and 4 broadcasts in the
+ * 16 vector registers of either build, each loaded segment of Y serving
+ * four columns.  Why not dsyrk/dgemm (CHOLMOD's supernodal update): on the
+ * projection matrices of the fitting meshes (n 69-137, supernodes of
+ * 2-76 columns) OpenBLAS's call and packing overheads dominate (see
+ * snfactor.c for the measurement). */
+static void syrk_tile(const double *Y, int ldy, int k, int i, int c, double *C, int ldc) {
+  vd s00 = {0}, s01 = {0}, s10 = {0}, s11 = {0}, s20 = {0}, s21 = {0}, s30 = {0}, s31 = {0};
+  const double *a = Y + i, *b = Y + c;
+  for (int q = 0; q < k; q++, a += ldy, b += ldy) {
+    vd a0 = LOAD(a), a1 = LOAD(a + VL);
+    double b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3];
+    s00 += a0 * b0;
+    s01 += a1 * b0;
+    s10 += a0 * b1;
+    s11 += a1 * b1;
+    s20 += a0 * b2;
+    s21 += a1 * b2;
+    s30 += a0 * b3;
+    s31 += a1 * b3;
   }
-  for (; j < n; j++) {
-    const float *a0 = A + j * ld;
-    float x0 = s * x[j];
-    for (int i = 0; i < m; i++) y[i] += a0[i] * x0;
-  }
+  double *c0 = C + i + (size_t)c * ldc, *c1 = c0 + ldc, *c2 = c1 + ldc, *c3 = c2 + ldc;
+  STORE(c0, LOAD(c0) - s00);
+  STORE(c0 + VL, LOAD(c0 + VL) - s01);
+  STORE(c1, LOAD(c1) - s10);
+  STORE(c1 + VL, LOAD(c1 + VL) - s11);
+  STORE(c2, LOAD(c2) - s20);
+  STORE(c2 + VL, LOAD(c2 + VL) - s21);
+  STORE(c3, LOAD(c3) - s30);
+  STORE(c3 + VL, LOAD(c3 + VL) - s31);
 }
 
-/* y[j] = sum_{i < m} A[i, j] x[i] for j < n (A^T x), four columns per pass
- * over x. */
-static void gemv_t(const float *A, size_t ld, int m, int n, const float *x, float *y) {
-  int j = 0;
-  for (; j + 4 <= n; j += 4) {
-    const float *a0 = A + j * ld, *a1 = a0 + ld, *a2 = a1 + ld, *a3 = a2 + ld;
-    vf s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
-    int i = 0;
-    for (; i + 8 <= m; i += 8) {
-      vf xi = LOADF(x + i);
-      s0 += LOADF(a0 + i) * xi;
-      s1 += LOADF(a1 + i) * xi;
-      s2 += LOADF(a2 + i) * xi;
-      s3 += LOADF(a3 + i) * xi;
-    }
-    float r0 = hsum(s0), r1 = hsum(s1), r2 = hsum(s2), r3 = hsum(s3);
-    for (; i < m; i++) {
-      r0 += a0[i] * x[i];
-      r1 += a1[i] * x[i];
-      r2 += a2[i] * x[i];
-      r3 += a3[i] * x[i];
-    }
-    y[j] = r0;
-    y[j + 1] = r1;
-    y[j + 2] = r2;
-    y[j + 3] = r3;
-  }
-  for (; j < n; j++) {
-    const float *a0 = A + j * ld;
-    vf s0 = {0};
-    int i = 0;
-    for (; i + 8 <= m; i += 8) s0 += LOADF(a0 + i) * LOADF(x + i);
-    float r0 = hsum(s0);
-    for (; i < m; i++) r0 += a0[i] * x[i];
-    y[j] = r0;
-  }
+/* One entry, in the same order of operations as a tile. */
+static void syrk_entry(const double *Y, int ldy, int k, int i, int c, double *C, int ldc) {
+  double s = 0;
+  for (int q = 0; q < k; q++) s += Y[i + (size_t)q * ldy] * Y[c + (size_t)q * ldy];
+  C[i + (size_t)c * ldc] -= s;
 }
 
-static void sn_forward(const float *L, const float *dinv, int nsrow, int nscol, float *u) {
-  size_t ld = (size_t)nsrow;
-  for (int p = 0; p < nscol; p += SN_PANEL) {
-    int e = p + SN_PANEL < nscol ? p + SN_PANEL : nscol;
-    for (int j = p; j < e; j++) {
-      const float *c = L + j * ld;
-      float x = u[j] * dinv[j];
-      u[j] = x;
-      for (int i = j + 1; i < e; i++) u[i] -= c[i] * x;
-    }
-    gemv_n(L + p * ld + e, ld, nsrow - e, e - p, u + p, -1.0f, u + e);
+static void syrk_sub(const double *Y, int ldy, int k, int m, int w, double *C, int ldc) {
+  int c = 0;
+  for (; c + 4 <= w; c += 4) {
+    int i = c;
+    for (; i + 2 * VL <= m; i += 2 * VL) syrk_tile(Y, ldy, k, i, c, C, ldc);
+    for (; i < m; i++)
+      for (int t = 0; t < 4; t++) syrk_entry(Y, ldy, k, i, c + t, C, ldc);
   }
-}
-
-static void sn_backward(const float *L, const float *dinv, int nsrow, int nscol, float *u, float *y) {
-  size_t ld = (size_t)nsrow;
-  for (int p = (nscol - 1) / SN_PANEL * SN_PANEL; p >= 0; p -= SN_PANEL) {
-    int e = p + SN_PANEL < nscol ? p + SN_PANEL : nscol;
-    gemv_t(L + p * ld + e, ld, nsrow - e, e - p, u + e, y);
-    for (int j = e; j-- > p;) {
-      const float *c = L + j * ld;
-      float s = u[j] - y[j - p];
-      for (int i = j + 1; i < e; i++) s -= c[i] * u[i];
-      u[j] = s * dinv[j];
-    }
-  }
+  for (int c0 = c; c < w; c++)
+    for (int i = c0; i < m; i++) syrk_entry(Y, ldy, k, i, c, C, ldc);
 }
 
 #ifdef CF_KERNELS_AVX2
-const cf_kernels cf_kernels_avx2 = {group_grad, sn_forward, sn_backward};
+const cf_kernels cf_kernels_avx2 = {group_grad, sn_forward_f, sn_backward_f, syrk_sub, sn_forward_d, sn_backward_d};
 #else
-static const cf_kernels kernels_base = {group_grad, sn_forward, sn_backward};
+static const cf_kernels kernels_base = {group_grad, sn_forward_f, sn_backward_f, syrk_sub, sn_forward_d, sn_backward_d};
 
 #ifdef CF_HAVE_AVX2_KERNELS
 extern const cf_kernels cf_kernels_avx2;

@@ -33,6 +33,17 @@ typedef struct cf_kernels_s {
    * sn_backward: u[0..nscol) = D^-T (u[0..nscol) - B^T u[nscol..)). */
   void (*sn_forward)(const float *L, const float *dinv, int nsrow, int nscol, float *u);
   void (*sn_backward)(const float *L, const float *dinv, int nsrow, int nscol, float *u, float *y);
+  /* The update of the double-precision supernodal factorization (snfactor.c):
+   * C[i + c*ldc] -= sum_{q < k} Y[i + q*ldy] Y[c + q*ldy] for c < w <= m and
+   * 4 floor(c/4) <= i < m: the rows [0, m) of a block of columns of L times
+   * the rows [0, w) transposed, its lower trapezoid (and the upper part of
+   * the diagonal 4 x 4 tiles); the entries above are not touched.  Every
+   * entry's sum runs over q in ascending order from 0 and is subtracted
+   * once, whatever the tiling. */
+  void (*syrk_sub)(const double *Y, int ldy, int k, int m, int w, double *C, int ldc);
+  /* sn_forward and sn_backward in double precision (snfactor.c's solves). */
+  void (*sn_forward_d)(const double *L, const double *dinv, int nsrow, int nscol, double *u);
+  void (*sn_backward_d)(const double *L, const double *dinv, int nsrow, int nscol, double *u, double *y);
 } cf_kernels;
 
 /* The fastest variant this machine runs. */

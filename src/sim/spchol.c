@@ -14,6 +14,7 @@
 #include "spchol.h"
 
 #include "kernels.h"
+#include "snfactor.h"
 #include "team.h"
 
 #include <stdlib.h>
@@ -36,6 +37,8 @@ struct cf_spchol {
   int ct;            /* first column of the top */
   const cf_kernels *kern; /* its supernode kernels */
   float *dinv;       /* [n] inverses of L's diagonal */
+  cf_snfactor *own;  /* the numeric factorization of snfactor.c (small
+                        factors), NULL: CHOLMOD's */
 };
 
 static void free_single(cf_spchol *f) {
@@ -61,6 +64,7 @@ void cf_spchol_free(cf_spchol *f, cholmod_common *cc) {
   if (f->E) cholmod_free_dense(&f->E, cc);
   free(f->pinv);
   free_single(f);
+  cf_snfactor_free(f->own);
   free(f);
 }
 
@@ -108,14 +112,23 @@ static cholmod_sparse *permuted(const cf_spchol *f, const cholmod_sparse *patter
   return A;
 }
 
+/* cholmod_analyze, supernodal when super is set (else CHOLMOD's choice). */
+static cholmod_factor *analyze(cholmod_sparse *A, int super, cholmod_common *cc) {
+  int supernodal = cc->supernodal;
+  if (super) cc->supernodal = CHOLMOD_SUPERNODAL;
+  cholmod_factor *L = cholmod_analyze(A, cc);
+  cc->supernodal = supernodal;
+  return L;
+}
+
 /* Analysis of the permuted pattern in the natural ordering; cc's ordering
  * settings are restored afterwards. */
-static cholmod_factor *analyze_natural(cholmod_sparse *A, cholmod_common *cc) {
+static cholmod_factor *analyze_natural(cholmod_sparse *A, int super, cholmod_common *cc) {
   int nmethods = cc->nmethods, ordering = cc->method[0].ordering, postorder = cc->postorder;
   cc->nmethods = 1;
   cc->method[0].ordering = CHOLMOD_NATURAL;
   cc->postorder = 0; /* the fill-reducing order is postordered already */
-  cholmod_factor *L = cholmod_analyze(A, cc);
+  cholmod_factor *L = analyze(A, super, cc);
   cc->nmethods = nmethods;
   cc->method[0].ordering = ordering;
   cc->postorder = postorder;
@@ -123,7 +136,8 @@ static cholmod_factor *analyze_natural(cholmod_sparse *A, cholmod_common *cc) {
 }
 
 /* CHOLMOD's default analysis (AMD; METIS only when fl/lnz >= 500, which
- * these mesh-like patterns never reach), and for large factorizations
+ * these mesh-like patterns never reach), supernodal below
+ * CF_SPCHOL_OWN_FLOPS, and for large factorizations
  * (>= CF_SPCHOL_NESDIS_FLOPS) also nested dissection, keeping whichever
  * factorization costs fewer flops.  Stores flops and nnz(L) of the kept
  * one. */
@@ -132,6 +146,12 @@ static cholmod_factor *analyze_best(const cf_spchol *f, cholmod_sparse *pattern,
   cholmod_factor *L = cholmod_analyze(pattern, cc);
   *flops = cc->fl;
   *lnz = cc->lnz;
+  if (L && !L->is_super && *flops < CF_SPCHOL_OWN_FLOPS) {
+    cholmod_free_factor(&L, cc);
+    L = analyze(pattern, 1, cc);
+    *flops = cc->fl;
+    *lnz = cc->lnz;
+  }
   if (!L || *flops < CF_SPCHOL_NESDIS_FLOPS || f->n < 2) return L;
   int nmethods = cc->nmethods, ordering = cc->method[0].ordering;
   cc->nmethods = 1;
@@ -149,6 +169,17 @@ static cholmod_factor *analyze_best(const cf_spchol *f, cholmod_sparse *pattern,
   return L;
 }
 
+/* The numeric factorization of snfactor.c: L's numeric part is allocated
+ * by one CHOLMOD factorization (of the identity: A = 0, beta = 1).  From
+ * then on the matrix is assembled in L's values (cf_spchol_values). */
+static int own_numeric(cf_spchol *f, cholmod_common *cc) {
+  double one[2] = {1, 0};
+  memset(f->A->x, 0, sizeof(double) * cf_spchol_nvalues(f));
+  if (!cholmod_factorize_p(f->A, one, NULL, 0, f->L, cc) || cc->status != CHOLMOD_OK) return 1;
+  f->own = cf_snfactor_alloc(f->L);
+  return f->own ? 0 : 1;
+}
+
 cf_spchol *cf_spchol_alloc(const cholmod_sparse *pattern, cholmod_common *cc) {
   cf_spchol *f = calloc(1, sizeof *f);
   if (!f) return NULL;
@@ -161,9 +192,10 @@ cf_spchol *cf_spchol_alloc(const cholmod_sparse *pattern, cholmod_common *cc) {
     for (int k = 0; k < f->n; k++) f->pinv[perm[k]] = k;
     f->lower = L0->is_super;
     f->A = permuted(f, pattern, cc);
-    f->L = f->A ? analyze_natural(f->A, cc) : NULL;
+    f->L = f->A ? analyze_natural(f->A, L0->is_super, cc) : NULL;
     f->B = cholmod_allocate_dense((size_t)f->n, 1, (size_t)f->n, CHOLMOD_REAL, cc);
     ok = f->A && f->L && f->B && f->L->is_super == L0->is_super;
+    if (ok && f->L->is_super && f->flops < CF_SPCHOL_OWN_FLOPS) ok = own_numeric(f, cc) == 0;
   }
   if (L0) cholmod_free_factor(&L0, cc);
   if (!ok) {
@@ -173,18 +205,21 @@ cf_spchol *cf_spchol_alloc(const cholmod_sparse *pattern, cholmod_common *cc) {
   return f;
 }
 
-double *cf_spchol_values(cf_spchol *f) { return f->A->x; }
+double *cf_spchol_values(cf_spchol *f) { return f->own ? f->L->x : f->A->x; }
 
 double cf_spchol_flops(const cf_spchol *f) { return f->flops; }
 
 double cf_spchol_solve_ratio(const cf_spchol *f) { return f->lnz > 0 ? f->flops / (4 * f->lnz) : 0; }
 
-size_t cf_spchol_nvalues(const cf_spchol *f) { return (size_t)((const int *)f->A->p)[f->n]; }
+size_t cf_spchol_nvalues(const cf_spchol *f) {
+  return f->own ? f->L->xsize : (size_t)((const int *)f->A->p)[f->n];
+}
 
 long cf_spchol_pos(const cf_spchol *f, int a, int b) {
   const int *Ap = f->A->p, *Ai = f->A->i;
   int row, col;
   stored_at(f, a, b, &row, &col);
+  if (f->own) return cf_snfactor_pos(f->own, f->L, row, col);
   int lo = Ap[col], hi = Ap[col + 1];
   while (lo < hi) {
     int mid = (lo + hi) / 2;
@@ -210,7 +245,12 @@ static void refresh_single(cf_spchol *f) {
 
 int cf_spchol_factor(cf_spchol *f, double beta, cholmod_common *cc) {
   double b[2] = {beta, 0};
-  if (!cholmod_factorize_p(f->A, b, NULL, 0, f->L, cc) || cc->status != CHOLMOD_OK ||
+  if (f->own) {
+    if (cf_snfactor_run(f->own, beta, f->L)) {
+      cc->status = CHOLMOD_NOT_POSDEF;
+      return 1;
+    }
+  } else if (!cholmod_factorize_p(f->A, b, NULL, 0, f->L, cc) || cc->status != CHOLMOD_OK ||
       f->L->minor < (size_t)f->n)
     return 1;
   if (f->Lf) refresh_single(f);
@@ -220,6 +260,11 @@ int cf_spchol_factor(cf_spchol *f, double beta, cholmod_common *cc) {
 int cf_spchol_solve(cf_spchol *f, const double *b, double *x, cholmod_common *cc) {
   double *B = f->B->x;
   for (int a = 0; a < f->n; a++) B[f->pinv[a]] = b[a];
+  if (f->own) {
+    cf_snfactor_solve(f->own, f->L, B);
+    for (int a = 0; a < f->n; a++) x[a] = B[f->pinv[a]];
+    return 0;
+  }
   if (!cholmod_solve2(CHOLMOD_A, f->L, f->B, NULL, &f->X, NULL, &f->Y, &f->E, cc)) return 1;
   const double *X = f->X->x;
   for (int a = 0; a < f->n; a++) x[a] = X[f->pinv[a]];

@@ -24,6 +24,12 @@ typedef struct cf_spchol cf_spchol;
  * dissection on its meshes too, one free corner moved by 3 cm (its margin
  * is small: see tests/test_locking.c). */
 #define CF_SPCHOL_NESDIS_FLOPS 1e8
+/* Factorizations that cost less than CF_SPCHOL_OWN_FLOPS are supernodal
+ * (CHOLMOD would choose a simplicial one when fl/nnz(L) < 40) and computed
+ * by snfactor.c instead of CHOLMOD's numeric factorization, whose calls
+ * into BLAS/LAPACK cost more than their arithmetic at these sizes.  The
+ * solves stay CHOLMOD's.  (Measurement: see below.) */
+#define CF_SPCHOL_OWN_FLOPS 2e6
 /* pattern: the upper triangle of A (CSC, sorted, diagonal present, stype 1).
  * Runs CHOLMOD's analysis (ordering, supernodes) in cc.  Keeps no pointer to
  * pattern.  NULL when out of memory or when the analysis fails. */
@@ -32,7 +38,9 @@ void cf_spchol_free(cf_spchol *f, cholmod_common *cc);
 
 /* The value array A is assembled in: fill it with zeros, then add entry
  * (a, b) of the upper triangle (a <= b) at cf_spchol_pos(f, a, b) (-1: not
- * in the pattern). */
+ * in the pattern).  For snfactor.c's factorizations it is the factor's own
+ * value array, which the factorization overwrites: assemble before every
+ * cf_spchol_factor. */
 double *cf_spchol_values(cf_spchol *f);
 /* Flops of one numeric factorization over flops of one solve (4 nnz(L)),
  * from CHOLMOD's analysis of the fill-reducing order: how many solves a

@@ -21,8 +21,8 @@
  * unblocked dpotf2 calls ddot/dgemv per column), dsyrk, dgemm and dtrsm with
  * their packing; a dense 76 x 76 Cholesky took 17.4 us with dpotrf, 12.7 us
  * with this file's panel factorization.  On the 5x7 A3 matrix (n 69,
- * 0.036 Mflop) CHOLMOD chooses a simplicial factorization, half of a step
- * there.  The numbers per simulation are in spchol.h. */
+ * 0.036 Mflop) CHOLMOD chose a simplicial factorization, half of a step
+ * there.  Per simulation: spchol.h. */
 #include "snfactor.h"
 
 #include "kernels.h"

@@ -25,11 +25,22 @@ typedef struct cf_spchol cf_spchol;
  * is small: see tests/test_locking.c). */
 #define CF_SPCHOL_NESDIS_FLOPS 1e8
 /* Factorizations that cost less than CF_SPCHOL_OWN_FLOPS are supernodal
- * (CHOLMOD would choose a simplicial one when fl/nnz(L) < 40) and computed
- * by snfactor.c instead of CHOLMOD's numeric factorization, whose calls
- * into BLAS/LAPACK cost more than their arithmetic at these sizes.  The
- * solves stay CHOLMOD's.  (Measurement: see below.) */
+ * (CHOLMOD would choose a simplicial one when fl/nnz(L) < 40: the A3 5x7
+ * mesh) and computed, and solved, by snfactor.c on CHOLMOD's analysis
+ * instead of by CHOLMOD, whose per-supernode calls into BLAS/LAPACK cost
+ * more than their arithmetic at these sizes.  Measured (2026-11-26, AMD
+ * EPYC; build/bench/bench_driven on the full study's recordings at the
+ * fitting settings, delta 0.2, alpha 0.5): A2 7x9 (0.22 Mflop) 177.1 ->
+ * 129.5 ms per simulation, A3 5x7 (0.036 Mflop) 102.3 -> 63.3 ms.  Above:
+ * bench_sim's 20x20 grid (13 Mflop) 4.48 -> 3.95 ms per step with
+ * snfactor.c, 40x40 (155 Mflop) 14.6 and 14.3 ms: the gain shrinks, and
+ * the meshes of test_locking (13-87 Mflop) lie there, whose free corners
+ * follow the solver's path (issue 15; with snfactor.c on them the test
+ * failed, corners up to 8.31 cm apart against its limit of 5), so the
+ * switch stays below them until that test is path-robust. */
+#ifndef CF_SPCHOL_OWN_FLOPS /* -D on the command line: for measuring the crossover */
 #define CF_SPCHOL_OWN_FLOPS 2e6
+#endif
 /* pattern: the upper triangle of A (CSC, sorted, diagonal present, stype 1).
  * Runs CHOLMOD's analysis (ordering, supernodes) in cc.  Keeps no pointer to
  * pattern.  NULL when out of memory or when the analysis fails. */

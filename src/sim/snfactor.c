@@ -160,8 +160,7 @@ long cf_snfactor_pos(const cf_snfactor *w, const cholmod_factor *L, int row, int
   return px[s] + (long)(col - super[s]) * (pi[s + 1] - pi[s]) + (lo - pi[s]);
 }
 
-/* Step 2: the update u into supernode s's block X (columns from k1,
- * leading dimension ld). */
+/* Step 2: the update u into its target's block X (leading dimension ld). */
 static void apply_update(cf_snfactor *w, const cholmod_factor *L, const sn_update *u, int ld, double *X) {
   const int *super = L->super, *pi = L->pi, *px = L->px;
   int d = u->d, nscol = super[d + 1] - super[d], nsrow = pi[d + 1] - pi[d];

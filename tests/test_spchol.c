@@ -71,14 +71,21 @@ static void check_single(cf_spchol *f, const double *b, const double *x, int n, 
   free(xs);
 }
 
+/* Values for the pattern P (upper triangle) of a diagonally dominant
+ * matrix: 8.5 on the diagonal, 8 neighbours of |a| < 1. */
+static void spd_values(const cholmod_sparse *P, double *val) {
+  const int *Pp = P->p, *Pi = P->i;
+  for (int j = 0; j < (int)P->ncol; j++)
+    for (int k = Pp[j]; k < Pp[j + 1]; k++) val[k] = Pi[k] == j ? 8.5 : cf_test_rand(&rng);
+}
+
 static void check_grid(int nx, int ny, cholmod_common *cc) {
   cholmod_sparse *P = stencil(nx, ny, cc);
   int n = nx * ny, nz = ((int *)P->p)[n];
   const int *Pp = P->p, *Pi = P->i;
   double *val = malloc(sizeof(double) * nz), *b = malloc(sizeof(double) * n);
   double *x = malloc(sizeof(double) * n), *r = malloc(sizeof(double) * n);
-  for (int j = 0; j < n; j++) /* diagonally dominant: 8 neighbours of |a| < 1 */
-    for (int k = Pp[j]; k < Pp[j + 1]; k++) val[k] = Pi[k] == j ? 8.5 : cf_test_rand(&rng);
+  spd_values(P, val);
   for (int i = 0; i < n; i++) b[i] = cf_test_rand(&rng);
   cf_spchol *f = cf_spchol_alloc(P, cc);
   CHECK(f != NULL, "%dx%d: cf_spchol_alloc failed", nx, ny);
@@ -134,16 +141,15 @@ static void assemble_l(const cf_snfactor *w, const cholmod_sparse *A, cholmod_fa
 static void check_own(int nx, int ny, cholmod_common *cc) {
   cholmod_sparse *P = stencil(nx, ny, cc);
   int n = nx * ny;
-  cholmod_sparse *U = cholmod_copy_sparse(P, cc);
-  cholmod_sparse *Ux = U ? cholmod_allocate_sparse(n, n, ((int *)P->p)[n], 1, 1, 1, CHOLMOD_REAL, cc) : NULL;
+  cholmod_sparse *Ux = cholmod_allocate_sparse(n, n, ((int *)P->p)[n], 1, 1, 1, CHOLMOD_REAL, cc);
   CHECK(Ux != NULL, "%dx%d: out of memory", nx, ny);
-  if (!Ux) return;
+  if (!Ux) {
+    cholmod_free_sparse(&P, cc);
+    return;
+  }
   memcpy(Ux->p, P->p, sizeof(int) * (n + 1));
   memcpy(Ux->i, P->i, sizeof(int) * ((int *)P->p)[n]);
-  double *ux = Ux->x;
-  for (int j = 0; j < n; j++)
-    for (int k = ((int *)P->p)[j]; k < ((int *)P->p)[j + 1]; k++)
-      ux[k] = ((int *)P->i)[k] == j ? 8.5 : cf_test_rand(&rng);
+  spd_values(P, Ux->x);
   cholmod_sparse *A = cholmod_transpose(Ux, 1, cc); /* the lower triangle, sorted */
   A->stype = -1;
   int nmethods = cc->nmethods, ordering = cc->method[0].ordering, super = cc->supernodal;
@@ -185,7 +191,6 @@ static void check_own(int nx, int ny, cholmod_common *cc) {
   cholmod_free_factor(&L, cc);
   cholmod_free_sparse(&A, cc);
   cholmod_free_sparse(&Ux, cc);
-  cholmod_free_sparse(&U, cc);
   cholmod_free_sparse(&P, cc);
 }
 

@@ -28,8 +28,8 @@
 
 typedef struct { /* a deep copy of one observed QP and its solution */
   cf_qp qp;
-  double *invm, *u, *C, *J, *H, *N, *dx, *gam;
-  int *jrow, *jnode, *hnode;
+  double *invm, *u, *C, *J, *H, *N, *dx, *gam, *hw;
+  int *jrow, *jnode, *hn, *hnode;
 } rec;
 
 static rec recs[MAX_QPS];
@@ -53,18 +53,20 @@ static void observe(const cf_qp *qp, const double *dx, const double *gamma, void
   r->jnode = dup(qp->jnode, nj * sizeof(int));
   r->J = dup(qp->J, 3 * nj * sizeof(double));
   r->H = dup(qp->H, ni * sizeof(double));
-  r->hnode = dup(qp->hnode, ni * sizeof(int));
+  r->hn = dup(qp->hn, ni * sizeof(int));
+  r->hnode = dup(qp->hnode, CF_QP_HMAX * ni * sizeof(int));
+  r->hw = dup(qp->hw, CF_QP_HMAX * ni * sizeof(double));
   r->N = dup(qp->N, 3 * ni * sizeof(double));
   r->dx = dup(dx, 3 * n * sizeof(double));
   r->gam = dup(gamma, ni * sizeof(double));
   r->qp = (cf_qp){.n = qp->n, .invm = r->invm, .u = r->u, .ne = qp->ne, .nj = qp->nj, .C = r->C,
-                  .jrow = r->jrow, .jnode = r->jnode, .J = r->J, .ni = qp->ni, .H = r->H, .hnode = r->hnode,
-                  .N = r->N};
+                  .jrow = r->jrow, .jnode = r->jnode, .J = r->J, .ni = qp->ni, .H = r->H, .hn = r->hn,
+                  .hnode = r->hnode, .hw = r->hw, .N = r->N};
 }
 
 static void rec_free(rec *r) {
   free(r->invm), free(r->u), free(r->C), free(r->J), free(r->H), free(r->N), free(r->dx), free(r->gam);
-  free(r->jrow), free(r->jnode), free(r->hnode);
+  free(r->jrow), free(r->jnode), free(r->hn), free(r->hnode), free(r->hw);
 }
 
 static cf_mesh *sheet(double z, const double *tilt) {
@@ -113,6 +115,17 @@ static void record_scenarios(void) {
   cf_obstacle_init(box, cf_obstacle_box);
   box[0].c[0] = 0.1, box[0].c[2] = 0.4, box[0].h[0] = 0.1, box[0].h[1] = 0.2, box[0].h[2] = 0.1, box[0].mu = 0.2;
   cf_obstacle_init(box + 1, cf_obstacle_plane);
+  /* a stick between two node columns (x = 0 and 0.07): edge rows.  Not
+   * parallel to them, nor half-way: a flat sheet landing on a stick at
+   * x = 0.035 along y touches each side and the diagonal across it at
+   * their midpoints at once, rows with zero slack whose multipliers are
+   * not unique (0 for the active set, 1e-8 for Ipopt's central path: the
+   * same solution to 5.6e-7, a different "active set") */
+  cf_obstacle stk[2];
+  cf_obstacle_init(stk, cf_obstacle_stick);
+  stk[0].a[0] = 0.05 / hypot(0.05, 1), stk[0].a[1] = 1 / hypot(0.05, 1), stk[0].a[2] = 0;
+  stk[0].len = 0.5, stk[0].c[0] = 0.031, stk[0].c[2] = 0.6, stk[0].mu = 0.3;
+  cf_obstacle_init(stk + 1, cf_obstacle_plane);
   struct {
     const char *what;
     cf_mesh *m;
@@ -121,7 +134,8 @@ static void record_scenarios(void) {
   } sc[] = {{"table", sheet(0.85, NULL), &t, 1, 60, 3},
             {"sphere and floor", sheet(0.7, NULL), sph, 2, 80, 4},
             {"inclined plane, mu 0.5, tan 0.55", sheet(0, slope), &pl, 1, 40, 2},
-            {"box and floor", sheet(0.55, NULL), box, 2, 80, 4}};
+            {"box and floor", sheet(0.55, NULL), box, 2, 80, 4},
+            {"stick and floor", sheet(0.65, NULL), stk, 2, 60, 3}};
   for (size_t q = 0; q < sizeof sc / sizeof *sc; q++) {
     int before = n_recs;
     every = sc[q].every, seen = 0;
@@ -134,11 +148,11 @@ static void record_scenarios(void) {
 /* Pairs whose impulse moves their node by more than the active set's
  * tolerance (ε1 = 1e-5 m, the default). */
 static int active(const cf_qp *qp, const double *gam, int k) {
-  return gam[k] * qp->invm[qp->hnode[k]] > CF_CONTACT_AS_TOL * 1e-5;
+  return gam[k] * cf_qp_contact_reach(qp, k) > CF_CONTACT_AS_TOL * 1e-5;
 }
 
 static void compare_recorded(void) {
-  int agree = 0, friction = 0, contacts = 0;
+  int agree = 0, friction = 0, contacts = 0, edges = 0;
   double worst = 0;
   for (int q = 0; q < n_recs; q++) {
     const cf_qp *qp = &recs[q].qp;
@@ -153,11 +167,13 @@ static void compare_recorded(void) {
         a2 += recs[q].dx[v] * recs[q].dx[v];
       }
       double rel = sqrt(d2 / a2);
-      int same = 1, na = 0;
+      int same = 1, na = 0, ne = 0;
       for (int k = 0; k < qp->ni; k++) {
         same &= active(qp, gam, k) == active(qp, recs[q].gam, k);
         na += active(qp, recs[q].gam, k);
+        ne += qp->hn[k] == 2 && active(qp, recs[q].gam, k);
       }
+      edges += ne > 0;
       cf_qp_residuals ra, ri;
       cf_qp_residuals_eval(qp, recs[q].dx, recs[q].gam, &ra);
       cf_qp_residuals_eval(qp, dx, gam, &ri);
@@ -168,10 +184,9 @@ static void compare_recorded(void) {
       else {
         double gmin = INFINITY, smin = INFINITY, gmin_i = INFINITY;
         for (int k = 0; k < qp->ni; k++) {
-          const double *nk = qp->N + 3 * k, *d = recs[q].dx + 3 * qp->hnode[k];
-          double sl = qp->H[k] + nk[0] * d[0] + nk[1] * d[1] + nk[2] * d[2], g = recs[q].gam[k] * qp->invm[qp->hnode[k]];
+          double sl = cf_qp_contact_row(qp, k, recs[q].dx), g = recs[q].gam[k] * cf_qp_contact_reach(qp, k);
           if (g != 0) gmin = fmin(gmin, g); else smin = fmin(smin, sl);
-          double gi = gam[k] * qp->invm[qp->hnode[k]];
+          double gi = gam[k] * cf_qp_contact_reach(qp, k);
           if (gi > 1e-12) gmin_i = fmin(gmin_i, gi);
         }
         printf("   as: min multiplier disp %.3g, min inactive slack %.3g; ipopt min positive mult %.3g\n", gmin, smin, gmin_i);
@@ -187,11 +202,13 @@ static void compare_recorded(void) {
     free(dx);
     free(gam);
   }
-  printf("%d of %d recorded QPs agree (%d with friction displacements, %d with active contacts); "
-         "largest relative difference %.3g\n", agree, n_recs, friction, contacts, worst);
+  printf("%d of %d recorded QPs agree (%d with friction displacements, %d with active contacts, %d with "
+         "active edge-stick rows); largest relative difference %.3g\n", agree, n_recs, friction, contacts, edges,
+         worst);
   CHECK(n_recs >= 100, "only %d QPs recorded", n_recs);
   CHECK(agree == n_recs, "%d of %d QPs differ", n_recs - agree, n_recs);
-  CHECK(friction >= 20 && contacts >= 80, "%d QPs with friction, %d with contacts: too few", friction, contacts);
+  CHECK(friction >= 20 && contacts >= 80 && edges >= 10, "%d QPs with friction, %d with contacts, %d with edge "
+        "rows: too few", friction, contacts, edges);
 }
 
 static void compare_runs(void) {

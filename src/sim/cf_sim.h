@@ -246,7 +246,17 @@ cf_sim_stats cf_sim_get_stats(const cf_sim *s);
  *   box:      c centre, h[3] half extents along x, y, z;
  *   table:    c centre of the top face, h[0], h[1] half extents of the top
  *             along x, y, h[2] the thickness of the top (a box below c; its
- *             top face and edges are what the cloth touches).
+ *             top face and edges are what the cloth touches);
+ *   stick:    a capsule (the stick of the hitting experiments, thesis
+ *             §4.3.2): the segment c +- len a, radius r.  Besides its
+ *             nodes, every cloth edge is kept outside it (edge-segment
+ *             rows, contact.c): a stick thinner than the mesh would pass
+ *             between the nodes.  With track != NULL its two endpoints
+ *             follow a recording instead of c, a, len and the rigid motion:
+ *             track[6 f .. 6 f + 5] are endpoint 0 and endpoint 1 at time
+ *             f track_dt (f < track_n), linear in between, held before the
+ *             first and after the last sample (borrowed: the array must
+ *             outlive every copy of the obstacle).
  * Prescribed rigid motion (both optional): translation at velocity vel
  * (m/s) and rotation at omega (rad/s, right-handed) about the unit axis
  * rot_axis through the point rot_c (which moves with vel): at time t a body
@@ -260,6 +270,9 @@ typedef struct {
   double mu;
   double vel[3];
   double omega, rot_axis[3], rot_c[3];
+  const double *track; /* stick only: recorded endpoints (see above) */
+  int track_n;
+  double track_dt;
 } cf_obstacle;
 
 struct cf_obstacle_type {
@@ -275,10 +288,13 @@ extern const cf_obstacle_type *cf_obstacle_sphere;
 extern const cf_obstacle_type *cf_obstacle_cylinder;
 extern const cf_obstacle_type *cf_obstacle_box;
 extern const cf_obstacle_type *cf_obstacle_table;
-/* The kind named name ("plane", "sphere", "cylinder", "box", "table"), or
- * NULL. */
+extern const cf_obstacle_type *cf_obstacle_stick;
+/* The kind named name ("plane", "sphere", "cylinder", "box", "table",
+ * "stick"), or NULL. */
 const cf_obstacle_type *cf_obstacle_type_find(const char *name);
-/* o: output, zeroed, of kind t, rot_axis = a = e_z, no motion, mu = 0. */
+/* o: output, zeroed, of kind t, rot_axis = a = e_z, no motion, mu = 0; a
+ * stick's radius CF_STICK_RADIUS (the thesis' stick, §4.3.2). */
+#define CF_STICK_RADIUS 0.0075
 void cf_obstacle_init(cf_obstacle *o, const cf_obstacle_type *t);
 /* o: output, a table whose top face is at height top[0] and spans x in
  * top[1]..top[2], y in top[3]..top[4] (a recording's /table), 3 cm thick,
@@ -291,8 +307,17 @@ int cf_obstacle_check(const cf_obstacle *o, cf_error *err);
  * unit normal (world frame) into n[3] (output, may be NULL). */
 double cf_obstacle_distance(const cf_obstacle *o, double t, const double p[3], double n[3]);
 /* Velocity at time t of the obstacle's material point at world point p
- * (vel + omega rot_axis x (p - rot_c(t))) into v[3] (output). */
+ * (vel + omega rot_axis x (p - rot_c(t)); a tracked stick: its endpoints'
+ * velocities interpolated at the point of its axis nearest p) into v[3]
+ * (output). */
 void cf_obstacle_velocity(const cf_obstacle *o, double t, const double p[3], double v[3]);
+/* A stick's axis at time t: endpoints into e0[3], e1[3] (output); returns
+ * 1, or 0 (nothing written) when o is not a stick. */
+int cf_obstacle_segment(const cf_obstacle *o, double t, double e0[3], double e1[3]);
+/* Closest points of the segments a0-a1 and b0-b1: their parameters into
+ * *s (on a) and *u (on b), both in [0, 1]; returns the distance. */
+double cf_segment_closest(const double a0[3], const double a1[3], const double b0[3], const double b1[3], double *s,
+                          double *u);
 
 /* Contacts in the projection (thesis §3.3-§3.5, contact.c): node-obstacle
  * constraints H = distance - thickness >= 0 with friction, solved by the

@@ -75,7 +75,11 @@ void cf_contact_free(cf_contact *c) {
   free(c->pinv);
   free(c->lact);
   free(c->obs);
-  free(c->cnode);
+  free(c->pn);
+  free(c->pnode);
+  free(c->pw);
+  free(c->seg);
+  free(c->side);
   free(c->cobs);
   free(c->H);
   free(c->N);
@@ -89,6 +93,7 @@ void cf_contact_free(cf_contact *c) {
   free(c->map);
   free(c->wn_ptr);
   free(c->wn);
+  free(c->wj);
   free(c->u);
   free(c->dx);
   free(c->erow);
@@ -101,7 +106,39 @@ void cf_contact_free(cf_contact *c) {
   free(c);
 }
 
-cf_contact *cf_contact_alloc(cf_proj *proj, int n, const unsigned char *is_kin, const cf_obstacle *obs,
+static int edge_cmp(const void *a, const void *b) {
+  const int *x = a, *y = b;
+  return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* The mesh's collision edges with a free node, each once (sorted), into
+ * e[2 ne] (room for 5 per element); returns ne.  The edges of the
+ * triangulated mesh (SPEC §5): the element sides and, for quads, the
+ * diagonal from the first node, so the stick cannot pass through a quad's
+ * middle either.  Not both diagonals: a stick across a quad's centre then
+ * meets the two sides and the two diagonals in one point, four rows of
+ * which any three give the fourth (Remark 3.5.2; the active set and Ipopt
+ * then chose different, equally valid multipliers in test_contact_qp). */
+static int collision_edges(const cf_mesh *m, const unsigned char *is_kin, int *e) {
+  int nv = m->nv, ne = 0;
+  for (int el = 0; el < m->n_elems; el++) {
+    const int *v = m->elems + nv * el;
+    for (int a = 0; a < nv; a++)
+      for (int b = a + 1; b < nv; b++) {
+        int i = v[a], j = v[b];
+        if ((is_kin[i] && is_kin[j]) || (nv == 4 && a == 1 && b == 3)) continue;
+        e[2 * ne] = i < j ? i : j, e[2 * ne + 1] = i < j ? j : i;
+        ne++;
+      }
+  }
+  qsort(e, (size_t)ne, 2 * sizeof(int), edge_cmp);
+  int u = 0;
+  for (int q = 0; q < ne; q++)
+    if (!u || edge_cmp(e + 2 * q, e + 2 * (u - 1))) e[2 * u] = e[2 * q], e[2 * u + 1] = e[2 * q + 1], u++;
+  return u;
+}
+
+cf_contact *cf_contact_alloc(cf_proj *proj, const cf_mesh *mesh, const unsigned char *is_kin, const cf_obstacle *obs,
                              int n_obs, const cf_contact_params *cp, cf_error *err) {
   cf_contact *c = calloc(1, sizeof *c);
   if (!c) {
@@ -114,15 +151,27 @@ cf_contact *cf_contact_alloc(cf_proj *proj, int n, const unsigned char *is_kin, 
    * CHOLMOD's rowadd/rowdel updates work on) */
   c->cc.supernodal = CHOLMOD_SIMPLICIAL;
   c->proj = proj;
+  int n = mesh->n_nodes;
   c->n = n;
   c->n_obs = n_obs;
   c->cp = *cp;
-  int nfree = 0;
+  int nfree = 0, nstick = 0, ne = 0, *edges = NULL;
   for (int i = 0; i < n; i++) nfree += !is_kin[i];
-  size_t K = (size_t)nfree * n_obs;
+  for (int o = 0; o < n_obs; o++) nstick += obs[o].type == cf_obstacle_stick;
+  if (nstick) {
+    /* sides and a diagonal: at most 5 per element */
+    edges = malloc(sizeof(int) * 10 * ((size_t)mesh->n_elems + 1));
+    if (edges) ne = collision_edges(mesh, is_kin, edges);
+  }
+  size_t K = (size_t)nfree * n_obs + (size_t)ne * nstick, H = CF_QP_HMAX * K + 1;
   c->K = (int)K;
+  c->K1 = nfree * n_obs;
   c->obs = malloc(sizeof(cf_obstacle) * (n_obs + 1));
-  c->cnode = malloc(sizeof(int) * (K + 1));
+  c->seg = calloc(6 * (size_t)n_obs + 1, sizeof(double));
+  c->side = calloc(3 * K + 1, sizeof(double));
+  c->pn = malloc(sizeof(int) * (K + 1));
+  c->pnode = calloc(H, sizeof(int));
+  c->pw = calloc(H, sizeof(double));
   c->cobs = malloc(sizeof(int) * (K + 1));
   c->H = malloc(sizeof(double) * (K + 1));
   c->N = malloc(sizeof(double) * 3 * (K + 1));
@@ -134,13 +183,16 @@ cf_contact *cf_contact_alloc(cf_proj *proj, int n, const unsigned char *is_kin, 
   c->P = malloc(sizeof(int) * (K + 1));
   c->ppos = malloc(sizeof(int) * (K + 1));
   c->wn_ptr = malloc(sizeof(int) * ((size_t)n + 1));
-  c->wn = malloc(sizeof(int) * (K + 1));
+  c->wn = malloc(sizeof(int) * H);
+  c->wj = malloc(sizeof(int) * H);
   c->u = calloc(3 * (size_t)n, sizeof(double));
   c->dx = calloc(3 * (size_t)n, sizeof(double));
   c->qgam = calloc(K + 1, sizeof(double));
   c->dx0 = calloc(3 * (size_t)n, sizeof(double));
-  if (!c->qgam || !c->dx0 || !c->sprev || !c->tprev || !c->obs || !c->cnode || !c->cobs || !c->H || !c->N || !c->gam || !c->wpos || !c->W || !c->P || !c->ppos ||
-      !c->wn_ptr || !c->wn || !c->u || !c->dx) {
+  if ((nstick && !edges) || !c->qgam || !c->dx0 || !c->sprev || !c->tprev || !c->obs || !c->seg || !c->side || !c->pn ||
+      !c->pnode || !c->pw || !c->cobs || !c->H || !c->N || !c->gam || !c->wpos || !c->W || !c->P || !c->ppos ||
+      !c->wn_ptr || !c->wn || !c->wj || !c->u || !c->dx) {
+    free(edges);
     cf_contact_free(c);
     cf_error_set(err, CF_ENOMEM, "contacts: out of memory");
     return NULL;
@@ -149,10 +201,20 @@ cf_contact *cf_contact_alloc(cf_proj *proj, int n, const unsigned char *is_kin, 
   int k = 0;
   for (int i = 0; i < n; i++)
     for (int o = 0; o < n_obs && !is_kin[i]; o++, k++) {
-      c->cnode[k] = i;
+      c->pn[k] = 1;
+      c->pnode[CF_QP_HMAX * k] = i;
+      c->pw[CF_QP_HMAX * k] = 1;
       c->cobs[k] = o;
-      c->wpos[k] = c->ppos[k] = -1;
     }
+  for (int o = 0; o < n_obs; o++)
+    for (int q = 0; q < ne && obs[o].type == cf_obstacle_stick; q++, k++) {
+      c->pn[k] = 2;
+      c->pnode[CF_QP_HMAX * k] = edges[2 * q];
+      c->pnode[CF_QP_HMAX * k + 1] = edges[2 * q + 1];
+      c->cobs[k] = o;
+    }
+  for (k = 0; k < c->K; k++) c->wpos[k] = c->ppos[k] = -1;
+  free(edges);
   return c;
 }
 
@@ -161,18 +223,91 @@ void cf_contact_reset(cf_contact *c) {
   c->nw = 0;
 }
 
+/* Edge pair k against its stick (axis in c->seg) at x: the vector from
+ * the axis to the edge's closest point into v[3], the point's weight on the
+ * edge's second node into *s; returns the distance. */
+static double edge_axis(const cf_contact *c, int k, const double *x, double v[3], double *s) {
+  const int *nd = c->pnode + CF_QP_HMAX * k;
+  const double *seg = c->seg + 6 * c->cobs[k], *a = x + 3 * nd[0], *b = x + 3 * nd[1];
+  double u, d = cf_segment_closest(a, b, seg, seg + 3, s, &u);
+  for (int q = 0; q < 3; q++) v[q] = (1 - *s) * a[q] + *s * b[q] - (1 - u) * seg[q] - u * seg[3 + q];
+  return d;
+}
+
+/* Pair k with a stick whose axis is dist away along the unit direction
+ * n[3]: H and N for a point on the side of the step's start, else (it
+ * crossed the stick within the step) H < 0 and N back through the axis. */
+static double stick_row(cf_contact *c, int k, double dist, const double n[3]) {
+  const double *sd = c->side + 3 * k;
+  double sg = n[0] * sd[0] + n[1] * sd[1] + n[2] * sd[2] < 0 ? -1 : 1;
+  for (int q = 0; q < 3; q++) c->N[3 * k + q] = sg * n[q];
+  return sg * dist - c->obs[c->cobs[k]].r - c->cp.thickness;
+}
+
+/* Edge pair k at x: H, normal and the weights of the edge's closest point;
+ * CF_PAIR_FAR when that point is within CF_EDGE_END of a node (the node's
+ * pair holds it). */
+static double edge_pair(cf_contact *c, int k, const double *x) {
+  double v[3], s, *w = c->pw + CF_QP_HMAX * k, d = edge_axis(c, k, x, v, &s);
+  if (!(s > CF_EDGE_END && s < 1 - CF_EDGE_END) || !(d > 0)) {
+    c->N[3 * k] = c->N[3 * k + 1] = c->N[3 * k + 2] = w[0] = w[1] = 0;
+    return CF_PAIR_FAR;
+  }
+  w[0] = 1 - s, w[1] = s;
+  for (int q = 0; q < 3; q++) v[q] /= d;
+  return stick_row(c, k, d, v);
+}
+
 /* H and normals of every pair at x, time t; returns min H. */
 static double eval_pairs(cf_contact *c, const double *x, double t) {
   double m = INFINITY;
+  for (int o = 0; o < c->n_obs; o++) cf_obstacle_segment(c->obs + o, t, c->seg + 6 * o, c->seg + 6 * o + 3);
   for (int k = 0; k < c->K; k++) {
-    c->H[k] = cf_obstacle_distance(c->obs + c->cobs[k], t, x + 3 * c->cnode[k], c->N + 3 * k) - c->cp.thickness;
+    const cf_obstacle *o = c->obs + c->cobs[k];
+    if (k >= c->K1) c->H[k] = edge_pair(c, k, x);
+    else {
+      double *nk = c->N + 3 * k, d = cf_obstacle_distance(o, t, x + 3 * c->pnode[CF_QP_HMAX * k], nk);
+      c->H[k] = o->type == cf_obstacle_stick ? stick_row(c, k, d + o->r, nk) : d - c->cp.thickness;
+    }
     if (!(c->H[k] >= m)) m = c->H[k];
   }
   return m;
 }
 
-int cf_contact_needed(cf_contact *c, const double *x, double t) {
+/* The sides of the stick pairs at the start of a step (positions xprev,
+ * time t0). */
+static void set_sides(cf_contact *c, const double *xprev, double t0) {
+  for (int o = 0; o < c->n_obs; o++) cf_obstacle_segment(c->obs + o, t0, c->seg + 6 * o, c->seg + 6 * o + 3);
+  for (int k = 0; k < c->K; k++) {
+    double s, *sd = c->side + 3 * k;
+    if (c->obs[c->cobs[k]].type != cf_obstacle_stick) continue;
+    if (k >= c->K1) edge_axis(c, k, xprev, sd, &s);
+    else cf_obstacle_distance(c->obs + c->cobs[k], t0, xprev + 3 * c->pnode[CF_QP_HMAX * k], sd);
+  }
+}
+
+double cf_contact_row(const cf_contact *c, int k, const double *d) {
+  const double *nk = c->N + 3 * k;
+  double v = c->H[k];
+  for (int e = 0; e < c->pn[k]; e++) {
+    const double *di = d + 3 * c->pnode[CF_QP_HMAX * k + e];
+    double w = c->pw[CF_QP_HMAX * k + e];
+    for (int q = 0; q < 3; q++) v += w * nk[q] * di[q];
+  }
+  return v;
+}
+
+/* How far a unit impulse of pair k moves its nodes (qp.h's reach). */
+static double reach(const cf_contact *c, const double *invm, int k) {
+  double m = 0;
+  for (int e = 0; e < c->pn[k]; e++)
+    m = fmax(m, fabs(c->pw[CF_QP_HMAX * k + e]) * invm[c->pnode[CF_QP_HMAX * k + e]]);
+  return m;
+}
+
+int cf_contact_needed(cf_contact *c, const double *xprev, const double *x, double h, double t) {
   if (c->nw > 0) return 1;
+  set_sides(c, xprev, t - h);
   return c->K > 0 && eval_pairs(c, x, t) < 0;
 }
 
@@ -196,17 +331,29 @@ static double friction(cf_contact *c, const cf_proj_rows *r, const double *xprev
   memset(c->u, 0, sizeof(double) * 3 * (size_t)c->n);
   double umax = 0;
   for (int w = 0; w < c->nw; w++) {
-    int k = c->W[w], i = c->cnode[k];
+    int k = c->W[w];
+    const int *nd = c->pnode + CF_QP_HMAX * k;
+    const double *wk = c->pw + CF_QP_HMAX * k;
     const cf_obstacle *o = c->obs + c->cobs[k];
     if (!(c->gam[k] > 0) || o->mu == 0) continue;
-    double vo[3], vt[3], *nk = c->N + 3 * k;
-    cf_obstacle_velocity(o, t, x + 3 * i, vo);
-    for (int d = 0; d < 3; d++) vt[d] = (x[3 * i + d] - xprev[3 * i + d]) / h - vo[d];
+    /* the contact point, its velocity relative to the obstacle, and the
+     * inverse of its effective mass Σ w² invm (a node: its invm) */
+    double p[3] = {0, 0, 0}, vp[3] = {0, 0, 0}, vo[3], vt[3], *nk = c->N + 3 * k, minv = 0;
+    for (int e = 0; e < c->pn[k]; e++) {
+      minv += wk[e] * wk[e] * r->invm[nd[e]];
+      for (int d = 0; d < 3; d++) {
+        p[d] += wk[e] * x[3 * nd[e] + d];
+        vp[d] += wk[e] * ((x[3 * nd[e] + d] - xprev[3 * nd[e] + d]) / h);
+      }
+    }
+    if (!(minv > 0)) continue;
+    cf_obstacle_velocity(o, t, p, vo);
+    for (int d = 0; d < 3; d++) vt[d] = vp[d] - vo[d];
     double vn = vt[0] * nk[0] + vt[1] * nk[1] + vt[2] * nk[2];
     for (int d = 0; d < 3; d++) vt[d] -= vn * nk[d];
     double s = sqrt(vt[0] * vt[0] + vt[1] * vt[1] + vt[2] * vt[2]);
     if (!(s > 0)) continue;
-    double disp = o->mu * c->gam[k] * r->invm[i], stop = s * h, dot = 0;
+    double disp = o->mu * c->gam[k] * minv, stop = s * h, dot = 0;
     for (int d = 0; d < 3; d++) dot += vt[d] / s * c->tprev[3 * k + d];
     if (c->sprev[k] > 0 && dot > 0.9 && stop < c->sprev[k]) {
       /* the last iteration stopped this node and the metric rows pulled it
@@ -219,9 +366,13 @@ static double friction(cf_contact *c, const cf_proj_rows *r, const double *xprev
       c->sprev[k] = disp >= stop ? stop : 0;
     }
     for (int d = 0; d < 3; d++) c->tprev[3 * k + d] = vt[d] / s;
-    if (disp > stop) disp = stop; /* stop the node, do not reverse it */
-    if (c->cp.friction_budget) c->gam[k] -= disp / (o->mu * r->invm[i]); /* the rest: next iterations */
-    for (int d = 0; d < 3; d++) c->u[3 * i + d] -= disp * vt[d] / s;
+    if (disp > stop) disp = stop; /* stop the contact point, do not reverse it */
+    if (c->cp.friction_budget) c->gam[k] -= disp / (o->mu * minv); /* the rest: next iterations */
+    /* the impulse disp / minv at the point: node e moves by invm w_e times it */
+    for (int e = 0; e < c->pn[k]; e++) {
+      double f = r->invm[nd[e]] * wk[e] / minv;
+      for (int d = 0; d < 3; d++) c->u[3 * nd[e] + d] -= disp * f * vt[d] / s;
+    }
   }
   for (int i = 0; i < c->n; i++) {
     double l = sqrt(c->u[3 * i] * c->u[3 * i] + c->u[3 * i + 1] * c->u[3 * i + 1] + c->u[3 * i + 2] * c->u[3 * i + 2]);
@@ -249,7 +400,7 @@ static int active_set(cf_contact *c, const cf_proj_rows *r, cf_contact_result *r
     int out = -1;
     double qmax = CF_CONTACT_AS_TOL * c->cp.eps_h;
     for (int w = 0; w < c->nw; w++) {
-      double q = z[r->na + c->ppos[c->W[w]]] * r->invm[c->cnode[c->W[w]]];
+      double q = z[r->na + c->ppos[c->W[w]]] * reach(c, r->invm, c->W[w]);
       if (q > qmax) qmax = q, out = w;
     }
     if (out >= 0) {
@@ -261,8 +412,7 @@ static int active_set(cf_contact *c, const cf_proj_rows *r, cf_contact_result *r
     double worst = -CF_CONTACT_AS_TOL * c->cp.eps_h;
     for (int k = 0; k < c->K; k++) {
       if (c->wpos[k] >= 0) continue;
-      const double *d = c->dx + 3 * c->cnode[k], *nk = c->N + 3 * k;
-      double lin = c->H[k] + nk[0] * d[0] + nk[1] * d[1] + nk[2] * d[2];
+      double lin = cf_contact_row(c, k, c->dx);
       if (lin < worst) worst = lin, in = k;
     }
     if (in >= 0) {
@@ -300,7 +450,7 @@ static int build_qp(cf_contact *c, const cf_proj_rows *r, cf_qp *qp) {
       nj++;
     }
   *qp = (cf_qp){.n = c->n, .invm = r->invm, .u = c->u, .ne = r->na, .nj = nj, .C = r->C, .jrow = c->qrow,
-                .jnode = c->qnode, .J = c->qJ, .ni = c->K, .H = c->H, .hnode = c->cnode, .N = c->N};
+                .jnode = c->qnode, .J = c->qJ, .ni = c->K, .H = c->H, .hn = c->pn, .hnode = c->pnode, .hw = c->pw, .N = c->N};
   return CF_OK;
 }
 
@@ -315,7 +465,7 @@ static int ipopt_step(cf_contact *c, const cf_proj_rows *r, const cf_qp *qp, cf_
   res->as_iterations += its;
   if (rc) return rc;
   for (int k = 0; k < c->K; k++) {
-    int want = c->qgam[k] * r->invm[c->cnode[k]] > CF_CONTACT_AS_TOL * c->cp.eps_h;
+    int want = c->qgam[k] * reach(c, r->invm, k) > CF_CONTACT_AS_TOL * c->cp.eps_h;
     if (!want) c->qgam[k] = 0;
     if (want && c->wpos[k] < 0) w_add(c, k), res->rows_in++;
     else if (!want && c->wpos[k] >= 0) w_remove(c, k), res->rows_out++;
@@ -342,10 +492,13 @@ int cf_contact_solve(cf_contact *c, const double *xprev, double *x, double h, do
                      cf_contact_result *res, cf_error *err) {
   memset(res, 0, sizeof *res);
   for (int k = 0; k < c->K; k++) c->gam[k] = c->sprev[k] = 0; /* Δβ_0 = 0 */
+  set_sides(c, xprev, t - h);
   cf_proj_rows r;
   for (;;) {
     double v = cf_proj_eval(c->proj, x, &r);
     double mh = eval_pairs(c, x, t);
+    for (int w = c->nw - 1; w >= 0; w--) /* edge pairs whose closest point reached a node */
+      if (c->H[c->W[w]] == CF_PAIR_FAR) w_remove(c, c->W[w]), res->rows_out++;
     double umax = friction(c, &r, xprev, x, h, t);
     res->violation = v;
     res->min_h = mh;

@@ -32,16 +32,19 @@ typedef struct {
 } cf_contact_result;
 
 /* proj: the simulation's projection (borrowed, must outlive the object: its
- * metric rows are evaluated through cf_proj_eval).  is_kin[n]: kinematic
- * nodes (no contacts: their positions are prescribed).  obs[n_obs] and cp
- * are copied. */
-cf_contact *cf_contact_alloc(cf_proj *proj, int n, const unsigned char *is_kin, const cf_obstacle *obs,
+ * metric rows are evaluated through cf_proj_eval).  mesh: its nodes and,
+ * with a stick among the obstacles, its edges (read here only).
+ * is_kin[n]: kinematic nodes (no contacts: their positions are
+ * prescribed; an edge with a free node has them).  obs[n_obs] and cp are
+ * copied. */
+cf_contact *cf_contact_alloc(cf_proj *proj, const cf_mesh *mesh, const unsigned char *is_kin, const cf_obstacle *obs,
                              int n_obs, const cf_contact_params *cp, cf_error *err);
 void cf_contact_free(cf_contact *c);
-/* 1 when the step ending at time t with the positions x needs the contact
- * solve: the working set is not empty (warm start from the last step), or a
- * free node of x is closer than the thickness to an obstacle (H < 0). */
-int cf_contact_needed(cf_contact *c, const double *x, double t);
+/* 1 when the step of length h ending at time t with the positions x
+ * (xprev at its start) needs the contact solve: the working set is not
+ * empty (warm start from the last step), or a free node of x is closer
+ * than the thickness to an obstacle or crossed a stick (H < 0). */
+int cf_contact_needed(cf_contact *c, const double *xprev, const double *x, double h, double t);
 /* Project x[3n] (in: the unconstrained step; out: the end of the step)
  * onto C = 0, H >= 0 with friction; xprev[3n]: positions at the start of
  * the step (velocities (x - xprev) / h for friction); t: time at the end of

@@ -7,16 +7,35 @@
 #ifndef CF_CONTACT_INTERNAL_H
 #define CF_CONTACT_INTERNAL_H
 #include "contact.h"
+#include "qp.h"
 
 #include <cholmod.h>
+
+/* A candidate pair k is a node and an obstacle (pn[k] = 1, weight 1) or
+ * an edge of the mesh and a stick (pn[k] = 2): its row H_k = distance of
+ * the edge's closest point to the stick's axis − radius − thickness has
+ * the gradient pw[4k + e] N_k at node pnode[4k + e], the weights 1 − s, s
+ * of that closest point.  An edge pair whose closest point is within
+ * CF_EDGE_END of a node is left to that node's pair (the two rows would be
+ * one): H = CF_PAIR_FAR, N = 0, and it leaves W. */
+#define CF_PAIR_FAR 1e3
+#define CF_EDGE_END 1e-2
 
 struct cf_contact {
   cf_proj *proj;
   int n, n_obs, K;    /* nodes, obstacles, candidate pairs */
+  int K1;             /* the node pairs come first: pairs K1 .. K - 1 are edge pairs */
   cf_obstacle *obs;
   cf_contact_params cp;
-  int *cnode, *cobs;  /* [K] node and obstacle of each pair */
+  int *pn, *cobs;     /* [K] nodes (1 or 2) and obstacle of each pair */
+  int *pnode;         /* [CF_QP_HMAX K] its nodes (qp.h's layout) */
+  double *pw;         /* [CF_QP_HMAX K] their weights at the current iterate */
+  double *seg;        /* [6 n_obs] a stick's axis at the current time */
   double *H, *N;      /* [K], [3K] at the current iterate */
+  double *side;       /* [3K] pairs with a stick: the direction from its
+                         axis to the node or edge at the start of the step
+                         (the side a thin stick must not cross within a
+                         step: H < 0 on the other side) */
   double *sprev, *tprev; /* [K], [3K] budget friction: the stop of the last
                          iteration (0: none to extrapolate from), its direction */
   double *gam;        /* [K] normal impulse friction acts on: Δγ of the
@@ -28,7 +47,8 @@ struct cf_contact {
                          (W ⊆ P; rows of P \ W are inactive: zero
                          gradient, unit diagonal, ζ = 0) */
   int *ppos;          /* [K] position in P, or -1 */
-  int *wn_ptr, *wn;   /* [n+1], [K]: pairs of P by node */
+  int *wn_ptr, *wn;   /* [n+1], [CF_QP_HMAX K]: pairs of P by node, */
+  int *wj;            /* [CF_QP_HMAX K] and the node's place e in the pair */
   cholmod_sparse *A;  /* the system's pattern (and values) for P */
   int *map;           /* [nt] value index in A of each assembled term */
   int *pinv;          /* [na + np] position of each row in the factor's order */
@@ -48,6 +68,9 @@ struct cf_contact {
   cholmod_factor *L;
   cholmod_dense *B, *X, *Y, *E, *D;
 };
+
+/* Pair k's linearized row H_k + ∇H_k·d at the displacement d[3n]. */
+double cf_contact_row(const cf_contact *c, int k, const double *d);
 
 /* Factor the system of the current iterate and the working set W: a new
  * symbolic analysis when a pair without a row enters, rank updates of a

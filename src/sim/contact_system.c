@@ -36,17 +36,24 @@ static int new_pattern(cf_contact *c, const cf_proj_rows *r) {
       c->P[c->np++] = c->W[w];
     }
   memset(c->wn_ptr, 0, sizeof(int) * ((size_t)c->n + 1));
-  for (int f = 0; f < c->np; f++) c->wn_ptr[c->cnode[c->P[f]] + 1]++;
+  for (int f = 0; f < c->np; f++)
+    for (int e = 0; e < c->pn[c->P[f]]; e++) c->wn_ptr[c->pnode[CF_QP_HMAX * c->P[f] + e] + 1]++;
   int maxd = 1;
   for (int i = 0; i < c->n; i++) {
     int d = c->wn_ptr[i + 1] + r->node_ptr[i + 1] - r->node_ptr[i];
     if (d > maxd) maxd = d;
     c->wn_ptr[i + 1] += c->wn_ptr[i];
   }
+  int total = c->wn_ptr[c->n];
   /* fill each node's block from its end: wn_ptr[i + 1] ends at its start */
-  for (int f = 0; f < c->np; f++) c->wn[--c->wn_ptr[c->cnode[c->P[f]] + 1]] = c->P[f];
+  for (int f = 0; f < c->np; f++)
+    for (int e = 0; e < c->pn[c->P[f]]; e++) {
+      int v = --c->wn_ptr[c->pnode[CF_QP_HMAX * c->P[f] + e] + 1];
+      c->wn[v] = c->P[f];
+      c->wj[v] = e;
+    }
   for (int i = 0; i < c->n; i++) c->wn_ptr[i] = c->wn_ptr[i + 1];
-  c->wn_ptr[c->n] = c->np;
+  c->wn_ptr[c->n] = total;
   if (maxd > c->maxd) {
     free(c->erow);
     free(c->eg);
@@ -69,9 +76,9 @@ static int node_entries(cf_contact *c, const cf_proj_rows *r, int i) {
   }
   for (int v = c->wn_ptr[i]; v < c->wn_ptr[i + 1]; v++, d++) {
     int k = c->wn[v];
+    double w = c->pw[CF_QP_HMAX * k + c->wj[v]];
     c->erow[d] = r->na + c->ppos[k];
-    if (c->wpos[k] >= 0) memcpy(c->eg + 3 * d, c->N + 3 * k, 3 * sizeof(double));
-    else c->eg[3 * d] = c->eg[3 * d + 1] = c->eg[3 * d + 2] = 0;
+    for (int q = 0; q < 3; q++) c->eg[3 * d + q] = c->wpos[k] >= 0 ? w * c->N[3 * k + q] : 0;
   }
   return d;
 }
@@ -154,7 +161,7 @@ static int analyse(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res,
   cholmod_free_sparse(&c->R, &c->cc);
   c->pinv = malloc(sizeof(int) * ((size_t)N + 1));
   c->lact = malloc((size_t)c->np + 1);
-  c->R = cholmod_allocate_sparse(N, 1, (size_t)c->maxd + 1, 1, 1, 0, CHOLMOD_REAL, &c->cc);
+  c->R = cholmod_allocate_sparse(N, 1, (size_t)CF_QP_HMAX * c->maxd + 1, 1, 1, 0, CHOLMOD_REAL, &c->cc);
   if (!c->A || !c->L || !c->pinv || !c->lact || !c->R)
     return cf_error_set(err, CF_ENOMEM, "contacts: out of memory (analysis of %d rows)", N);
   const int *perm = c->L->Perm;
@@ -164,23 +171,31 @@ static int analyse(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res,
 }
 
 /* Column a = na + f of the system (pair k = P[f], active) in the factor's
- * order into c->R, sorted: the couplings with the metric rows and the
- * active contact rows at its node, and its diagonal. */
+ * order into c->R, sorted, one entry per row: at each of the pair's nodes
+ * the couplings with the metric rows and the active contact rows there,
+ * summed over the nodes (an edge pair meets a metric row at both its
+ * nodes), and its diagonal. */
 static void system_column(cf_contact *c, const cf_proj_rows *r, int f) {
-  int k = c->P[f], i = c->cnode[k], n = 0, *Ri = c->R->i;
-  double *Rx = c->R->x, w = r->invm[i];
+  int k = c->P[f], n = 0, *Ri = c->R->i;
+  double *Rx = c->R->x;
   const double *nk = c->N + 3 * k;
-  for (int u = r->node_ptr[i]; u < r->node_ptr[i + 1]; u++, n++) {
-    const double *g = r->G + 3 * r->node_slot[u];
-    Ri[n] = c->pinv[r->slot_row[r->node_slot[u]]];
-    Rx[n] = 2 * w * (g[0] * nk[0] + g[1] * nk[1] + g[2] * nk[2]);
-  }
-  for (int v = c->wn_ptr[i]; v < c->wn_ptr[i + 1]; v++) {
-    int k2 = c->wn[v];
-    if (c->wpos[k2] < 0 && k2 != k) continue;
-    const double *n2 = c->N + 3 * k2;
-    Ri[n] = c->pinv[r->na + c->ppos[k2]];
-    Rx[n++] = w * (n2[0] * nk[0] + n2[1] * nk[1] + n2[2] * nk[2]) + (k2 == k ? c->shift : 0);
+  for (int e = 0; e < c->pn[k]; e++) {
+    int i = c->pnode[CF_QP_HMAX * k + e];
+    double w = r->invm[i], wk = c->pw[CF_QP_HMAX * k + e];
+    if (!(w > 0)) continue;
+    for (int u = r->node_ptr[i]; u < r->node_ptr[i + 1]; u++, n++) {
+      const double *g = r->G + 3 * r->node_slot[u];
+      Ri[n] = c->pinv[r->slot_row[r->node_slot[u]]];
+      Rx[n] = 2 * w * wk * (g[0] * nk[0] + g[1] * nk[1] + g[2] * nk[2]);
+    }
+    for (int v = c->wn_ptr[i]; v < c->wn_ptr[i + 1]; v++) {
+      int k2 = c->wn[v];
+      if (c->wpos[k2] < 0 && k2 != k) continue;
+      const double *n2 = c->N + 3 * k2;
+      double w2 = c->pw[CF_QP_HMAX * k2 + c->wj[v]];
+      Ri[n] = c->pinv[r->na + c->ppos[k2]];
+      Rx[n++] = w * wk * w2 * (n2[0] * nk[0] + n2[1] * nk[1] + n2[2] * nk[2]) + (k2 == k && e == 0 ? c->shift : 0);
+    }
   }
   for (int a = 1; a < n; a++) /* insertion sort by row */
     for (int b = a; b > 0 && Ri[b - 1] > Ri[b]; b--) {
@@ -189,7 +204,11 @@ static void system_column(cf_contact *c, const cf_proj_rows *r, int f) {
       Ri[b] = Ri[b - 1], Rx[b] = Rx[b - 1];
       Ri[b - 1] = ti, Rx[b - 1] = tx;
     }
-  ((int *)c->R->p)[1] = n;
+  int m = 0;
+  for (int a = 0; a < n; a++) /* one entry per row */
+    if (m > 0 && Ri[m - 1] == Ri[a]) Rx[m - 1] += Rx[a];
+    else Ri[m] = Ri[a], Rx[m++] = Rx[a];
+  ((int *)c->R->p)[1] = m;
 }
 
 /* Bring the factor from its active rows (lact) to W's by cholmod_rowadd /
@@ -253,11 +272,7 @@ static void linearized_rows(const cf_contact *c, const cf_proj_rows *r, const do
       b[r->slot_row[r->node_slot[s]]] += 2 * (g[0] * di[0] + g[1] * di[1] + g[2] * di[2]);
     }
   }
-  for (int f = 0; f < c->np; f++) {
-    int k = c->P[f];
-    const double *di = d + 3 * c->cnode[k], *nk = c->N + 3 * k;
-    b[r->na + f] = c->wpos[k] < 0 ? 0 : c->H[k] + nk[0] * di[0] + nk[1] * di[1] + nk[2] * di[2];
-  }
+  for (int f = 0; f < c->np; f++) b[r->na + f] = c->wpos[c->P[f]] < 0 ? 0 : cf_contact_row(c, c->P[f], d);
 }
 
 /* Solve for ζ (into c->X) with right-hand side G + ∇G u. */
@@ -290,8 +305,8 @@ static double increment(cf_contact *c, const cf_proj_rows *r) {
     for (int v = c->wn_ptr[i]; v < c->wn_ptr[i + 1]; v++) {
       int k = c->wn[v];
       if (c->wpos[k] < 0) continue;
-      double l = z[r->na + c->ppos[k]];
-      for (int d = 0; d < 3; d++) f[d] += c->N[3 * k + d] * l;
+      double l = z[r->na + c->ppos[k]], w = c->pw[CF_QP_HMAX * k + c->wj[v]];
+      for (int d = 0; d < 3; d++) f[d] += w * c->N[3 * k + d] * l;
     }
     for (int d = 0; d < 3; d++) dx[d] -= r->invm[i] * f[d];
     double l = sqrt(dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]);

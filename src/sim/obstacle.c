@@ -86,6 +86,75 @@ static double cylinder_distance(const cf_obstacle *o, const double p[3], double 
   return da;
 }
 
+double cf_segment_closest(const double a0[3], const double a1[3], const double b0[3], const double b1[3], double *s,
+                          double *u) {
+  /* Ericson, Real-Time Collision Detection §5.1.9, with both parameters
+   * clamped to [0, 1] and degenerate segments handled */
+  double d1[3], d2[3], r[3];
+  for (int d = 0; d < 3; d++) d1[d] = a1[d] - a0[d], d2[d] = b1[d] - b0[d], r[d] = a0[d] - b0[d];
+  double a = dot3(d1, d1), e = dot3(d2, d2), f = dot3(d2, r), ss = 0, uu = 0;
+  if (a <= 1e-300 && e <= 1e-300) ss = uu = 0;
+  else if (a <= 1e-300) uu = fmin(1, fmax(0, f / e));
+  else {
+    double c = dot3(d1, r);
+    if (e <= 1e-300) ss = fmin(1, fmax(0, -c / a));
+    else {
+      double b = dot3(d1, d2), den = a * e - b * b;
+      ss = den > 1e-14 * a * e ? fmin(1, fmax(0, (b * f - c * e) / den)) : 0;
+      uu = (b * ss + f) / e;
+      if (uu < 0) uu = 0, ss = fmin(1, fmax(0, -c / a));
+      else if (uu > 1) uu = 1, ss = fmin(1, fmax(0, (b - c) / a));
+    }
+  }
+  double q[3];
+  for (int d = 0; d < 3; d++) q[d] = a0[d] + ss * d1[d] - b0[d] - uu * d2[d];
+  *s = ss, *u = uu;
+  return norm3(q);
+}
+
+/* Distance of p to the capsule of axis e0-e1 and radius r, outward normal
+ * into n, the axis parameter of the nearest axis point into *u. */
+static double capsule_at(const double e0[3], const double e1[3], double r, const double p[3], double n[3], double *u) {
+  double ax[3], q[3], l2, uu;
+  for (int d = 0; d < 3; d++) ax[d] = e1[d] - e0[d], q[d] = p[d] - e0[d];
+  l2 = dot3(ax, ax);
+  uu = l2 > 0 ? fmin(1, fmax(0, dot3(q, ax) / l2)) : 0;
+  for (int d = 0; d < 3; d++) q[d] -= uu * ax[d];
+  /* on the axis: any direction perpendicular to it */
+  double any[3] = {ax[1], -ax[0], 0};
+  if (norm3(any) < 1e-6 * sqrt(l2)) any[0] = 0, any[1] = ax[2], any[2] = -ax[1];
+  if (!(norm3(any) > 0)) any[0] = 0, any[1] = 0, any[2] = 1;
+  unit3(any, any, any);
+  unit3(q, any, n);
+  if (u) *u = uu;
+  return norm3(q) - r;
+}
+
+static double stick_distance(const cf_obstacle *o, const double p[3], double n[3]) {
+  double e0[3], e1[3];
+  for (int d = 0; d < 3; d++) e0[d] = o->c[d] - o->len * o->a[d], e1[d] = o->c[d] + o->len * o->a[d];
+  return capsule_at(e0, e1, o->r, p, n, NULL);
+}
+
+/* A tracked stick's endpoints at time t (e[6]) and their velocities (v[6],
+ * may be NULL): linear between samples, held outside the track. */
+static void track_at(const cf_obstacle *o, double t, double e[6], double v[6]) {
+  double f = t / o->track_dt;
+  int k = (int)floor(f);
+  if (o->track_n < 2 || k < 0 || k >= o->track_n - 1) {
+    const double *x = o->track + 6 * (k < 0 || o->track_n < 2 ? 0 : o->track_n - 1);
+    memcpy(e, x, 6 * sizeof(double));
+    if (v) memset(v, 0, 6 * sizeof(double));
+    return;
+  }
+  const double *x0 = o->track + 6 * k, *x1 = x0 + 6;
+  double w = f - k;
+  for (int d = 0; d < 6; d++) {
+    e[d] = (1 - w) * x0[d] + w * x1[d];
+    if (v) v[d] = (x1[d] - x0[d]) / o->track_dt;
+  }
+}
+
 static int check_finite(const double *v, int k, const char *name, cf_error *err) {
   for (int d = 0; d < k; d++)
     if (!isfinite(v[d])) return cf_error_set(err, CF_EINVAL, "obstacle: %s is not finite", name);
@@ -124,20 +193,39 @@ static int box_check(const cf_obstacle *o, cf_error *err) {
   return CF_OK;
 }
 
+static int stick_check(const cf_obstacle *o, cf_error *err) {
+  if (check_positive(o->r, "radius", err)) return CF_EINVAL;
+  if (o->track) {
+    if (o->track_n < 1 || !(o->track_dt > 0))
+      return cf_error_set(err, CF_EINVAL, "obstacle: stick track of %d samples at dt %g: expected >= 1 and dt > 0",
+                          o->track_n, o->track_dt);
+    if (o->omega != 0 || o->vel[0] != 0 || o->vel[1] != 0 || o->vel[2] != 0)
+      return cf_error_set(err, CF_EINVAL, "obstacle: a tracked stick has no velocity or omega (its track moves it)");
+    for (int f = 0; f < 6 * o->track_n; f++)
+      if (!isfinite(o->track[f]))
+        return cf_error_set(err, CF_EINVAL, "obstacle: stick track sample %d is not finite", f / 6);
+    return CF_OK;
+  }
+  if (check_unit(o->a, "axis", err) || check_positive(2 * o->len, "length", err)) return CF_EINVAL;
+  return CF_OK;
+}
+
 static const cf_obstacle_type plane_type = {"plane", plane_distance, plane_check};
 static const cf_obstacle_type sphere_type = {"sphere", sphere_distance, sphere_check};
 static const cf_obstacle_type cylinder_type = {"cylinder", cylinder_distance, cylinder_check};
 static const cf_obstacle_type box_type = {"box", box_distance, box_check};
 static const cf_obstacle_type table_type = {"table", table_distance, box_check};
+static const cf_obstacle_type stick_type = {"stick", stick_distance, stick_check};
 
 const cf_obstacle_type *cf_obstacle_plane = &plane_type;
 const cf_obstacle_type *cf_obstacle_sphere = &sphere_type;
 const cf_obstacle_type *cf_obstacle_cylinder = &cylinder_type;
 const cf_obstacle_type *cf_obstacle_box = &box_type;
 const cf_obstacle_type *cf_obstacle_table = &table_type;
+const cf_obstacle_type *cf_obstacle_stick = &stick_type;
 
 const cf_obstacle_type *cf_obstacle_type_find(const char *name) {
-  const cf_obstacle_type *all[] = {&plane_type, &sphere_type, &cylinder_type, &box_type, &table_type};
+  const cf_obstacle_type *all[] = {&plane_type, &sphere_type, &cylinder_type, &box_type, &table_type, &stick_type};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
     if (name && strcmp(name, all[k]->name) == 0) return all[k];
   return NULL;
@@ -154,6 +242,7 @@ void cf_obstacle_init(cf_obstacle *o, const cf_obstacle_type *t) {
   memset(o, 0, sizeof *o);
   o->type = t;
   o->a[2] = 1;
+  if (t == &stick_type) o->r = CF_STICK_RADIUS;
   o->rot_axis[2] = 1;
 }
 
@@ -177,6 +266,13 @@ static void rotate(const double *k, double th, const double *v, double *out) {
 
 double cf_obstacle_distance(const cf_obstacle *o, double t, const double p[3], double n[3]) {
   double nb[3], q[3], pb[3];
+  if (o->track) {
+    double e[6];
+    track_at(o, t, e, NULL);
+    double dist = capsule_at(e, e + 3, o->r, p, nb, NULL);
+    if (n) memcpy(n, nb, sizeof nb);
+    return dist;
+  }
   int moving = o->omega != 0 || o->vel[0] != 0 || o->vel[1] != 0 || o->vel[2] != 0;
   if (!moving) {
     double dist = o->type->distance(o, p, nb);
@@ -191,8 +287,39 @@ double cf_obstacle_distance(const cf_obstacle *o, double t, const double p[3], d
   return dist;
 }
 
+/* Body point q at time t in the world (rigid motion). */
+static void body_to_world(const cf_obstacle *o, double t, const double q[3], double w[3]) {
+  double r[3];
+  for (int d = 0; d < 3; d++) r[d] = q[d] - o->rot_c[d];
+  rotate(o->rot_axis, o->omega * t, r, w);
+  for (int d = 0; d < 3; d++) w[d] += o->rot_c[d] + o->vel[d] * t;
+}
+
+int cf_obstacle_segment(const cf_obstacle *o, double t, double e0[3], double e1[3]) {
+  if (o->type != &stick_type) return 0;
+  if (o->track) {
+    double e[6];
+    track_at(o, t, e, NULL);
+    memcpy(e0, e, 3 * sizeof(double));
+    memcpy(e1, e + 3, 3 * sizeof(double));
+    return 1;
+  }
+  double b0[3], b1[3];
+  for (int d = 0; d < 3; d++) b0[d] = o->c[d] - o->len * o->a[d], b1[d] = o->c[d] + o->len * o->a[d];
+  body_to_world(o, t, b0, e0);
+  body_to_world(o, t, b1, e1);
+  return 1;
+}
+
 void cf_obstacle_velocity(const cf_obstacle *o, double t, const double p[3], double v[3]) {
   double r[3];
+  if (o->track) {
+    double e[6], ve[6], n[3], u;
+    track_at(o, t, e, ve);
+    capsule_at(e, e + 3, o->r, p, n, &u);
+    for (int d = 0; d < 3; d++) v[d] = (1 - u) * ve[d] + u * ve[3 + d];
+    return;
+  }
   for (int d = 0; d < 3; d++) r[d] = p[d] - o->rot_c[d] - o->vel[d] * t;
   const double *k = o->rot_axis;
   double w = o->omega;

@@ -5,6 +5,24 @@
 #include <math.h>
 #include <stdlib.h>
 
+double cf_qp_contact_row(const cf_qp *qp, int k, const double *dx) {
+  const double *nk = qp->N + 3 * k;
+  double s = qp->H[k];
+  for (int e = 0; e < qp->hn[k]; e++) {
+    const double *d = dx + 3 * qp->hnode[CF_QP_HMAX * k + e];
+    double w = qp->hw[CF_QP_HMAX * k + e];
+    for (int q = 0; q < 3; q++) s += w * nk[q] * d[q];
+  }
+  return s;
+}
+
+double cf_qp_contact_reach(const cf_qp *qp, int k) {
+  double m = 0;
+  for (int e = 0; e < qp->hn[k]; e++)
+    m = fmax(m, fabs(qp->hw[CF_QP_HMAX * k + e]) * qp->invm[qp->hnode[CF_QP_HMAX * k + e]]);
+  return m;
+}
+
 void cf_qp_residuals_eval(const cf_qp *qp, const double *dx, const double *gamma, cf_qp_residuals *res) {
   res->eq = res->comp = res->objective = 0;
   res->in = res->neg = -INFINITY;
@@ -28,9 +46,7 @@ void cf_qp_residuals_eval(const cf_qp *qp, const double *dx, const double *gamma
   free(v);
   free(g2);
   for (int k = 0; k < qp->ni; k++) {
-    int i = qp->hnode[k];
-    const double *nk = qp->N + 3 * k, *d = dx + 3 * i;
-    double s = qp->H[k] + nk[0] * d[0] + nk[1] * d[1] + nk[2] * d[2], g = gamma[k] * qp->invm[i];
+    double s = cf_qp_contact_row(qp, k, dx), g = gamma[k] * cf_qp_contact_reach(qp, k);
     if (!(-s <= res->in)) res->in = -s;
     if (!(-g <= res->neg)) res->neg = -g;
     if (!(fabs(g * s) <= res->comp)) res->comp = fabs(g * s);

@@ -5,13 +5,15 @@
  *
  *   min ½ Σ_i m_i |Δ_i − u_i|²
  *   s.t. C_r + Σ_(r,i) J_ri · Δ_i = 0      the ne metric rows, linearized
- *        H_k + N_k · Δ_(node k)   ≥ 0      the ni contact rows, linearized
+ *        H_k + Σ_e w_ke N_k · Δ_(node ke) ≥ 0   the ni contact rows, linearized
  *
  * over the displacements Δ_i of the nodes with invm_i > 0 (m_i = 1 / invm_i;
  * invm_i = 0: a kinematic node, Δ_i = 0).  u = M⁻¹ f_μ is the friction
  * displacement of contact.c (zero without friction).  At a KKT point
- *   M (Δ − u) = −Σ_r λ_r J_rᵀ + Σ_k γ_k N_k,   γ ≥ 0,   γ_k (H_k + N_k·Δ) = 0,
- * γ_k the contact impulse Δγ_k of contact.c (its −ζ).
+ *   M (Δ − u) = −Σ_r λ_r J_rᵀ + Σ_k γ_k ∇H_k,   γ ≥ 0,   γ_k (H_k + ∇H_k·Δ) = 0,
+ * γ_k the contact impulse Δγ_k of contact.c (its −ζ).  A node-obstacle row
+ * has one node of weight 1; an edge-stick row the edge's two nodes with
+ * the weights 1 − s, s of its closest point (∇H_k = w_ke N_k at node ke).
  *
  * Why a separate form: the active set works on contact.c's factor and
  * pattern sets, Ipopt on callbacks; both read the same cf_qp, so a QP
@@ -32,15 +34,25 @@ struct cf_qp {
                               same row and node add up) */
   int ni;                  /* contact rows */
   const double *H;         /* [ni] distance − thickness, m */
-  const int *hnode;        /* [ni] node of each contact row */
+  const int *hn;           /* [ni] nodes of each contact row (1..CF_QP_HMAX) */
+  const int *hnode;        /* [CF_QP_HMAX ni] its nodes, row k's from
+                              CF_QP_HMAX k */
+  const double *hw;        /* [CF_QP_HMAX ni] their weights */
   const double *N;         /* [3 ni] its unit normal */
 };
 typedef struct cf_qp cf_qp;
+#define CF_QP_HMAX 4
+
+/* Row k's linearized value H_k + ∇H_k·dx at the displacement dx[3n]. */
+double cf_qp_contact_row(const cf_qp *qp, int k, const double *dx);
+/* How far a unit impulse of row k moves its nodes: max_e |w_ke| invm. */
+double cf_qp_contact_reach(const cf_qp *qp, int k);
 
 /* The residuals of a candidate solution dx[3n] (input) with contact impulses
  * gamma[ni] (input): eq = max_r |C_r + J_r·Δ| / ‖J_r‖ (m), in = max_k of
- * −(H_k + N_k·Δ) (m, ≤ 0 when feasible), comp = max_k γ_k invm |H_k + N_k·Δ|
- * (m², impulse as a displacement times slack), neg = max_k −γ_k invm (m). */
+ * −(H_k + N_k·Δ) (m, ≤ 0 when feasible), comp = max_k γ_k reach_k |H_k + ∇H_k·Δ|
+ * (m², impulse as a displacement times slack), neg = max_k −γ_k reach_k (m),
+ * reach_k = cf_qp_contact_reach. */
 typedef struct {
   double eq, in, comp, neg;
   double objective;        /* ½ Σ m_i |Δ_i − u_i|² */

@@ -63,9 +63,14 @@ static Bool eval_g(Index n, Number *y, Bool new_x, Index m, Number *g, UserDataP
     g[qp->jrow[e]] += s->L * s->rs[qp->jrow[e]] * (j[0] * y[v] + j[1] * y[v + 1] + j[2] * y[v + 2]);
   }
   for (int k = 0; k < qp->ni; k++) {
-    int v = s->var[qp->hnode[k]];
     const double *nk = qp->N + 3 * k;
-    g[qp->ne + k] = qp->H[k] / s->L + (v < 0 ? 0 : nk[0] * y[v] + nk[1] * y[v + 1] + nk[2] * y[v + 2]);
+    double val = qp->H[k] / s->L;
+    for (int e = 0; e < qp->hn[k]; e++) {
+      int v = s->var[qp->hnode[CF_QP_HMAX * k + e]];
+      double w = qp->hw[CF_QP_HMAX * k + e];
+      if (v >= 0) val += w * (nk[0] * y[v] + nk[1] * y[v + 1] + nk[2] * y[v + 2]);
+    }
+    g[qp->ne + k] = val;
   }
   return TRUE;
 }
@@ -84,14 +89,15 @@ static Bool eval_jac_g(Index n, Number *y, Bool new_x, Index m, Index nele, Inde
       else ir[q] = qp->jrow[e], jc[q] = v + d;
     }
   }
-  for (int k = 0; k < qp->ni; k++) {
-    int v = s->var[qp->hnode[k]];
-    if (v < 0) continue;
-    for (int d = 0; d < 3; d++, q++) {
-      if (val) val[q] = qp->N[3 * k + d];
-      else ir[q] = qp->ne + k, jc[q] = v + d;
+  for (int k = 0; k < qp->ni; k++)
+    for (int e = 0; e < qp->hn[k]; e++) {
+      int v = s->var[qp->hnode[CF_QP_HMAX * k + e]];
+      if (v < 0) continue;
+      for (int d = 0; d < 3; d++, q++) {
+        if (val) val[q] = qp->hw[CF_QP_HMAX * k + e] * qp->N[3 * k + d];
+        else ir[q] = qp->ne + k, jc[q] = v + d;
+      }
     }
-  }
   return TRUE;
 }
 
@@ -170,7 +176,8 @@ static int solve(qp_ipopt *s, double tol, double *dx, double *gamma, cf_error *e
   const cf_qp *qp = s->qp;
   int m = qp->ne + qp->ni, nv = s->nv, nele = 0;
   for (int e = 0; e < qp->nj; e++) nele += 3 * (s->var[qp->jnode[e]] >= 0);
-  for (int k = 0; k < qp->ni; k++) nele += 3 * (s->var[qp->hnode[k]] >= 0);
+  for (int k = 0; k < qp->ni; k++)
+    for (int e = 0; e < qp->hn[k]; e++) nele += 3 * (s->var[qp->hnode[CF_QP_HMAX * k + e]] >= 0);
   double *xl = malloc(sizeof(double) * (nv + 1)), *xu = malloc(sizeof(double) * (nv + 1));
   double *gl = malloc(sizeof(double) * (m + 1)), *gu = malloc(sizeof(double) * (m + 1));
   double *y = malloc(sizeof(double) * (nv + 1)), *lam = calloc((size_t)m + 1, sizeof(double));

@@ -222,7 +222,7 @@ int cf_sim_set_obstacles(cf_sim *s, const cf_obstacle *obs, int n_obs, const cf_
   if (n_obs == 0) return CF_OK;
   if (!s->x0 && !(s->x0 = malloc(sizeof(double) * 3 * s->n)))
     return cf_error_set(err, CF_ENOMEM, "simulation: out of memory");
-  s->ct = cf_contact_alloc(s->proj, s->n, s->is_kin, obs, n_obs, cp, err);
+  s->ct = cf_contact_alloc(s->proj, s->mesh, s->is_kin, obs, n_obs, cp, err);
   return s->ct ? CF_OK : CF_ENOMEM; /* its only failure */
 }
 
@@ -310,14 +310,14 @@ static int try_step(cf_sim *s, int level, const double *kin_to, cf_proj_result *
   /* with obstacles: the contact solve when the last step ended in contact
    * or the unconstrained step comes too close; else the plain projection,
    * redone with contacts if its result does */
-  int contact = s->ct && cf_contact_needed(s->ct, s->xn, s->t + h);
+  int contact = s->ct && cf_contact_needed(s->ct, s->x, s->xn, h, s->t + h);
   if (s->ct && !contact) memcpy(s->x0, s->xn, sizeof(double) * 3 * n);
   if (!contact) {
     rc = cf_proj_solve(s->proj, s->xn, s->p.tol, iters, s->p.reuse_factor, pr, perr);
     s->st.iterations += pr->iterations;
     s->st.factorizations += pr->factorizations;
     s->st.cg_iterations += pr->cg_iterations;
-    if (rc == CF_OK && s->ct && cf_contact_needed(s->ct, s->xn, s->t + h)) {
+    if (rc == CF_OK && s->ct && cf_contact_needed(s->ct, s->x, s->xn, h, s->t + h)) {
       memcpy(s->xn, s->x0, sizeof(double) * 3 * n);
       contact = 1;
     }

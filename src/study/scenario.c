@@ -55,7 +55,7 @@ static int obstacle_key(cf_scenario *sc, const char *obj, const char *name, cons
   if (!strcasecmp(name, "kind")) {
     *expect = k < sc->n_obstacles ? "one kind per obstacle section" :
               sc->n_obstacles >= CF_SCENARIO_MAX_OBSTACLES ? "at most 16 obstacles" :
-              "plane, sphere, cylinder, box or table";
+              "plane, sphere, cylinder, box, table or stick";
     const cf_obstacle_type *t = cf_obstacle_type_find(value);
     if (!t || k < sc->n_obstacles || k >= CF_SCENARIO_MAX_OBSTACLES || strlen(obj) >= 64) return 0;
     cf_obstacle_init(sc->obstacles + k, t);
@@ -64,8 +64,8 @@ static int obstacle_key(cf_scenario *sc, const char *obj, const char *name, cons
     return 1;
   }
   static const struct { const char *key, *kinds; } keys[] = {
-      {"point", "plane"}, {"normal", "plane"}, {"center", "sphere cylinder box table"},
-      {"radius", "sphere cylinder"}, {"axis", "cylinder"}, {"length", "cylinder"}, {"size", "box table"},
+      {"point", "plane"}, {"normal", "plane"}, {"center", "sphere cylinder box table stick"},
+      {"radius", "sphere cylinder stick"}, {"axis", "cylinder stick"}, {"length", "cylinder stick"}, {"size", "box table"},
       {"mu", "*"}, {"velocity", "*"}, {"omega", "*"}, {"rotation_axis", "*"}, {"rotation_center", "*"}};
   size_t q = 0;
   while (q < sizeof keys / sizeof keys[0] && strcasecmp(name, keys[q].key)) q++;
@@ -90,10 +90,14 @@ static int obstacle_key(cf_scenario *sc, const char *obj, const char *name, cons
     return 1;
   default: break;
   }
-  *expect = q == 3 ? "a radius > 0 in m" : q == 5 ? "a length >= 0 in m (0: infinite)" : q == 7 ? "a friction coefficient >= 0" : "a finite number";
+  int stick = o->type == cf_obstacle_stick;
+  *expect = q == 3 ? "a radius > 0 in m"
+            : q == 5 ? (stick ? "a length > 0 in m" : "a length >= 0 in m (0: infinite)")
+            : q == 7 ? "a friction coefficient >= 0"
+                     : "a finite number";
   if (!cf_text_double(value, &x)) return 0;
   if (q == 3) return (o->r = x) > 0;
-  if (q == 5) return (o->len = 0.5 * x) >= 0;
+  if (q == 5) return (o->len = 0.5 * x) > 0 || (x == 0 && !stick);
   if (q == 7) return (o->mu = x) >= 0;
   o->omega = x;
   return 1;

@@ -247,6 +247,24 @@ static void test_table(void) {
   CHECK(r.st.last_contacts == 63, "table: %d contacts at rest, expected all 63 nodes", r.st.last_contacts);
 }
 
+/* Remark 3.5.3: two coincident tables give every node two identical rows;
+ * the factorization finds the second of each pair dependent and it leaves
+ * W, so the run is the one-table run. */
+static void test_dependent_rows(void) {
+  cf_obstacle t[2];
+  cf_obstacle_init(t, cf_obstacle_table);
+  t[0].c[2] = 0.75, t[0].h[0] = 0.5, t[0].h[1] = 0.5, t[0].h[2] = 0.03, t[0].mu = 0.3;
+  t[1] = t[0];
+  drop_result a = drop(t, 1, 0.85, 80, "one table"), b = drop(t, 2, 0.85, 80, "two coincident tables");
+  double d = 0;
+  for (int q = 0; q < 3 * 63; q++) d = fmax(d, fabs(a.x_end[q] - b.x_end[q]));
+  printf("two coincident tables: %d contacts at the end (one table: %d), positions off by %.3g m, %ld dependent "
+         "rows left W\n", b.st.last_contacts, a.st.last_contacts, d, b.st.contact_dependent);
+  CHECK(b.steps_done == 80 && d <= 1e-9, "two coincident tables: %d steps, end positions off by %.3g m",
+        b.steps_done, d);
+  CHECK(b.st.contact_dependent > 0, "two coincident tables: no dependent row found");
+}
+
 static void test_sphere(void) {
   cf_obstacle o[2];
   cf_obstacle_init(o, cf_obstacle_sphere);
@@ -372,5 +390,6 @@ int main(void) {
   test_sphere();
   test_spin();
   test_driven_into_box();
+  test_dependent_rows();
   return cf_test_done("test_contact");
 }

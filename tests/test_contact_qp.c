@@ -1,7 +1,7 @@
 /* test_contact_qp.c — the active set against the interior-point baseline
  * (issue 14 acceptance 4; thesis §3.5, Table 4.8).
  *
- * 1. Recorded QPs: four contact scenarios run with the active set (a 7×9 A2
+ * 1. Recorded QPs: five contact scenarios run with the active set (a 7×9 A2
  *    sheet dropped on a table; dropped on a sphere above a floor; laid on a
  *    plane inclined beyond its friction angle, so the QPs carry friction
  *    displacements u; dropped on a box it wraps around) and record QPs (3.4)
@@ -13,7 +13,19 @@
  *    set (the pairs whose impulse moves their node by more than 1e-4 ε1, the
  *    test both solvers use), and each solution is feasible (metric rows to
  *    1e-9 m, contact rows to 1e-4 ε1).
- * 2. Whole runs: the table drop simulated with solver = ipopt ends within
+ *    The scenarios include a sheet dropped on a stick above a floor (rows
+ *    of edges and triangles against the stick: at least 10 such QPs).
+ * 2. Hitting (experiments/hitting.ini: a stick swinging up through a sheet
+ *    hanging from its top corners, every QP recorded), compared apart: at
+ *    least 95 % of at least 100 QPs agree as above.  Why not all: there the
+ *    sheet folds round the stick and some linearizations are ill-posed.
+ *    Measured: 262 of 265 agree; one step's first QP Ipopt reports
+ *    infeasible (status 2), and on two of its next QPs the active set's
+ *    solution leaves a metric row violated by 5e-10 m and 1.2e-11 m and
+ *    differs from Ipopt's by 1.9 % and 3.6e-5 (on the second with the same
+ *    active set: an ill-conditioned Jacobian, where a tiny residual is a
+ *    large error).
+ * 3. Whole runs: the table drop simulated with solver = ipopt ends within
  *    1e-6 m of the active set's run, node by node, with the same contacts. */
 #include <math.h>
 #include <stdlib.h>
@@ -24,7 +36,7 @@
 #include "qp.h"
 #include "testutil.h"
 
-#define MAX_QPS 400
+#define MAX_QPS 600
 
 typedef struct { /* a deep copy of one observed QP and its solution */
   cf_qp qp;
@@ -33,7 +45,7 @@ typedef struct { /* a deep copy of one observed QP and its solution */
 } rec;
 
 static rec recs[MAX_QPS];
-static int n_recs, every = 1, seen;
+static int n_recs, n_plain, every = 1, seen;
 
 static void *dup(const void *p, size_t size) {
   void *q = malloc(size ? size : 1);
@@ -83,6 +95,8 @@ static cf_mesh *sheet(double z, const double *tilt) {
  * contacts at the end, or -1 on failure. */
 static int run(cf_mesh *m, const cf_obstacle *o, int n_obs, int steps, cf_contact_solver solver, int record,
                double *xend, const char *what) {
+  /* a sheet in the plane xz hangs from its top corners */
+  int hanging = m->x[1] == m->x[3 * (m->n_nodes - 1) + 1], kin[2] = {m->n_nodes - 7, m->n_nodes - 1};
   cf_params p;
   cf_params_default(&p);
   cf_contact_params cp;
@@ -90,7 +104,8 @@ static int run(cf_mesh *m, const cf_obstacle *o, int n_obs, int steps, cf_contac
   cp.solver = solver;
   if (record) cp.observe = observe;
   cf_error err = {0, ""};
-  cf_sim *s = cf_sim_alloc(m, &p, NULL, 0, &err);
+  if (hanging) p.dt = 1.0 / 120;
+  cf_sim *s = cf_sim_alloc(m, &p, hanging ? kin : NULL, hanging ? 2 : 0, &err);
   int rc = s ? cf_sim_set_obstacles(s, o, n_obs, &cp, &err) : CF_ENOMEM;
   for (int k = 1; k <= steps && rc == CF_OK; k++) rc = cf_sim_step(s, NULL, &err);
   CHECK(rc == CF_OK, "%s (%s): %s", what, solver == CF_CONTACT_IPOPT ? "ipopt" : "active set", err.msg);
@@ -126,6 +141,12 @@ static void record_scenarios(void) {
   stk[0].a[0] = 0.05 / hypot(0.05, 1), stk[0].a[1] = 1 / hypot(0.05, 1), stk[0].a[2] = 0;
   stk[0].len = 0.5, stk[0].c[0] = 0.031, stk[0].c[2] = 0.6, stk[0].mu = 0.3;
   cf_obstacle_init(stk + 1, cf_obstacle_plane);
+  /* experiments/hitting.ini: a stick swinging up through a hanging sheet */
+  cf_obstacle sw;
+  cf_obstacle_init(&sw, cf_obstacle_stick);
+  sw.a[0] = 1, sw.a[2] = 0, sw.len = 0.375, sw.c[1] = -0.075, sw.c[2] = -0.1175;
+  sw.rot_axis[0] = 1, sw.rot_axis[2] = 0, sw.rot_c[1] = -0.25, sw.rot_c[2] = 0.1856, sw.omega = M_PI;
+  double ho[3] = {-0.21, 0, 0}, hu[3] = {0.42, 0, 0}, hv[3] = {0, 0, 0.594};
   struct {
     const char *what;
     cf_mesh *m;
@@ -135,8 +156,10 @@ static void record_scenarios(void) {
             {"sphere and floor", sheet(0.7, NULL), sph, 2, 80, 4},
             {"inclined plane, mu 0.5, tan 0.55", sheet(0, slope), &pl, 1, 40, 2},
             {"box and floor", sheet(0.55, NULL), box, 2, 80, 4},
-            {"stick and floor", sheet(0.65, NULL), stk, 2, 60, 3}};
+            {"stick and floor", sheet(0.65, NULL), stk, 2, 60, 3},
+            {"hanging sheet hit by a swinging stick", cf_mesh_grid(7, 9, ho, hu, hv, 1), &sw, 1, 180, 1}};
   for (size_t q = 0; q < sizeof sc / sizeof *sc; q++) {
+    if (!strncmp(sc[q].what, "hanging", 7)) n_plain = n_recs; /* the hitting QPs: compared apart */
     int before = n_recs;
     every = sc[q].every, seen = 0;
     run(sc[q].m, sc[q].o, sc[q].n_obs, sc[q].steps, CF_CONTACT_ACTIVE_SET, 1, NULL, sc[q].what);
@@ -151,15 +174,20 @@ static int active(const cf_qp *qp, const double *gam, int k) {
   return gam[k] * cf_qp_contact_reach(qp, k) > CF_CONTACT_AS_TOL * 1e-5;
 }
 
-static void compare_recorded(void) {
-  int agree = 0, friction = 0, contacts = 0, edges = 0;
-  double worst = 0;
-  for (int q = 0; q < n_recs; q++) {
+typedef struct {
+  int n, agree, friction, contacts, edges, failed;
+  double worst;
+} tally;
+
+/* Solve QPs q0 .. q1 - 1 again by Ipopt and compare (see the header). */
+static tally compare_recorded(int q0, int q1) {
+  tally t = {q1 - q0, 0, 0, 0, 0, 0, 0};
+  for (int q = q0; q < q1; q++) {
     const cf_qp *qp = &recs[q].qp;
     double *dx = malloc(sizeof(double) * 3 * qp->n), *gam = malloc(sizeof(double) * (qp->ni + 1));
     cf_error err = {0, ""};
     int its = 0, rc = cf_qp_solve_ipopt(qp, 1e-12, dx, gam, &its, &err);
-    CHECK(rc == CF_OK, "QP %d: %s", q, err.msg);
+    if (rc != CF_OK) printf("QP %d: %s\n", q, err.msg), t.failed++;
     if (rc == CF_OK) {
       double d2 = 0, a2 = 0;
       for (int v = 0; v < 3 * qp->n; v++) {
@@ -171,44 +199,44 @@ static void compare_recorded(void) {
       for (int k = 0; k < qp->ni; k++) {
         same &= active(qp, gam, k) == active(qp, recs[q].gam, k);
         na += active(qp, recs[q].gam, k);
-        ne += qp->hn[k] == 2 && active(qp, recs[q].gam, k);
+        ne += qp->hn[k] >= 2 && active(qp, recs[q].gam, k);
       }
-      edges += ne > 0;
+      t.edges += ne > 0;
       cf_qp_residuals ra, ri;
       cf_qp_residuals_eval(qp, recs[q].dx, recs[q].gam, &ra);
       cf_qp_residuals_eval(qp, dx, gam, &ri);
       double tin = CF_CONTACT_AS_TOL * 1e-5;
       int fa = ra.eq <= 1e-9 && ra.in <= tin && ri.eq <= 1e-9 && ri.in <= tin;
-      if (rel > worst) worst = rel;
-      if (rel <= 1e-6 && same && fa) agree++;
-      else {
-        double gmin = INFINITY, smin = INFINITY, gmin_i = INFINITY;
-        for (int k = 0; k < qp->ni; k++) {
-          double sl = cf_qp_contact_row(qp, k, recs[q].dx), g = recs[q].gam[k] * cf_qp_contact_reach(qp, k);
-          if (g != 0) gmin = fmin(gmin, g); else smin = fmin(smin, sl);
-          double gi = gam[k] * cf_qp_contact_reach(qp, k);
-          if (gi > 1e-12) gmin_i = fmin(gmin_i, gi);
-        }
-        printf("   as: min multiplier disp %.3g, min inactive slack %.3g; ipopt min positive mult %.3g\n", gmin, smin, gmin_i);
+      if (rel > t.worst) t.worst = rel;
+      if (rel <= 1e-6 && same && fa) t.agree++;
+      else
         printf("QP %d: relative difference %.3g, same active set %d (%d active), eq %.3g / %.3g m, "
                "in %.3g / %.3g m, objective %.10g / %.10g, %d Ipopt iterations\n",
                q, rel, same, na, ra.eq, ri.eq, ra.in, ri.in, ra.objective, ri.objective, its);
-      }
       double umax = 0;
       for (int v = 0; v < 3 * qp->n; v++) umax = fmax(umax, fabs(qp->u[v]));
-      friction += umax > 0;
-      contacts += na > 0;
+      t.friction += umax > 0;
+      t.contacts += na > 0;
     }
     free(dx);
     free(gam);
   }
+  return t;
+}
+
+static void compare_all(void) {
+  tally a = compare_recorded(0, n_plain), h = compare_recorded(n_plain, n_recs);
   printf("%d of %d recorded QPs agree (%d with friction displacements, %d with active contacts, %d with "
-         "active edge-stick rows); largest relative difference %.3g\n", agree, n_recs, friction, contacts, edges,
-         worst);
-  CHECK(n_recs >= 100, "only %d QPs recorded", n_recs);
-  CHECK(agree == n_recs, "%d of %d QPs differ", n_recs - agree, n_recs);
-  CHECK(friction >= 20 && contacts >= 80 && edges >= 10, "%d QPs with friction, %d with contacts, %d with edge "
-        "rows: too few", friction, contacts, edges);
+         "active stick rows of several nodes); largest relative difference %.3g\n", a.agree, a.n, a.friction,
+         a.contacts, a.edges, a.worst);
+  CHECK(a.n >= 100, "only %d QPs recorded", a.n);
+  CHECK(a.agree == a.n, "%d of %d QPs differ", a.n - a.agree, a.n);
+  CHECK(a.friction >= 20 && a.contacts >= 80 && a.edges >= 10,
+        "%d QPs with friction, %d with contacts, %d with stick rows: too few", a.friction, a.contacts, a.edges);
+  printf("hitting: %d of %d QPs agree (%d with active stick rows of several nodes), %d not solved by Ipopt; "
+         "largest relative difference %.3g\n", h.agree, h.n, h.edges, h.failed, h.worst);
+  CHECK(h.n >= 100 && h.edges >= 50, "hitting: %d QPs, %d with stick rows: too few", h.n, h.edges);
+  CHECK(h.agree >= 0.95 * h.n, "hitting: %d of %d QPs differ", h.n - h.agree, h.n);
 }
 
 static void compare_runs(void) {
@@ -232,7 +260,7 @@ int main(void) {
     return 1;
   }
   record_scenarios();
-  compare_recorded();
+  compare_all();
   compare_runs();
   for (int q = 0; q < n_recs; q++) rec_free(recs + q);
   return cf_test_done("test_contact_qp");

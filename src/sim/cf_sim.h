@@ -201,6 +201,8 @@ typedef struct {
   long contact_updates; /* working-set changes done as factor updates */
   long active_set_iterations; /* solves of the contact system */
   long rows_in, rows_out; /* contacts added to / removed from the working set */
+  long contact_dependent; /* of rows_out: rows found linearly dependent on
+                           the others when factoring (Remark 3.5.3) */
   int last_contacts;    /* contacts in the working set after the last step */
   double min_clearance; /* min over steps of (distance - thickness), m;
                            only steps that used contacts (else 0) */

@@ -74,6 +74,7 @@ void cf_contact_free(cf_contact *c) {
   cholmod_finish(&c->cc);
   free(c->pinv);
   free(c->lact);
+  free(c->dep);
   free(c->obs);
   free(c->pn);
   free(c->pnode);
@@ -138,6 +139,27 @@ static int collision_edges(const cf_mesh *m, const unsigned char *is_kin, int *e
   return u;
 }
 
+/* The triangles of the triangulated mesh with a free node (quads split
+ * along the collision diagonal) into t[3 nt]; returns nt. */
+static int collision_triangles(const cf_mesh *m, const unsigned char *is_kin, int *t) {
+  int nv = m->nv, nt = 0;
+  for (int el = 0; el < m->n_elems; el++)
+    for (int h = 0; h < nv - 2; h++) {
+      const int *v = m->elems + nv * el;
+      int tri[3] = {v[0], v[h + 1], v[h + 2]};
+      if (is_kin[tri[0]] && is_kin[tri[1]] && is_kin[tri[2]]) continue;
+      memcpy(t + 3 * nt++, tri, sizeof tri);
+    }
+  return nt;
+}
+
+/* Pair k: obstacle o and its nn nodes nd. */
+static void set_pair(cf_contact *c, int k, int o, int nn, const int *nd) {
+  c->pn[k] = nn;
+  for (int e = 0; e < nn; e++) c->pnode[CF_QP_HMAX * k + e] = nd[e], c->pw[CF_QP_HMAX * k + e] = 1;
+  c->cobs[k] = o;
+}
+
 cf_contact *cf_contact_alloc(cf_proj *proj, const cf_mesh *mesh, const unsigned char *is_kin, const cf_obstacle *obs,
                              int n_obs, const cf_contact_params *cp, cf_error *err) {
   cf_contact *c = calloc(1, sizeof *c);
@@ -155,17 +177,19 @@ cf_contact *cf_contact_alloc(cf_proj *proj, const cf_mesh *mesh, const unsigned 
   c->n = n;
   c->n_obs = n_obs;
   c->cp = *cp;
-  int nfree = 0, nstick = 0, ne = 0, *edges = NULL;
+  int nfree = 0, nstick = 0, ne = 0, nt = 0, *edges = NULL, *tris = NULL;
   for (int i = 0; i < n; i++) nfree += !is_kin[i];
   for (int o = 0; o < n_obs; o++) nstick += obs[o].type == cf_obstacle_stick;
   if (nstick) {
-    /* sides and a diagonal: at most 5 per element */
+    /* sides and a diagonal: at most 5 per element; 2 triangles per quad */
     edges = malloc(sizeof(int) * 10 * ((size_t)mesh->n_elems + 1));
-    if (edges) ne = collision_edges(mesh, is_kin, edges);
+    tris = malloc(sizeof(int) * 6 * ((size_t)mesh->n_elems + 1));
+    if (edges && tris) ne = collision_edges(mesh, is_kin, edges), nt = collision_triangles(mesh, is_kin, tris);
   }
-  size_t K = (size_t)nfree * n_obs + (size_t)ne * nstick, H = CF_QP_HMAX * K + 1;
+  size_t K = (size_t)nfree * n_obs + ((size_t)ne + 2 * (size_t)nt) * nstick, H = CF_QP_HMAX * K + 1;
   c->K = (int)K;
   c->K1 = nfree * n_obs;
+  c->K2 = c->K1 + ne * nstick;
   c->obs = malloc(sizeof(cf_obstacle) * (n_obs + 1));
   c->seg = calloc(6 * (size_t)n_obs + 1, sizeof(double));
   c->side = calloc(3 * K + 1, sizeof(double));
@@ -188,11 +212,13 @@ cf_contact *cf_contact_alloc(cf_proj *proj, const cf_mesh *mesh, const unsigned 
   c->u = calloc(3 * (size_t)n, sizeof(double));
   c->dx = calloc(3 * (size_t)n, sizeof(double));
   c->qgam = calloc(K + 1, sizeof(double));
+  c->dep = calloc(K + 1, 1);
   c->dx0 = calloc(3 * (size_t)n, sizeof(double));
-  if ((nstick && !edges) || !c->qgam || !c->dx0 || !c->sprev || !c->tprev || !c->obs || !c->seg || !c->side || !c->pn ||
+  if ((nstick && (!edges || !tris)) || !c->dep || !c->qgam || !c->dx0 || !c->sprev || !c->tprev || !c->obs || !c->seg || !c->side || !c->pn ||
       !c->pnode || !c->pw || !c->cobs || !c->H || !c->N || !c->gam || !c->wpos || !c->W || !c->P || !c->ppos ||
       !c->wn_ptr || !c->wn || !c->wj || !c->u || !c->dx) {
     free(edges);
+    free(tris);
     cf_contact_free(c);
     cf_error_set(err, CF_ENOMEM, "contacts: out of memory");
     return NULL;
@@ -200,21 +226,16 @@ cf_contact *cf_contact_alloc(cf_proj *proj, const cf_mesh *mesh, const unsigned 
   if (n_obs > 0) memcpy(c->obs, obs, sizeof(cf_obstacle) * n_obs);
   int k = 0;
   for (int i = 0; i < n; i++)
-    for (int o = 0; o < n_obs && !is_kin[i]; o++, k++) {
-      c->pn[k] = 1;
-      c->pnode[CF_QP_HMAX * k] = i;
-      c->pw[CF_QP_HMAX * k] = 1;
-      c->cobs[k] = o;
-    }
+    for (int o = 0; o < n_obs && !is_kin[i]; o++, k++) set_pair(c, k, o, 1, &i);
   for (int o = 0; o < n_obs; o++)
-    for (int q = 0; q < ne && obs[o].type == cf_obstacle_stick; q++, k++) {
-      c->pn[k] = 2;
-      c->pnode[CF_QP_HMAX * k] = edges[2 * q];
-      c->pnode[CF_QP_HMAX * k + 1] = edges[2 * q + 1];
-      c->cobs[k] = o;
-    }
+    for (int q = 0; q < ne && obs[o].type == cf_obstacle_stick; q++, k++)
+      set_pair(c, k, o, 2, edges + 2 * q);
+  for (int o = 0; o < n_obs; o++) /* both ends of the stick against each triangle */
+    for (int q = 0; q < 2 * nt && obs[o].type == cf_obstacle_stick; q++, k++)
+      set_pair(c, k, o, 3, tris + 3 * (q / 2));
   for (k = 0; k < c->K; k++) c->wpos[k] = c->ppos[k] = -1;
   free(edges);
+  free(tris);
   return c;
 }
 
@@ -258,13 +279,52 @@ static double edge_pair(cf_contact *c, int k, const double *x) {
   return stick_row(c, k, d, v);
 }
 
+/* Triangle pair k at x: the vector from its stick's end to the end's
+ * projection on the triangle's plane into v[3], the projection's
+ * barycentric coordinates into b[3]; returns the distance (NAN for a
+ * degenerate triangle). */
+static double tip_face(const cf_contact *c, int k, const double *x, double v[3], double b[3]) {
+  const int *nd = c->pnode + CF_QP_HMAX * k;
+  const double *q = c->seg + 6 * c->cobs[k] + 3 * ((k - c->K2) % 2);
+  const double *p0 = x + 3 * nd[0], *p1 = x + 3 * nd[1], *p2 = x + 3 * nd[2];
+  double e1[3], e2[3], r[3], nrm[3];
+  for (int d = 0; d < 3; d++) e1[d] = p1[d] - p0[d], e2[d] = p2[d] - p0[d], r[d] = q[d] - p0[d];
+  nrm[0] = e1[1] * e2[2] - e1[2] * e2[1], nrm[1] = e1[2] * e2[0] - e1[0] * e2[2], nrm[2] = e1[0] * e2[1] - e1[1] * e2[0];
+  double a2 = nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2];
+  if (!(a2 > 0)) return NAN;
+  double h = (r[0] * nrm[0] + r[1] * nrm[1] + r[2] * nrm[2]) / a2, pr[3], c1[3], c2[3];
+  for (int d = 0; d < 3; d++) pr[d] = r[d] - h * nrm[d], v[d] = -h * nrm[d]; /* projection, relative to p0 */
+  /* barycentrics of pr: areas of the sub-triangles against the whole */
+  c1[0] = pr[1] * e2[2] - pr[2] * e2[1], c1[1] = pr[2] * e2[0] - pr[0] * e2[2], c1[2] = pr[0] * e2[1] - pr[1] * e2[0];
+  c2[0] = e1[1] * pr[2] - e1[2] * pr[1], c2[1] = e1[2] * pr[0] - e1[0] * pr[2], c2[2] = e1[0] * pr[1] - e1[1] * pr[0];
+  b[1] = (c1[0] * nrm[0] + c1[1] * nrm[1] + c1[2] * nrm[2]) / a2;
+  b[2] = (c2[0] * nrm[0] + c2[1] * nrm[1] + c2[2] * nrm[2]) / a2;
+  b[0] = 1 - b[1] - b[2];
+  return fabs(h) * sqrt(a2);
+}
+
+/* Triangle pair k at x: H, normal and the barycentric weights of the
+ * stick end's projection; CF_PAIR_FAR when it is outside the triangle or
+ * within CF_EDGE_END of its boundary (an edge or node pair holds it). */
+static double tip_pair(cf_contact *c, int k, const double *x) {
+  double v[3], b[3], *w = c->pw + CF_QP_HMAX * k, d = tip_face(c, k, x, v, b);
+  if (!(d > 0) || !(b[0] > CF_EDGE_END && b[1] > CF_EDGE_END && b[2] > CF_EDGE_END)) {
+    c->N[3 * k] = c->N[3 * k + 1] = c->N[3 * k + 2] = w[0] = w[1] = w[2] = 0;
+    return CF_PAIR_FAR;
+  }
+  memcpy(w, b, sizeof b);
+  for (int q = 0; q < 3; q++) v[q] /= d;
+  return stick_row(c, k, d, v);
+}
+
 /* H and normals of every pair at x, time t; returns min H. */
 static double eval_pairs(cf_contact *c, const double *x, double t) {
   double m = INFINITY;
   for (int o = 0; o < c->n_obs; o++) cf_obstacle_segment(c->obs + o, t, c->seg + 6 * o, c->seg + 6 * o + 3);
   for (int k = 0; k < c->K; k++) {
     const cf_obstacle *o = c->obs + c->cobs[k];
-    if (k >= c->K1) c->H[k] = edge_pair(c, k, x);
+    if (k >= c->K2) c->H[k] = tip_pair(c, k, x);
+    else if (k >= c->K1) c->H[k] = edge_pair(c, k, x);
     else {
       double *nk = c->N + 3 * k, d = cf_obstacle_distance(o, t, x + 3 * c->pnode[CF_QP_HMAX * k], nk);
       c->H[k] = o->type == cf_obstacle_stick ? stick_row(c, k, d + o->r, nk) : d - c->cp.thickness;
@@ -279,9 +339,10 @@ static double eval_pairs(cf_contact *c, const double *x, double t) {
 static void set_sides(cf_contact *c, const double *xprev, double t0) {
   for (int o = 0; o < c->n_obs; o++) cf_obstacle_segment(c->obs + o, t0, c->seg + 6 * o, c->seg + 6 * o + 3);
   for (int k = 0; k < c->K; k++) {
-    double s, *sd = c->side + 3 * k;
+    double s, b[3], *sd = c->side + 3 * k;
     if (c->obs[c->cobs[k]].type != cf_obstacle_stick) continue;
-    if (k >= c->K1) edge_axis(c, k, xprev, sd, &s);
+    if (k >= c->K2) tip_face(c, k, xprev, sd, b);
+    else if (k >= c->K1) edge_axis(c, k, xprev, sd, &s);
     else cf_obstacle_distance(c->obs + c->cobs[k], t0, xprev + 3 * c->pnode[CF_QP_HMAX * k], sd);
   }
 }
@@ -316,7 +377,7 @@ static void w_add(cf_contact *c, int k) {
   c->W[c->nw++] = k;
 }
 
-static void w_remove(cf_contact *c, int k) {
+void cf_contact_w_remove(cf_contact *c, int k) {
   int p = c->wpos[k], last = c->W[--c->nw];
   c->W[p] = last;
   c->wpos[last] = p;
@@ -404,14 +465,14 @@ static int active_set(cf_contact *c, const cf_proj_rows *r, cf_contact_result *r
       if (q > qmax) qmax = q, out = w;
     }
     if (out >= 0) {
-      w_remove(c, c->W[out]);
+      cf_contact_w_remove(c, c->W[out]);
       res->rows_out++;
       continue;
     }
     int in = -1;
     double worst = -CF_CONTACT_AS_TOL * c->cp.eps_h;
     for (int k = 0; k < c->K; k++) {
-      if (c->wpos[k] >= 0) continue;
+      if (c->wpos[k] >= 0 || c->dep[k]) continue;
       double lin = cf_contact_row(c, k, c->dx);
       if (lin < worst) worst = lin, in = k;
     }
@@ -468,7 +529,7 @@ static int ipopt_step(cf_contact *c, const cf_proj_rows *r, const cf_qp *qp, cf_
     int want = c->qgam[k] * reach(c, r->invm, k) > CF_CONTACT_AS_TOL * c->cp.eps_h;
     if (!want) c->qgam[k] = 0;
     if (want && c->wpos[k] < 0) w_add(c, k), res->rows_in++;
-    else if (!want && c->wpos[k] >= 0) w_remove(c, k), res->rows_out++;
+    else if (!want && c->wpos[k] >= 0) cf_contact_w_remove(c, k), res->rows_out++;
   }
   return CF_OK;
 }
@@ -498,7 +559,7 @@ int cf_contact_solve(cf_contact *c, const double *xprev, double *x, double h, do
     double v = cf_proj_eval(c->proj, x, &r);
     double mh = eval_pairs(c, x, t);
     for (int w = c->nw - 1; w >= 0; w--) /* edge pairs whose closest point reached a node */
-      if (c->H[c->W[w]] == CF_PAIR_FAR) w_remove(c, c->W[w]), res->rows_out++;
+      if (c->H[c->W[w]] == CF_PAIR_FAR) cf_contact_w_remove(c, c->W[w]), res->rows_out++;
     double umax = friction(c, &r, xprev, x, h, t);
     res->violation = v;
     res->min_h = mh;
@@ -521,6 +582,7 @@ int cf_contact_solve(cf_contact *c, const double *xprev, double *x, double h, do
                           "friction step %.3g m)",
                           res->iterations, v, mh, umax);
     c->valid = 0; /* a new iterate: refactor once, then update */
+    memset(c->dep, 0, (size_t)c->K);
     int rc = solve_qp(c, &r, res, err);
     if (rc) return rc;
     for (int q = 0; q < 3 * c->n; q++) x[q] += c->dx[q];

@@ -26,6 +26,8 @@ typedef struct {
   int updates;        /* cholmod_rowadd / cholmod_rowdel updates */
   int as_iterations;  /* solves of the contact system (active-set steps) */
   int rows_in, rows_out; /* working-set changes */
+  int dependent;      /* of rows_out: rows the factorization found linearly
+                         dependent on the others */
   int active;         /* contacts in the working set at exit */
   double violation;   /* max relative metric violation at exit */
   double min_h;       /* min over candidates of distance - thickness at exit, m */

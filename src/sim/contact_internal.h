@@ -11,20 +11,29 @@
 
 #include <cholmod.h>
 
-/* A candidate pair k is a node and an obstacle (pn[k] = 1, weight 1) or
- * an edge of the mesh and a stick (pn[k] = 2): its row H_k = distance of
- * the edge's closest point to the stick's axis − radius − thickness has
- * the gradient pw[4k + e] N_k at node pnode[4k + e], the weights 1 − s, s
- * of that closest point.  An edge pair whose closest point is within
- * CF_EDGE_END of a node is left to that node's pair (the two rows would be
- * one): H = CF_PAIR_FAR, N = 0, and it leaves W. */
+/* A candidate pair k is a node and an obstacle (pn[k] = 1, weight 1), an
+ * edge of the triangulated mesh and a stick (pn[k] = 2), or a triangle and
+ * an end of a stick (pn[k] = 3).  The row of an edge pair, H_k = distance
+ * of the edge's closest point to the stick's axis − radius − thickness,
+ * has the gradient pw[4k + e] N_k at node pnode[4k + e], the weights 1 −
+ * s, s of that closest point; a triangle pair's, the distance of the
+ * stick's end to the triangle, the barycentric weights of the end's
+ * projection.  Together they keep the stick out of the surface: a segment
+ * can only get into a triangle across one of its edges or with one of its
+ * ends.  An edge pair whose closest point is within CF_EDGE_END of a node,
+ * or a triangle pair whose end projects outside the triangle or within
+ * CF_EDGE_END (barycentric) of its boundary, is left to the node's or the
+ * edge's pair (the rows would be one): H = CF_PAIR_FAR, N = 0, and it
+ * leaves W. */
 #define CF_PAIR_FAR 1e3
 #define CF_EDGE_END 1e-2
 
 struct cf_contact {
   cf_proj *proj;
   int n, n_obs, K;    /* nodes, obstacles, candidate pairs */
-  int K1;             /* the node pairs come first: pairs K1 .. K - 1 are edge pairs */
+  int K1, K2;         /* pairs 0 .. K1 - 1: node pairs; K1 .. K2 - 1:
+                         edge pairs; K2 .. K - 1: triangle pairs, the
+                         stick's end (k - K2) % 2 */
   cf_obstacle *obs;
   cf_contact_params cp;
   int *pn, *cobs;     /* [K] nodes (1 or 2) and obstacle of each pair */
@@ -53,6 +62,9 @@ struct cf_contact {
   int *map;           /* [nt] value index in A of each assembled term */
   int *pinv;          /* [na + np] position of each row in the factor's order */
   unsigned char *lact;/* [np] row of P active in the factor L */
+  unsigned char *dep; /* [K] left W as linearly dependent in this
+                         iteration (Remark 3.5.3): may not enter again
+                         before the next one */
   int valid;          /* L is the factor at the current iterate (updatable) */
   double shift;       /* its Tikhonov shift */
   cholmod_sparse *R;  /* a column for cholmod_rowadd */
@@ -68,6 +80,9 @@ struct cf_contact {
   cholmod_factor *L;
   cholmod_dense *B, *X, *Y, *E, *D;
 };
+
+/* Take pair k out of the working set. */
+void cf_contact_w_remove(cf_contact *c, int k);
 
 /* Pair k's linearized row H_k + ∇H_k·d at the displacement d[3n]. */
 double cf_contact_row(const cf_contact *c, int k, const double *d);

@@ -11,8 +11,11 @@
  * cholmod_rowadd / cholmod_rowdel of the row's (identity ↔ system) column
  * (§3.5.2), with a refactorization whenever an update fails or the new
  * pivot is below 1e-12 of its diagonal (the dependence test of Remark
- * 3.5.3; the exchange of Remark 3.5.2 is not done: the refactorization's
- * Tikhonov shift keeps the factor definite).  cf_contact_params.updates = 0
+ * 3.5.3).  After every factorization, an active contact row whose pivot is
+ * at the level of the Tikhonov shift is dependent on the rows before it and
+ * leaves W for the rest of the iteration (drop_dependent; the exchange of
+ * Remark 3.5.2 with the row of greatest |α| is not done: the dependent row
+ * is the one that goes).  cf_contact_params.updates = 0
  * refactors on every change instead (test_contact compares the two).  The
  * Tikhonov shift ε = 1e-9 mean diag is the projection's (planar states,
  * SPEC §4). */
@@ -236,6 +239,47 @@ static int update_factor(cf_contact *c, const cf_proj_rows *r, cf_contact_result
   return 1;
 }
 
+/* The diagonal of pair k's row: Σ_e invm w_e² |N|² over its free nodes. */
+static double pair_diag(const cf_contact *c, const cf_proj_rows *r, int k) {
+  double d = 0;
+  const double *nk = c->N + 3 * k;
+  for (int e = 0; e < c->pn[k]; e++) {
+    double w = c->pw[CF_QP_HMAX * k + e];
+    d += r->invm[c->pnode[CF_QP_HMAX * k + e]] * w * w * (nk[0] * nk[0] + nk[1] * nk[1] + nk[2] * nk[2]);
+  }
+  return d;
+}
+
+/* Remark 3.5.3: after a factorization, an active contact row whose pivot
+ * D is at the level of the Tikhonov shift (below 4 ε, or 1e-8 of its
+ * diagonal) is a combination of the rows before it in the factor's order;
+ * it leaves W (cholmod_rowdel keeps the factor W's) and may not re-enter in
+ * this iteration.  Why: the shift made such a system solvable, but its
+ * solution spread the multipliers over the dependent rows and left the
+ * metric rows violated by up to 1e-7 m, which the refinement could not
+ * remove (a stick pressing on a row of edges and diagonals that all move
+ * together: test_contact_qp's hitting QPs, up to 4.6 % off Ipopt's
+ * solution).  The rows are taken in the factor's order, since removing one
+ * changes the pivots after it. */
+static int drop_dependent(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res) {
+  int N = r->na + c->np, *Lp = c->L->p;
+  const int *perm = c->L->Perm;
+  const double *Lx = c->L->x;
+  for (int kp = 0; kp < N; kp++) {
+    int a = perm[kp], f = a - r->na;
+    if (f < 0 || !c->lact[f]) continue;
+    int k = c->P[f];
+    if (!(Lx[Lp[kp]] < fmax(4 * c->shift, 1e-8 * pair_diag(c, r, k)))) continue;
+    if (!cholmod_rowdel(kp, NULL, c->L, &c->cc)) return 0;
+    c->lact[f] = 0;
+    c->dep[k] = 1;
+    cf_contact_w_remove(c, k);
+    res->rows_out++;
+    res->dependent++;
+  }
+  return 1;
+}
+
 /* Factor the system of the current iterate and W (a new pattern when a
  * pair of W has no row yet); while the factor is that of the current
  * iterate, working-set changes are rank updates (cp.updates). */
@@ -258,6 +302,10 @@ int cf_contact_factor(cf_contact *c, const cf_proj_rows *r, cf_contact_result *r
   for (int f = 0; f < c->np; f++) c->lact[f] = c->wpos[c->P[f]] >= 0;
   c->valid = 1;
   res->factorizations++;
+  if (!drop_dependent(c, r, res)) {
+    cholmod_free_factor(&c->L, &c->cc);
+    return cf_error_set(err, CF_ESOLVER, "contacts: CHOLMOD row deletion failed (status %d)", c->cc.status);
+  }
   return CF_OK;
 }
 
@@ -339,8 +387,12 @@ static double refine(cf_contact *c, const cf_proj_rows *r, cf_error *err) {
  * the active set's tolerance.  Why: the Tikhonov shift alone left the
  * linearized rows violated by up to 2.6e-9 m and Δφ off the QP's solution
  * by ~3e-5 relative (test_contact_qp against Ipopt, tabletop QPs), more
- * than the multiplier tolerance below; two steps bring both to rounding. */
-#define CF_CONTACT_REFINE 4
+ * than the multiplier tolerance below; two steps bring both to rounding.
+ * Where the system is ill-conditioned (a sheet folded round a thin stick)
+ * each step gains little: with at most 4 steps, 6 of the 265 hitting QPs of
+ * test_contact_qp ended off Ipopt's solution, with 50 three (the steps are
+ * two triangular solves each, no factorization). */
+#define CF_CONTACT_REFINE 50
 int cf_contact_solve_ws(cf_contact *c, const cf_proj_rows *r, cf_error *err) {
   int rc = solve_multipliers(c, r, err);
   if (rc) return rc;

@@ -30,6 +30,12 @@ typedef struct {
   double *mass;      /* [nv] m_i / m̄ of each variable */
   double *y0;        /* [nv] u / L: the unconstrained minimizer */
   double *rs;        /* [ne] 1 / (L ‖J_r‖) */
+  int *crow;         /* [ni] Ipopt's row of each contact row, or -1: a row
+                        with a zero gradient and H ≥ 0 (contact.c's pairs
+                        whose closest point is held by another pair) holds
+                        anyway, and as a constant of 1e3 m / L it made
+                        Ipopt report infeasible QPs */
+  int nc;            /* contact rows given to Ipopt */
   double mbar;       /* mean mass of the free nodes, kg */
   double L;          /* length unit of y, m */
   int iterations;
@@ -63,6 +69,7 @@ static Bool eval_g(Index n, Number *y, Bool new_x, Index m, Number *g, UserDataP
     g[qp->jrow[e]] += s->L * s->rs[qp->jrow[e]] * (j[0] * y[v] + j[1] * y[v + 1] + j[2] * y[v + 2]);
   }
   for (int k = 0; k < qp->ni; k++) {
+    if (s->crow[k] < 0) continue;
     const double *nk = qp->N + 3 * k;
     double val = qp->H[k] / s->L;
     for (int e = 0; e < qp->hn[k]; e++) {
@@ -70,7 +77,7 @@ static Bool eval_g(Index n, Number *y, Bool new_x, Index m, Number *g, UserDataP
       double w = qp->hw[CF_QP_HMAX * k + e];
       if (v >= 0) val += w * (nk[0] * y[v] + nk[1] * y[v + 1] + nk[2] * y[v + 2]);
     }
-    g[qp->ne + k] = val;
+    g[qp->ne + s->crow[k]] = val;
   }
   return TRUE;
 }
@@ -90,12 +97,12 @@ static Bool eval_jac_g(Index n, Number *y, Bool new_x, Index m, Index nele, Inde
     }
   }
   for (int k = 0; k < qp->ni; k++)
-    for (int e = 0; e < qp->hn[k]; e++) {
+    for (int e = 0; e < qp->hn[k] && s->crow[k] >= 0; e++) {
       int v = s->var[qp->hnode[CF_QP_HMAX * k + e]];
       if (v < 0) continue;
       for (int d = 0; d < 3; d++, q++) {
         if (val) val[q] = qp->hw[CF_QP_HMAX * k + e] * qp->N[3 * k + d];
-        else ir[q] = qp->ne + k, jc[q] = v + d;
+        else ir[q] = qp->ne + s->crow[k], jc[q] = v + d;
       }
     }
   return TRUE;
@@ -128,7 +135,15 @@ static int setup(qp_ipopt *s, const cf_qp *qp) {
   s->mass = malloc(sizeof(double) * (3 * (size_t)qp->n + 1));
   s->y0 = malloc(sizeof(double) * (3 * (size_t)qp->n + 1));
   s->rs = calloc((size_t)qp->ne + 1, sizeof(double));
-  if (!s->var || !s->mass || !s->y0 || !s->rs) return -1;
+  s->crow = malloc(sizeof(int) * ((size_t)qp->ni + 1));
+  if (!s->var || !s->mass || !s->y0 || !s->rs || !s->crow) return -1;
+  s->nc = 0;
+  for (int k = 0; k < qp->ni; k++) {
+    int live = qp->H[k] < 0;
+    for (int e = 0; e < qp->hn[k]; e++)
+      live |= qp->hw[CF_QP_HMAX * k + e] != 0 && (qp->N[3 * k] != 0 || qp->N[3 * k + 1] != 0 || qp->N[3 * k + 2] != 0);
+    s->crow[k] = live ? s->nc++ : -1;
+  }
   double msum = 0;
   int nv = 0;
   for (int i = 0; i < qp->n; i++) {
@@ -174,10 +189,10 @@ static void set_options(IpoptProblem p, double tol) {
 
 static int solve(qp_ipopt *s, double tol, double *dx, double *gamma, cf_error *err) {
   const cf_qp *qp = s->qp;
-  int m = qp->ne + qp->ni, nv = s->nv, nele = 0;
+  int m = qp->ne + s->nc, nv = s->nv, nele = 0;
   for (int e = 0; e < qp->nj; e++) nele += 3 * (s->var[qp->jnode[e]] >= 0);
   for (int k = 0; k < qp->ni; k++)
-    for (int e = 0; e < qp->hn[k]; e++) nele += 3 * (s->var[qp->hnode[CF_QP_HMAX * k + e]] >= 0);
+    for (int e = 0; e < qp->hn[k] && s->crow[k] >= 0; e++) nele += 3 * (s->var[qp->hnode[CF_QP_HMAX * k + e]] >= 0);
   double *xl = malloc(sizeof(double) * (nv + 1)), *xu = malloc(sizeof(double) * (nv + 1));
   double *gl = malloc(sizeof(double) * (m + 1)), *gu = malloc(sizeof(double) * (m + 1));
   double *y = malloc(sizeof(double) * (nv + 1)), *lam = calloc((size_t)m + 1, sizeof(double));
@@ -201,14 +216,14 @@ static int solve(qp_ipopt *s, double tol, double *dx, double *gamma, cf_error *e
   enum ApplicationReturnStatus st = IpoptSolve(p, y, NULL, &obj, lam, NULL, NULL, s);
   if (st != Solve_Succeeded && st != Solved_To_Acceptable_Level) {
     rc = cf_error_set(err, CF_ESOLVER, "contacts (ipopt): the QP was not solved (Ipopt status %d, %d variables, "
-                      "%d metric and %d contact rows)", (int)st, nv, qp->ne, qp->ni);
+                      "%d metric and %d contact rows)", (int)st, nv, qp->ne, s->nc);
     goto done;
   }
   memset(dx, 0, sizeof(double) * 3 * (size_t)qp->n);
   for (int i = 0; i < qp->n; i++)
     if (s->var[i] >= 0)
       for (int d = 0; d < 3; d++) dx[3 * i + d] = s->L * y[s->var[i] + d];
-  for (int k = 0; k < qp->ni; k++) gamma[k] = -s->mbar * s->L * lam[qp->ne + k];
+  for (int k = 0; k < qp->ni; k++) gamma[k] = s->crow[k] < 0 ? 0 : -s->mbar * s->L * lam[qp->ne + s->crow[k]];
 done:
   if (p) FreeIpoptProblem(p);
   free(xl);
@@ -229,5 +244,6 @@ int cf_qp_solve_ipopt(const cf_qp *qp, double tol, double *dx, double *gamma, in
   free(s.mass);
   free(s.y0);
   free(s.rs);
+  free(s.crow);
   return rc;
 }

@@ -39,7 +39,7 @@ static void on_progress(void *user, int run, double fraction) {
 static void summary(const char *cfg, const char *out, const cf_synth_config *c, const cf_synth_result *r,
                     int json) {
   int K = r->rows * r->cols, frag = 0, ghosts = 0;
-  for (int k = K; k < r->n_tracks; k++) r->tracks[k].cell >= 0 ? frag++ : ghosts++;
+  for (int k = K; k < r->n_tracks; k++) frag += r->tracks[k].cell >= 0, ghosts += r->tracks[k].cell == -1;
   double dev = 100 * (r->achieved_speed / r->target_speed - 1);
   printf("config            %s (%s %s %s %s, repetition %s)\n", cfg, c->material, c->size, c->motion, c->speed,
          c->repetition);
@@ -54,13 +54,17 @@ static void summary(const char *cfg, const char *out, const cf_synth_config *c, 
     printf("speed             %.4f m/s (a tablecloth's motion is not calibrated to a speed)\n", r->achieved_speed);
     printf("table             top at %.4f m, x %g..%g m, y %g..%g m, mu %g\n", t[0], t[1], t[2], t[3], t[4],
            c->table_mu);
+  } else if (r->stick) {
+    printf("speed             %.4f m/s (a hitting's motion is not calibrated to a speed)\n", r->achieved_speed);
+    printf("stick             %d hits of %g s, %g m long, radius %g m; markers StickA, StickB\n", c->hits,
+           c->hit_time, c->stick_length, c->stick_radius);
   } else {
     printf("speed             %.4f m/s achieved, target %.4f (%+.1f %%), rate scale %.4f\n", r->achieved_speed,
            r->target_speed, dev, r->rate_scale);
   }
   printf("frames            %d at %g Hz (%g s)\n", r->n_frames, c->rate, c->duration);
-  printf("markers           %d on a %dx%d lattice; %d tracks (%d fragments, %d ghosts), %d gaps, noise %g mm\n", K,
-         r->rows, r->cols, r->n_tracks, frag, ghosts, r->n_gaps, 1e3 * c->noise);
+  printf("markers           %d on a %dx%d lattice; %d tracks (%d fragments, %d ghosts%s), %d gaps, noise %g mm\n",
+         K, r->rows, r->cols, r->n_tracks, frag, ghosts, r->stick ? ", 2 stick ends" : "", r->n_gaps, 1e3 * c->noise);
   printf("output            %s (+ .truth.ini, .meta.ini, .map)\n", out);
   if (!json) return;
   printf("{\"output\":");

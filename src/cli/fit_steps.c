@@ -124,12 +124,13 @@ static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const c
   int T = in->tg.T, rc = CF_OK;
   cf_frame_error *fe = malloc(sizeof *fe * T);
   double *sim = malloc(sizeof(double) * 3 * ((size_t)T * in->tg.rows * in->tg.cols + 1));
-  double *contacts = cf_fit_target_has_table(&in->tg) ? malloc(sizeof(double) * (T + 1)) : NULL;
+  int obstacles = cf_fit_target_has_obstacles(&in->tg);
+  double *contacts = obstacles ? malloc(sizeof(double) * (T + 1)) : NULL;
   cf_fit_point pt = point_at(in, nr->best[0], nr->best[1]);
   if (in->fit_mu) pt.mu = nr->best[2];
   cf_fit_result r;
   for (int k = 0; fe && k < T; k++) fe[k].e_cm = fe[k].s_cm = fe[k].d_cm = NAN, fe[k].n = 0; /* after a failure */
-  if (!fe || !sim || (cf_fit_target_has_table(&in->tg) && !contacts) ||
+  if (!fe || !sim || (obstacles && !contacts) ||
       cf_fit_run_eval_markers(run, &pt, fe, &r, sim, contacts))
     rc = cf_error_set(err, CF_ENOMEM, "out of memory");
   if (!rc) {

@@ -76,9 +76,18 @@ typedef struct {
    * the point's mu as the cloth's friction on it and the default contact
    * parameters. */
   double table[5];
+  /* A stick the cloth is hit with (recording /stick; NULL: none):
+   * stick[6 t .. 6 t + 5] are its two endpoints at frame t (all T frames,
+   * finite), stick_radius its radius (m).  The simulation puts it in as a
+   * tracked cf_obstacle_stick without friction (thesis §4.3.2: polished
+   * plastic) with the default contact parameters. */
+  const double *stick;
+  double stick_radius;
 } cf_fit_target;
 /* 1 when tg has a table (extent not empty). */
 int cf_fit_target_has_table(const cf_fit_target *tg);
+/* 1 when tg has a table or a stick: its simulations have contacts. */
+int cf_fit_target_has_obstacles(const cf_fit_target *tg);
 
 /* Model parameters being fitted or held (the rest of cf_params comes from
  * cf_params_default with rho from the target). */

@@ -258,13 +258,23 @@ int cf_fit_target_has_table(const cf_fit_target *tg) {
   return isfinite(t[0]) && t[1] < t[2] && t[3] < t[4];
 }
 
-/* The target's table as an obstacle with friction mu. */
-static int put_table(const cf_fit_target *tg, cf_sim *s, double mu, cf_error *err) {
-  cf_obstacle o;
-  cf_obstacle_table_at(&o, tg->table, mu);
+int cf_fit_target_has_obstacles(const cf_fit_target *tg) { return cf_fit_target_has_table(tg) || tg->stick; }
+
+/* The target's table (friction mu) and stick as obstacles; CF_OK without
+ * either. */
+static int put_obstacles(const cf_fit_target *tg, cf_sim *s, double mu, cf_error *err) {
+  cf_obstacle o[2];
+  int n = 0;
+  if (cf_fit_target_has_table(tg)) cf_obstacle_table_at(o + n++, tg->table, mu);
+  if (tg->stick) {
+    cf_obstacle_init(o + n, cf_obstacle_stick);
+    o[n].r = tg->stick_radius;
+    o[n].track = tg->stick, o[n].track_n = tg->T, o[n++].track_dt = tg->dt;
+  }
+  if (!n) return CF_OK;
   cf_contact_params cp;
   cf_contact_params_default(&cp);
-  return cf_sim_set_obstacles(s, &o, 1, &cp, err);
+  return cf_sim_set_obstacles(s, o, n, &cp, err);
 }
 
 static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double prune_bound, cf_frame_error *fe,
@@ -288,7 +298,7 @@ static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double pr
   p.kappa = pt->kappa;
   cf_error err;
   cf_sim *s = cf_sim_alloc(r->mesh, &p, r->kin, r->n_kin, &err);
-  if (s && cf_fit_target_has_table(tg) && put_table(tg, s, pt->mu, &err)) {
+  if (s && put_obstacles(tg, s, pt->mu, &err)) {
     cf_sim_free(s);
     s = NULL;
   }

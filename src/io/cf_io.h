@@ -395,7 +395,8 @@ typedef struct {           /* per-frame errors at the optimum */
    * written before they were stored. */
   int rows, cols;
   double *recorded, *simulated;
-  /* [T] cloth nodes in contact (with the recording's table) at each frame,
+  /* [T] contact rows (the cloth's nodes on the recording's table; nodes,
+   * edges and triangles on its stick) in the working set at each frame,
    * NaN from a failed frame; NULL when the recording has no obstacle (and in
    * files written before contacts existed). */
   double *contacts;

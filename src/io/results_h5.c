@@ -45,9 +45,11 @@
  *                          the fit's model settings); recorded, simulated
  *                          [T,K,3] (m, float32, the markers in lattice order:
  *                          as fitted, and simulated at the optimum; absent
- *                          in older files); contacts [T] (cloth nodes in
- *                          contact with the recording's table at each
- *                          frame; only for recordings with a table); attrs
+ *                          in older files); contacts [T] (contact rows of
+ *                          the cloth with the recording's table or stick
+ *                          in the working set at each frame: nodes, and
+ *                          edges and triangles on the stick; only for
+ *                          recordings with a table or a stick); attrs
  *                          dt, delta, alpha, rows, cols (the lattice,
  *                          K = rows*cols; 0 if absent)
  *     sensitivity/         delta [nd], alpha [na], error, std, status

@@ -305,7 +305,7 @@ static void sensitivity(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf
   cf_rfig_tail(g);
 }
 
-/* The frames where the simulated cloth touches the table, shaded: one
+/* The frames where the simulated cloth touches the table or the stick, shaded: one
  * rectangle per run of frames in contact (thesis Fig. 4.23's contact
  * moments). */
 static void contact_shading(const cf_res_series *z, cf_rbuf *g) {
@@ -318,7 +318,7 @@ static void contact_shading(const cf_res_series *z, cf_rbuf *g) {
     }
     int j = i;
     while (j + 1 < z->T && z->contacts[j + 1] > 0) j++;
-    if (!obj) cf_rbuf_puts(g, "# the frames where the simulated cloth touches the table (series/contacts > 0)\n");
+    if (!obj) cf_rbuf_puts(g, "# the frames where the simulated cloth touches the table or the stick (series/contacts > 0)\n");
     cf_rbuf_printf(g, "set object %d rect from %.17g, graph 0 to %.17g, graph 1 fillcolor rgb '#d9ead3' "
                       "fillstyle solid 1.0 noborder behind\n", 10 + obj, (i - 0.5) * z->dt, (j + 0.5) * z->dt);
     obj++;

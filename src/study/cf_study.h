@@ -69,6 +69,7 @@ typedef struct {
   cf_fit_target tg;        /* points into pos, weight, ctrl below */
   double *pos, *weight;    /* [T*K*3], [K] (malloc'ed) */
   int *ctrl;               /* [tg.n_ctrl] lattice indices, NULL: top corners */
+  double *stick;           /* [T*6] the stick's endpoints (malloc'ed), NULL: none */
   double S, V;             /* size and speed measures (NaN if unknown) */
   double duration;         /* s: (T - 1) dt */
   cf_rec_meta meta;

@@ -25,6 +25,7 @@ void cf_fit_input_free(cf_fit_input *in) {
   free(in->pos);
   free(in->weight);
   free(in->ctrl);
+  free(in->stick);
   memset(in, 0, sizeof *in);
 }
 
@@ -88,6 +89,29 @@ static int copy_arrays(const cf_recording *r, cf_fit_input *in) {
   return CF_OK;
 }
 
+/* The stick's endpoints at every frame into in->stick (none: NULL); a
+ * frame where an endpoint is missing (a gap longer than ingest's --max-gap
+ * was left) is an error naming it. */
+static int copy_stick(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err) {
+  const cf_marker_proc *p = r->proc;
+  if (p->stick[0] < 0 || p->stick[1] < 0) return CF_OK;
+  int T = r->n_frames, M = r->n_markers;
+  if (!(in->stick = malloc(sizeof(double) * 6 * (size_t)T)))
+    return cf_error_set(err, CF_ENOMEM, "%s: out of memory for the stick", path);
+  for (int t = 0; t < T; t++)
+    for (int e = 0; e < 2; e++) {
+      const double *x = r->pos + 3 * ((size_t)M * t + p->stick[e]);
+      if (!isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2]))
+        return cf_error_set(err, CF_EINVAL, "%s: stick marker %s missing at frame %d (t = %.4g s): the simulation "
+                            "needs the stick at every frame (ingest fills gaps up to --max-gap)", path,
+                            r->names[p->stick[e]], t, t * r->dt);
+      memcpy(in->stick + 6 * t + 3 * e, x, 3 * sizeof(double));
+    }
+  in->tg.stick = in->stick;
+  in->tg.stick_radius = p->stick_radius > 0 ? p->stick_radius : CF_STICK_RADIUS;
+  return CF_OK;
+}
+
 int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err) {
   memset(in, 0, sizeof *in);
   int rc = check_lattice(r, path, err);
@@ -100,9 +124,13 @@ int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_
   }
   const cf_marker_proc *p = r->proc;
   cf_fit_target tg = {p->rows, p->cols, r->n_frames, r->dt, in->pos, in->weight, p->n_controlled, in->ctrl,
-                      r->meta.density, {0, 0, 0, 0, 0}};
+                      r->meta.density, {0, 0, 0, 0, 0}, NULL, 0};
   if (cf_rec_table_valid(r->meta.table)) memcpy(tg.table, r->meta.table, sizeof tg.table);
   in->tg = tg;
+  if ((rc = copy_stick(r, path, in, err))) {
+    cf_fit_input_free(in);
+    return rc;
+  }
   in->meta = r->meta;
   in->duration = (r->n_frames - 1) * r->dt;
   in->S = r->meta.width_m > 0 && r->meta.height_m > 0 ? cf_size_measure(r->meta.width_m, r->meta.height_m) : NAN;

@@ -56,6 +56,20 @@ typedef struct {
   double table_mu;             /* the cloth's friction on the table (0.5) */
   double table_drop, lay_time; /* m (0.10), s (1.5) */
   double drag, drag_period;    /* m (0.3), s (2) */
+  /* motion = hitting (thesis §4.3.2): the top corners are held still and a
+   * stick (stick_length long, stick_radius thick, horizontal but tilted by
+   * up to 20 degrees in the sheet's plane) hits the hanging cloth `hits`
+   * times, at seeded heights (30-75 % of the height below the top),
+   * sideways offsets and depths (60-100 % of hit_depth beyond the sheet's
+   * plane), spread evenly over the recording: each hit swings it from
+   * stick_rest in front of the sheet (-y) to its depth and back in
+   * hit_time (sin^2 in time: 2.3 m/s at the defaults); between hits it
+   * moves smoothly at rest to the next hit's place.  Its endpoint markers
+   * StickA and StickB are exported like the cloth's (noise, short gaps),
+   * and OUT.meta.ini names them as the stick. */
+  int hits;                    /* (4) */
+  double stick_length, stick_radius; /* m (0.75, 0.0075: the thesis' stick) */
+  double hit_depth, hit_time, stick_rest; /* m (0.12), s (0.5), m (0.25) */
   unsigned long seed;
   double noise;                /* m: standard deviation per coordinate (1e-4) */
   double gap_rate;             /* occlusion gaps per marker per second (0.05) */
@@ -93,6 +107,7 @@ typedef struct {
   cf_synth_track *tracks;      /* in CSV column order */
   int n_gaps;
   cf_synth_gap *gaps;
+  double *stick;               /* [T*6] motion = hitting: the stick's true endpoints, else NULL */
   double target_speed, achieved_speed; /* m/s, mean |velocity| of the markers */
   double rate_scale;           /* the calibrated scale of the motion's rate */
   int runs;                    /* fine simulations run (after a calibration on the 2x2 split) */
@@ -131,12 +146,16 @@ int cf_synth_marker_node(const cf_synth_config *c, int r, int col);
  * table[0], spanning x in table[1]..table[2], y in table[3]..table[4]
  * (table may be NULL). */
 int cf_synth_table(const cf_synth_config *c, cf_obstacle *o, double table[5]);
+/* motion = hitting: 1 and the stick's endpoints at recording time t
+ * (t < 0: at rest before the first hit) into e[6]; 0 for the other
+ * motions. */
+int cf_synth_stick(const cf_synth_config *c, double t, double e[6]);
 /* The simulation's initial state x [n*3]: the flat sheet (the rest metric)
  * bent isometrically about the vertical into a circular arc whose chord is
  * (1 - slack) x width, bulging towards +y (the hands hold it slack). */
 void cf_synth_initial_state(const cf_synth_config *c, const cf_mesh *m, double *x);
 typedef struct {
-  int twist, tablecloth;
+  int twist, tablecloth, hitting;
   double lower, shift, lay, drag, drag_period; /* tablecloth: m, m, s, m, s */
   double amp, freq, ramp, mod;     /* m or rad, Hz, s, relative */
   double centre[3];                /* twist axis through this point */

@@ -116,6 +116,7 @@ void cf_synth_motion_init(cf_synth_motion *m, const cf_synth_config *c, double r
   double target = sy_target_speed(c);
   m->twist = !strcmp(c->motion, "twist");
   m->tablecloth = !strcmp(c->motion, "tablecloth");
+  m->hitting = !strcmp(c->motion, "hitting");
   m->lower = c->table_drop + 0.4 * c->height, m->shift = m->lower + 0.05;
   m->lay = c->lay_time, m->drag = c->drag, m->drag_period = c->drag_period;
   m->mod = c->modulation;
@@ -162,6 +163,10 @@ int cf_synth_table(const cf_synth_config *c, cf_obstacle *o, double table[5]) {
 }
 
 void cf_synth_motion_eval(const cf_synth_motion *m, double t, int n, const double *x0, double *out) {
+  if (m->hitting) { /* the corners are held still; the stick moves */
+    memcpy(out, x0, sizeof(double) * 3 * n);
+    return;
+  }
   if (m->tablecloth) {
     tablecloth(m, t, n, x0, out);
     return;
@@ -222,6 +227,28 @@ static void copy_markers(const sim_job *j, const double *x, double *dst) {
   for (int k = 0; k < K; k++) memcpy(dst + 3 * k, x + 3 * j->node[k], 3 * sizeof(double));
 }
 
+/* The table (tablecloth) and the stick (hitting) of c into the simulation;
+ * the stick follows a track sampled at the simulation's steps, from the
+ * start of the pre-roll (P steps) to the end (N more), into *track
+ * (malloc'ed; the caller frees it after the simulation). */
+static int put_obstacles(const cf_synth_config *c, cf_sim *sim, double dt, long P, long N, double **track,
+                         cf_error *e) {
+  cf_obstacle o[2];
+  int n = cf_synth_table(c, o, NULL);
+  if (!strcmp(c->motion, "hitting")) {
+    if (!(*track = malloc(sizeof(double) * 6 * (size_t)(P + N + 1))))
+      return cf_error_set(e, CF_ENOMEM, "out of memory for the stick");
+    for (long k = 0; k <= P + N; k++) cf_synth_stick(c, (k - P) * dt, *track + 6 * k);
+    cf_obstacle_init(o + n, cf_obstacle_stick);
+    o[n].r = c->stick_radius;
+    o[n].track = *track, o[n].track_n = (int)(P + N + 1), o[n++].track_dt = dt;
+  }
+  if (!n) return CF_OK;
+  cf_contact_params cp;
+  cf_contact_params_default(&cp);
+  return cf_sim_set_obstacles(sim, o, n, &cp, e);
+}
+
 /* One simulation at rate scale s: r->truth at every frame; *steps and
  * *violation get its step count and largest constraint violation.  A failed
  * step is an error naming the run. */
@@ -238,19 +265,16 @@ static int simulate(const sim_job *j, double s, int run, long *steps, double *vi
   double kin0[6], kp[6], *prev = malloc(sizeof(double) * 3 * K), *cur = malloc(sizeof(double) * 3 * K);
   cf_error e = {0, ""};
   cf_sim *sim = prev && cur ? cf_sim_alloc(j->mesh, &p, j->kin, 2, &e) : NULL;
-  cf_obstacle table;
-  if (sim && cf_synth_table(c, &table, NULL)) {
-    cf_contact_params cp;
-    cf_contact_params_default(&cp);
-    if (cf_sim_set_obstacles(sim, &table, 1, &cp, &e)) cf_sim_free(sim), sim = NULL;
-  }
+  long P = lround(c->preroll / j->dt), N = (long)ceil(c->duration / j->dt - 1e-9);
+  double *track = NULL;
+  if (sim && put_obstacles(c, sim, j->dt, P, N, &track, &e)) cf_sim_free(sim), sim = NULL;
   if (!sim) {
-    free(prev), free(cur);
+    free(prev), free(cur), free(track);
     return prev && cur ? cf_error_set(err, e.code, "%s", e.msg) : cf_error_set(err, CF_ENOMEM, "out of memory");
   }
   double *x = malloc(sizeof(double) * 3 * j->mesh->n_nodes);
   if (!x) {
-    cf_sim_free(sim), free(prev), free(cur);
+    cf_sim_free(sim), free(prev), free(cur), free(track);
     return cf_error_set(err, CF_ENOMEM, "out of memory");
   }
   cf_synth_initial_state(c, j->mesh, x);
@@ -258,7 +282,6 @@ static int simulate(const sim_job *j, double s, int run, long *steps, double *vi
   for (int q = 0; q < 2; q++) memcpy(kin0 + 3 * q, x + 3 * j->kin[q], 3 * sizeof(double));
   free(x);
   /* steps -P+1 .. 0 are the pre-roll (the cloth settles; not recorded) */
-  long P = lround(c->preroll / j->dt), N = (long)ceil(c->duration / j->dt - 1e-9);
   int i = 1, rc = CF_OK;
   copy_markers(j, cf_sim_x(sim), r->truth);
   for (long k = 1 - P; k <= N && i < T; k++) {
@@ -286,7 +309,7 @@ static int simulate(const sim_job *j, double s, int run, long *steps, double *vi
   cf_sim_stats st = cf_sim_get_stats(sim);
   *steps = st.steps, *violation = st.max_violation;
   cf_sim_free(sim);
-  free(prev), free(cur);
+  free(prev), free(cur), free(track);
   return rc;
 }
 
@@ -309,7 +332,7 @@ static double now(void) {
 }
 
 void cf_synth_result_free(cf_synth_result *r) {
-  free(r->time), free(r->truth), free(r->meas), free(r->gaps);
+  free(r->time), free(r->truth), free(r->meas), free(r->gaps), free(r->stick);
   for (int k = 0; k < r->n_tracks; k++) free(r->tracks[k].pos);
   free(r->tracks);
   memset(r, 0, sizeof *r);
@@ -355,9 +378,9 @@ static int calibrate(const cf_synth_config *c, cf_synth_result *r, cf_synth_prog
     return cf_error_set(err, rc, "out of memory for the simulation mesh");
   }
   j.fn = fn, j.user = user;
-  /* a tablecloth's motion is laid out in time (lay_time, drag_period), not
-   * calibrated to a speed */
-  int fixed = !strcmp(c->motion, "tablecloth");
+  /* a tablecloth's motion is laid out in time (lay_time, drag_period), a
+   * hitting's in its hits: not calibrated to a speed */
+  int fixed = !strcmp(c->motion, "tablecloth") || !strcmp(c->motion, "hitting");
   double s = fixed ? 1 : coarse_scale(c, r);
   for (int run = 1; run <= 3 && !rc; run++) {
     long steps;
@@ -390,6 +413,13 @@ int cf_synth_run(const cf_synth_config *c, cf_synth_result *r, cf_synth_progress
     return cf_error_set(err, CF_ENOMEM, "out of memory for %d frames", r->n_frames);
   }
   for (int i = 0; i < r->n_frames; i++) r->time[i] = i / c->rate;
+  if (!strcmp(c->motion, "hitting")) {
+    if (!(r->stick = malloc(sizeof(double) * 6 * r->n_frames))) {
+      cf_synth_result_free(r);
+      return cf_error_set(err, CF_ENOMEM, "out of memory for %d frames", r->n_frames);
+    }
+    for (int i = 0; i < r->n_frames; i++) cf_synth_stick(c, r->time[i], r->stick + 6 * i);
+  }
   double t0 = now();
   int rc = calibrate(c, r, fn, user, err);
   r->wall_s = now() - t0;

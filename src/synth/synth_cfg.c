@@ -48,13 +48,14 @@ static const struct {
     {"denim", 3, 't', 's', 0.416, 0.243, 0.978, 0.222},        {"denim", 3, 't', 'f', 0.737, 0.305, 0.496, 0.222},
 };
 
-/* Tables A.1/A.2 entry of the recording c describes (a tablecloth: the
- * shake of the same fabric, size and speed); 0 if there is none. */
+/* Tables A.1/A.2 entry of the recording c describes (a tablecloth or a
+ * hitting: the shake of the same fabric, size and speed); 0 if there is
+ * none. */
 static int table_lookup(const cf_synth_config *c, double *delta, double *alpha) {
   int rep = !strcmp(c->repetition, "I") ? 1 : !strcmp(c->repetition, "II") ? 2 : 0;
   for (size_t i = 0; rep && i < sizeof table_a / sizeof table_a[0]; i++) {
     if (strcasecmp(table_a[i].material, c->material) || table_a[i].size != c->size[1] - '0' ||
-        table_a[i].motion != (strcmp(c->motion, "tablecloth") ? c->motion[0] : 's') || table_a[i].speed != c->speed[0])
+        table_a[i].motion != (c->motion[0] == 't' && c->motion[1] == 'w' ? 't' : 's') || table_a[i].speed != c->speed[0])
       continue;
     *alpha = rep == 1 ? table_a[i].alpha1 : table_a[i].alpha2;
     *delta = rep == 1 ? table_a[i].delta1 : table_a[i].delta2;
@@ -91,6 +92,12 @@ void cf_synth_config_default(cf_synth_config *c) {
   c->lay_time = 1.5;
   c->drag = 0.3;
   c->drag_period = 2;
+  c->hits = 4;
+  c->stick_length = 0.75;
+  c->stick_radius = CF_STICK_RADIUS;
+  c->hit_depth = 0.12;
+  c->hit_time = 0.5;
+  c->stick_rest = 0.25;
   c->seed = 1;
   c->noise = 1e-4;
   c->gap_rate = 0.05;
@@ -127,7 +134,7 @@ typedef struct {
 static const key_spec keys[] = {
     W("recording", "material", material, ""),
     W("recording", "size", size, "A2|A3"),
-    W("recording", "motion", motion, "shake|twist|tablecloth"),
+    W("recording", "motion", motion, "shake|twist|tablecloth|hitting"),
     W("recording", "speed", speed, "slow|fast"),
     W("recording", "repetition", repetition, ""),
     D("recording", "duration", duration, 1, 3600, "a duration in s, 1..3600"),
@@ -156,6 +163,12 @@ static const key_spec keys[] = {
     D("table", "lay_time", lay_time, 0.1, 60, "a time in s, 0.1..60"),
     D("table", "drag", drag, 0, 1, "a length in m, 0..1"),
     D("table", "drag_period", drag_period, 0.1, 60, "a time in s, 0.1..60"),
+    I("stick", "hits", hits, 1, 100, "a number of hits, 1..100"),
+    D("stick", "length", stick_length, 0.05, 5, "a length in m, 0.05..5"),
+    D("stick", "radius", stick_radius, 1e-4, 0.1, "a radius in m, 1e-4..0.1"),
+    D("stick", "depth", hit_depth, 0, 1, "a depth in m, 0..1"),
+    D("stick", "hit_time", hit_time, 0.05, 10, "a time in s, 0.05..10"),
+    D("stick", "rest", stick_rest, 0.05, 2, "a distance in m, 0.05..2"),
     D("markers", "noise", noise, 0, 0.01, "a standard deviation in m, 0..0.01"),
     D("markers", "gap_rate", gap_rate, 0, 10, "gaps per marker per second, 0..10"),
     D("markers", "gap_mean", gap_mean, 1e-4, 10, "a mean gap length in s, 1e-4..10"),
@@ -217,7 +230,7 @@ static int set_key(void *user, const char *section, const char *name, const char
     return 0;
   }
   cf_error_set(x->err, CF_EFORMAT, "%s:%d: unknown key '%s' in section [%s] (sections: recording, cloth, sim, "
-               "motion, table, markers)", x->path, line, name, section);
+               "motion, table, stick, markers)", x->path, line, name, section);
   return 0;
 }
 
@@ -271,6 +284,10 @@ static int resolve(parse_ctx *x) {
   if (2 * c->quiet >= c->duration)
     return cf_error_set(x->err, CF_EINVAL, "%s:%d: [markers] quiet = %g: expected less than half the duration "
                         "(%g s)", p, line_of(x, "quiet duration"), c->quiet, c->duration);
+  if (!strcmp(c->motion, "hitting") && c->hits * c->hit_time > c->duration - 2 * c->quiet)
+    return cf_error_set(x->err, CF_EINVAL, "%s:%d: [stick] hits = %d of %g s: expected them to fit between the "
+                        "quiet ends (%g s of the %g s)", p, line_of(x, "hits hit_time duration"), c->hits,
+                        c->hit_time, c->duration - 2 * c->quiet, c->duration);
   if (c->top_height <= c->height)
     return cf_error_set(x->err, CF_EINVAL, "%s:%d: [motion] top_height = %g: expected more than the cloth's "
                         "height %g m", p, line_of(x, "top_height"), c->top_height, c->height);

@@ -15,7 +15,7 @@
 typedef struct {
   uint64_t s;
 } sy_rng;
-enum { SY_MOTION = 1, SY_NOISE, SY_GAPS, SY_FRAGMENTS, SY_GHOSTS };
+enum { SY_MOTION = 1, SY_NOISE, SY_GAPS, SY_FRAGMENTS, SY_GHOSTS, SY_STICK, SY_STICK_NOISE, SY_STICK_GAPS };
 void sy_rng_init(sy_rng *g, unsigned long seed, int stream);
 double sy_uniform(sy_rng *g);  /* [0, 1) */
 double sy_normal(sy_rng *g);   /* standard normal */
@@ -24,6 +24,10 @@ double sy_exponential(sy_rng *g, double mean);
 /* Noise, gaps, fragments and ghosts on r->truth: fills r->meas, r->gaps,
  * r->tracks (synth_marks.c). */
 int sy_corrupt(const cf_synth_config *c, cf_synth_result *r, cf_error *err);
+
+/* motion = hitting: the stick's endpoint tracks t[0], t[1] (allocated by
+ * the caller, named) from r->stick (synth_stick.c). */
+int sy_stick_tracks(const cf_synth_config *c, cf_synth_result *r, cf_synth_track *t[2]);
 
 /* Default speed targets and shake amplitudes. */
 double sy_target_speed(const cf_synth_config *c);

@@ -98,6 +98,7 @@ static int fragments(corrupt_ctx *x) {
   return CF_OK;
 }
 
+/* A new track (cell: lattice cell, -1 a ghost, -2 a stick end). */
 static cf_synth_track *new_track(corrupt_ctx *x, const char *name, int cell) {
   cf_synth_result *r = x->r;
   cf_synth_track *t = realloc(r->tracks, sizeof *t * (r->n_tracks + 1));
@@ -165,6 +166,13 @@ static int tracks(corrupt_ctx *x) {
     fill(x, t, k, 0, x->split[k] ? x->split[k] : x->T);
   }
   for (int pass = 0; pass < 2; pass++) { /* labelled fragments, then unlabelled ones */
+    if (pass && r->stick) { /* the stick's labelled markers */
+      cf_synth_track *st[2];
+      for (int e = 0; e < 2; e++)
+        if (!(st[e] = new_track(x, e ? "StickB" : "StickA", -2))) return CF_ENOMEM;
+      st[0] = &r->tracks[r->n_tracks - 2], st[1] = &r->tracks[r->n_tracks - 1]; /* realloc moved the first */
+      sy_stick_tracks(x->c, r, st);
+    }
     if (pass) first_unlabeled = r->n_tracks;
     for (int k = 0; k < x->K; k++) {
       if (!x->split[k] || x->unlabeled[k] != pass) continue;

@@ -59,6 +59,7 @@ static void meta(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
   cf_obstacle o;
   if (cf_synth_table(c, &o, t))
     fprintf(f, "table_height = %.10g\ntable_extent = %.10g, %.10g, %.10g, %.10g\n", t[0], t[1], t[2], t[3], t[4]);
+  if (r->stick) fprintf(f, "stick = StickA, StickB\n");
 }
 
 static void truth(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
@@ -80,6 +81,16 @@ static void truth(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
   fprintf(f, "amplitude = %.6f  ; %s\nfrequency = %.6f  ; Hz, after calibration\nrate_scale = %.6f\nruns = %d\n",
           m.amp, m.twist ? "rad, twist angle" : "m, shake across the plane", m.freq, r->rate_scale, r->runs);
   fprintf(f, "steps = %ld\nmax_violation = %.4g\n", r->steps, r->max_violation);
+  if (r->stick) {
+    fprintf(f, "\n[stick]  ; the stick's markers StickA, StickB are its axis' ends\nhits = %d\nlength = %.10g\n"
+            "radius = %.10g\nhit_time = %.10g\nrest = %.10g\n", c->hits, c->stick_length, c->stick_radius,
+            c->hit_time, c->stick_rest);
+    for (int i = 0; i < r->n_frames; i++) /* the deepest frame of each hit */
+      if (i > 0 && i + 1 < r->n_frames && r->stick[6 * i + 1] > r->stick[6 * (i - 1) + 1] &&
+          r->stick[6 * i + 1] >= r->stick[6 * (i + 1) + 1] && r->stick[6 * i + 1] > 0)
+        fprintf(f, "deepest = %.4f s, y %.4f m, z %.4f m  ; the axis' middle\n", r->time[i], r->stick[6 * i + 1],
+                0.5 * (r->stick[6 * i + 2] + r->stick[6 * i + 5]));
+  }
   fprintf(f, "\n[cells]  ; name = row col (row 0 = top, column 0 = smallest x), for every cloth track\n");
   for (int k = 0; k < r->n_tracks; k++)
     if (r->tracks[k].cell >= 0)
@@ -91,7 +102,7 @@ static void truth(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
               r->tracks[k].last);
   fprintf(f, "\n[ghosts]  ; unlabelled reflections away from the cloth (frames first-last)\n");
   for (int k = 0; k < r->n_tracks; k++)
-    if (r->tracks[k].cell < 0) fprintf(f, "%s = %d-%d\n", r->tracks[k].name, r->tracks[k].first, r->tracks[k].last);
+    if (r->tracks[k].cell == -1) fprintf(f, "%s = %d-%d\n", r->tracks[k].name, r->tracks[k].first, r->tracks[k].last);
   fprintf(f, "\n[gaps]  ; gapN = marker first_frame frames (missing: first .. first+frames-1)\n");
   for (int q = 0; q < r->n_gaps; q++) {
     const cf_synth_gap *g = &r->gaps[q];
@@ -117,7 +128,7 @@ static void map(FILE *f, const cf_synth_result *r) {
     fprintf(f, "cell %d %d = %s\n", k / r->cols, k % r->cols, r->tracks[k].name);
   int first = 1;
   for (int k = 0; k < r->n_tracks; k++)
-    if (r->tracks[k].cell < 0 && r->tracks[k].first >= 0) {
+    if (r->tracks[k].cell == -1 && r->tracks[k].first >= 0) {
       fprintf(f, "%s%s", first ? "drop = " : ", ", r->tracks[k].name);
       first = 0;
     }

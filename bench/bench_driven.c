@@ -5,11 +5,15 @@
  * per step, with the projection's counts (steps, substeps, iterations,
  * factorizations), at the fitting commands' settings unless given.
  *
- *   build/bench/bench_driven REC.h5 DELTA ALPHA [N [KAPPA TOL]]
+ *   build/bench/bench_driven REC.h5 DELTA ALPHA [N [KAPPA TOL [SOLVER]]]
  *
- * Defaults: N 5, kappa 1e-3, tol 1e-4 (those of clothfit fit). */
+ * Defaults: N 5, kappa 1e-3, tol 1e-4 (those of clothfit fit), SOLVER
+ * active-set (or ipopt: the contact QPs of a recording with a table or a
+ * stick by the interior-point baseline).  Also prints q = wall time /
+ * recorded time (thesis Table 4.8) and the contact steps. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cf_common.h"
@@ -25,7 +29,7 @@ static double now(void) {
 
 int main(int argc, char **argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: bench_driven REC.h5 DELTA ALPHA [N [KAPPA TOL]]\n");
+    fprintf(stderr, "usage: bench_driven REC.h5 DELTA ALPHA [N [KAPPA TOL [active-set|ipopt]]]\n");
     return 2;
   }
   cf_runtime_init();
@@ -38,6 +42,12 @@ int main(int argc, char **argv) {
     return 1;
   }
   in.base.tol = tol;
+  int ipopt = argc > 7 && !strcmp(argv[7], "ipopt");
+  if (argc > 7 && !ipopt && strcmp(argv[7], "active-set")) {
+    fprintf(stderr, "bench_driven: solver '%s': expected active-set or ipopt\n", argv[7]);
+    return 2;
+  }
+  in.tg.contact_solver = ipopt ? CF_CONTACT_IPOPT : CF_CONTACT_ACTIVE_SET;
   cf_fit_run *run = cf_fit_run_alloc(&in.tg, &in.base, &err);
   if (!run) {
     fprintf(stderr, "bench_driven: %s\n", err.msg);
@@ -57,10 +67,12 @@ int main(int argc, char **argv) {
     }
   }
   int steps = in.tg.T - 1;
-  printf("%s: %d frames, %d nodes, kappa %g, tol %g: best of %d: %.1f ms per simulation, %.1f us per step; "
-         "%.2f iterations, %.3f factorizations per step; error %.4f cm\n",
-         in.name, in.tg.T, cf_fit_run_mesh(run)->n_nodes, kappa, tol, n, 1e3 * best, 1e6 * best / steps,
-         (double)res.iterations / steps, (double)res.factorizations / steps, res.err.e_cm);
+  printf("%s: %d frames, %d nodes, kappa %g, tol %g%s: best of %d: %.1f ms per simulation, %.1f us per step, "
+         "q %.4f; %.2f iterations, %.3f factorizations per step; error %.4f cm\n",
+         in.name, in.tg.T, cf_fit_run_mesh(run)->n_nodes, kappa, tol,
+         cf_fit_target_has_obstacles(&in.tg) ? (ipopt ? ", contacts by ipopt" : ", contacts by the active set") : "",
+         n, 1e3 * best, 1e6 * best / steps, best / (steps * in.tg.dt), (double)res.iterations / steps,
+         (double)res.factorizations / steps, res.err.e_cm);
   cf_fit_run_free(run);
   cf_fit_input_free(&in);
   return 0;

@@ -83,6 +83,10 @@ typedef struct {
    * plastic) with the default contact parameters. */
   const double *stick;
   double stick_radius;
+  /* The solver of the contact QPs of its simulations: CF_CONTACT_ACTIVE_SET
+   * (0, the default) or CF_CONTACT_IPOPT, the interior-point baseline
+   * (bench/hitting.sh compares them, thesis Table 4.8). */
+  int contact_solver;
 } cf_fit_target;
 /* 1 when tg has a table (extent not empty). */
 int cf_fit_target_has_table(const cf_fit_target *tg);

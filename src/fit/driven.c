@@ -274,6 +274,7 @@ static int put_obstacles(const cf_fit_target *tg, cf_sim *s, double mu, cf_error
   if (!n) return CF_OK;
   cf_contact_params cp;
   cf_contact_params_default(&cp);
+  cp.solver = tg->contact_solver == CF_CONTACT_IPOPT ? CF_CONTACT_IPOPT : CF_CONTACT_ACTIVE_SET;
   return cf_sim_set_obstacles(s, o, n, &cp, err);
 }
 

@@ -8,13 +8,16 @@
 #     datasets/aero-full/configs/).  Repetition I is driven "by hands" (synth's defaults:
 #     the corners' amplitude and rate vary by 25 %, the top edge 1 % slack), repetition II
 #     "by a hanger": a more regular motion (5 % variation) with the top edge nearly taut
-#     (0.5 % slack); delta and alpha are those of Table A.1 / A.2.
+#     (0.5 % slack); delta and alpha are those of Table A.1 / A.2;
+#   contacts: the bundled contact recordings (issue 14), one per config in
+#     datasets/contacts/configs/ (a tablecloth, a hitting), written to
+#     datasets/contacts/recordings/.
 # Every run is deterministic (seeded), so the files come out byte-identical whatever the
 # number of parallel jobs — as long as the simulator is unchanged.
 #
-# usage: scripts/make-dataset.sh [aero-mini|aero-full] [--check] [--jobs N] [OUT_DIR]
+# usage: scripts/make-dataset.sh [aero-mini|aero-full|contacts] [--check] [--jobs N] [OUT_DIR]
 #   --check   regenerate into a temporary folder and compare with the committed
-#             recordings (exit 1 if any file differs; aero-mini only)
+#             recordings (exit 1 if any file differs; aero-mini and contacts)
 #   --jobs N  parallel runs (default: the number of cores)
 #   OUT_DIR   where to write (default datasets/STUDY/recordings)
 # Environment: CLOTHFIT (default build/src/cli/clothfit).
@@ -29,8 +32,8 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --check) check=1 ;;
     --jobs) jobs=$2; shift ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
-    aero-mini|aero-full) name=$1 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    aero-mini|aero-full|contacts) name=$1 ;;
     -*) echo "make-dataset.sh: unknown option $1" >&2; exit 2 ;;
     *) out=$1 ;;
   esac
@@ -39,7 +42,7 @@ done
 study="$root/datasets/$name"
 configs="$study/configs"
 if [ "$name" = aero-full ]; then
-  [ "$check" = 0 ] || { echo "make-dataset.sh: --check is for the committed aero-mini" >&2; exit 2; }
+  [ "$check" = 0 ] || { echo "make-dataset.sh: --check is for the committed aero-mini and contacts" >&2; exit 2; }
   configs="$study/configs"
   mkdir -p "$configs"
   seed=100

@@ -249,6 +249,12 @@ cf_sim_stats cf_sim_get_stats(const cf_sim *s);
  *   table:    c centre of the top face, h[0], h[1] half extents of the top
  *             along x, y, h[2] the thickness of the top (a box below c; its
  *             top face and edges are what the cloth touches);
+ *   needles:  the implicit surface (3.16) of thesis §3.6.3, free where
+ *             H = k[0] k[1] (z - c_z) - sin(k[0] (x - c_x)) sin(k[0] (y - c_y))
+ *             >= 0 (c1 = k[0], c2 = k[1]; the distance is H / |grad H|),
+ *             with its peaks (3.17), needle tips of radius ~1 / (c1^2 A), as
+ *             sharp points: those within h[0], h[1] of c in x, y are kept
+ *             off every triangle of the cloth (like the stick's ends);
  *   stick:    a capsule (the stick of the hitting experiments, thesis
  *             §4.3.2): the segment c +- len a, radius r.  Besides its
  *             nodes, every cloth edge is kept outside it (edge-segment
@@ -269,6 +275,7 @@ typedef struct {
   const cf_obstacle_type *type;
   double c[3], a[3], h[3];
   double r, len;
+  double k[2];     /* kind parameters (needles: c1, c2) */
   double mu;
   double vel[3];
   double omega, rot_axis[3], rot_c[3];
@@ -283,6 +290,9 @@ struct cf_obstacle_type {
   double (*distance)(const cf_obstacle *o, const double p[3], double n[3]);
   /* the kind's fields are valid (names the offending field) */
   int (*check)(const cf_obstacle *o, cf_error *err);
+  /* its sharp points in the body frame into q[3 m] (q may be NULL), their
+   * count m returned; NULL: none */
+  int (*points)(const cf_obstacle *o, double *q);
 };
 
 extern const cf_obstacle_type *cf_obstacle_plane;
@@ -291,8 +301,9 @@ extern const cf_obstacle_type *cf_obstacle_cylinder;
 extern const cf_obstacle_type *cf_obstacle_box;
 extern const cf_obstacle_type *cf_obstacle_table;
 extern const cf_obstacle_type *cf_obstacle_stick;
+extern const cf_obstacle_type *cf_obstacle_needles;
 /* The kind named name ("plane", "sphere", "cylinder", "box", "table",
- * "stick"), or NULL. */
+ * "stick", "needles"), or NULL. */
 const cf_obstacle_type *cf_obstacle_type_find(const char *name);
 /* o: output, zeroed, of kind t, rot_axis = a = e_z, no motion, mu = 0; a
  * stick's radius CF_STICK_RADIUS (the thesis' stick, §4.3.2). */
@@ -313,6 +324,11 @@ double cf_obstacle_distance(const cf_obstacle *o, double t, const double p[3], d
  * velocities interpolated at the point of its axis nearest p) into v[3]
  * (output). */
 void cf_obstacle_velocity(const cf_obstacle *o, double t, const double p[3], double v[3]);
+/* The obstacle's sharp points at time t (a stick's two ends, the needles'
+ * tips in their field) into q[3 m] (output, may be NULL: count only);
+ * returns m (0: none). */
+int cf_obstacle_points(const cf_obstacle *o, double t, double *q);
+#define CF_OBSTACLE_MAX_POINTS 4096
 /* A stick's axis at time t: endpoints into e0[3], e1[3] (output); returns
  * 1, or 0 (nothing written) when o is not a stick. */
 int cf_obstacle_segment(const cf_obstacle *o, double t, double e0[3], double e1[3]);

@@ -80,6 +80,9 @@ void cf_contact_free(cf_contact *c) {
   free(c->pnode);
   free(c->pw);
   free(c->seg);
+  free(c->pt0);
+  free(c->pts);
+  free(c->kpt);
   free(c->side);
   free(c->cobs);
   free(c->H);
@@ -160,6 +163,62 @@ static void set_pair(cf_contact *c, int k, int o, int nn, const int *nd) {
   c->cobs[k] = o;
 }
 
+/* The arrays of K pairs, n nodes, n_obs obstacles and npts points; 0 or
+ * CF_ENOMEM. */
+static int alloc_arrays(cf_contact *c, size_t K, size_t n, size_t n_obs, size_t npts) {
+  size_t H = CF_QP_HMAX * K + 1;
+  c->obs = malloc(sizeof(cf_obstacle) * (n_obs + 1));
+  c->seg = calloc(6 * n_obs + 1, sizeof(double));
+  c->pt0 = calloc(n_obs + 1, sizeof(int));
+  c->pts = calloc(3 * npts + 1, sizeof(double));
+  c->kpt = calloc(K + 1, sizeof(int));
+  c->side = calloc(3 * K + 1, sizeof(double));
+  c->pn = malloc(sizeof(int) * (K + 1));
+  c->pnode = calloc(H, sizeof(int));
+  c->pw = calloc(H, sizeof(double));
+  c->cobs = malloc(sizeof(int) * (K + 1));
+  c->H = malloc(sizeof(double) * (K + 1));
+  c->N = malloc(sizeof(double) * 3 * (K + 1));
+  c->gam = calloc(K + 1, sizeof(double));
+  c->sprev = calloc(K + 1, sizeof(double));
+  c->tprev = calloc(3 * K + 1, sizeof(double));
+  c->wpos = malloc(sizeof(int) * (K + 1));
+  c->W = malloc(sizeof(int) * (K + 1));
+  c->P = malloc(sizeof(int) * (K + 1));
+  c->ppos = malloc(sizeof(int) * (K + 1));
+  c->wn_ptr = malloc(sizeof(int) * (n + 1));
+  c->wn = malloc(sizeof(int) * H);
+  c->wj = malloc(sizeof(int) * H);
+  c->u = calloc(3 * n, sizeof(double));
+  c->dx = calloc(3 * n, sizeof(double));
+  c->qgam = calloc(K + 1, sizeof(double));
+  c->dep = calloc(K + 1, 1);
+  c->dx0 = calloc(3 * n, sizeof(double));
+  return c->dep && c->qgam && c->dx0 && c->sprev && c->tprev && c->obs && c->seg && c->pt0 && c->pts && c->kpt &&
+                 c->side && c->pn && c->pnode && c->pw && c->cobs && c->H && c->N && c->gam && c->wpos && c->W &&
+                 c->P && c->ppos && c->wn_ptr && c->wn && c->wj && c->u && c->dx
+             ? CF_OK
+             : CF_ENOMEM;
+}
+
+/* The candidate pairs: every free node with every obstacle; every
+ * collision edge with every stick; every sharp point with every collision
+ * triangle. */
+static void make_pairs(cf_contact *c, const unsigned char *is_kin, const int *edges, int ne, const int *tris, int nt) {
+  int k = 0;
+  for (int i = 0; i < c->n; i++)
+    for (int o = 0; o < c->n_obs && !is_kin[i]; o++, k++) set_pair(c, k, o, 1, &i);
+  for (int o = 0; o < c->n_obs; o++)
+    for (int q = 0; q < ne && c->obs[o].type == cf_obstacle_stick; q++, k++) set_pair(c, k, o, 2, edges + 2 * q);
+  for (int o = 0; o < c->n_obs; o++)
+    for (int p = c->pt0[o]; p < c->pt0[o + 1]; p++)
+      for (int q = 0; q < nt; q++, k++) {
+        set_pair(c, k, o, 3, tris + 3 * q);
+        c->kpt[k - c->K2] = p;
+      }
+  for (k = 0; k < c->K; k++) c->wpos[k] = c->ppos[k] = -1;
+}
+
 cf_contact *cf_contact_alloc(cf_proj *proj, const cf_mesh *mesh, const unsigned char *is_kin, const cf_obstacle *obs,
                              int n_obs, const cf_contact_params *cp, cf_error *err) {
   cf_contact *c = calloc(1, sizeof *c);
@@ -177,46 +236,21 @@ cf_contact *cf_contact_alloc(cf_proj *proj, const cf_mesh *mesh, const unsigned 
   c->n = n;
   c->n_obs = n_obs;
   c->cp = *cp;
-  int nfree = 0, nstick = 0, ne = 0, nt = 0, *edges = NULL, *tris = NULL;
+  int nfree = 0, nstick = 0, ne = 0, nt = 0, npts = 0, *edges = NULL, *tris = NULL;
   for (int i = 0; i < n; i++) nfree += !is_kin[i];
-  for (int o = 0; o < n_obs; o++) nstick += obs[o].type == cf_obstacle_stick;
-  if (nstick) {
+  for (int o = 0; o < n_obs; o++) nstick += obs[o].type == cf_obstacle_stick, npts += cf_obstacle_points(obs + o, 0, NULL);
+  if (nstick || npts) {
     /* sides and a diagonal: at most 5 per element; 2 triangles per quad */
     edges = malloc(sizeof(int) * 10 * ((size_t)mesh->n_elems + 1));
     tris = malloc(sizeof(int) * 6 * ((size_t)mesh->n_elems + 1));
     if (edges && tris) ne = collision_edges(mesh, is_kin, edges), nt = collision_triangles(mesh, is_kin, tris);
   }
-  size_t K = (size_t)nfree * n_obs + ((size_t)ne + 2 * (size_t)nt) * nstick, H = CF_QP_HMAX * K + 1;
+  size_t K = (size_t)nfree * n_obs + (size_t)ne * nstick + (size_t)npts * nt;
   c->K = (int)K;
   c->K1 = nfree * n_obs;
   c->K2 = c->K1 + ne * nstick;
-  c->obs = malloc(sizeof(cf_obstacle) * (n_obs + 1));
-  c->seg = calloc(6 * (size_t)n_obs + 1, sizeof(double));
-  c->side = calloc(3 * K + 1, sizeof(double));
-  c->pn = malloc(sizeof(int) * (K + 1));
-  c->pnode = calloc(H, sizeof(int));
-  c->pw = calloc(H, sizeof(double));
-  c->cobs = malloc(sizeof(int) * (K + 1));
-  c->H = malloc(sizeof(double) * (K + 1));
-  c->N = malloc(sizeof(double) * 3 * (K + 1));
-  c->gam = calloc(K + 1, sizeof(double));
-  c->sprev = calloc(K + 1, sizeof(double));
-  c->tprev = calloc(3 * K + 1, sizeof(double));
-  c->wpos = malloc(sizeof(int) * (K + 1));
-  c->W = malloc(sizeof(int) * (K + 1));
-  c->P = malloc(sizeof(int) * (K + 1));
-  c->ppos = malloc(sizeof(int) * (K + 1));
-  c->wn_ptr = malloc(sizeof(int) * ((size_t)n + 1));
-  c->wn = malloc(sizeof(int) * H);
-  c->wj = malloc(sizeof(int) * H);
-  c->u = calloc(3 * (size_t)n, sizeof(double));
-  c->dx = calloc(3 * (size_t)n, sizeof(double));
-  c->qgam = calloc(K + 1, sizeof(double));
-  c->dep = calloc(K + 1, 1);
-  c->dx0 = calloc(3 * (size_t)n, sizeof(double));
-  if ((nstick && (!edges || !tris)) || !c->dep || !c->qgam || !c->dx0 || !c->sprev || !c->tprev || !c->obs || !c->seg || !c->side || !c->pn ||
-      !c->pnode || !c->pw || !c->cobs || !c->H || !c->N || !c->gam || !c->wpos || !c->W || !c->P || !c->ppos ||
-      !c->wn_ptr || !c->wn || !c->wj || !c->u || !c->dx) {
+  c->npts = npts;
+  if (((nstick || npts) && (!edges || !tris)) || alloc_arrays(c, K, (size_t)n, (size_t)n_obs, (size_t)npts)) {
     free(edges);
     free(tris);
     cf_contact_free(c);
@@ -224,16 +258,8 @@ cf_contact *cf_contact_alloc(cf_proj *proj, const cf_mesh *mesh, const unsigned 
     return NULL;
   }
   if (n_obs > 0) memcpy(c->obs, obs, sizeof(cf_obstacle) * n_obs);
-  int k = 0;
-  for (int i = 0; i < n; i++)
-    for (int o = 0; o < n_obs && !is_kin[i]; o++, k++) set_pair(c, k, o, 1, &i);
-  for (int o = 0; o < n_obs; o++)
-    for (int q = 0; q < ne && obs[o].type == cf_obstacle_stick; q++, k++)
-      set_pair(c, k, o, 2, edges + 2 * q);
-  for (int o = 0; o < n_obs; o++) /* both ends of the stick against each triangle */
-    for (int q = 0; q < 2 * nt && obs[o].type == cf_obstacle_stick; q++, k++)
-      set_pair(c, k, o, 3, tris + 3 * (q / 2));
-  for (k = 0; k < c->K; k++) c->wpos[k] = c->ppos[k] = -1;
+  for (int o = 0; o < n_obs; o++) c->pt0[o + 1] = c->pt0[o] + cf_obstacle_points(obs + o, 0, NULL);
+  make_pairs(c, is_kin, edges, ne, tris, nt);
   free(edges);
   free(tris);
   return c;
@@ -279,13 +305,13 @@ static double edge_pair(cf_contact *c, int k, const double *x) {
   return stick_row(c, k, d, v);
 }
 
-/* Triangle pair k at x: the vector from its stick's end to the end's
+/* Triangle pair k at x: the vector from its point to the point's
  * projection on the triangle's plane into v[3], the projection's
  * barycentric coordinates into b[3]; returns the distance (NAN for a
  * degenerate triangle). */
 static double tip_face(const cf_contact *c, int k, const double *x, double v[3], double b[3]) {
   const int *nd = c->pnode + CF_QP_HMAX * k;
-  const double *q = c->seg + 6 * c->cobs[k] + 3 * ((k - c->K2) % 2);
+  const double *q = c->pts + 3 * c->kpt[k - c->K2];
   const double *p0 = x + 3 * nd[0], *p1 = x + 3 * nd[1], *p2 = x + 3 * nd[2];
   double e1[3], e2[3], r[3], nrm[3];
   for (int d = 0; d < 3; d++) e1[d] = p1[d] - p0[d], e2[d] = p2[d] - p0[d], r[d] = q[d] - p0[d];
@@ -304,7 +330,7 @@ static double tip_face(const cf_contact *c, int k, const double *x, double v[3],
 }
 
 /* Triangle pair k at x: H, normal and the barycentric weights of the
- * stick end's projection; CF_PAIR_FAR when it is outside the triangle or
+ * point's projection; CF_PAIR_FAR when it is outside the triangle or
  * within CF_EDGE_END of its boundary (an edge or node pair holds it). */
 static double tip_pair(cf_contact *c, int k, const double *x) {
   double v[3], b[3], *w = c->pw + CF_QP_HMAX * k, d = tip_face(c, k, x, v, b);
@@ -318,9 +344,17 @@ static double tip_pair(cf_contact *c, int k, const double *x) {
 }
 
 /* H and normals of every pair at x, time t; returns min H. */
+/* The sticks' axes and the sharp points at time t. */
+static void place_obstacles(cf_contact *c, double t) {
+  for (int o = 0; o < c->n_obs; o++) {
+    cf_obstacle_segment(c->obs + o, t, c->seg + 6 * o, c->seg + 6 * o + 3);
+    if (c->pt0[o + 1] > c->pt0[o]) cf_obstacle_points(c->obs + o, t, c->pts + 3 * c->pt0[o]);
+  }
+}
+
 static double eval_pairs(cf_contact *c, const double *x, double t) {
   double m = INFINITY;
-  for (int o = 0; o < c->n_obs; o++) cf_obstacle_segment(c->obs + o, t, c->seg + 6 * o, c->seg + 6 * o + 3);
+  place_obstacles(c, t);
   for (int k = 0; k < c->K; k++) {
     const cf_obstacle *o = c->obs + c->cobs[k];
     if (k >= c->K2) c->H[k] = tip_pair(c, k, x);
@@ -334,13 +368,13 @@ static double eval_pairs(cf_contact *c, const double *x, double t) {
   return m;
 }
 
-/* The sides of the stick pairs at the start of a step (positions xprev,
+/* The sides of the pairs with a stick or a sharp point at the start of a step (positions xprev,
  * time t0). */
 static void set_sides(cf_contact *c, const double *xprev, double t0) {
-  for (int o = 0; o < c->n_obs; o++) cf_obstacle_segment(c->obs + o, t0, c->seg + 6 * o, c->seg + 6 * o + 3);
+  place_obstacles(c, t0);
   for (int k = 0; k < c->K; k++) {
     double s, b[3], *sd = c->side + 3 * k;
-    if (c->obs[c->cobs[k]].type != cf_obstacle_stick) continue;
+    if (k < c->K1 && c->obs[c->cobs[k]].type != cf_obstacle_stick) continue;
     if (k >= c->K2) tip_face(c, k, xprev, sd, b);
     else if (k >= c->K1) edge_axis(c, k, xprev, sd, &s);
     else cf_obstacle_distance(c->obs + c->cobs[k], t0, xprev + 3 * c->pnode[CF_QP_HMAX * k], sd);

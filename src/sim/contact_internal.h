@@ -13,7 +13,8 @@
 
 /* A candidate pair k is a node and an obstacle (pn[k] = 1, weight 1), an
  * edge of the triangulated mesh and a stick (pn[k] = 2), or a triangle and
- * an end of a stick (pn[k] = 3).  The row of an edge pair, H_k = distance
+ * a sharp point of an obstacle (pn[k] = 3: an end of a stick, a needle's
+ * tip; cf_obstacle_points).  The row of an edge pair, H_k = distance
  * of the edge's closest point to the stick's axis − radius − thickness,
  * has the gradient pw[4k + e] N_k at node pnode[4k + e], the weights 1 −
  * s, s of that closest point; a triangle pair's, the distance of the
@@ -32,14 +33,18 @@ struct cf_contact {
   cf_proj *proj;
   int n, n_obs, K;    /* nodes, obstacles, candidate pairs */
   int K1, K2;         /* pairs 0 .. K1 - 1: node pairs; K1 .. K2 - 1:
-                         edge pairs; K2 .. K - 1: triangle pairs, the
-                         stick's end (k - K2) % 2 */
+                         edge pairs; K2 .. K - 1: triangle pairs, of the
+                         point kpt[k - K2] */
+  int *kpt;           /* [K - K2] the point (index into pts) of a triangle pair */
+  int npts;           /* sharp points of all obstacles */
+  double *pts;        /* [3 npts] their positions at the current time */
   cf_obstacle *obs;
   cf_contact_params cp;
   int *pn, *cobs;     /* [K] nodes (1 or 2) and obstacle of each pair */
   int *pnode;         /* [CF_QP_HMAX K] its nodes (qp.h's layout) */
   double *pw;         /* [CF_QP_HMAX K] their weights at the current iterate */
   double *seg;        /* [6 n_obs] a stick's axis at the current time */
+  int *pt0;           /* [n_obs + 1] the first point of each obstacle in pts */
   double *H, *N;      /* [K], [3K] at the current iterate */
   double *side;       /* [3K] pairs with a stick: the direction from its
                          axis to the node or edge at the start of the step

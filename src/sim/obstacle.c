@@ -210,12 +210,57 @@ static int stick_check(const cf_obstacle *o, cf_error *err) {
   return CF_OK;
 }
 
-static const cf_obstacle_type plane_type = {"plane", plane_distance, plane_check};
-static const cf_obstacle_type sphere_type = {"sphere", sphere_distance, sphere_check};
-static const cf_obstacle_type cylinder_type = {"cylinder", cylinder_distance, cylinder_check};
-static const cf_obstacle_type box_type = {"box", box_distance, box_check};
-static const cf_obstacle_type table_type = {"table", table_distance, box_check};
-static const cf_obstacle_type stick_type = {"stick", stick_distance, stick_check};
+/* Needles (3.16): H / |grad H| and its gradient direction. */
+static double needles_distance(const cf_obstacle *o, const double p[3], double n[3]) {
+  double c1 = o->k[0], c2 = o->k[1], sx = sin(c1 * (p[0] - o->c[0])), sy = sin(c1 * (p[1] - o->c[1]));
+  double g[3] = {-c1 * cos(c1 * (p[0] - o->c[0])) * sy, -c1 * sx * cos(c1 * (p[1] - o->c[1])), c1 * c2};
+  double H = c1 * c2 * (p[2] - o->c[2]) - sx * sy, l = norm3(g);
+  for (int d = 0; d < 3; d++) n[d] = g[d] / l;
+  return H / l;
+}
+
+/* The peaks (3.17) within the field: sin(c1 x) sin(c1 y) = 1, i.e. c1 x and
+ * c1 y both pi/2 or both 3 pi/2 (mod 2 pi), at z = 1 / (c1 c2) above c. */
+static int needles_points(const cf_obstacle *o, double *q) {
+  double c1 = o->k[0], per = 2 * M_PI / c1;
+  int m = 0, n0 = (int)floor(-o->h[0] / per) - 1, n1 = (int)ceil(o->h[0] / per) + 1;
+  int k0 = (int)floor(-o->h[1] / per) - 1, k1 = (int)ceil(o->h[1] / per) + 1;
+  for (int s = 0; s < 2; s++)
+    for (int i = n0; i <= n1; i++)
+      for (int j = k0; j <= k1; j++) {
+        double x = (2 * M_PI * i + (s ? 1.5 : 0.5) * M_PI) / c1, y = (2 * M_PI * j + (s ? 1.5 : 0.5) * M_PI) / c1;
+        if (fabs(x) > o->h[0] || fabs(y) > o->h[1] || m >= CF_OBSTACLE_MAX_POINTS) continue;
+        if (q) q[3 * m] = o->c[0] + x, q[3 * m + 1] = o->c[1] + y, q[3 * m + 2] = o->c[2] + 1 / (c1 * o->k[1]);
+        m++;
+      }
+  return m;
+}
+
+static int needles_check(const cf_obstacle *o, cf_error *err) {
+  if (check_positive(o->k[0], "c1", err) || check_positive(o->k[1], "c2", err)) return CF_EINVAL;
+  if (!(o->h[0] >= 0) || !(o->h[1] >= 0) || !isfinite(o->h[0]) || !isfinite(o->h[1]))
+    return cf_error_set(err, CF_EINVAL, "obstacle: field = %g, %g: expected finite extents >= 0", 2 * o->h[0],
+                        2 * o->h[1]);
+  double per = 2 * M_PI / o->k[0];
+  int m = (int)fmin(1e9, (2 * o->h[0] / per + 3) * (2 * o->h[1] / per + 3) * 2); /* at most, see needles_points */
+  if (m > CF_OBSTACLE_MAX_POINTS)
+    return cf_error_set(err, CF_EINVAL, "obstacle: field %g x %g m holds about %d needle tips: at most %d", 2 * o->h[0],
+                        2 * o->h[1], m, CF_OBSTACLE_MAX_POINTS);
+  return CF_OK;
+}
+
+static int stick_points(const cf_obstacle *o, double *q) {
+  for (int d = 0; q && d < 3; d++) q[d] = o->c[d] - o->len * o->a[d], q[3 + d] = o->c[d] + o->len * o->a[d];
+  return 2;
+}
+
+static const cf_obstacle_type plane_type = {"plane", plane_distance, plane_check, NULL};
+static const cf_obstacle_type sphere_type = {"sphere", sphere_distance, sphere_check, NULL};
+static const cf_obstacle_type cylinder_type = {"cylinder", cylinder_distance, cylinder_check, NULL};
+static const cf_obstacle_type box_type = {"box", box_distance, box_check, NULL};
+static const cf_obstacle_type table_type = {"table", table_distance, box_check, NULL};
+static const cf_obstacle_type stick_type = {"stick", stick_distance, stick_check, stick_points};
+static const cf_obstacle_type needles_type = {"needles", needles_distance, needles_check, needles_points};
 
 const cf_obstacle_type *cf_obstacle_plane = &plane_type;
 const cf_obstacle_type *cf_obstacle_sphere = &sphere_type;
@@ -223,9 +268,10 @@ const cf_obstacle_type *cf_obstacle_cylinder = &cylinder_type;
 const cf_obstacle_type *cf_obstacle_box = &box_type;
 const cf_obstacle_type *cf_obstacle_table = &table_type;
 const cf_obstacle_type *cf_obstacle_stick = &stick_type;
+const cf_obstacle_type *cf_obstacle_needles = &needles_type;
 
 const cf_obstacle_type *cf_obstacle_type_find(const char *name) {
-  const cf_obstacle_type *all[] = {&plane_type, &sphere_type, &cylinder_type, &box_type, &table_type, &stick_type};
+  const cf_obstacle_type *all[] = {&plane_type, &sphere_type, &cylinder_type, &box_type, &table_type, &stick_type, &needles_type};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
     if (name && strcmp(name, all[k]->name) == 0) return all[k];
   return NULL;
@@ -293,6 +339,23 @@ static void body_to_world(const cf_obstacle *o, double t, const double q[3], dou
   for (int d = 0; d < 3; d++) r[d] = q[d] - o->rot_c[d];
   rotate(o->rot_axis, o->omega * t, r, w);
   for (int d = 0; d < 3; d++) w[d] += o->rot_c[d] + o->vel[d] * t;
+}
+
+int cf_obstacle_points(const cf_obstacle *o, double t, double *q) {
+  if (o->type == &stick_type) {
+    double e0[3], e1[3];
+    cf_obstacle_segment(o, t, e0, e1);
+    if (q) memcpy(q, e0, sizeof e0), memcpy(q + 3, e1, sizeof e1);
+    return 2;
+  }
+  if (!o->type->points) return 0;
+  int m = o->type->points(o, q);
+  for (int i = 0; q && i < m; i++) {
+    double b[3];
+    memcpy(b, q + 3 * i, sizeof b);
+    body_to_world(o, t, b, q + 3 * i);
+  }
+  return m;
 }
 
 int cf_obstacle_segment(const cf_obstacle *o, double t, double e0[3], double e1[3]) {

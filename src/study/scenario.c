@@ -55,7 +55,7 @@ static int obstacle_key(cf_scenario *sc, const char *obj, const char *name, cons
   if (!strcasecmp(name, "kind")) {
     *expect = k < sc->n_obstacles ? "one kind per obstacle section" :
               sc->n_obstacles >= CF_SCENARIO_MAX_OBSTACLES ? "at most 16 obstacles" :
-              "plane, sphere, cylinder, box, table or stick";
+              "plane, sphere, cylinder, box, table, stick or needles";
     const cf_obstacle_type *t = cf_obstacle_type_find(value);
     if (!t || k < sc->n_obstacles || k >= CF_SCENARIO_MAX_OBSTACLES || strlen(obj) >= 64) return 0;
     cf_obstacle_init(sc->obstacles + k, t);
@@ -64,9 +64,10 @@ static int obstacle_key(cf_scenario *sc, const char *obj, const char *name, cons
     return 1;
   }
   static const struct { const char *key, *kinds; } keys[] = {
-      {"point", "plane"}, {"normal", "plane"}, {"center", "sphere cylinder box table stick"},
+      {"point", "plane"}, {"normal", "plane"}, {"center", "sphere cylinder box table stick needles"},
       {"radius", "sphere cylinder stick"}, {"axis", "cylinder stick"}, {"length", "cylinder stick"}, {"size", "box table"},
-      {"mu", "*"}, {"velocity", "*"}, {"omega", "*"}, {"rotation_axis", "*"}, {"rotation_center", "*"}};
+      {"mu", "*"}, {"velocity", "*"}, {"omega", "*"}, {"rotation_axis", "*"}, {"rotation_center", "*"},
+      {"c1", "needles"}, {"c2", "needles"}, {"field", "needles"}};
   size_t q = 0;
   while (q < sizeof keys / sizeof keys[0] && strcasecmp(name, keys[q].key)) q++;
   if (q == sizeof keys / sizeof keys[0]) return -1;
@@ -81,6 +82,11 @@ static int obstacle_key(cf_scenario *sc, const char *obj, const char *name, cons
   case 1: *expect = "a non-zero vector"; return parse_unit(value, o->a);
   case 4: *expect = "a non-zero vector"; return parse_unit(value, o->a);
   case 8: return parse_vec3(value, o->vel);
+  case 14: /* needles: the field's extents x, y */
+    *expect = "two lengths >= 0 in m (x, y)";
+    if (!cf_text_doubles(value, 2, v) || !(v[0] >= 0 && v[1] >= 0)) return 0;
+    o->h[0] = 0.5 * v[0], o->h[1] = 0.5 * v[1];
+    return 1;
   case 10: *expect = "a non-zero vector"; return parse_unit(value, o->rot_axis);
   case 11: return parse_vec3(value, o->rot_c);
   case 6:
@@ -94,11 +100,13 @@ static int obstacle_key(cf_scenario *sc, const char *obj, const char *name, cons
   *expect = q == 3 ? "a radius > 0 in m"
             : q == 5 ? (stick ? "a length > 0 in m" : "a length >= 0 in m (0: infinite)")
             : q == 7 ? "a friction coefficient >= 0"
+            : q == 12 || q == 13 ? "a number > 0"
                      : "a finite number";
   if (!cf_text_double(value, &x)) return 0;
   if (q == 3) return (o->r = x) > 0;
   if (q == 5) return (o->len = 0.5 * x) > 0 || (x == 0 && !stick);
   if (q == 7) return (o->mu = x) >= 0;
+  if (q == 12 || q == 13) return (o->k[q - 12] = x) > 0;
   o->omega = x;
   return 1;
 }

@@ -61,7 +61,7 @@ static int simulate(const cf_scenario *sc, run_state *r, summary *su, cf_error *
   cf_mesh_element_areas(r->mesh, r->mesh->x, a0);
   for (int k = 0; k < r->n_kin; k++) memcpy(r->kin0 + 3 * k, r->mesh->x + 3 * r->kin[k], 3 * sizeof(double));
   cf_sim *s = cf_sim_alloc(r->mesh, &sc->params, r->kin, r->n_kin, err);
-  if (s && sc->n_obstacles > 0 && cf_sim_set_obstacles(s, sc->obstacles, sc->n_obstacles, &sc->contact, err)) {
+  if (s && (sc->n_obstacles > 0 || sc->contact.self) && cf_sim_set_obstacles(s, sc->obstacles, sc->n_obstacles, &sc->contact, err)) {
     cf_sim_free(s);
     s = NULL;
   }
@@ -147,7 +147,7 @@ int cmd_simulate(int argc, char **argv) {
   if (su.sub_per_step > 0 || su.cg_per_step > 0) /* fine meshes: shorter steps, inexact Newton (cf_sim.h) */
     printf("                  %.2f substeps/step, %.2f preconditioned CG iterations/step\n", su.sub_per_step,
            su.cg_per_step);
-  if (sc.n_obstacles > 0) {
+  if (sc.n_obstacles > 0 || sc.contact.self) {
     const cf_sim_stats *c = &su.st;
     printf("contacts          %d obstacles, %s; %ld of %ld steps in contact, %.2f iterations and %.2f %s each\n",
            sc.n_obstacles, sc.contact.solver == CF_CONTACT_IPOPT ? "Ipopt" : "active set", c->contact_steps, su.steps,

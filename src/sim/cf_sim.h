@@ -78,6 +78,11 @@ int cf_mesh_lattice_weights(int rows, int cols, const double *x, double *w, cf_e
 /* Flat annulus r_in..r_out in the plane z = z0, centred on the z axis:
  * n_rad rings of quads between n_rad+1 circles of n_ang nodes. */
 cf_mesh *cf_mesh_ring(double r_in, double r_out, int n_rad, int n_ang, double z0);
+/* A tube (a sleeve, a garment's leg: a mesh without a boundary around it):
+ * n_around rows of n_along nodes on the cylinder of the given circumference
+ * whose axis runs along x from 0 to length at y = 0, z = z_axis; node (i
+ * along, j around) is j*n_along + i, row j = 0 at the bottom. */
+cf_mesh *cf_mesh_tube(double length, double circumference, int n_along, int n_around, double z_axis);
 /* Irregular triangulation of the square [0,side]^2 in the plane z = z0:
  * n x n nodes, interior nodes jittered by up to `jitter` x spacing,
  * each cell split along a random diagonal (seeded, deterministic). */
@@ -363,6 +368,13 @@ typedef struct {
                        cap leaves of μ Σ_j Δγ_j is used in the next
                        iterations of the step (holds a sheet on a cylinder
                        the default lets slide; several times the iterations) */
+  int self;         /* 1: the cloth's self-collisions too (thesis §3.3-§3.4:
+                       node-face and edge-edge rows found by continuous
+                       detection between the step's start and each iterate;
+                       default 0) */
+  double self_mu;   /* friction of the cloth on itself (default 0) */
+  double omega;     /* proximity parameter of the detection, in [0, 0.5]
+                       (default 0.5, §3.3.3) */
   cf_contact_solver solver; /* the QP (3.4) of each iteration by
                        CF_CONTACT_ACTIVE_SET (default: Algorithm 2 on
                        CHOLMOD) or CF_CONTACT_IPOPT (the interior-point
@@ -377,8 +389,8 @@ typedef struct {
 } cf_contact_params;
 
 void cf_contact_params_default(cf_contact_params *cp);
-/* Put n_obs obstacles (copied; n_obs = 0 removes them) in the simulation's
- * projection.  Without obstacles, or on a step where no node comes closer
+/* Put n_obs obstacles (copied; n_obs = 0 and cp->self = 0 removes them) in
+ * the simulation's projection.  Without obstacles, or on a step where no node comes closer
  * than thickness to any obstacle and none was in contact at the previous
  * step, the step is the contact-free one, bitwise. */
 int cf_sim_set_obstacles(cf_sim *s, const cf_obstacle *obs, int n_obs, const cf_contact_params *cp,

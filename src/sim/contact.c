@@ -42,6 +42,7 @@
  * factor and its updates, the refined solve). */
 #include "contact_internal.h"
 #include "qp.h"
+#include "selfcoll.h"
 
 #include <cholmod.h>
 #include <math.h>
@@ -56,6 +57,9 @@ void cf_contact_params_default(cf_contact_params *cp) {
   cp->max_active_set = 0;
   cp->updates = 1;
   cp->friction_budget = 0;
+  cp->self = 0;
+  cp->self_mu = 0;
+  cp->omega = 0.5;
   cp->solver = CF_CONTACT_ACTIVE_SET;
   cp->observe = NULL;
   cp->observe_ctx = NULL;
@@ -72,9 +76,12 @@ void cf_contact_free(cf_contact *c) {
   cholmod_free_sparse(&c->A, &c->cc);
   cholmod_free_sparse(&c->R, &c->cc);
   cholmod_finish(&c->cc);
+  cf_selfcoll_free(c->sc);
+  free(c->hkey);
   free(c->pinv);
   free(c->lact);
   free(c->dep);
+  free(c->outs);
   free(c->obs);
   free(c->pn);
   free(c->pnode);
@@ -108,52 +115,6 @@ void cf_contact_free(cf_contact *c) {
   free(c->qgam);
   free(c->dx0);
   free(c);
-}
-
-static int edge_cmp(const void *a, const void *b) {
-  const int *x = a, *y = b;
-  return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
-}
-
-/* The mesh's collision edges with a free node, each once (sorted), into
- * e[2 ne] (room for 5 per element); returns ne.  The edges of the
- * triangulated mesh (SPEC §5): the element sides and, for quads, the
- * diagonal from the first node, so the stick cannot pass through a quad's
- * middle either.  Not both diagonals: a stick across a quad's centre then
- * meets the two sides and the two diagonals in one point, four rows of
- * which any three give the fourth (Remark 3.5.2; the active set and Ipopt
- * then chose different, equally valid multipliers in test_contact_qp). */
-static int collision_edges(const cf_mesh *m, const unsigned char *is_kin, int *e) {
-  int nv = m->nv, ne = 0;
-  for (int el = 0; el < m->n_elems; el++) {
-    const int *v = m->elems + nv * el;
-    for (int a = 0; a < nv; a++)
-      for (int b = a + 1; b < nv; b++) {
-        int i = v[a], j = v[b];
-        if ((is_kin[i] && is_kin[j]) || (nv == 4 && a == 1 && b == 3)) continue;
-        e[2 * ne] = i < j ? i : j, e[2 * ne + 1] = i < j ? j : i;
-        ne++;
-      }
-  }
-  qsort(e, (size_t)ne, 2 * sizeof(int), edge_cmp);
-  int u = 0;
-  for (int q = 0; q < ne; q++)
-    if (!u || edge_cmp(e + 2 * q, e + 2 * (u - 1))) e[2 * u] = e[2 * q], e[2 * u + 1] = e[2 * q + 1], u++;
-  return u;
-}
-
-/* The triangles of the triangulated mesh with a free node (quads split
- * along the collision diagonal) into t[3 nt]; returns nt. */
-static int collision_triangles(const cf_mesh *m, const unsigned char *is_kin, int *t) {
-  int nv = m->nv, nt = 0;
-  for (int el = 0; el < m->n_elems; el++)
-    for (int h = 0; h < nv - 2; h++) {
-      const int *v = m->elems + nv * el;
-      int tri[3] = {v[0], v[h + 1], v[h + 2]};
-      if (is_kin[tri[0]] && is_kin[tri[1]] && is_kin[tri[2]]) continue;
-      memcpy(t + 3 * nt++, tri, sizeof tri);
-    }
-  return nt;
 }
 
 /* Pair k: obstacle o and its nn nodes nd. */
@@ -193,8 +154,9 @@ static int alloc_arrays(cf_contact *c, size_t K, size_t n, size_t n_obs, size_t 
   c->dx = calloc(3 * n, sizeof(double));
   c->qgam = calloc(K + 1, sizeof(double));
   c->dep = calloc(K + 1, 1);
+  c->outs = calloc(K + 1, 1);
   c->dx0 = calloc(3 * n, sizeof(double));
-  return c->dep && c->qgam && c->dx0 && c->sprev && c->tprev && c->obs && c->seg && c->pt0 && c->pts && c->kpt &&
+  return c->dep && c->outs && c->qgam && c->dx0 && c->sprev && c->tprev && c->obs && c->seg && c->pt0 && c->pts && c->kpt &&
                  c->side && c->pn && c->pnode && c->pw && c->cobs && c->H && c->N && c->gam && c->wpos && c->W &&
                  c->P && c->ppos && c->wn_ptr && c->wn && c->wj && c->u && c->dx
              ? CF_OK
@@ -243,10 +205,10 @@ cf_contact *cf_contact_alloc(cf_proj *proj, const cf_mesh *mesh, const unsigned 
     /* sides and a diagonal: at most 5 per element; 2 triangles per quad */
     edges = malloc(sizeof(int) * 10 * ((size_t)mesh->n_elems + 1));
     tris = malloc(sizeof(int) * 6 * ((size_t)mesh->n_elems + 1));
-    if (edges && tris) ne = collision_edges(mesh, is_kin, edges), nt = collision_triangles(mesh, is_kin, tris);
+    if (edges && tris) ne = cf_selfcoll_edges(mesh, is_kin, edges), nt = cf_selfcoll_triangles(mesh, is_kin, tris);
   }
   size_t K = (size_t)nfree * n_obs + (size_t)ne * nstick + (size_t)npts * nt;
-  c->K = (int)K;
+  c->K = c->K3 = c->Kcap = (int)K;
   c->K1 = nfree * n_obs;
   c->K2 = c->K1 + ne * nstick;
   c->npts = npts;
@@ -262,6 +224,10 @@ cf_contact *cf_contact_alloc(cf_proj *proj, const cf_mesh *mesh, const unsigned 
   make_pairs(c, is_kin, edges, ne, tris, nt);
   free(edges);
   free(tris);
+  if (cp->self && !(c->sc = cf_selfcoll_alloc(mesh, is_kin, err))) {
+    cf_contact_free(c);
+    return NULL;
+  }
   return c;
 }
 
@@ -281,14 +247,15 @@ static double edge_axis(const cf_contact *c, int k, const double *x, double v[3]
   return d;
 }
 
-/* Pair k with a stick whose axis is dist away along the unit direction
- * n[3]: H and N for a point on the side of the step's start, else (it
- * crossed the stick within the step) H < 0 and N back through the axis. */
-static double stick_row(cf_contact *c, int k, double dist, const double n[3]) {
+double cf_contact_side_row(cf_contact *c, int k, double dist, const double n[3], double r) {
   const double *sd = c->side + 3 * k;
   double sg = n[0] * sd[0] + n[1] * sd[1] + n[2] * sd[2] < 0 ? -1 : 1;
   for (int q = 0; q < 3; q++) c->N[3 * k + q] = sg * n[q];
-  return sg * dist - c->obs[c->cobs[k]].r - c->cp.thickness;
+  return sg * dist - r - c->cp.thickness;
+}
+
+static double stick_row(cf_contact *c, int k, double dist, const double n[3]) {
+  return cf_contact_side_row(c, k, dist, n, c->obs[c->cobs[k]].r);
 }
 
 /* Edge pair k at x: H, normal and the weights of the edge's closest point;
@@ -356,6 +323,11 @@ static double eval_pairs(cf_contact *c, const double *x, double t) {
   double m = INFINITY;
   place_obstacles(c, t);
   for (int k = 0; k < c->K; k++) {
+    if (k >= c->K3) {
+      c->H[k] = cf_contact_self_eval(c, k, x);
+      if (!(c->H[k] >= m)) m = c->H[k];
+      continue;
+    }
     const cf_obstacle *o = c->obs + c->cobs[k];
     if (k >= c->K2) c->H[k] = tip_pair(c, k, x);
     else if (k >= c->K1) c->H[k] = edge_pair(c, k, x);
@@ -374,6 +346,10 @@ static void set_sides(cf_contact *c, const double *xprev, double t0) {
   place_obstacles(c, t0);
   for (int k = 0; k < c->K; k++) {
     double s, b[3], *sd = c->side + 3 * k;
+    if (k >= c->K3) {
+      cf_contact_self_side(c, k, xprev);
+      continue;
+    }
     if (k < c->K1 && c->obs[c->cobs[k]].type != cf_obstacle_stick) continue;
     if (k >= c->K2) tip_face(c, k, xprev, sd, b);
     else if (k >= c->K1) edge_axis(c, k, xprev, sd, &s);
@@ -403,6 +379,7 @@ static double reach(const cf_contact *c, const double *invm, int k) {
 int cf_contact_needed(cf_contact *c, const double *xprev, const double *x, double h, double t) {
   if (c->nw > 0) return 1;
   set_sides(c, xprev, t - h);
+  if (c->sc && cf_contact_self_add(c, xprev, x, c->cp.omega) != 0) return 1; /* new pairs (or out of memory) */
   return c->K > 0 && eval_pairs(c, x, t) < 0;
 }
 
@@ -429,8 +406,9 @@ static double friction(cf_contact *c, const cf_proj_rows *r, const double *xprev
     int k = c->W[w];
     const int *nd = c->pnode + CF_QP_HMAX * k;
     const double *wk = c->pw + CF_QP_HMAX * k;
-    const cf_obstacle *o = c->obs + c->cobs[k];
-    if (!(c->gam[k] > 0) || o->mu == 0) continue;
+    const cf_obstacle *o = k < c->K3 ? c->obs + c->cobs[k] : NULL; /* NULL: self-contact */
+    double mu = o ? o->mu : c->cp.self_mu;
+    if (!(c->gam[k] > 0) || mu == 0) continue;
     /* the contact point, its velocity relative to the obstacle, and the
      * inverse of its effective mass Σ w² invm (a node: its invm) */
     double p[3] = {0, 0, 0}, vp[3] = {0, 0, 0}, vo[3], vt[3], *nk = c->N + 3 * k, minv = 0;
@@ -442,13 +420,14 @@ static double friction(cf_contact *c, const cf_proj_rows *r, const double *xprev
       }
     }
     if (!(minv > 0)) continue;
-    cf_obstacle_velocity(o, t, p, vo);
+    if (o) cf_obstacle_velocity(o, t, p, vo);
+    else vo[0] = vo[1] = vo[2] = 0; /* the weights' signs already make vp relative */
     for (int d = 0; d < 3; d++) vt[d] = vp[d] - vo[d];
     double vn = vt[0] * nk[0] + vt[1] * nk[1] + vt[2] * nk[2];
     for (int d = 0; d < 3; d++) vt[d] -= vn * nk[d];
     double s = sqrt(vt[0] * vt[0] + vt[1] * vt[1] + vt[2] * vt[2]);
     if (!(s > 0)) continue;
-    double disp = o->mu * c->gam[k] * minv, stop = s * h, dot = 0;
+    double disp = mu * c->gam[k] * minv, stop = s * h, dot = 0;
     for (int d = 0; d < 3; d++) dot += vt[d] / s * c->tprev[3 * k + d];
     if (c->sprev[k] > 0 && dot > 0.9 && stop < c->sprev[k]) {
       /* the last iteration stopped this node and the metric rows pulled it
@@ -462,7 +441,7 @@ static double friction(cf_contact *c, const cf_proj_rows *r, const double *xprev
     }
     for (int d = 0; d < 3; d++) c->tprev[3 * k + d] = vt[d] / s;
     if (disp > stop) disp = stop; /* stop the contact point, do not reverse it */
-    if (c->cp.friction_budget) c->gam[k] -= disp / (o->mu * minv); /* the rest: next iterations */
+    if (c->cp.friction_budget) c->gam[k] -= disp / (mu * minv); /* the rest: next iterations */
     /* the impulse disp / minv at the point: node e moves by invm w_e times it */
     for (int e = 0; e < c->pn[k]; e++) {
       double f = r->invm[nd[e]] * wk[e] / minv;
@@ -495,10 +474,12 @@ static int active_set(cf_contact *c, const cf_proj_rows *r, cf_contact_result *r
     int out = -1;
     double qmax = CF_CONTACT_AS_TOL * c->cp.eps_h;
     for (int w = 0; w < c->nw; w++) {
+      if (c->outs[c->W[w]] >= CF_CONTACT_MAX_OUTS) continue;
       double q = z[r->na + c->ppos[c->W[w]]] * reach(c, r->invm, c->W[w]);
       if (q > qmax) qmax = q, out = w;
     }
     if (out >= 0) {
+      c->outs[c->W[out]]++;
       cf_contact_w_remove(c, c->W[out]);
       res->rows_out++;
       continue;
@@ -586,11 +567,15 @@ static int solve_qp(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res
 int cf_contact_solve(cf_contact *c, const double *xprev, double *x, double h, double t, double tol, int max_iter,
                      cf_contact_result *res, cf_error *err) {
   memset(res, 0, sizeof *res);
+  if (c->sc && cf_contact_self_prune(c)) return cf_error_set(err, CF_ENOMEM, "contacts: out of memory");
   for (int k = 0; k < c->K; k++) c->gam[k] = c->sprev[k] = 0; /* Δβ_0 = 0 */
   set_sides(c, xprev, t - h);
   cf_proj_rows r;
   for (;;) {
     double v = cf_proj_eval(c->proj, x, &r);
+    /* self-collisions between the step's start and this iterate (§3.4.1) */
+    if (c->sc && cf_contact_self_add(c, xprev, x, c->cp.omega) < 0)
+      return cf_error_set(err, CF_ENOMEM, "contacts: out of memory (self-collisions)");
     double mh = eval_pairs(c, x, t);
     for (int w = c->nw - 1; w >= 0; w--) /* edge pairs whose closest point reached a node */
       if (c->H[c->W[w]] == CF_PAIR_FAR) cf_contact_w_remove(c, c->W[w]), res->rows_out++;
@@ -600,7 +585,14 @@ int cf_contact_solve(cf_contact *c, const double *xprev, double *x, double h, do
     res->active = c->nw;
     if (!isfinite(v) || !isfinite(mh))
       return cf_error_set(err, CF_ENONFINITE, "contacts: non-finite constraint value");
-    if (v <= tol && mh >= -c->cp.eps_h && umax <= c->cp.eps_x) {
+    int done = v <= tol && mh >= -c->cp.eps_h && umax <= c->cp.eps_x, found = 0;
+    /* the final check of §3.4.1 with omega = 0: a crossing the proximity
+     * missed adds its pair and the iteration goes on (the thesis restarts
+     * the step with a smaller omega instead) */
+    if (done && c->sc && (found = cf_contact_self_add(c, xprev, x, 0)) < 0)
+      return cf_error_set(err, CF_ENOMEM, "contacts: out of memory (self-collisions)");
+    if (found) continue;
+    if (done) {
       /* warm start of the next step: the pairs active at its start,
        * H(φⁿ) ≈ 0 (Algorithm 2 line 3) */
       for (int k = 0; k < c->K; k++)
@@ -617,6 +609,7 @@ int cf_contact_solve(cf_contact *c, const double *xprev, double *x, double h, do
                           res->iterations, v, mh, umax);
     c->valid = 0; /* a new iterate: refactor once, then update */
     memset(c->dep, 0, (size_t)c->K);
+    memset(c->outs, 0, (size_t)c->K);
     int rc = solve_qp(c, &r, res, err);
     if (rc) return rc;
     for (int q = 0; q < 3 * c->n; q++) x[q] += c->dx[q];

@@ -19,6 +19,15 @@ typedef struct cf_contact cf_contact;
  * (test_contact_qp). */
 #define CF_CONTACT_AS_TOL 1e-4
 
+/* Anti-cycling: a contact that left the working set this many times in one
+ * iteration stays in it for the rest of the iteration, its multiplier taken
+ * as it is.  Why: where self-contact rows are nearly dependent (an
+ * edge-edge row beside the node-face rows of the same touch), one row
+ * flipped for ever, its multiplier pulling by 1.3e-5 m when in and its row
+ * violated by 3.9e-6 m when out (test_selfcoll's fold, 498 changes).  The
+ * next iteration re-linearizes, and (3.5) still decides convergence. */
+#define CF_CONTACT_MAX_OUTS 3
+
 typedef struct {
   int iterations;     /* projection iterations (QPs (3.4) solved) */
   int factorizations; /* numeric factorizations of the contact system */

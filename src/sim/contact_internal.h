@@ -32,9 +32,14 @@
 struct cf_contact {
   cf_proj *proj;
   int n, n_obs, K;    /* nodes, obstacles, candidate pairs */
-  int K1, K2;         /* pairs 0 .. K1 - 1: node pairs; K1 .. K2 - 1:
-                         edge pairs; K2 .. K - 1: triangle pairs, of the
-                         point kpt[k - K2] */
+  int K1, K2, K3;     /* pairs 0 .. K1 - 1: node pairs; K1 .. K2 - 1:
+                         edge pairs; K2 .. K3 - 1: triangle pairs, of the
+                         point kpt[k - K2]; K3 .. K - 1: self-collision
+                         pairs (contact_self.c), found as the steps go */
+  int Kcap;           /* pairs the arrays hold */
+  struct cf_selfcoll *sc; /* self-collision detection (NULL: off) */
+  int *hkey, hcap;    /* [hcap] self pairs by their nodes (open addressing, -1: empty) */
+  int nself_new;      /* self pairs added by the last cf_contact_self_add */
   int *kpt;           /* [K - K2] the point (index into pts) of a triangle pair */
   int npts;           /* sharp points of all obstacles */
   double *pts;        /* [3 npts] their positions at the current time */
@@ -70,6 +75,8 @@ struct cf_contact {
   unsigned char *dep; /* [K] left W as linearly dependent in this
                          iteration (Remark 3.5.3): may not enter again
                          before the next one */
+  unsigned char *outs;/* [K] times it left W in this iteration: after
+                         CF_CONTACT_MAX_OUTS it stays (anti-cycling) */
   int valid;          /* L is the factor at the current iterate (updatable) */
   double shift;       /* its Tikhonov shift */
   cholmod_sparse *R;  /* a column for cholmod_rowadd */
@@ -85,6 +92,26 @@ struct cf_contact {
   cholmod_factor *L;
   cholmod_dense *B, *X, *Y, *E, *D;
 };
+
+/* H of a pair at dist along the unit direction n[3] from an obstacle (or
+ * the other side of a self-contact) of radius r, with the side of the
+ * step's start (c->side): N into c->N; H < 0 on the other side. */
+double cf_contact_side_row(cf_contact *c, int k, double dist, const double n[3], double r);
+
+/* Self-collisions (contact_self.c).  Add the pairs that collide between
+ * xprev and x with proximity omega (new ones get their side at xprev);
+ * returns how many were new, -1 out of memory. */
+int cf_contact_self_add(cf_contact *c, const double *xprev, const double *x, double omega);
+/* H, N and the weights of self pair k at x (CF_PAIR_FAR when its closest
+ * points are on the boundary: another pair holds them). */
+double cf_contact_self_eval(cf_contact *c, int k, const double *x);
+/* Its side at the step's start xprev. */
+void cf_contact_self_side(cf_contact *c, int k, const double *xprev);
+/* Drop the self pairs outside W when they are many (at a step's start):
+ * the pattern is rebuilt at the next factorization. */
+int cf_contact_self_prune(cf_contact *c);
+/* Room for K pairs in every per-pair array; CF_OK or CF_ENOMEM. */
+int cf_contact_grow(cf_contact *c, int K);
 
 /* Take pair k out of the working set. */
 void cf_contact_w_remove(cf_contact *c, int k);

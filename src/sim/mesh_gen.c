@@ -139,6 +139,27 @@ cf_mesh *cf_mesh_ring(double r_in, double r_out, int n_rad, int n_ang, double z0
   return finalized(m);
 }
 
+cf_mesh *cf_mesh_tube(double length, double circumference, int n_along, int n_around, double z_axis) {
+  if (n_along < 2 || n_around < 3 || !(length > 0) || !(circumference > 0)) return NULL;
+  cf_mesh *m = cf_mesh_alloc(4, n_along * n_around, (n_along - 1) * n_around);
+  if (!m) return NULL;
+  double r = circumference / (2 * M_PI);
+  for (int j = 0; j < n_around; j++)
+    for (int i = 0; i < n_along; i++) {
+      double th = 2 * M_PI * j / n_around, *p = m->x + 3 * (j * n_along + i);
+      p[0] = length * i / (n_along - 1);
+      p[1] = r * sin(th);
+      p[2] = z_axis - r * cos(th); /* node row 0 at the bottom */
+    }
+  int e = 0;
+  for (int j = 0; j < n_around; j++)
+    for (int i = 0; i + 1 < n_along; i++) {
+      int *q = m->elems + 4 * e++, j1 = (j + 1) % n_around;
+      q[0] = j * n_along + i, q[1] = j * n_along + i + 1, q[2] = j1 * n_along + i + 1, q[3] = j1 * n_along + i;
+    }
+  return finalized(m);
+}
+
 /* splitmix64: small, seedable, identical on every platform. */
 static uint64_t splitmix64(uint64_t *s) {
   uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);

@@ -212,14 +212,16 @@ int cf_sim_set_obstacles(cf_sim *s, const cf_obstacle *obs, int n_obs, const cf_
     if (cf_obstacle_check(obs + k, err)) return err ? err->code : CF_EINVAL;
   if (!(cp->thickness >= 0) || !isfinite(cp->thickness) || !(cp->eps_h > 0) || !(cp->eps_x > 0) ||
       (cp->updates != 0 && cp->updates != 1) || (cp->friction_budget != 0 && cp->friction_budget != 1) ||
-      cp->max_active_set < 0 || (cp->solver != CF_CONTACT_ACTIVE_SET && cp->solver != CF_CONTACT_IPOPT))
+      cp->max_active_set < 0 || (cp->solver != CF_CONTACT_ACTIVE_SET && cp->solver != CF_CONTACT_IPOPT) ||
+      (cp->self != 0 && cp->self != 1) || !(cp->self_mu >= 0) || !isfinite(cp->self_mu) || !(cp->omega >= 0) ||
+      !(cp->omega <= 0.5))
     return cf_error_set(err, CF_EINVAL, "contact parameters: thickness >= 0, eps_h > 0, eps_x > 0, "
-                        "max_active_set >= 0, updates and friction_budget 0 or 1, solver active-set or ipopt "
-                        "expected");
+                        "max_active_set >= 0, updates, friction_budget and self 0 or 1, self_mu >= 0, omega in "
+                        "[0, 0.5], solver active-set or ipopt expected");
   if (cp->solver == CF_CONTACT_IPOPT && cf_qp_ipopt_check(err)) return CF_EINVAL;
   cf_contact_free(s->ct);
   s->ct = NULL;
-  if (n_obs == 0) return CF_OK;
+  if (n_obs == 0 && !cp->self) return CF_OK;
   if (!s->x0 && !(s->x0 = malloc(sizeof(double) * 3 * s->n)))
     return cf_error_set(err, CF_ENOMEM, "simulation: out of memory");
   s->ct = cf_contact_alloc(s->proj, s->mesh, s->is_kin, obs, n_obs, cp, err);

@@ -126,7 +126,10 @@ static int set_key(void *user, const char *section, const char *name, const char
   else if (KEY("cloth", "ny")) ok = parse_int(value, &sc->ny) && sc->ny >= 2, expect = "an integer >= 2";
   else if (KEY("cloth", "noise")) ok = cf_text_double(value, &sc->noise) && sc->noise >= 0, expect = "a length >= 0 in m";
   else if (KEY("cloth", "seed")) { int s = 0; ok = parse_int(value, &s) && s >= 0; sc->seed = (unsigned long)s; expect = "an integer >= 0"; }
-  else if (KEY("cloth", "orientation")) ok = (!strcmp(value, "hanging") || !strcmp(value, "horizontal")) && copy_word(sc->orientation, sizeof sc->orientation, value), expect = "hanging or horizontal";
+  else if (KEY("cloth", "orientation"))
+    ok = (!strcmp(value, "hanging") || !strcmp(value, "horizontal") || !strcmp(value, "tube")) &&
+         copy_word(sc->orientation, sizeof sc->orientation, value),
+    expect = "hanging, horizontal or tube";
   else if (KEY("material", "rho")) ok = cf_text_double(value, &p->rho);
   else if (KEY("material", "delta")) ok = cf_text_double(value, &p->delta);
   else if (KEY("material", "alpha")) ok = cf_text_double(value, &p->alpha);
@@ -169,7 +172,13 @@ static int set_key(void *user, const char *section, const char *name, const char
     ok = !strcasecmp(value, "active-set") || !strcasecmp(value, "ipopt");
     sc->contact.solver = ok && !strcasecmp(value, "ipopt") ? CF_CONTACT_IPOPT : CF_CONTACT_ACTIVE_SET;
     expect = "active-set or ipopt";
-  }
+  } else if (KEY("contact", "self"))
+    ok = parse_int(value, &sc->contact.self) && (sc->contact.self == 0 || sc->contact.self == 1), expect = "0 or 1";
+  else if (KEY("contact", "self_mu"))
+    ok = cf_text_double(value, &sc->contact.self_mu) && sc->contact.self_mu >= 0, expect = "a friction coefficient >= 0";
+  else if (KEY("contact", "omega"))
+    ok = cf_text_double(value, &sc->contact.omega) && sc->contact.omega >= 0 && sc->contact.omega <= 0.5,
+    expect = "a proximity in [0, 0.5]";
   else if (!strncasecmp(section, "obstacle.", 9) && section[9]) {
     int r = obstacle_key(sc, section + 9, name, value, &expect);
     known = r >= 0;
@@ -270,8 +279,11 @@ int cf_scenario_mesh(const cf_scenario *sc, cf_mesh **mesh, int **kin, int *n_ki
     v[1] = sc->height;
     v[2] = 0;
   }
-  int quads = !strcmp(sc->mesh_kind, "quads");
-  cf_mesh *m = cf_mesh_grid(sc->nx, sc->ny, o, u, v, quads);
+  int quads = !strcmp(sc->mesh_kind, "quads"), tube = !strcmp(sc->orientation, "tube");
+  if (tube && !quads) return cf_error_set(err, CF_EINVAL, "[cloth] orientation = tube: needs mesh = quads");
+  /* a tube: width long, height round, its bottom 1 cm above z = 0 */
+  cf_mesh *m = tube ? cf_mesh_tube(sc->width, sc->height, sc->nx, sc->ny, 0.01 + sc->height / (2 * M_PI))
+                    : cf_mesh_grid(sc->nx, sc->ny, o, u, v, quads);
   if (!m) return cf_error_set(err, CF_EINVAL, "cannot build a %dx%d %s mesh", sc->nx, sc->ny, sc->mesh_kind);
   if (sc->noise > 0) {
     uint64_t s = sc->seed * 0x9E3779B97F4A7C15ULL + 1;

@@ -1,0 +1,193 @@
+/* contact_self.c — the cloth's self-collision rows in contact.c's projection
+ * (thesis §3.3.2, §3.4.1, SPEC §5; see contact_internal.h).
+ *
+ * Pairs are found as the steps go (selfcoll.c: continuous detection between
+ * the step's start φⁿ and each iterate φ_j with proximity ω, and with ω = 0
+ * once an iterate satisfies (3.5)), so the per-pair arrays grow; each pair
+ * is kept (one per node-face or edge-edge pair, found again or not) until a
+ * step starts with it outside the working set and many such pairs
+ * (cf_contact_self_prune).  Rows, at the iterate (SPEC §5's form):
+ *   node x_4 and face x_1..x_3: H = ⟨x_4 − Σ b_i x_i, ν⟩ − τ0, the
+ *     barycentric coordinates b of x_4's projection and ν the unit normal
+ *     towards x_4;
+ *   edges x_1 x_2 and x_3 x_4: H = ⟨(1 − s) x_1 + s x_2 − (1 − u) x_3 −
+ *     u x_4, ν⟩ − τ0 at their closest points, ν between them;
+ * ν oriented by the side at φⁿ, so that a pair that crossed within the step
+ * has H < 0 (the thesis: "ν is oriented such that H_k(φⁿ) ≥ 0").  A pair
+ * whose closest points lie on a face's boundary or an edge's end is left
+ * to the edge-edge or node-face pair there (CF_PAIR_FAR).
+ * Workspace: the pair hash (hkey) and the detection's (selfcoll.c). */
+#include "contact_internal.h"
+#include "selfcoll.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *grow_array(void *p, size_t n, size_t size, size_t old) {
+  char *q = realloc(p, n * size + 1);
+  if (q && n > old) memset(q + old * size, 0, (n - old) * size);
+  return q;
+}
+
+int cf_contact_grow(cf_contact *c, int K) {
+  if (K <= c->Kcap) return CF_OK;
+  int cap = c->Kcap ? c->Kcap : 64;
+  while (cap < K) cap *= 2;
+  size_t n = (size_t)cap, o = (size_t)c->Kcap, H = CF_QP_HMAX;
+#define GROW(f, m)                                                                  \
+  do {                                                                              \
+    void *p_ = grow_array(c->f, (m) * n, sizeof *c->f, (m) * o);                    \
+    if (!p_) return CF_ENOMEM;                                                      \
+    c->f = p_;                                                                      \
+  } while (0)
+  GROW(side, 3); GROW(pn, 1); GROW(pnode, H); GROW(pw, H); GROW(cobs, 1); GROW(H, 1); GROW(N, 3);
+  GROW(gam, 1); GROW(sprev, 1); GROW(tprev, 3); GROW(wpos, 1); GROW(W, 1); GROW(P, 1); GROW(ppos, 1);
+  GROW(wn, H); GROW(wj, H); GROW(qgam, 1); GROW(dep, 1); GROW(outs, 1);
+#undef GROW
+  for (size_t k = o; k < n; k++) c->wpos[k] = c->ppos[k] = -1;
+  c->Kcap = cap;
+  return CF_OK;
+}
+
+/* ---------------------------------------------------------- the pair hash */
+static uint32_t pair_hash(int kind, const int *v) {
+  uint64_t h = 1469598103934665603ull ^ (uint64_t)kind;
+  for (int q = 0; q < 4; q++) h = (h ^ (uint64_t)(unsigned)v[q]) * 1099511628211ull;
+  return (uint32_t)(h ^ (h >> 32));
+}
+
+static int pair_kind(const cf_contact *c, int k) { return -1 - c->cobs[k]; }
+
+static int same_pair(const cf_contact *c, int k, int kind, const int *v) {
+  return pair_kind(c, k) == kind && !memcmp(c->pnode + CF_QP_HMAX * k, v, 4 * sizeof(int));
+}
+
+/* The slot of (kind, v) in the hash: its pair, or an empty slot (-1). */
+static int *slot(cf_contact *c, int kind, const int *v) {
+  uint32_t m = (uint32_t)c->hcap - 1, i = pair_hash(kind, v) & m;
+  while (c->hkey[i] >= 0 && !same_pair(c, c->hkey[i], kind, v)) i = (i + 1) & m;
+  return c->hkey + i;
+}
+
+/* The hash rebuilt for the current self pairs, with room for twice them. */
+static int rehash(cf_contact *c, int want) {
+  int cap = 64;
+  while (cap < 2 * want) cap *= 2;
+  if (cap != c->hcap) {
+    free(c->hkey);
+    if (!(c->hkey = malloc(sizeof(int) * (size_t)cap))) return CF_ENOMEM;
+    c->hcap = cap;
+  }
+  for (int i = 0; i < cap; i++) c->hkey[i] = -1;
+  for (int k = c->K3; k < c->K; k++) *slot(c, pair_kind(c, k), c->pnode + CF_QP_HMAX * k) = k;
+  return CF_OK;
+}
+
+/* ------------------------------------------------------------ geometry */
+static double dot(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/* Self pair k at x: the vector from the other side's point to the node's
+ * (or edge a's) into v, the four weights into w (node/edge a positive);
+ * returns 1 when the closest points are interior (by CF_EDGE_END), 0 on a
+ * boundary or for a degenerate face (v then still the plane's or the
+ * clamped segments' vector where defined). */
+static int self_geometry(const cf_contact *c, int k, const double *x, double v[3], double w[4]) {
+  const int *nd = c->pnode + CF_QP_HMAX * k;
+  const double *p[4] = {x + 3 * nd[0], x + 3 * nd[1], x + 3 * nd[2], x + 3 * nd[3]};
+  if (pair_kind(c, k) == 1) { /* edges p0-p1 and p2-p3 */
+    double s, u;
+    cf_segment_closest(p[0], p[1], p[2], p[3], &s, &u);
+    for (int d = 0; d < 3; d++) v[d] = (1 - s) * p[0][d] + s * p[1][d] - (1 - u) * p[2][d] - u * p[3][d];
+    w[0] = 1 - s, w[1] = s, w[2] = -(1 - u), w[3] = -u;
+    return s > CF_EDGE_END && s < 1 - CF_EDGE_END && u > CF_EDGE_END && u < 1 - CF_EDGE_END;
+  }
+  /* node p0, face p1 p2 p3 */
+  double e1[3], e2[3], r[3], n[3], c1[3], c2[3];
+  for (int d = 0; d < 3; d++) e1[d] = p[2][d] - p[1][d], e2[d] = p[3][d] - p[1][d], r[d] = p[0][d] - p[1][d];
+  n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2], n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+  double a2 = dot(n, n);
+  if (!(a2 > 0)) return v[0] = v[1] = v[2] = 0, 0;
+  double h = dot(r, n) / a2, pr[3];
+  for (int d = 0; d < 3; d++) pr[d] = r[d] - h * n[d], v[d] = h * n[d];
+  c1[0] = pr[1] * e2[2] - pr[2] * e2[1], c1[1] = pr[2] * e2[0] - pr[0] * e2[2], c1[2] = pr[0] * e2[1] - pr[1] * e2[0];
+  c2[0] = e1[1] * pr[2] - e1[2] * pr[1], c2[1] = e1[2] * pr[0] - e1[0] * pr[2], c2[2] = e1[0] * pr[1] - e1[1] * pr[0];
+  double b1 = dot(c1, n) / a2, b2 = dot(c2, n) / a2, b0 = 1 - b1 - b2;
+  w[0] = 1, w[1] = -b0, w[2] = -b1, w[3] = -b2;
+  return b0 > CF_EDGE_END && b1 > CF_EDGE_END && b2 > CF_EDGE_END;
+}
+
+double cf_contact_self_eval(cf_contact *c, int k, const double *x) {
+  double v[3], w[4], *pw = c->pw + CF_QP_HMAX * k;
+  int ok = self_geometry(c, k, x, v, w);
+  double d = sqrt(dot(v, v));
+  if (!ok || !(d > 0)) {
+    memset(pw, 0, 4 * sizeof(double));
+    c->N[3 * k] = c->N[3 * k + 1] = c->N[3 * k + 2] = 0;
+    return CF_PAIR_FAR;
+  }
+  memcpy(pw, w, sizeof w);
+  for (int q = 0; q < 3; q++) v[q] /= d;
+  return cf_contact_side_row(c, k, d, v, 0);
+}
+
+void cf_contact_self_side(cf_contact *c, int k, const double *xprev) {
+  double w[4];
+  self_geometry(c, k, xprev, c->side + 3 * k, w);
+}
+
+/* ------------------------------------------------------------ the pairs */
+int cf_contact_self_add(cf_contact *c, const double *xprev, const double *x, double omega) {
+  const cf_self_pair *sp;
+  int m = cf_selfcoll_detect(c->sc, xprev, x, c->cp.thickness, omega, &sp), added = 0;
+  if (m < 0) return -1;
+  if ((c->K - c->K3 + m) * 2 > c->hcap && rehash(c, c->K - c->K3 + m)) return -1;
+  for (int q = 0; q < m; q++) {
+    int *s = slot(c, sp[q].kind, sp[q].v);
+    if (*s >= 0) continue;
+    if (cf_contact_grow(c, c->K + 1)) return -1;
+    int k = c->K++;
+    c->pn[k] = 4;
+    memcpy(c->pnode + CF_QP_HMAX * k, sp[q].v, 4 * sizeof(int));
+    memset(c->pw + CF_QP_HMAX * k, 0, 4 * sizeof(double));
+    c->cobs[k] = -1 - sp[q].kind;
+    c->wpos[k] = c->ppos[k] = -1;
+    c->gam[k] = c->sprev[k] = 0;
+    cf_contact_self_side(c, k, xprev);
+    *s = k;
+    added++;
+  }
+  c->nself_new = added;
+  return added;
+}
+
+int cf_contact_self_prune(cf_contact *c) {
+  int in_w = 0;
+  for (int k = c->K3; k < c->K; k++) in_w += c->wpos[k] >= 0;
+  if (c->K - c->K3 <= 2 * in_w + 256) return CF_OK;
+  /* the pattern goes: P holds pair ids */
+  for (int f = 0; f < c->np; f++) c->ppos[c->P[f]] = -1;
+  c->np = 0;
+  cholmod_free_factor(&c->L, &c->cc);
+  c->valid = 0;
+  int to = c->K3;
+  for (int k = c->K3; k < c->K; k++) {
+    if (c->wpos[k] < 0) continue;
+    if (to != k) {
+      c->pn[to] = c->pn[k], c->cobs[to] = c->cobs[k], c->H[to] = c->H[k], c->gam[to] = c->gam[k];
+      c->sprev[to] = c->sprev[k], c->qgam[to] = c->qgam[k], c->dep[to] = c->dep[k], c->outs[to] = c->outs[k];
+      memcpy(c->pnode + CF_QP_HMAX * to, c->pnode + CF_QP_HMAX * k, CF_QP_HMAX * sizeof(int));
+      memcpy(c->pw + CF_QP_HMAX * to, c->pw + CF_QP_HMAX * k, CF_QP_HMAX * sizeof(double));
+      memcpy(c->N + 3 * to, c->N + 3 * k, 3 * sizeof(double));
+      memcpy(c->side + 3 * to, c->side + 3 * k, 3 * sizeof(double));
+      memcpy(c->tprev + 3 * to, c->tprev + 3 * k, 3 * sizeof(double));
+      c->W[c->wpos[k]] = to;
+      c->wpos[to] = c->wpos[k];
+    }
+    to++;
+  }
+  for (int k = to; k < c->K; k++) c->wpos[k] = c->ppos[k] = -1;
+  c->K = to;
+  return rehash(c, c->K - c->K3);
+}

@@ -335,7 +335,7 @@ typedef struct {
 
 /* The horizontal A2 sheet (7 x 9) dropped from z = 0 on the needles o for
  * 1.5 s: clearances at every step as the header says. */
-static needles_result drop_on_needles(const cf_obstacle *o, const char *what) {
+static needles_result drop_on_needles(const cf_obstacle *o, int self, const char *what) {
   needles_result res = {INFINITY, 0, 0, 0, 0};
   double org[3] = {0, 0, 0}, u[3] = {0.42, 0, 0}, v[3] = {0, 0.594, 0};
   cf_mesh *m = cf_mesh_grid(7, 9, org, u, v, 1);
@@ -343,6 +343,7 @@ static needles_result drop_on_needles(const cf_obstacle *o, const char *what) {
   cf_params_default(&p);
   cf_contact_params cp;
   cf_contact_params_default(&cp);
+  cp.self = self;
   cf_error err = {0, ""};
   cf_sim *s = cf_sim_alloc(m, &p, NULL, 0, &err);
   int rc = s ? cf_sim_set_obstacles(s, o, 1, &cp, &err) : CF_ENOMEM;
@@ -377,13 +378,13 @@ static needles_result drop_on_needles(const cf_obstacle *o, const char *what) {
 }
 
 /* 5. Needles (thesis §3.6.3): the tips are where the surface's normal is
- * vertical and H = 0; a sheet dropped on them keeps every node at H >= 0
- * (distance τ0 − ε1) and no tip pierces it (no triangle meets the segment
- * from a tip 5 cm down its needle); the same needles without sharp points
- * (an empty field) let the tips through.  Printed, not asserted: the steps
- * at which the sheet intersects itself (exact edge-triangle tests) — it
- * folds onto itself between the needles from 0.6 s on, and self-collisions
- * are not built (issue 14). */
+ * vertical and H = 0; a sheet dropped on them with self-collisions keeps
+ * every node at H >= 0 (distance τ0 − ε1), no tip pierces it (no triangle
+ * meets the segment from a tip 5 cm down its needle), and it never
+ * intersects itself (exact edge-triangle tests at every step; issue 14
+ * acceptance 1); without self-collisions it folds through itself between
+ * the needles (so that check can fail), and the same needles without sharp
+ * points (an empty field) let the tips through. */
 static void test_needles(void) {
   cf_obstacle o = needles(1);
   cf_error err = {0, ""};
@@ -398,12 +399,14 @@ static void test_needles(void) {
     worst = fmax(worst, fmax(fabs(d), fabs(n[2] - 1)));
   }
   CHECK(worst < 1e-12, "needles: tips off the surface or not vertical by %.3g", worst);
-  needles_result a = drop_on_needles(&o, "needles"), b;
+  needles_result a = drop_on_needles(&o, 1, "needles with self-collisions"), c = drop_on_needles(&o, 0, "needles without"), b;
   CHECK(a.ok && a.node_clear >= -1e-5, "needles: a node %.3g m inside the thickness", a.node_clear);
   CHECK(a.pierced == 0, "needles: %d tip piercings", a.pierced);
   CHECK(a.viol <= 1e-3, "needles: violation %.3g", a.viol);
+  CHECK(a.self == 0, "needles: %d steps with the sheet intersecting itself", a.self);
+  CHECK(c.self > 0, "needles without self-collisions: no self-intersection, so the check proves nothing");
   cf_obstacle bare = needles(0);
-  b = drop_on_needles(&bare, "needles without sharp points");
+  b = drop_on_needles(&bare, 1, "needles without sharp points");
   CHECK(b.pierced > 0, "needles without sharp points: no tip got through, so the test proves nothing");
 }
 

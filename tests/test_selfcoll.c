@@ -13,7 +13,11 @@
  *    edge-triangle tests, cf_selfcoll_intersections), every free node is at
  *    least thickness - eps1 above the floor and the metric violation is at
  *    most tol; the run without self-collisions does intersect itself (so
- *    the check can fail).  Printed: the layers' gap at the end. */
+ *    the check can fail).  Printed: the layers' gap at the end.
+ * 3. A sleeve (experiments/garment.ini: a tube, no boundary around it)
+ *    collapsing on the floor, its top half onto its bottom half, 150 steps:
+ *    the same assertions, and the run without self-collisions intersects
+ *    itself. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,8 +167,66 @@ static void test_fold(void) {
   CHECK(b.intersecting > 0, "the fold without self-collisions does not intersect itself: the check proves nothing");
 }
 
+/* 3. A sleeve collapsing on a floor (experiments/garment.ini): a tube, a
+ * mesh without a boundary around it, whose top half falls onto its bottom
+ * half. */
+static fold_result sleeve(int self, const char *what) {
+  fold_result res = {0, 0, 0, INFINITY, 0, NAN};
+  cf_mesh *m = cf_mesh_tube(0.42, 0.594, 7, 12, 0.01 + 0.594 / (2 * M_PI));
+  cf_params p;
+  cf_params_default(&p);
+  cf_contact_params cp;
+  cf_contact_params_default(&cp);
+  cp.self = self, cp.self_mu = getenv("SMU") ? atof(getenv("SMU")) : 0.3;
+  cf_obstacle floor;
+  cf_obstacle_init(&floor, cf_obstacle_plane);
+  floor.mu = 0.3;
+  cf_error err = {0, ""};
+  unsigned char is_kin[84] = {0};
+  cf_selfcoll *chk = m ? cf_selfcoll_alloc(m, is_kin, &err) : NULL;
+  cf_sim *s = chk ? cf_sim_alloc(m, &p, NULL, 0, &err) : NULL;
+  int rc = s ? cf_sim_set_obstacles(s, &floor, 1, &cp, &err) : CF_ENOMEM;
+  for (int k = 1; k <= 150 && rc == CF_OK; k++) {
+    if ((rc = cf_sim_step(s, NULL, &err))) break;
+    const double *x = cf_sim_x(s);
+    res.intersecting += cf_selfcoll_intersections(chk, x) > 0;
+    if (getenv("DBG")) { double hz = -1, vmax = 0; const double *vv = cf_sim_v(s); for (int i = 0; i < 84; i++) hz = fmax(hz, x[3*i+2]), vmax = fmax(vmax, fabs(vv[3*i+2])); printf("  step %d: zmax %.4f vmax %.3f iters %d contacts %d\n", k, hz, vmax, cf_sim_get_stats(s).last_iterations, cf_sim_get_stats(s).last_contacts); }
+    for (int i = 0; i < 84; i++) res.clear = fmin(res.clear, x[3 * i + 2] - cp.thickness);
+    res.viol = fmax(res.viol, cf_sim_get_stats(s).last_violation);
+    res.steps = k;
+  }
+  if (s && rc == CF_OK) { /* the height of the flattened sleeve */
+    const double *x = cf_sim_x(s);
+    double hi = -INFINITY;
+    for (int i = 0; i < 84; i++) hi = fmax(hi, x[3 * i + 2]);
+    res.gap = hi;
+  }
+  if (s) {
+    cf_sim_stats st = cf_sim_get_stats(s);
+    printf("%s: %d steps, %d with self-intersections, floor clearance %.3g m, violation %.3g, %.4g m high at the "
+           "end; %ld contact steps, %.2f iterations/step\n", what, res.steps, res.intersecting, res.clear, res.viol,
+           res.gap, st.contact_steps, (double)st.iterations / (st.steps ? st.steps : 1));
+  }
+  if (rc) printf("%s: %s\n", what, err.msg);
+  res.ok = rc == CF_OK;
+  cf_sim_free(s);
+  cf_selfcoll_free(chk);
+  cf_mesh_free(m);
+  return res;
+}
+
+static void test_sleeve(void) {
+  fold_result a = sleeve(1, "sleeve with self-collisions"), b = sleeve(0, "sleeve without");
+  CHECK(a.ok && a.steps == 150, "sleeve: stopped at step %d", a.steps);
+  CHECK(a.intersecting == 0, "sleeve: %d steps with self-intersections", a.intersecting);
+  CHECK(a.clear >= -1e-5, "sleeve: a node %.3g m into the floor's thickness", a.clear);
+  CHECK(a.viol <= 1e-3, "sleeve: violation %.3g", a.viol);
+  CHECK(b.intersecting > 0, "the sleeve without self-collisions does not intersect itself: the check proves nothing");
+}
+
 int main(void) {
   test_detection();
   test_fold();
+  test_sleeve();
   return cf_test_done("test_selfcoll");
 }

@@ -28,6 +28,10 @@ typedef struct cf_contact cf_contact;
  * next iteration re-linearizes, and (3.5) still decides convergence. */
 #define CF_CONTACT_MAX_OUTS 3
 
+/* A projection iteration whose relative metric violation exceeds this has
+ * diverged: the step fails at once and is split (see contact.c). */
+#define CF_CONTACT_DIVERGED 1.0
+
 typedef struct {
   int iterations;     /* projection iterations (QPs (3.4) solved) */
   int factorizations; /* numeric factorizations of the contact system */

@@ -8,14 +8,16 @@
  * step starts with it outside the working set and many such pairs
  * (cf_contact_self_prune).  Rows, at the iterate (SPEC §5's form):
  *   node x_4 and face x_1..x_3: H = ⟨x_4 − Σ b_i x_i, ν⟩ − τ0, the
- *     barycentric coordinates b of x_4's projection and ν the unit normal
- *     towards x_4;
+ *     barycentric coordinates b of x_4's projection, ν the face's normal;
  *   edges x_1 x_2 and x_3 x_4: H = ⟨(1 − s) x_1 + s x_2 − (1 − u) x_3 −
- *     u x_4, ν⟩ − τ0 at their closest points, ν between them;
+ *     u x_4, ν⟩ − τ0 at their closest points, ν normal to both edges;
  * ν oriented by the side at φⁿ, so that a pair that crossed within the step
  * has H < 0 (the thesis: "ν is oriented such that H_k(φⁿ) ≥ 0").  A pair
- * whose closest points lie on a face's boundary or an edge's end is left
- * to the edge-edge or node-face pair there (CF_PAIR_FAR).
+ * whose closest points lie on a face's boundary or an edge's end, or whose
+ * edges are nearly parallel, is left to the pairs there (CF_PAIR_FAR).
+ * Why the normal to both edges and not the closest points' direction: for
+ * two layers' edges lying one on the other that direction is rounding, and
+ * rows along it threw a collapsing sleeve's nodes sideways at 15 m/s.
  * Workspace: the pair hash (hkey) and the detection's (selfcoll.c). */
 #include "contact_internal.h"
 #include "selfcoll.h"
@@ -88,53 +90,82 @@ static int rehash(cf_contact *c, int want) {
 /* ------------------------------------------------------------ geometry */
 static double dot(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
-/* Self pair k at x: the vector from the other side's point to the node's
- * (or edge a's) into v, the four weights into w (node/edge a positive);
- * returns 1 when the closest points are interior (by CF_EDGE_END), 0 on a
- * boundary or for a degenerate face (v then still the plane's or the
- * clamped segments' vector where defined). */
-static int self_geometry(const cf_contact *c, int k, const double *x, double v[3], double w[4]) {
+/* Self pair k at x: the pair's unit normal into nrm (a face's normal; the
+ * normal to both edges, their cross product), the vector from the other
+ * side's closest point to the node's (or edge a's) into r, the four
+ * weights into w (node/edge a positive); returns 1 when the closest points
+ * are interior (edges: by CF_EDGE_END; a node's projection: on the closed
+ * face) and the normal is defined (edges more than
+ * CF_SELF_PARALLEL apart in angle: nearly parallel edges have no normal,
+ * and the node-face pairs of the same touch hold them), else 0. */
+#define CF_SELF_PARALLEL 0.1 /* sin of the angle */
+#define CF_SELF_ON_FACE 1e-9  /* barycentric slack of a projection on a face's boundary */
+static int self_geometry(const cf_contact *c, int k, const double *x, double nrm[3], double r[3], double w[4]) {
   const int *nd = c->pnode + CF_QP_HMAX * k;
   const double *p[4] = {x + 3 * nd[0], x + 3 * nd[1], x + 3 * nd[2], x + 3 * nd[3]};
-  if (pair_kind(c, k) == 1) { /* edges p0-p1 and p2-p3 */
+  double e1[3], e2[3], n[3];
+  int ee = pair_kind(c, k) == 1;
+  for (int d = 0; d < 3; d++)
+    e1[d] = ee ? p[1][d] - p[0][d] : p[2][d] - p[1][d], e2[d] = ee ? p[3][d] - p[2][d] : p[3][d] - p[1][d];
+  n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2], n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+  double a2 = dot(n, n), l = sqrt(a2);
+  for (int d = 0; d < 3; d++) nrm[d] = l > 0 ? n[d] / l : 0;
+  if (ee) { /* edges p0-p1 and p2-p3 */
     double s, u;
     cf_segment_closest(p[0], p[1], p[2], p[3], &s, &u);
-    for (int d = 0; d < 3; d++) v[d] = (1 - s) * p[0][d] + s * p[1][d] - (1 - u) * p[2][d] - u * p[3][d];
+    for (int d = 0; d < 3; d++) r[d] = (1 - s) * p[0][d] + s * p[1][d] - (1 - u) * p[2][d] - u * p[3][d];
     w[0] = 1 - s, w[1] = s, w[2] = -(1 - u), w[3] = -u;
-    return s > CF_EDGE_END && s < 1 - CF_EDGE_END && u > CF_EDGE_END && u < 1 - CF_EDGE_END;
+    return l > CF_SELF_PARALLEL * sqrt(dot(e1, e1) * dot(e2, e2)) && s > CF_EDGE_END && s < 1 - CF_EDGE_END &&
+           u > CF_EDGE_END && u < 1 - CF_EDGE_END;
   }
-  /* node p0, face p1 p2 p3 */
-  double e1[3], e2[3], r[3], n[3], c1[3], c2[3];
-  for (int d = 0; d < 3; d++) e1[d] = p[2][d] - p[1][d], e2[d] = p[3][d] - p[1][d], r[d] = p[0][d] - p[1][d];
-  n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2], n[2] = e1[0] * e2[1] - e1[1] * e2[0];
-  double a2 = dot(n, n);
-  if (!(a2 > 0)) return v[0] = v[1] = v[2] = 0, 0;
-  double h = dot(r, n) / a2, pr[3];
-  for (int d = 0; d < 3; d++) pr[d] = r[d] - h * n[d], v[d] = h * n[d];
+  /* node p0, face p1 p2 p3: barycentric coordinates of its projection */
+  if (!(a2 > 0)) return r[0] = r[1] = r[2] = 0, 0;
+  double q[3], c1[3], c2[3];
+  for (int d = 0; d < 3; d++) q[d] = p[0][d] - p[1][d];
+  double h = dot(q, n) / a2, pr[3];
+  for (int d = 0; d < 3; d++) pr[d] = q[d] - h * n[d], r[d] = h * n[d];
   c1[0] = pr[1] * e2[2] - pr[2] * e2[1], c1[1] = pr[2] * e2[0] - pr[0] * e2[2], c1[2] = pr[0] * e2[1] - pr[1] * e2[0];
   c2[0] = e1[1] * pr[2] - e1[2] * pr[1], c2[1] = e1[2] * pr[0] - e1[0] * pr[2], c2[2] = e1[0] * pr[1] - e1[1] * pr[0];
   double b1 = dot(c1, n) / a2, b2 = dot(c2, n) / a2, b0 = 1 - b1 - b2;
   w[0] = 1, w[1] = -b0, w[2] = -b1, w[3] = -b2;
-  return b0 > CF_EDGE_END && b1 > CF_EDGE_END && b2 > CF_EDGE_END;
+  /* the closed face: a node right above a node of the other layer (a
+   * sleeve's two layers line up) projects on a vertex, and no edge-edge
+   * pair holds it there */
+  return b0 >= -CF_SELF_ON_FACE && b1 >= -CF_SELF_ON_FACE && b2 >= -CF_SELF_ON_FACE;
 }
 
+/* The thesis' row (§3.3.2): H = ⟨r, ν⟩ − τ0 with ν the pair's normal at the
+ * iterate, turned so that H(φⁿ) ≥ 0: ⟨r(φⁿ), ν⟩ ≥ 0 for r(φⁿ) = Σ w_e
+ * x_e(φⁿ) with the iterate's weights (c->xstart); a pair that crossed then
+ * has H < 0.  Why not compare ν with the normal at φⁿ: a side wall of a
+ * collapsing sleeve turns by 90° within a step, and the two normals' sign
+ * was then rounding. */
 double cf_contact_self_eval(cf_contact *c, int k, const double *x) {
-  double v[3], w[4], *pw = c->pw + CF_QP_HMAX * k;
-  int ok = self_geometry(c, k, x, v, w);
-  double d = sqrt(dot(v, v));
-  if (!ok || !(d > 0)) {
+  double nrm[3], r[3], w[4], *pw = c->pw + CF_QP_HMAX * k, *nk = c->N + 3 * k;
+  const double *sd = c->side + 3 * k;
+  if (!self_geometry(c, k, x, nrm, r, w)) {
     memset(pw, 0, 4 * sizeof(double));
-    c->N[3 * k] = c->N[3 * k + 1] = c->N[3 * k + 2] = 0;
+    nk[0] = nk[1] = nk[2] = 0;
     return CF_PAIR_FAR;
   }
+  double o = dot(nrm, sd);
+  if (c->xstart) {
+    double rn[3] = {0, 0, 0};
+    for (int e = 0; e < 4; e++)
+      for (int q = 0; q < 3; q++) rn[q] += w[e] * c->xstart[3 * c->pnode[CF_QP_HMAX * k + e] + q];
+    o = dot(nrm, rn);
+  }
+  double sg = o < 0 || (o == 0 && dot(nrm, r) < 0) ? -1 : 1;
+  for (int q = 0; q < 3; q++) nk[q] = sg * nrm[q];
   memcpy(pw, w, sizeof w);
-  for (int q = 0; q < 3; q++) v[q] /= d;
-  return cf_contact_side_row(c, k, d, v, 0);
+  return dot(r, nk) - c->cp.thickness;
 }
 
 void cf_contact_self_side(cf_contact *c, int k, const double *xprev) {
-  double w[4];
-  self_geometry(c, k, xprev, c->side + 3 * k, w);
+  double nrm[3], r[3], w[4], *sd = c->side + 3 * k;
+  self_geometry(c, k, xprev, nrm, r, w);
+  double h = dot(r, nrm);
+  for (int q = 0; q < 3; q++) sd[q] = h * nrm[q];
 }
 
 /* ------------------------------------------------------------ the pairs */

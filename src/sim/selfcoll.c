@@ -416,7 +416,8 @@ static int segment_triangle(const double *p0, const double *p1, const double *a,
   for (int k = 0; k < 3; k++) d[k] = p1[k] - p0[k], e1[k] = b[k] - a[k], e2[k] = c[k] - a[k], t[k] = p0[k] - a[k];
   cross(d, e2, h);
   double det = dot(e1, h);
-  if (fabs(det) < 1e-300) return 0;
+  /* a segment in the triangle's plane (to rounding) does not pierce it */
+  if (!(fabs(det) > 1e-12 * sqrt(dot(d, d) * dot(e1, e1) * dot(e2, e2)))) return 0;
   double u = dot(t, h) / det;
   if (u < 0 || u > 1) return 0;
   cross(t, e1, q);

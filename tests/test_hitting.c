@@ -46,14 +46,7 @@
 static const char *exe, *root;
 static char dir[] = "/tmp/cf_hitting.XXXXXX";
 
-static char *run(char *const *argv, const char *what) {
-  char *out = NULL, *err = NULL;
-  int st = cf_test_run(argv, dir, &out, &err);
-  CHECK(st == 0, "%s: status %d: %s", what, st, err ? err : "");
-  free(err);
-  if (st) free(out), out = NULL;
-  return out;
-}
+static char *run(char *const *argv, const char *what) { return cf_test_run_ok(argv, dir, what); }
 
 /* Synthesize and ingest seed's recording; its config into *c; 0 or -1. */
 static int make(int seed, cf_synth_config *c, char *h5, size_t size) {

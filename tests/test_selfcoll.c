@@ -13,7 +13,7 @@
  *    edge-triangle tests, cf_selfcoll_intersections), every free node is at
  *    least thickness - eps1 above the floor and the metric violation is at
  *    most tol; the run without self-collisions does intersect itself (so
- *    the check can fail).  Printed: the layers' gap at the end.
+ *    the check can fail).
  * 3. A sleeve (experiments/garment.ini: a tube, no boundary around it)
  *    collapsing on the floor, its top half onto its bottom half, 150 steps:
  *    the same assertions, and the run without self-collisions intersects
@@ -95,133 +95,100 @@ static void test_detection(void) {
 
 typedef struct {
   int steps, intersecting, ok;
-  double clear, viol, gap;
-} fold_result;
+  double clear, viol, top;
+} layered_result;
 
-/* The fold of the header with contact parameters cp. */
-static fold_result fold(int self, const char *what) {
-  fold_result res = {0, 0, 0, INFINITY, 0, NAN};
+/* The fold's far edge: lifted over the sheet and laid near the near edge
+ * over 1.5 s (positions of its 7 nodes at step k into kp). */
+static void fold_edge(const cf_mesh *m, const int *kin, int k, double dt, double *kp) {
+  double sf = fmin(1, k * dt / 1.5);
+  for (int i = 0; i < 7; i++) {
+    kp[3 * i] = m->x[3 * kin[i]];
+    kp[3 * i + 1] = 0.594 - (0.594 - 0.15) * sf;
+    kp[3 * i + 2] = 0.003 + 0.3 * sin(M_PI * sf) + 0.027 * sf;
+  }
+}
+
+/* Mesh m (kin[n_kin] driven by drive, may be NULL) on a floor for `steps`
+ * steps, with or without self-collisions: the checks of the header at every
+ * step, and the highest node at the end. */
+static layered_result layered(cf_mesh *m, const int *kin, int n_kin,
+                              void (*drive)(const cf_mesh *, const int *, int, double, double *), int steps,
+                              int self, const char *what) {
+  layered_result res = {0, 0, 0, INFINITY, 0, NAN};
+  cf_params p;
+  cf_params_default(&p);
+  cf_contact_params cp;
+  cf_contact_params_default(&cp);
+  cp.self = self, cp.self_mu = 0.3;
+  cf_obstacle floor;
+  cf_obstacle_init(&floor, cf_obstacle_plane);
+  floor.mu = 0.3;
+  cf_error err = {0, ""};
+  unsigned char *is_kin = calloc((size_t)m->n_nodes, 1);
+  for (int i = 0; i < n_kin; i++) is_kin[kin[i]] = 1;
+  cf_selfcoll *chk = cf_selfcoll_alloc(m, is_kin, &err);
+  cf_sim *s = chk ? cf_sim_alloc(m, &p, kin, n_kin, &err) : NULL;
+  int rc = s ? cf_sim_set_obstacles(s, &floor, 1, &cp, &err) : CF_ENOMEM;
+  double kp[3 * 16];
+  for (int k = 1; k <= steps && rc == CF_OK; k++) {
+    if (drive) drive(m, kin, k, p.dt, kp);
+    if ((rc = cf_sim_step(s, drive ? kp : NULL, &err))) break;
+    const double *x = cf_sim_x(s);
+    res.intersecting += cf_selfcoll_intersections(chk, x) > 0;
+    for (int i = 0; i < m->n_nodes; i++)
+      if (!is_kin[i]) res.clear = fmin(res.clear, x[3 * i + 2] - cp.thickness);
+    res.viol = fmax(res.viol, cf_sim_get_stats(s).last_violation);
+    res.steps = k;
+  }
+  if (s && rc == CF_OK)
+    for (int i = 0; i < m->n_nodes; i++) res.top = fmax(res.top, cf_sim_x(s)[3 * i + 2]); /* fmax skips the NaN */
+  if (s) {
+    cf_sim_stats st = cf_sim_get_stats(s);
+    printf("%s: %d steps, %d with self-intersections, floor clearance %.3g m, violation %.3g, highest node %.4g m at "
+           "the end; %ld contact steps, %.2f iterations/step\n", what, res.steps, res.intersecting, res.clear,
+           res.viol, res.top, st.contact_steps, (double)st.iterations / (st.steps ? st.steps : 1));
+  }
+  if (rc) printf("%s: %s\n", what, err.msg);
+  res.ok = rc == CF_OK;
+  cf_sim_free(s);
+  cf_selfcoll_free(chk);
+  free(is_kin);
+  return res;
+}
+
+/* The checks of the header on the run with self-collisions (a), and that
+ * the run without (b) does intersect itself. */
+static void check_layered(layered_result a, layered_result b, int steps, const char *what) {
+  CHECK(a.ok && a.steps == steps, "%s: stopped at step %d", what, a.steps);
+  CHECK(a.intersecting == 0, "%s: %d steps with self-intersections", what, a.intersecting);
+  CHECK(a.clear >= -1e-5, "%s: a node %.3g m into the floor's thickness", what, a.clear);
+  CHECK(a.viol <= 1e-3, "%s: violation %.3g", what, a.viol);
+  CHECK(b.intersecting > 0, "%s without self-collisions does not intersect itself: the check proves nothing", what);
+}
+
+/* 2. The fold: the top layer ends one thickness (2 mm) above the bottom one
+ * (printed: the highest node, the far edge's, is driven to 3 cm). */
+static void test_fold(void) {
   double org[3] = {0, 0, 0.003}, u[3] = {0.42, 0, 0}, v[3] = {0, 0.594, 0};
   cf_mesh *m = cf_mesh_grid(7, 9, org, u, v, 1);
   int kin[7];
   for (int i = 0; i < 7; i++) kin[i] = 56 + i; /* the far edge, y = 0.594 */
-  cf_params p;
-  cf_params_default(&p);
-  cf_contact_params cp;
-  cf_contact_params_default(&cp);
-  cp.self = self;
-  cf_obstacle floor;
-  cf_obstacle_init(&floor, cf_obstacle_plane);
-  floor.mu = 0.3;
-  cf_error err = {0, ""};
-  unsigned char is_kin[63] = {0};
-  for (int i = 0; i < 7; i++) is_kin[kin[i]] = 1;
-  cf_selfcoll *chk = cf_selfcoll_alloc(m, is_kin, &err);
-  cf_sim *s = chk ? cf_sim_alloc(m, &p, kin, 7, &err) : NULL;
-  int rc = s ? cf_sim_set_obstacles(s, &floor, 1, &cp, &err) : CF_ENOMEM;
-  double kp[21];
-  for (int k = 1; k <= 200 && rc == CF_OK; k++) {
-    double t = k * p.dt, sf = fmin(1, t / 1.5);
-    for (int i = 0; i < 7; i++) {
-      kp[3 * i] = m->x[3 * kin[i]];
-      kp[3 * i + 1] = 0.594 - (0.594 - 0.15) * sf;
-      kp[3 * i + 2] = 0.003 + 0.3 * sin(M_PI * sf) + 0.027 * sf;
-    }
-    if ((rc = cf_sim_step(s, kp, &err))) break;
-    const double *x = cf_sim_x(s);
-    res.intersecting += cf_selfcoll_intersections(chk, x) > 0;
-    for (int i = 0; i < 56; i++) res.clear = fmin(res.clear, x[3 * i + 2] - cp.thickness);
-    res.viol = fmax(res.viol, cf_sim_get_stats(s).last_violation);
-    res.steps = k;
-  }
-  if (s && rc == CF_OK) { /* the gap between the layers above the middle row of the bottom one */
-    const double *x = cf_sim_x(s);
-    double lo = INFINITY, hi = -INFINITY;
-    for (int i = 0; i < 63; i++) {
-      if (fabs(x[3 * i + 1] - 0.2) > 0.04 || fabs(x[3 * i] - 0.21) > 0.04) continue;
-      lo = fmin(lo, x[3 * i + 2]), hi = fmax(hi, x[3 * i + 2]);
-    }
-    res.gap = hi - lo;
-  }
-  if (s) {
-    cf_sim_stats st = cf_sim_get_stats(s);
-    printf("%s: %d steps, %d with self-intersections, floor clearance %.3g m, violation %.3g, layers %.4g m apart "
-           "at the end; %ld contact steps, %.2f iterations/step, %d contacts at the end\n", what, res.steps,
-           res.intersecting, res.clear, res.viol, res.gap, st.contact_steps,
-           (double)st.iterations / (st.steps ? st.steps : 1), st.last_contacts);
-  }
-  if (rc) printf("%s: %s\n", what, err.msg);
-  res.ok = rc == CF_OK;
-  cf_sim_free(s);
-  cf_selfcoll_free(chk);
+  layered_result a = layered(m, kin, 7, fold_edge, 200, 1, "fold with self-collisions");
+  layered_result b = layered(m, kin, 7, fold_edge, 200, 0, "fold without");
+  check_layered(a, b, 200, "fold");
   cf_mesh_free(m);
-  return res;
-}
-
-static void test_fold(void) {
-  fold_result a = fold(1, "fold with self-collisions"), b = fold(0, "fold without");
-  CHECK(a.ok && a.steps == 200, "fold with self-collisions: stopped at step %d", a.steps);
-  CHECK(a.intersecting == 0, "fold with self-collisions: %d steps with self-intersections", a.intersecting);
-  CHECK(a.clear >= -1e-5, "fold: a node %.3g m into the floor's thickness", a.clear);
-  CHECK(a.viol <= 1e-3, "fold: violation %.3g", a.viol);
-  CHECK(b.intersecting > 0, "the fold without self-collisions does not intersect itself: the check proves nothing");
 }
 
 /* 3. A sleeve collapsing on a floor (experiments/garment.ini): a tube, a
  * mesh without a boundary around it, whose top half falls onto its bottom
- * half. */
-static fold_result sleeve(int self, const char *what) {
-  fold_result res = {0, 0, 0, INFINITY, 0, NAN};
-  cf_mesh *m = cf_mesh_tube(0.42, 0.594, 7, 12, 0.01 + 0.594 / (2 * M_PI));
-  cf_params p;
-  cf_params_default(&p);
-  cf_contact_params cp;
-  cf_contact_params_default(&cp);
-  cp.self = self, cp.self_mu = getenv("SMU") ? atof(getenv("SMU")) : 0.3;
-  cf_obstacle floor;
-  cf_obstacle_init(&floor, cf_obstacle_plane);
-  floor.mu = 0.3;
-  cf_error err = {0, ""};
-  unsigned char is_kin[84] = {0};
-  cf_selfcoll *chk = m ? cf_selfcoll_alloc(m, is_kin, &err) : NULL;
-  cf_sim *s = chk ? cf_sim_alloc(m, &p, NULL, 0, &err) : NULL;
-  int rc = s ? cf_sim_set_obstacles(s, &floor, 1, &cp, &err) : CF_ENOMEM;
-  for (int k = 1; k <= 150 && rc == CF_OK; k++) {
-    if ((rc = cf_sim_step(s, NULL, &err))) break;
-    const double *x = cf_sim_x(s);
-    res.intersecting += cf_selfcoll_intersections(chk, x) > 0;
-    if (getenv("DBG")) { double hz = -1, vmax = 0; const double *vv = cf_sim_v(s); for (int i = 0; i < 84; i++) hz = fmax(hz, x[3*i+2]), vmax = fmax(vmax, fabs(vv[3*i+2])); printf("  step %d: zmax %.4f vmax %.3f iters %d contacts %d\n", k, hz, vmax, cf_sim_get_stats(s).last_iterations, cf_sim_get_stats(s).last_contacts); }
-    for (int i = 0; i < 84; i++) res.clear = fmin(res.clear, x[3 * i + 2] - cp.thickness);
-    res.viol = fmax(res.viol, cf_sim_get_stats(s).last_violation);
-    res.steps = k;
-  }
-  if (s && rc == CF_OK) { /* the height of the flattened sleeve */
-    const double *x = cf_sim_x(s);
-    double hi = -INFINITY;
-    for (int i = 0; i < 84; i++) hi = fmax(hi, x[3 * i + 2]);
-    res.gap = hi;
-  }
-  if (s) {
-    cf_sim_stats st = cf_sim_get_stats(s);
-    printf("%s: %d steps, %d with self-intersections, floor clearance %.3g m, violation %.3g, %.4g m high at the "
-           "end; %ld contact steps, %.2f iterations/step\n", what, res.steps, res.intersecting, res.clear, res.viol,
-           res.gap, st.contact_steps, (double)st.iterations / (st.steps ? st.steps : 1));
-  }
-  if (rc) printf("%s: %s\n", what, err.msg);
-  res.ok = rc == CF_OK;
-  cf_sim_free(s);
-  cf_selfcoll_free(chk);
-  cf_mesh_free(m);
-  return res;
-}
-
+ * half (printed: its height at the end, two layers and their gap). */
 static void test_sleeve(void) {
-  fold_result a = sleeve(1, "sleeve with self-collisions"), b = sleeve(0, "sleeve without");
-  CHECK(a.ok && a.steps == 150, "sleeve: stopped at step %d", a.steps);
-  CHECK(a.intersecting == 0, "sleeve: %d steps with self-intersections", a.intersecting);
-  CHECK(a.clear >= -1e-5, "sleeve: a node %.3g m into the floor's thickness", a.clear);
-  CHECK(a.viol <= 1e-3, "sleeve: violation %.3g", a.viol);
-  CHECK(b.intersecting > 0, "the sleeve without self-collisions does not intersect itself: the check proves nothing");
+  cf_mesh *m = cf_mesh_tube(0.42, 0.594, 7, 12, 0.01 + 0.594 / (2 * M_PI));
+  layered_result a = layered(m, NULL, 0, NULL, 150, 1, "sleeve with self-collisions");
+  layered_result b = layered(m, NULL, 0, NULL, 150, 0, "sleeve without");
+  check_layered(a, b, 150, "sleeve");
+  cf_mesh_free(m);
 }
 
 int main(void) {

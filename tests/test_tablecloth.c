@@ -39,14 +39,7 @@
 static const char *exe, *root;
 static char dir[] = "/tmp/cf_tablecloth.XXXXXX";
 
-static char *run(char *const *argv, const char *what) {
-  char *out = NULL, *err = NULL;
-  int st = cf_test_run(argv, dir, &out, &err);
-  CHECK(st == 0, "%s: status %d: %s", what, st, err ? err : "");
-  free(err);
-  if (st) free(out), out = NULL;
-  return out;
-}
+static char *run(char *const *argv, const char *what) { return cf_test_run_ok(argv, dir, what); }
 
 /* Synthesize and ingest the recording with friction mu; returns 0 or -1. */
 static int make(double mu, int seed, char *h5, size_t size) {

@@ -61,6 +61,15 @@ int cf_test_run(char *const argv[], const char *dir, char **out, char **err) {
   return rc == 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+char *cf_test_run_ok(char *const argv[], const char *dir, const char *what) {
+  char *out = NULL, *err = NULL;
+  int st = cf_test_run(argv, dir, &out, &err);
+  CHECK(st == 0, "%s: status %d: %s", what, st, err ? err : "");
+  free(err);
+  if (st) free(out), out = NULL;
+  return out;
+}
+
 int cf_test_find_program(const char *name, char *buf, size_t size) {
   const char *path = getenv("PATH");
   for (const char *p = path; p && *p;) {

@@ -29,6 +29,9 @@ char *cf_test_slurp(const char *path, size_t *len);
  * returns the exit status (-1 if it did not exit normally).  *out and *err
  * (when not NULL) get what it printed (malloc'ed, NULL if unreadable). */
 int cf_test_run(char *const argv[], const char *dir, char **out, char **err);
+/* cf_test_run that must succeed: its stdout (malloc'ed), or NULL after a
+ * failed check naming what and the stderr. */
+char *cf_test_run_ok(char *const argv[], const char *dir, const char *what);
 /* The path of the executable name on $PATH into buf; 0 if none. */
 int cf_test_find_program(const char *name, char *buf, size_t size);
 /* Entries of a folder other than those starting with '.' (0 if unreadable). */

@@ -349,6 +349,29 @@ static int edge_edge(const double *x0, const double *x1, const int *v, double ta
   return 0;
 }
 
+/* The triangles in the cells of box, each once (query number stamp), that
+ * do not have node skip0 or skip1 and whose box meets box: fn(ctx, t) for
+ * each; a non-zero return of fn stops and is returned. */
+static int triangles_near(cf_selfcoll *s, const double *box, int stamp, int skip0, int skip1,
+                          int (*fn)(void *ctx, int t), void *ctx) {
+  cell_it it;
+  int bucket;
+  cells_begin(&it, box, s->h);
+  while (cells_next(&it, s->gt.nb, &bucket))
+    for (int p = s->gt.start[bucket]; p < s->gt.start[bucket + 1]; p++) {
+      int t = s->gt.item[p];
+      const int *tv = s->tri + 3 * t;
+      if (s->stamp[t] == stamp) continue;
+      s->stamp[t] = stamp;
+      if (tv[0] == skip0 || tv[1] == skip0 || tv[2] == skip0 || tv[0] == skip1 || tv[1] == skip1 || tv[2] == skip1 ||
+          !overlap(box, s->gt.box + 6 * t))
+        continue;
+      int rc = fn(ctx, t);
+      if (rc) return rc;
+    }
+  return 0;
+}
+
 static int push(cf_selfcoll *s, int kind, const int *v) {
   if (s->nout == s->cap) {
     int cap = s->cap ? 2 * s->cap : 64;
@@ -361,6 +384,51 @@ static int push(cf_selfcoll *s, int kind, const int *v) {
   return 0;
 }
 
+/* Möller–Trumbore, both sides, closed. */
+static int segment_triangle(const double *p0, const double *p1, const double *a, const double *b, const double *c) {
+  double d[3], e1[3], e2[3], h[3], t[3], q[3];
+  for (int k = 0; k < 3; k++) d[k] = p1[k] - p0[k], e1[k] = b[k] - a[k], e2[k] = c[k] - a[k], t[k] = p0[k] - a[k];
+  cross(d, e2, h);
+  double det = dot(e1, h);
+  /* a segment in the triangle's plane (to rounding) does not pierce it */
+  if (!(fabs(det) > 1e-12 * sqrt(dot(d, d) * dot(e1, e1) * dot(e2, e2)))) return 0;
+  double u = dot(t, h) / det;
+  if (u < 0 || u > 1) return 0;
+  cross(t, e1, q);
+  double v = dot(d, q) / det, w = dot(e2, q) / det;
+  return v >= 0 && u + v <= 1 && w >= 0 && w <= 1;
+}
+
+typedef struct { /* one node's query against the triangles */
+  cf_selfcoll *s;
+  const double *x0, *x1;
+  double tau, omega;
+  int i;
+} node_query;
+
+static int node_tri(void *ctx, int t) {
+  node_query *q = ctx;
+  const int *tv = q->s->tri + 3 * t;
+  if (q->s->kin[q->i] && q->s->kin[tv[0]] && q->s->kin[tv[1]] && q->s->kin[tv[2]]) return 0;
+  int v[4] = {q->i, tv[0], tv[1], tv[2]};
+  return node_face(q->x0, q->x1, v, q->tau, q->omega) && push(q->s, 0, v) ? -1 : 0;
+}
+
+typedef struct { /* one edge's exact test against the triangles */
+  const cf_selfcoll *s;
+  const double *x;
+  const int *e;
+  int hits;
+} edge_query;
+
+static int edge_tri(void *ctx, int t) {
+  edge_query *q = ctx;
+  const int *tv = q->s->tri + 3 * t;
+  const double *x = q->x;
+  q->hits += segment_triangle(x + 3 * q->e[0], x + 3 * q->e[1], x + 3 * tv[0], x + 3 * tv[1], x + 3 * tv[2]);
+  return 0;
+}
+
 int cf_selfcoll_detect(cf_selfcoll *s, const double *x0, const double *x1, double tau, double omega,
                        const cf_self_pair **pairs) {
   s->nout = 0;
@@ -370,22 +438,10 @@ int cf_selfcoll_detect(cf_selfcoll *s, const double *x0, const double *x1, doubl
   int stamp = 0;
   memset(s->stamp, 0, sizeof(int) * ((size_t)(s->ne > s->nt ? s->ne : s->nt) + 1));
   for (int i = 0; i < s->n; i++) { /* nodes against triangles */
+    node_query q = {s, x0, x1, tau, omega, i};
     double box[6];
     swept_box(&i, 1, x0, x1, pad, box);
-    stamp++;
-    cell_it it;
-    int bucket;
-    cells_begin(&it, box, s->h);
-    while (cells_next(&it, s->gt.nb, &bucket))
-      for (int p = s->gt.start[bucket]; p < s->gt.start[bucket + 1]; p++) {
-        int t = s->gt.item[p];
-        const int *tv = s->tri + 3 * t;
-        if (s->stamp[t] == stamp || tv[0] == i || tv[1] == i || tv[2] == i) continue;
-        s->stamp[t] = stamp;
-        if ((s->kin[i] && s->kin[tv[0]] && s->kin[tv[1]] && s->kin[tv[2]]) || !overlap(box, s->gt.box + 6 * t)) continue;
-        int v[4] = {i, tv[0], tv[1], tv[2]};
-        if (node_face(x0, x1, v, tau, omega) && push(s, 0, v)) return -1;
-      }
+    if (triangles_near(s, box, ++stamp, i, i, node_tri, &q)) return -1;
   }
   memset(s->stamp, 0, sizeof(int) * ((size_t)s->ne + 1));
   for (int a = 0; a < s->ne; a++) { /* edges against edges */
@@ -410,43 +466,15 @@ int cf_selfcoll_detect(cf_selfcoll *s, const double *x0, const double *x1, doubl
   return s->nout;
 }
 
-/* Möller–Trumbore, both sides, closed. */
-static int segment_triangle(const double *p0, const double *p1, const double *a, const double *b, const double *c) {
-  double d[3], e1[3], e2[3], h[3], t[3], q[3];
-  for (int k = 0; k < 3; k++) d[k] = p1[k] - p0[k], e1[k] = b[k] - a[k], e2[k] = c[k] - a[k], t[k] = p0[k] - a[k];
-  cross(d, e2, h);
-  double det = dot(e1, h);
-  /* a segment in the triangle's plane (to rounding) does not pierce it */
-  if (!(fabs(det) > 1e-12 * sqrt(dot(d, d) * dot(e1, e1) * dot(e2, e2)))) return 0;
-  double u = dot(t, h) / det;
-  if (u < 0 || u > 1) return 0;
-  cross(t, e1, q);
-  double v = dot(d, q) / det, w = dot(e2, q) / det;
-  return v >= 0 && u + v <= 1 && w >= 0 && w <= 1;
-}
-
 int cf_selfcoll_intersections(cf_selfcoll *s, const double *x) {
   if (grid_build(s, &s->gt, s->tri, 3, s->nt, x, x, 0)) return -1;
-  int hits = 0, stamp = 0;
+  edge_query q = {s, x, NULL, 0};
   memset(s->stamp, 0, sizeof(int) * ((size_t)s->nt + 1));
   for (int a = 0; a < s->ne; a++) {
-    const int *e = s->edge + 2 * a;
     double box[6];
-    swept_box(e, 2, x, x, 0, box);
-    stamp++;
-    cell_it it;
-    int bucket;
-    cells_begin(&it, box, s->h);
-    while (cells_next(&it, s->gt.nb, &bucket))
-      for (int p = s->gt.start[bucket]; p < s->gt.start[bucket + 1]; p++) {
-        int t = s->gt.item[p];
-        const int *tv = s->tri + 3 * t;
-        if (s->stamp[t] == stamp) continue;
-        s->stamp[t] = stamp;
-        if (tv[0] == e[0] || tv[1] == e[0] || tv[2] == e[0] || tv[0] == e[1] || tv[1] == e[1] || tv[2] == e[1]) continue;
-        if (!overlap(box, s->gt.box + 6 * t)) continue;
-        hits += segment_triangle(x + 3 * e[0], x + 3 * e[1], x + 3 * tv[0], x + 3 * tv[1], x + 3 * tv[2]);
-      }
+    q.e = s->edge + 2 * a;
+    swept_box(q.e, 2, x, x, 0, box);
+    triangles_near(s, box, a + 1, q.e[0], q.e[1], edge_tri, &q);
   }
-  return hits;
+  return q.hits;
 }

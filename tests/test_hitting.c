@@ -19,7 +19,7 @@
  *     the fitting commands' defaults), the mean error with the stick is
  *     below 0.3 times the error without it (the same target with tg.stick =
  *     NULL): the stick's contacts carry the hits (measured: 0.82, 1.07,
- *     0.84 cm against 6.26, 7.53, 6.69 cm);
+ *     0.96 cm against 6.26, 7.53, 6.69 cm);
  *   - the contact moments (cf_fit_run_eval_markers' contacts > 0) lie in
  *     the hits (frames where the stick is out of its rest, widened by
  *     0.15 s) and every hit has at least 3 of them (measured: 5-7).

@@ -12,7 +12,7 @@
  * synthetic mesh (13 x 17 nodes, kappa 1e-5) the 7 x 9 fitting model meets
  * a hit differently, and even the truth's error reached 7 cm just after a
  * hit (seed 23: 5.2 cm on average against 6.3 cm without the stick; on the
- * fitting mesh 0.84 against 6.69 cm; docs/contacts.md).  Asserted, for each:
+ * fitting mesh 0.96 against 6.69 cm; docs/contacts.md).  Asserted, for each:
  *   - /stick/endpoints is the synthetic stick (cf_synth_stick at the
  *     recording's times) within 2 mm at every frame (0.1 mm noise);
  *   - simulated at the truth (delta, alpha of the truth file; kappa and tol

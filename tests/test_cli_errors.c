@@ -246,6 +246,17 @@ int main(int argc, char **argv) {
   config_case("contact: negative thickness", "seed", "seed = 1\n[contact]\nthickness = -1", 0, 0, "thickness");
   config_case("contact: unknown friction", "seed", "seed = 1\n[contact]\nfriction = sticky", 0, 0, "lagged or budget");
   config_case("contact: unknown solver", "seed", "seed = 1\n[contact]\nsolver = simplex", 0, 0, "active-set or ipopt");
+  config_case("stick: zero length", "seed", "seed = 1\n[obstacle.s]\nkind = stick\nlength = 0", 0, 0, "length > 0");
+  config_case("stick: no length", "seed", "seed = 1\n[obstacle.s]\nkind = stick", 0, 0, "[obstacle.s] length");
+  config_case("needles: one extent", "seed", "seed = 1\n[obstacle.n]\nkind = needles\nfield = 1", 0, 0,
+              "two lengths");
+  config_case("needles: no c1", "seed", "seed = 1\n[obstacle.n]\nkind = needles\nc2 = 0.075", 0, 0,
+              "[obstacle.n] c1");
+  config_case("needles: c1 of a sphere", "seed", "seed = 1\n[obstacle.n]\nkind = sphere\nc1 = 20", 0, 0,
+              "this obstacle kind");
+  config_case("contact: self = 2", "seed", "seed = 1\n[contact]\nself = 2", 0, 0, "0 or 1");
+  config_case("contact: omega 0.7", "seed", "seed = 1\n[contact]\nomega = 0.7", 0, 0, "[0, 0.5]");
+  config_case("cloth: tube of triangles", "seed", "seed = 1\norientation = tube\nmesh = triangles", 0, 0, "tube");
   config_case("binary garbage (NUL bytes)", NULL, NULL, 1, 0, NULL);
   config_case("binary garbage (no NUL)", NULL, NULL, 0, 0, NULL);
 

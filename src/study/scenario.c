@@ -227,6 +227,8 @@ int cf_scenario_load(const char *path, cf_scenario *sc, cf_error *err) {
   cf_error perr;
   if (cf_params_check(&sc->params, &perr))
     return cf_error_set(err, CF_EINVAL, "%s: %s", path, perr.msg);
+  if (!strcmp(sc->orientation, "tube") && strcmp(sc->mesh_kind, "quads"))
+    return cf_error_set(err, CF_EINVAL, "%s: [cloth] orientation = tube: expected mesh = quads", path);
   for (int k = 0; k < sc->n_obstacles; k++)
     if (cf_obstacle_check(sc->obstacles + k, &perr))
       return cf_error_set(err, CF_EINVAL, "%s: [obstacle.%s] %s", path, sc->obstacle_names[k], perr.msg + 10);

@@ -146,8 +146,9 @@ static layered_result layered(cf_mesh *m, const int *kin, int n_kin,
   if (s) {
     cf_sim_stats st = cf_sim_get_stats(s);
     printf("%s: %d steps, %d with self-intersections, floor clearance %.3g m, violation %.3g, highest node %.4g m at "
-           "the end; %ld contact steps, %.2f iterations/step\n", what, res.steps, res.intersecting, res.clear,
-           res.viol, res.top, st.contact_steps, (double)st.iterations / (st.steps ? st.steps : 1));
+           "the end; %ld contact steps, %.2f iterations/step, %ld restarts\n", what, res.steps, res.intersecting,
+           res.clear, res.viol, res.top, st.contact_steps, (double)st.iterations / (st.steps ? st.steps : 1),
+           st.self_restarts);
   }
   if (rc) printf("%s: %s\n", what, err.msg);
   res.ok = rc == CF_OK;

@@ -208,6 +208,7 @@ typedef struct {
   long rows_in, rows_out; /* contacts added to / removed from the working set */
   long contact_dependent; /* of rows_out: rows found linearly dependent on
                            the others when factoring (Remark 3.5.3) */
+  long self_restarts;   /* steps restarted with a smaller omega (§3.4.1) */
   int last_contacts;    /* contacts in the working set after the last step */
   double min_clearance; /* min over steps of (distance - thickness), m;
                            only steps that used contacts (else 0) */

@@ -114,6 +114,7 @@ void cf_contact_free(cf_contact *c) {
   free(c->qJ);
   free(c->qgam);
   free(c->dx0);
+  free(c->xrestart);
   free(c);
 }
 
@@ -156,7 +157,8 @@ static int alloc_arrays(cf_contact *c, size_t K, size_t n, size_t n_obs, size_t 
   c->dep = calloc(K + 1, 1);
   c->outs = calloc(K + 1, 1);
   c->dx0 = calloc(3 * n, sizeof(double));
-  return c->dep && c->outs && c->qgam && c->dx0 && c->sprev && c->tprev && c->obs && c->seg && c->pt0 && c->pts && c->kpt &&
+  c->xrestart = calloc(3 * n, sizeof(double));
+  return c->xrestart && c->dep && c->outs && c->qgam && c->dx0 && c->sprev && c->tprev && c->obs && c->seg && c->pt0 && c->pts && c->kpt &&
                  c->side && c->pn && c->pnode && c->pw && c->cobs && c->H && c->N && c->gam && c->wpos && c->W &&
                  c->P && c->ppos && c->wn_ptr && c->wn && c->wj && c->u && c->dx
              ? CF_OK
@@ -571,11 +573,13 @@ int cf_contact_solve(cf_contact *c, const double *xprev, double *x, double h, do
   if (c->sc && cf_contact_self_prune(c)) return cf_error_set(err, CF_ENOMEM, "contacts: out of memory");
   for (int k = 0; k < c->K; k++) c->gam[k] = c->sprev[k] = 0; /* Δβ_0 = 0 */
   set_sides(c, xprev, t - h);
+  double omega = c->cp.omega;
+  if (c->sc) memcpy(c->xrestart, x, sizeof(double) * 3 * (size_t)c->n); /* φ0, for a restart */
   cf_proj_rows r;
   for (;;) {
     double v = cf_proj_eval(c->proj, x, &r);
     /* self-collisions between the step's start and this iterate (§3.4.1) */
-    if (c->sc && cf_contact_self_add(c, xprev, x, c->cp.omega) < 0)
+    if (c->sc && cf_contact_self_add(c, xprev, x, omega) < 0)
       return cf_error_set(err, CF_ENOMEM, "contacts: out of memory (self-collisions)");
     double mh = eval_pairs(c, x, t);
     for (int w = c->nw - 1; w >= 0; w--) /* edge pairs whose closest point reached a node */
@@ -588,10 +592,17 @@ int cf_contact_solve(cf_contact *c, const double *xprev, double *x, double h, do
       return cf_error_set(err, CF_ENONFINITE, "contacts: non-finite constraint value");
     int done = v <= tol && mh >= -c->cp.eps_h && umax <= c->cp.eps_x, found = 0;
     /* the final check of §3.4.1 with omega = 0: a crossing the proximity
-     * missed adds its pair and the iteration goes on (the thesis restarts
-     * the step with a smaller omega instead) */
+     * missed adds its pair (kept from then on), and the step restarts from
+     * φ0 with omega <- 0.9 omega; after CF_SELF_RESTARTS restarts the
+     * iteration goes on from where it is instead */
     if (done && c->sc && (found = cf_contact_self_add(c, xprev, x, 0)) < 0)
       return cf_error_set(err, CF_ENOMEM, "contacts: out of memory (self-collisions)");
+    if (found && res->restarts < CF_SELF_RESTARTS) {
+      res->restarts++;
+      omega *= 0.9;
+      memcpy(x, c->xrestart, sizeof(double) * 3 * (size_t)c->n);
+      for (int k = 0; k < c->K; k++) c->gam[k] = c->sprev[k] = 0;
+    }
     if (found) continue;
     if (done) {
       /* warm start of the next step: the pairs active at its start,

@@ -32,6 +32,11 @@ typedef struct cf_contact cf_contact;
  * diverged: the step fails at once and is split (see contact.c). */
 #define CF_CONTACT_DIVERGED 1.0
 
+/* Restarts of a step with omega <- 0.9 omega (thesis §3.4.1) before a
+ * crossing found by the final check just adds its row and the iteration
+ * goes on. */
+#define CF_SELF_RESTARTS 10
+
 typedef struct {
   int iterations;     /* projection iterations (QPs (3.4) solved) */
   int factorizations; /* numeric factorizations of the contact system */
@@ -41,6 +46,8 @@ typedef struct {
   int rows_in, rows_out; /* working-set changes */
   int dependent;      /* of rows_out: rows the factorization found linearly
                          dependent on the others */
+  int restarts;       /* self-collisions: restarts of the step with a smaller
+                         omega (a crossing found by the final omega = 0 check) */
   int active;         /* contacts in the working set at exit */
   double violation;   /* max relative metric violation at exit */
   double min_h;       /* min over candidates of distance - thickness at exit, m */

@@ -40,6 +40,7 @@ struct cf_contact {
   struct cf_selfcoll *sc; /* self-collision detection (NULL: off) */
   int *hkey, hcap;    /* [hcap] self pairs by their nodes (open addressing, -1: empty) */
   int nself_new;      /* self pairs added by the last cf_contact_self_add */
+  double *xrestart;   /* [3n] φ0 of the step (self-collisions: a restart) */
   const double *xstart; /* [3n] the positions at the step's start (borrowed
                          for cf_contact_solve / cf_contact_needed) */
   int *kpt;           /* [K - K2] the point (index into pts) of a triangle pair */

@@ -324,14 +324,14 @@ static void contact_shading(const cf_res_series *z, cf_rbuf *g) {
     obj++;
     i = j + 1;
   }
-  if (obj) cf_rbuf_puts(g, "set label 2 'shaded: the cloth touches the table' at graph 0.01, graph 0.95 left\n");
+  if (obj) cf_rbuf_puts(g, "set label 2 'shaded: the cloth touches an obstacle (table or stick)' at graph 0.01, graph 0.95 left\n");
 }
 
 static void series(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf *g, const char *results_path) {
   const cf_res_series *z = &c->series;
   cf_rbuf_printf(d, "# %s.dat — written by clothfit report: the per-frame errors of recording '%s' at delta %.17g, "
                     "alpha %.17g (dt %.17g s)\n# t_s e_cm s_cm d_cm%s   (NaN: no marker present in that frame)\n",
-                 f->id, c->name, z->delta, z->alpha, z->dt, z->contacts ? " nodes_in_contact" : "");
+                 f->id, c->name, z->delta, z->alpha, z->dt, z->contacts ? " contact_rows" : "");
   for (int i = 0; i < z->T; i++) {
     cf_rbuf_printf(d, "%.17g %.17g %.17g %.17g", i * z->dt, z->e[i], z->s[i], z->d[i]);
     if (z->contacts) cf_rbuf_printf(d, " %.17g", z->contacts[i]);

@@ -38,6 +38,8 @@
  * min H ≥ −ε1, and the friction displacement the next iteration would add
  * ≤ ε2 (what is left of max |Δφ| once C and H hold).
  *
+ * The pairs and their rows: contact_pairs.c (obstacles, the stick, sharp
+ * points) and contact_self.c (self-collisions, found by selfcoll.c).
  * Linear algebra: contact_system.c (the system of the working set, its
  * factor and its updates, the refined solve). */
 #include "contact_internal.h"
@@ -118,246 +120,9 @@ void cf_contact_free(cf_contact *c) {
   free(c);
 }
 
-/* Pair k: obstacle o and its nn nodes nd. */
-static void set_pair(cf_contact *c, int k, int o, int nn, const int *nd) {
-  c->pn[k] = nn;
-  for (int e = 0; e < nn; e++) c->pnode[CF_QP_HMAX * k + e] = nd[e], c->pw[CF_QP_HMAX * k + e] = 1;
-  c->cobs[k] = o;
-}
-
-/* The arrays of K pairs, n nodes, n_obs obstacles and npts points; 0 or
- * CF_ENOMEM. */
-static int alloc_arrays(cf_contact *c, size_t K, size_t n, size_t n_obs, size_t npts) {
-  size_t H = CF_QP_HMAX * K + 1;
-  c->obs = malloc(sizeof(cf_obstacle) * (n_obs + 1));
-  c->seg = calloc(6 * n_obs + 1, sizeof(double));
-  c->pt0 = calloc(n_obs + 1, sizeof(int));
-  c->pts = calloc(3 * npts + 1, sizeof(double));
-  c->kpt = calloc(K + 1, sizeof(int));
-  c->side = calloc(3 * K + 1, sizeof(double));
-  c->pn = malloc(sizeof(int) * (K + 1));
-  c->pnode = calloc(H, sizeof(int));
-  c->pw = calloc(H, sizeof(double));
-  c->cobs = malloc(sizeof(int) * (K + 1));
-  c->H = malloc(sizeof(double) * (K + 1));
-  c->N = malloc(sizeof(double) * 3 * (K + 1));
-  c->gam = calloc(K + 1, sizeof(double));
-  c->sprev = calloc(K + 1, sizeof(double));
-  c->tprev = calloc(3 * K + 1, sizeof(double));
-  c->wpos = malloc(sizeof(int) * (K + 1));
-  c->W = malloc(sizeof(int) * (K + 1));
-  c->P = malloc(sizeof(int) * (K + 1));
-  c->ppos = malloc(sizeof(int) * (K + 1));
-  c->wn_ptr = malloc(sizeof(int) * (n + 1));
-  c->wn = malloc(sizeof(int) * H);
-  c->wj = malloc(sizeof(int) * H);
-  c->u = calloc(3 * n, sizeof(double));
-  c->dx = calloc(3 * n, sizeof(double));
-  c->qgam = calloc(K + 1, sizeof(double));
-  c->dep = calloc(K + 1, 1);
-  c->outs = calloc(K + 1, 1);
-  c->dx0 = calloc(3 * n, sizeof(double));
-  c->xrestart = calloc(3 * n, sizeof(double));
-  return c->xrestart && c->dep && c->outs && c->qgam && c->dx0 && c->sprev && c->tprev && c->obs && c->seg && c->pt0 && c->pts && c->kpt &&
-                 c->side && c->pn && c->pnode && c->pw && c->cobs && c->H && c->N && c->gam && c->wpos && c->W &&
-                 c->P && c->ppos && c->wn_ptr && c->wn && c->wj && c->u && c->dx
-             ? CF_OK
-             : CF_ENOMEM;
-}
-
-/* The candidate pairs: every free node with every obstacle; every
- * collision edge with every stick; every sharp point with every collision
- * triangle. */
-static void make_pairs(cf_contact *c, const unsigned char *is_kin, const int *edges, int ne, const int *tris, int nt) {
-  int k = 0;
-  for (int i = 0; i < c->n; i++)
-    for (int o = 0; o < c->n_obs && !is_kin[i]; o++, k++) set_pair(c, k, o, 1, &i);
-  for (int o = 0; o < c->n_obs; o++)
-    for (int q = 0; q < ne && c->obs[o].type == cf_obstacle_stick; q++, k++) set_pair(c, k, o, 2, edges + 2 * q);
-  for (int o = 0; o < c->n_obs; o++)
-    for (int p = c->pt0[o]; p < c->pt0[o + 1]; p++)
-      for (int q = 0; q < nt; q++, k++) {
-        set_pair(c, k, o, 3, tris + 3 * q);
-        c->kpt[k - c->K2] = p;
-      }
-  for (k = 0; k < c->K; k++) c->wpos[k] = c->ppos[k] = -1;
-}
-
-cf_contact *cf_contact_alloc(cf_proj *proj, const cf_mesh *mesh, const unsigned char *is_kin, const cf_obstacle *obs,
-                             int n_obs, const cf_contact_params *cp, cf_error *err) {
-  cf_contact *c = calloc(1, sizeof *c);
-  if (!c) {
-    cf_error_set(err, CF_ENOMEM, "contacts: out of memory");
-    return NULL;
-  }
-  cholmod_start(&c->cc);
-  c->cc.print = 0;
-  /* simplicial LDL': the systems are small and change often (the form
-   * CHOLMOD's rowadd/rowdel updates work on) */
-  c->cc.supernodal = CHOLMOD_SIMPLICIAL;
-  c->proj = proj;
-  int n = mesh->n_nodes;
-  c->n = n;
-  c->n_obs = n_obs;
-  c->cp = *cp;
-  int nfree = 0, nstick = 0, ne = 0, nt = 0, npts = 0, *edges = NULL, *tris = NULL;
-  for (int i = 0; i < n; i++) nfree += !is_kin[i];
-  for (int o = 0; o < n_obs; o++) nstick += obs[o].type == cf_obstacle_stick, npts += cf_obstacle_points(obs + o, 0, NULL);
-  if (nstick || npts) {
-    /* sides and a diagonal: at most 5 per element; 2 triangles per quad */
-    edges = malloc(sizeof(int) * 10 * ((size_t)mesh->n_elems + 1));
-    tris = malloc(sizeof(int) * 6 * ((size_t)mesh->n_elems + 1));
-    if (edges && tris) ne = cf_selfcoll_edges(mesh, is_kin, edges), nt = cf_selfcoll_triangles(mesh, is_kin, tris);
-  }
-  size_t K = (size_t)nfree * n_obs + (size_t)ne * nstick + (size_t)npts * nt;
-  c->K = c->K3 = c->Kcap = (int)K;
-  c->K1 = nfree * n_obs;
-  c->K2 = c->K1 + ne * nstick;
-  c->npts = npts;
-  if (((nstick || npts) && (!edges || !tris)) || alloc_arrays(c, K, (size_t)n, (size_t)n_obs, (size_t)npts)) {
-    free(edges);
-    free(tris);
-    cf_contact_free(c);
-    cf_error_set(err, CF_ENOMEM, "contacts: out of memory");
-    return NULL;
-  }
-  if (n_obs > 0) memcpy(c->obs, obs, sizeof(cf_obstacle) * n_obs);
-  for (int o = 0; o < n_obs; o++) c->pt0[o + 1] = c->pt0[o] + cf_obstacle_points(obs + o, 0, NULL);
-  make_pairs(c, is_kin, edges, ne, tris, nt);
-  free(edges);
-  free(tris);
-  if (cp->self && !(c->sc = cf_selfcoll_alloc(mesh, is_kin, err))) {
-    cf_contact_free(c);
-    return NULL;
-  }
-  return c;
-}
-
 void cf_contact_reset(cf_contact *c) {
   for (int w = 0; w < c->nw; w++) c->wpos[c->W[w]] = -1;
   c->nw = 0;
-}
-
-/* Edge pair k against its stick (axis in c->seg) at x: the vector from
- * the axis to the edge's closest point into v[3], the point's weight on the
- * edge's second node into *s; returns the distance. */
-static double edge_axis(const cf_contact *c, int k, const double *x, double v[3], double *s) {
-  const int *nd = c->pnode + CF_QP_HMAX * k;
-  const double *seg = c->seg + 6 * c->cobs[k], *a = x + 3 * nd[0], *b = x + 3 * nd[1];
-  double u, d = cf_segment_closest(a, b, seg, seg + 3, s, &u);
-  for (int q = 0; q < 3; q++) v[q] = (1 - *s) * a[q] + *s * b[q] - (1 - u) * seg[q] - u * seg[3 + q];
-  return d;
-}
-
-double cf_contact_side_row(cf_contact *c, int k, double dist, const double n[3], double r) {
-  const double *sd = c->side + 3 * k;
-  double sg = n[0] * sd[0] + n[1] * sd[1] + n[2] * sd[2] < 0 ? -1 : 1;
-  for (int q = 0; q < 3; q++) c->N[3 * k + q] = sg * n[q];
-  return sg * dist - r - c->cp.thickness;
-}
-
-static double stick_row(cf_contact *c, int k, double dist, const double n[3]) {
-  return cf_contact_side_row(c, k, dist, n, c->obs[c->cobs[k]].r);
-}
-
-/* Edge pair k at x: H, normal and the weights of the edge's closest point;
- * CF_PAIR_FAR when that point is within CF_EDGE_END of a node (the node's
- * pair holds it). */
-static double edge_pair(cf_contact *c, int k, const double *x) {
-  double v[3], s, *w = c->pw + CF_QP_HMAX * k, d = edge_axis(c, k, x, v, &s);
-  if (!(s > CF_EDGE_END && s < 1 - CF_EDGE_END) || !(d > 0)) {
-    c->N[3 * k] = c->N[3 * k + 1] = c->N[3 * k + 2] = w[0] = w[1] = 0;
-    return CF_PAIR_FAR;
-  }
-  w[0] = 1 - s, w[1] = s;
-  for (int q = 0; q < 3; q++) v[q] /= d;
-  return stick_row(c, k, d, v);
-}
-
-/* Triangle pair k at x: the vector from its point to the point's
- * projection on the triangle's plane into v[3], the projection's
- * barycentric coordinates into b[3]; returns the distance (NAN for a
- * degenerate triangle). */
-static double tip_face(const cf_contact *c, int k, const double *x, double v[3], double b[3]) {
-  const int *nd = c->pnode + CF_QP_HMAX * k;
-  const double *q = c->pts + 3 * c->kpt[k - c->K2];
-  const double *p0 = x + 3 * nd[0], *p1 = x + 3 * nd[1], *p2 = x + 3 * nd[2];
-  double e1[3], e2[3], r[3], nrm[3];
-  for (int d = 0; d < 3; d++) e1[d] = p1[d] - p0[d], e2[d] = p2[d] - p0[d], r[d] = q[d] - p0[d];
-  nrm[0] = e1[1] * e2[2] - e1[2] * e2[1], nrm[1] = e1[2] * e2[0] - e1[0] * e2[2], nrm[2] = e1[0] * e2[1] - e1[1] * e2[0];
-  double a2 = nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2];
-  if (!(a2 > 0)) return NAN;
-  double h = (r[0] * nrm[0] + r[1] * nrm[1] + r[2] * nrm[2]) / a2, pr[3], c1[3], c2[3];
-  for (int d = 0; d < 3; d++) pr[d] = r[d] - h * nrm[d], v[d] = -h * nrm[d]; /* projection, relative to p0 */
-  /* barycentrics of pr: areas of the sub-triangles against the whole */
-  c1[0] = pr[1] * e2[2] - pr[2] * e2[1], c1[1] = pr[2] * e2[0] - pr[0] * e2[2], c1[2] = pr[0] * e2[1] - pr[1] * e2[0];
-  c2[0] = e1[1] * pr[2] - e1[2] * pr[1], c2[1] = e1[2] * pr[0] - e1[0] * pr[2], c2[2] = e1[0] * pr[1] - e1[1] * pr[0];
-  b[1] = (c1[0] * nrm[0] + c1[1] * nrm[1] + c1[2] * nrm[2]) / a2;
-  b[2] = (c2[0] * nrm[0] + c2[1] * nrm[1] + c2[2] * nrm[2]) / a2;
-  b[0] = 1 - b[1] - b[2];
-  return fabs(h) * sqrt(a2);
-}
-
-/* Triangle pair k at x: H, normal and the barycentric weights of the
- * point's projection; CF_PAIR_FAR when it is outside the triangle or
- * within CF_EDGE_END of its boundary (an edge or node pair holds it). */
-static double tip_pair(cf_contact *c, int k, const double *x) {
-  double v[3], b[3], *w = c->pw + CF_QP_HMAX * k, d = tip_face(c, k, x, v, b);
-  if (!(d > 0) || !(b[0] > CF_EDGE_END && b[1] > CF_EDGE_END && b[2] > CF_EDGE_END)) {
-    c->N[3 * k] = c->N[3 * k + 1] = c->N[3 * k + 2] = w[0] = w[1] = w[2] = 0;
-    return CF_PAIR_FAR;
-  }
-  memcpy(w, b, sizeof b);
-  for (int q = 0; q < 3; q++) v[q] /= d;
-  return stick_row(c, k, d, v);
-}
-
-/* H and normals of every pair at x, time t; returns min H. */
-/* The sticks' axes and the sharp points at time t. */
-static void place_obstacles(cf_contact *c, double t) {
-  for (int o = 0; o < c->n_obs; o++) {
-    cf_obstacle_segment(c->obs + o, t, c->seg + 6 * o, c->seg + 6 * o + 3);
-    if (c->pt0[o + 1] > c->pt0[o]) cf_obstacle_points(c->obs + o, t, c->pts + 3 * c->pt0[o]);
-  }
-}
-
-static double eval_pairs(cf_contact *c, const double *x, double t) {
-  double m = INFINITY;
-  place_obstacles(c, t);
-  for (int k = 0; k < c->K; k++) {
-    if (k >= c->K3) {
-      c->H[k] = cf_contact_self_eval(c, k, x);
-      if (!(c->H[k] >= m)) m = c->H[k];
-      continue;
-    }
-    const cf_obstacle *o = c->obs + c->cobs[k];
-    if (k >= c->K2) c->H[k] = tip_pair(c, k, x);
-    else if (k >= c->K1) c->H[k] = edge_pair(c, k, x);
-    else {
-      double *nk = c->N + 3 * k, d = cf_obstacle_distance(o, t, x + 3 * c->pnode[CF_QP_HMAX * k], nk);
-      c->H[k] = o->type == cf_obstacle_stick ? stick_row(c, k, d + o->r, nk) : d - c->cp.thickness;
-    }
-    if (!(c->H[k] >= m)) m = c->H[k];
-  }
-  return m;
-}
-
-/* The sides of the pairs with a stick or a sharp point at the start of a step (positions xprev,
- * time t0). */
-static void set_sides(cf_contact *c, const double *xprev, double t0) {
-  c->xstart = xprev;
-  place_obstacles(c, t0);
-  for (int k = 0; k < c->K; k++) {
-    double s, b[3], *sd = c->side + 3 * k;
-    if (k >= c->K3) {
-      cf_contact_self_side(c, k, xprev);
-      continue;
-    }
-    if (k < c->K1 && c->obs[c->cobs[k]].type != cf_obstacle_stick) continue;
-    if (k >= c->K2) tip_face(c, k, xprev, sd, b);
-    else if (k >= c->K1) edge_axis(c, k, xprev, sd, &s);
-    else cf_obstacle_distance(c->obs + c->cobs[k], t0, xprev + 3 * c->pnode[CF_QP_HMAX * k], sd);
-  }
 }
 
 double cf_contact_row(const cf_contact *c, int k, const double *d) {
@@ -381,9 +146,9 @@ static double reach(const cf_contact *c, const double *invm, int k) {
 
 int cf_contact_needed(cf_contact *c, const double *xprev, const double *x, double h, double t) {
   if (c->nw > 0) return 1;
-  set_sides(c, xprev, t - h);
+  cf_contact_set_sides(c, xprev, t - h);
   if (c->sc && cf_contact_self_add(c, xprev, x, c->cp.omega) != 0) return 1; /* new pairs (or out of memory) */
-  return c->K > 0 && eval_pairs(c, x, t) < 0;
+  return c->K > 0 && cf_contact_eval_pairs(c, x, t) < 0;
 }
 
 static void w_add(cf_contact *c, int k) {
@@ -572,7 +337,7 @@ int cf_contact_solve(cf_contact *c, const double *xprev, double *x, double h, do
   memset(res, 0, sizeof *res);
   if (c->sc && cf_contact_self_prune(c)) return cf_error_set(err, CF_ENOMEM, "contacts: out of memory");
   for (int k = 0; k < c->K; k++) c->gam[k] = c->sprev[k] = 0; /* Δβ_0 = 0 */
-  set_sides(c, xprev, t - h);
+  cf_contact_set_sides(c, xprev, t - h);
   double omega = c->cp.omega;
   if (c->sc) memcpy(c->xrestart, x, sizeof(double) * 3 * (size_t)c->n); /* φ0, for a restart */
   cf_proj_rows r;
@@ -581,7 +346,7 @@ int cf_contact_solve(cf_contact *c, const double *xprev, double *x, double h, do
     /* self-collisions between the step's start and this iterate (§3.4.1) */
     if (c->sc && cf_contact_self_add(c, xprev, x, omega) < 0)
       return cf_error_set(err, CF_ENOMEM, "contacts: out of memory (self-collisions)");
-    double mh = eval_pairs(c, x, t);
+    double mh = cf_contact_eval_pairs(c, x, t);
     for (int w = c->nw - 1; w >= 0; w--) /* edge pairs whose closest point reached a node */
       if (c->H[c->W[w]] == CF_PAIR_FAR) cf_contact_w_remove(c, c->W[w]), res->rows_out++;
     double umax = friction(c, &r, xprev, x, h, t);

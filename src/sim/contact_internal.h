@@ -116,6 +116,12 @@ int cf_contact_self_prune(cf_contact *c);
 /* Room for K pairs in every per-pair array; CF_OK or CF_ENOMEM. */
 int cf_contact_grow(cf_contact *c, int K);
 
+/* contact_pairs.c: H and normals of every pair at x, time t (min H
+ * returned); the sides of the stick, point and self pairs at the step's
+ * start (xprev, time t0; c->xstart). */
+double cf_contact_eval_pairs(cf_contact *c, const double *x, double t);
+void cf_contact_set_sides(cf_contact *c, const double *xprev, double t0);
+
 /* Take pair k out of the working set. */
 void cf_contact_w_remove(cf_contact *c, int k);
 

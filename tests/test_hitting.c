@@ -50,34 +50,17 @@ static char *run(char *const *argv, const char *what) { return cf_test_run_ok(ar
 
 /* Synthesize and ingest seed's recording; its config into *c; 0 or -1. */
 static int make(int seed, cf_synth_config *c, char *h5, size_t size) {
-  char ini[600], csv[600], meta[600], map[600], src[600];
-  snprintf(ini, sizeof ini, "%s/hit%d.ini", dir, seed);
-  snprintf(csv, sizeof csv, "%s/hit%d.csv", dir, seed);
-  snprintf(meta, sizeof meta, "%s/hit%d.meta.ini", dir, seed);
-  snprintf(map, sizeof map, "%s/hit%d.map", dir, seed);
-  snprintf(h5, size, "%s/hit%d.h5", dir, seed);
+  char src[600], extra[400], stem[32], ini[700];
   snprintf(src, sizeof src, "%s/datasets/contacts/configs/polyester-A2-hitting-fast-I.ini", root);
-  char *text = cf_test_slurp(src, NULL);
-  FILE *f = text ? fopen(ini, "w") : NULL;
-  CHECK(f != NULL, "cannot copy %s", src);
-  if (!f) return free(text), -1;
-  /* the last value of a key wins */
-  fprintf(f, "%s\n[recording]\nseed = %d\nduration = 4\nrate = 100\n[stick]\nhits = 2\n[markers]\ngap_rate = 0\n"
-          "[cloth]\nrefine = 2\nkappa = 1e-3\nbeta = 0\n[sim]\ndt = 0.01\n", text, seed);
-  fclose(f);
-  free(text);
+  snprintf(extra, sizeof extra, "[recording]\nseed = %d\nduration = 4\nrate = 100\n[stick]\nhits = 2\n[markers]\n"
+           "gap_rate = 0\n[cloth]\nrefine = 2\nkappa = 1e-3\nbeta = 0\n[sim]\ndt = 0.01\n", seed);
+  snprintf(stem, sizeof stem, "hit%d", seed);
+  if (cf_test_synth_ingest(exe, dir, src, extra, stem, h5, size)) return -1;
+  snprintf(ini, sizeof ini, "%s/%s.ini", dir, stem);
   cf_error err = {0, ""};
   int rc = cf_synth_load(ini, c, &err);
   CHECK(rc == CF_OK, "%s", err.msg);
-  if (rc) return -1;
-  char *a1[] = {(char *)exe, "synth", ini, "-o", csv, NULL};
-  char *o = run(a1, "synth");
-  if (!o) return -1;
-  free(o);
-  char *a2[] = {(char *)exe, "ingest", "motive", csv, "--meta", meta, "--map", map, "-o", h5, NULL};
-  o = run(a2, "ingest");
-  free(o);
-  return o ? 0 : -1;
+  return rc ? -1 : 0;
 }
 
 /* The truth's delta and alpha from hit<seed>.truth.ini. */

@@ -43,30 +43,12 @@ static char *run(char *const *argv, const char *what) { return cf_test_run_ok(ar
 
 /* Synthesize and ingest the recording with friction mu; returns 0 or -1. */
 static int make(double mu, int seed, char *h5, size_t size) {
-  char ini[600], csv[600], meta[600], map[600];
-  snprintf(ini, sizeof ini, "%s/tc%d.ini", dir, seed);
-  snprintf(csv, sizeof csv, "%s/tc%d.csv", dir, seed);
-  snprintf(meta, sizeof meta, "%s/tc%d.meta.ini", dir, seed);
-  snprintf(map, sizeof map, "%s/tc%d.map", dir, seed);
-  snprintf(h5, size, "%s/tc%d.h5", dir, seed);
   /* experiments/tablecloth.ini with its seed and mu changed (the last value of a key wins) */
-  char src[600];
+  char src[600], extra[200], stem[32];
   snprintf(src, sizeof src, "%s/experiments/tablecloth.ini", root);
-  char *text = cf_test_slurp(src, NULL);
-  FILE *f = text ? fopen(ini, "w") : NULL;
-  CHECK(f != NULL, "cannot copy %s", src);
-  if (!f) return free(text), -1;
-  fprintf(f, "%s\n[recording]\nseed = %d\n[table]\nmu = %g\n", text, seed, mu);
-  fclose(f);
-  free(text);
-  char *a1[] = {(char *)exe, "synth", ini, "-o", csv, NULL};
-  char *o = run(a1, "synth");
-  if (!o) return -1;
-  free(o);
-  char *a2[] = {(char *)exe, "ingest", "motive", csv, "--meta", meta, "--map", map, "-o", h5, NULL};
-  o = run(a2, "ingest");
-  if (!o) return -1;
-  free(o);
+  snprintf(extra, sizeof extra, "[recording]\nseed = %d\n[table]\nmu = %g\n", seed, mu);
+  snprintf(stem, sizeof stem, "tc%d", seed);
+  if (cf_test_synth_ingest(exe, dir, src, extra, stem, h5, size)) return -1;
   cf_recording r;
   cf_error err = {0, ""};
   int rc = cf_recording_read_h5(h5, &r, &err);

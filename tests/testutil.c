@@ -70,6 +70,31 @@ char *cf_test_run_ok(char *const argv[], const char *dir, const char *what) {
   return out;
 }
 
+int cf_test_synth_ingest(const char *exe, const char *dir, const char *src, const char *extra, const char *stem,
+                         char *h5, size_t size) {
+  char ini[1100], csv[1100], meta[1100], map[1100];
+  snprintf(ini, sizeof ini, "%s/%s.ini", dir, stem);
+  snprintf(csv, sizeof csv, "%s/%s.csv", dir, stem);
+  snprintf(meta, sizeof meta, "%s/%s.meta.ini", dir, stem);
+  snprintf(map, sizeof map, "%s/%s.map", dir, stem);
+  snprintf(h5, size, "%s/%s.h5", dir, stem);
+  char *text = cf_test_slurp(src, NULL);
+  FILE *f = text ? fopen(ini, "w") : NULL;
+  CHECK(f != NULL, "cannot copy %s to %s", src, ini);
+  if (!f) return free(text), -1;
+  fprintf(f, "%s\n%s", text, extra);
+  fclose(f);
+  free(text);
+  char *a1[] = {(char *)exe, "synth", ini, "-o", csv, NULL};
+  char *o = cf_test_run_ok(a1, dir, "synth");
+  if (!o) return -1;
+  free(o);
+  char *a2[] = {(char *)exe, "ingest", "motive", csv, "--meta", meta, "--map", map, "-o", h5, NULL};
+  o = cf_test_run_ok(a2, dir, "ingest");
+  free(o);
+  return o ? 0 : -1;
+}
+
 int cf_test_find_program(const char *name, char *buf, size_t size) {
   const char *path = getenv("PATH");
   for (const char *p = path; p && *p;) {

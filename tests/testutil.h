@@ -32,6 +32,12 @@ int cf_test_run(char *const argv[], const char *dir, char **out, char **err);
 /* cf_test_run that must succeed: its stdout (malloc'ed), or NULL after a
  * failed check naming what and the stderr. */
 char *cf_test_run_ok(char *const argv[], const char *dir, const char *what);
+/* A synthetic recording through the commands: DIR/STEM.ini = the config
+ * src followed by the lines extra (the last value of a key wins), then `exe
+ * synth` into DIR/STEM.csv and `exe ingest motive` with its .meta.ini and
+ * .map into h5 = DIR/STEM.h5; 0, or -1 after a failed check. */
+int cf_test_synth_ingest(const char *exe, const char *dir, const char *src, const char *extra, const char *stem,
+                         char *h5, size_t size);
 /* The path of the executable name on $PATH into buf; 0 if none. */
 int cf_test_find_program(const char *name, char *buf, size_t size);
 /* Entries of a folder other than those starting with '.' (0 if unreadable). */

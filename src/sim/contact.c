@@ -126,22 +126,12 @@ void cf_contact_reset(cf_contact *c) {
 }
 
 double cf_contact_row(const cf_contact *c, int k, const double *d) {
-  const double *nk = c->N + 3 * k;
-  double v = c->H[k];
-  for (int e = 0; e < c->pn[k]; e++) {
-    const double *di = d + 3 * c->pnode[CF_QP_HMAX * k + e];
-    double w = c->pw[CF_QP_HMAX * k + e];
-    for (int q = 0; q < 3; q++) v += w * nk[q] * di[q];
-  }
-  return v;
+  return cf_qp_row_value(c->H[k], c->N + 3 * k, c->pn[k], c->pnode + CF_QP_HMAX * k, c->pw + CF_QP_HMAX * k, d);
 }
 
 /* How far a unit impulse of pair k moves its nodes (qp.h's reach). */
 static double reach(const cf_contact *c, const double *invm, int k) {
-  double m = 0;
-  for (int e = 0; e < c->pn[k]; e++)
-    m = fmax(m, fabs(c->pw[CF_QP_HMAX * k + e]) * invm[c->pnode[CF_QP_HMAX * k + e]]);
-  return m;
+  return cf_qp_row_reach(c->pn[k], c->pnode + CF_QP_HMAX * k, c->pw + CF_QP_HMAX * k, invm);
 }
 
 int cf_contact_needed(cf_contact *c, const double *xprev, const double *x, double h, double t) {

@@ -5,22 +5,27 @@
 #include <math.h>
 #include <stdlib.h>
 
-double cf_qp_contact_row(const cf_qp *qp, int k, const double *dx) {
-  const double *nk = qp->N + 3 * k;
-  double s = qp->H[k];
-  for (int e = 0; e < qp->hn[k]; e++) {
-    const double *d = dx + 3 * qp->hnode[CF_QP_HMAX * k + e];
-    double w = qp->hw[CF_QP_HMAX * k + e];
-    for (int q = 0; q < 3; q++) s += w * nk[q] * d[q];
+double cf_qp_row_value(double H, const double *N, int nn, const int *nodes, const double *w, const double *d) {
+  double s = H;
+  for (int e = 0; e < nn; e++) {
+    const double *de = d + 3 * nodes[e];
+    for (int q = 0; q < 3; q++) s += w[e] * N[q] * de[q];
   }
   return s;
 }
 
-double cf_qp_contact_reach(const cf_qp *qp, int k) {
+double cf_qp_row_reach(int nn, const int *nodes, const double *w, const double *invm) {
   double m = 0;
-  for (int e = 0; e < qp->hn[k]; e++)
-    m = fmax(m, fabs(qp->hw[CF_QP_HMAX * k + e]) * qp->invm[qp->hnode[CF_QP_HMAX * k + e]]);
+  for (int e = 0; e < nn; e++) m = fmax(m, fabs(w[e]) * invm[nodes[e]]);
   return m;
+}
+
+double cf_qp_contact_row(const cf_qp *qp, int k, const double *dx) {
+  return cf_qp_row_value(qp->H[k], qp->N + 3 * k, qp->hn[k], qp->hnode + CF_QP_HMAX * k, qp->hw + CF_QP_HMAX * k, dx);
+}
+
+double cf_qp_contact_reach(const cf_qp *qp, int k) {
+  return cf_qp_row_reach(qp->hn[k], qp->hnode + CF_QP_HMAX * k, qp->hw + CF_QP_HMAX * k, qp->invm);
 }
 
 void cf_qp_residuals_eval(const cf_qp *qp, const double *dx, const double *gamma, cf_qp_residuals *res) {

@@ -43,6 +43,12 @@ struct cf_qp {
 typedef struct cf_qp cf_qp;
 #define CF_QP_HMAX 4
 
+/* A contact row of nn nodes (nodes[nn], weights w[nn], normal N[3],
+ * value H): its linearized value H + Σ_e w_e N·d_(node e) at the
+ * displacement d[3n], and its reach max_e |w_e| invm_(node e).  Shared by
+ * the QP form below and contact.c's pairs (the same layout). */
+double cf_qp_row_value(double H, const double *N, int nn, const int *nodes, const double *w, const double *d);
+double cf_qp_row_reach(int nn, const int *nodes, const double *w, const double *invm);
 /* Row k's linearized value H_k + ∇H_k·dx at the displacement dx[3n]. */
 double cf_qp_contact_row(const cf_qp *qp, int k, const double *dx);
 /* How far a unit impulse of row k moves its nodes: max_e |w_ke| invm. */

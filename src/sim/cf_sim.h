@@ -297,7 +297,8 @@ struct cf_obstacle_type {
   /* the kind's fields are valid (names the offending field) */
   int (*check)(const cf_obstacle *o, cf_error *err);
   /* its sharp points in the body frame into q[3 m] (q may be NULL), their
-   * count m returned; NULL: none */
+   * count m returned; NULL: none (a stick's two ends come from its segment,
+   * cf_obstacle_points) */
   int (*points)(const cf_obstacle *o, double *q);
 };
 

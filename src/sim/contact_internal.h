@@ -39,10 +39,10 @@ struct cf_contact {
   int Kcap;           /* pairs the arrays hold */
   struct cf_selfcoll *sc; /* self-collision detection (NULL: off) */
   int *hkey, hcap;    /* [hcap] self pairs by their nodes (open addressing, -1: empty) */
-  int nself_new;      /* self pairs added by the last cf_contact_self_add */
   double *xrestart;   /* [3n] φ0 of the step (self-collisions: a restart) */
   const double *xstart; /* [3n] the positions at the step's start (borrowed
-                         for cf_contact_solve / cf_contact_needed) */
+                         for cf_contact_solve / cf_contact_needed): a self
+                         row's normal is turned by them */
   int *kpt;           /* [K - K2] the point (index into pts) of a triangle pair */
   int npts;           /* sharp points of all obstacles */
   double *pts;        /* [3 npts] their positions at the current time */
@@ -96,20 +96,18 @@ struct cf_contact {
   cholmod_dense *B, *X, *Y, *E, *D;
 };
 
-/* H of a pair at dist along the unit direction n[3] from an obstacle (or
- * the other side of a self-contact) of radius r, with the side of the
+/* H of a pair at dist along the unit direction n[3] from an obstacle of
+ * radius r (the stick, a sharp point), with the side of the
  * step's start (c->side): N into c->N; H < 0 on the other side. */
 double cf_contact_side_row(cf_contact *c, int k, double dist, const double n[3], double r);
 
 /* Self-collisions (contact_self.c).  Add the pairs that collide between
- * xprev and x with proximity omega (new ones get their side at xprev);
- * returns how many were new, -1 out of memory. */
+ * xprev and x with proximity omega; returns how many were new, -1 out of
+ * memory. */
 int cf_contact_self_add(cf_contact *c, const double *xprev, const double *x, double omega);
 /* H, N and the weights of self pair k at x (CF_PAIR_FAR when its closest
  * points are on the boundary: another pair holds them). */
 double cf_contact_self_eval(cf_contact *c, int k, const double *x);
-/* Its side at the step's start xprev. */
-void cf_contact_self_side(cf_contact *c, int k, const double *xprev);
 /* Drop the self pairs outside W when they are many (at a step's start):
  * the pattern is rebuilt at the next factorization. */
 int cf_contact_self_prune(cf_contact *c);
@@ -117,8 +115,8 @@ int cf_contact_self_prune(cf_contact *c);
 int cf_contact_grow(cf_contact *c, int K);
 
 /* contact_pairs.c: H and normals of every pair at x, time t (min H
- * returned); the sides of the stick, point and self pairs at the step's
- * start (xprev, time t0; c->xstart). */
+ * returned); the sides of the stick and point pairs at the step's start
+ * (xprev, time t0), and xprev as c->xstart for the self pairs. */
 double cf_contact_eval_pairs(cf_contact *c, const double *x, double t);
 void cf_contact_set_sides(cf_contact *c, const double *xprev, double t0);
 

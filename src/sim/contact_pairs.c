@@ -19,44 +19,23 @@ static void set_pair(cf_contact *c, int k, int o, int nn, const int *nd) {
   c->cobs[k] = o;
 }
 
-/* The arrays of K pairs, n nodes, n_obs obstacles and npts points; 0 or
- * CF_ENOMEM. */
+/* The arrays of K pairs (the per-pair ones by cf_contact_grow, which the
+ * self-collisions grow later), n nodes, n_obs obstacles and npts points;
+ * 0 or CF_ENOMEM. */
 static int alloc_arrays(cf_contact *c, size_t K, size_t n, size_t n_obs, size_t npts) {
-  size_t H = CF_QP_HMAX * K + 1;
   c->obs = malloc(sizeof(cf_obstacle) * (n_obs + 1));
   c->seg = calloc(6 * n_obs + 1, sizeof(double));
   c->pt0 = calloc(n_obs + 1, sizeof(int));
   c->pts = calloc(3 * npts + 1, sizeof(double));
   c->kpt = calloc(K + 1, sizeof(int));
-  c->side = calloc(3 * K + 1, sizeof(double));
-  c->pn = malloc(sizeof(int) * (K + 1));
-  c->pnode = calloc(H, sizeof(int));
-  c->pw = calloc(H, sizeof(double));
-  c->cobs = malloc(sizeof(int) * (K + 1));
-  c->H = malloc(sizeof(double) * (K + 1));
-  c->N = malloc(sizeof(double) * 3 * (K + 1));
-  c->gam = calloc(K + 1, sizeof(double));
-  c->sprev = calloc(K + 1, sizeof(double));
-  c->tprev = calloc(3 * K + 1, sizeof(double));
-  c->wpos = malloc(sizeof(int) * (K + 1));
-  c->W = malloc(sizeof(int) * (K + 1));
-  c->P = malloc(sizeof(int) * (K + 1));
-  c->ppos = malloc(sizeof(int) * (K + 1));
   c->wn_ptr = malloc(sizeof(int) * (n + 1));
-  c->wn = malloc(sizeof(int) * H);
-  c->wj = malloc(sizeof(int) * H);
   c->u = calloc(3 * n, sizeof(double));
   c->dx = calloc(3 * n, sizeof(double));
-  c->qgam = calloc(K + 1, sizeof(double));
-  c->dep = calloc(K + 1, 1);
-  c->outs = calloc(K + 1, 1);
   c->dx0 = calloc(3 * n, sizeof(double));
   c->xrestart = calloc(3 * n, sizeof(double));
-  return c->xrestart && c->dep && c->outs && c->qgam && c->dx0 && c->sprev && c->tprev && c->obs && c->seg && c->pt0 && c->pts && c->kpt &&
-                 c->side && c->pn && c->pnode && c->pw && c->cobs && c->H && c->N && c->gam && c->wpos && c->W &&
-                 c->P && c->ppos && c->wn_ptr && c->wn && c->wj && c->u && c->dx
-             ? CF_OK
-             : CF_ENOMEM;
+  if (!c->obs || !c->seg || !c->pt0 || !c->pts || !c->kpt || !c->wn_ptr || !c->u || !c->dx || !c->dx0 || !c->xrestart)
+    return CF_ENOMEM;
+  return cf_contact_grow(c, K > 0 ? (int)K : 1);
 }
 
 /* The candidate pairs: every free node with every obstacle; every
@@ -104,7 +83,7 @@ cf_contact *cf_contact_alloc(cf_proj *proj, const cf_mesh *mesh, const unsigned 
     if (edges && tris) ne = cf_selfcoll_edges(mesh, is_kin, edges), nt = cf_selfcoll_triangles(mesh, is_kin, tris);
   }
   size_t K = (size_t)nfree * n_obs + (size_t)ne * nstick + (size_t)npts * nt;
-  c->K = c->K3 = c->Kcap = (int)K;
+  c->K = c->K3 = (int)K;
   c->K1 = nfree * n_obs;
   c->K2 = c->K1 + ne * nstick;
   c->npts = npts;
@@ -169,22 +148,9 @@ static double edge_pair(cf_contact *c, int k, const double *x) {
  * degenerate triangle). */
 static double tip_face(const cf_contact *c, int k, const double *x, double v[3], double b[3]) {
   const int *nd = c->pnode + CF_QP_HMAX * k;
-  const double *q = c->pts + 3 * c->kpt[k - c->K2];
-  const double *p0 = x + 3 * nd[0], *p1 = x + 3 * nd[1], *p2 = x + 3 * nd[2];
-  double e1[3], e2[3], r[3], nrm[3];
-  for (int d = 0; d < 3; d++) e1[d] = p1[d] - p0[d], e2[d] = p2[d] - p0[d], r[d] = q[d] - p0[d];
-  nrm[0] = e1[1] * e2[2] - e1[2] * e2[1], nrm[1] = e1[2] * e2[0] - e1[0] * e2[2], nrm[2] = e1[0] * e2[1] - e1[1] * e2[0];
-  double a2 = nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2];
-  if (!(a2 > 0)) return NAN;
-  double h = (r[0] * nrm[0] + r[1] * nrm[1] + r[2] * nrm[2]) / a2, pr[3], c1[3], c2[3];
-  for (int d = 0; d < 3; d++) pr[d] = r[d] - h * nrm[d], v[d] = -h * nrm[d]; /* projection, relative to p0 */
-  /* barycentrics of pr: areas of the sub-triangles against the whole */
-  c1[0] = pr[1] * e2[2] - pr[2] * e2[1], c1[1] = pr[2] * e2[0] - pr[0] * e2[2], c1[2] = pr[0] * e2[1] - pr[1] * e2[0];
-  c2[0] = e1[1] * pr[2] - e1[2] * pr[1], c2[1] = e1[2] * pr[0] - e1[0] * pr[2], c2[2] = e1[0] * pr[1] - e1[1] * pr[0];
-  b[1] = (c1[0] * nrm[0] + c1[1] * nrm[1] + c1[2] * nrm[2]) / a2;
-  b[2] = (c2[0] * nrm[0] + c2[1] * nrm[1] + c2[2] * nrm[2]) / a2;
-  b[0] = 1 - b[1] - b[2];
-  return fabs(h) * sqrt(a2);
+  double n[3], h = cf_tri_project(c->pts + 3 * c->kpt[k - c->K2], x + 3 * nd[0], x + 3 * nd[1], x + 3 * nd[2], b, n);
+  for (int d = 0; d < 3; d++) v[d] = -h * n[d]; /* to the projection */
+  return fabs(h) * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
 }
 
 /* Triangle pair k at x: H, normal and the barycentric weights of the
@@ -201,7 +167,6 @@ static double tip_pair(cf_contact *c, int k, const double *x) {
   return stick_row(c, k, d, v);
 }
 
-/* H and normals of every pair at x, time t; returns min H. */
 /* The sticks' axes and the sharp points at time t. */
 static void place_obstacles(cf_contact *c, double t) {
   for (int o = 0; o < c->n_obs; o++) {
@@ -231,17 +196,13 @@ double cf_contact_eval_pairs(cf_contact *c, const double *x, double t) {
   return m;
 }
 
-/* The sides of the pairs with a stick or a sharp point at the start of a step (positions xprev,
- * time t0). */
+/* The sides of the pairs with a stick or a sharp point at the start of a
+ * step (positions xprev, time t0); self pairs read xprev itself (c->xstart). */
 void cf_contact_set_sides(cf_contact *c, const double *xprev, double t0) {
   c->xstart = xprev;
   place_obstacles(c, t0);
-  for (int k = 0; k < c->K; k++) {
+  for (int k = 0; k < c->K3; k++) {
     double s, b[3], *sd = c->side + 3 * k;
-    if (k >= c->K3) {
-      cf_contact_self_side(c, k, xprev);
-      continue;
-    }
     if (k < c->K1 && c->obs[c->cobs[k]].type != cf_obstacle_stick) continue;
     if (k >= c->K2) tip_face(c, k, xprev, sd, b);
     else if (k >= c->K1) edge_axis(c, k, xprev, sd, &s);

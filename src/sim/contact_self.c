@@ -103,35 +103,30 @@ static double dot(const double *a, const double *b) { return a[0] * b[0] + a[1] 
 static int self_geometry(const cf_contact *c, int k, const double *x, double nrm[3], double r[3], double w[4]) {
   const int *nd = c->pnode + CF_QP_HMAX * k;
   const double *p[4] = {x + 3 * nd[0], x + 3 * nd[1], x + 3 * nd[2], x + 3 * nd[3]};
-  double e1[3], e2[3], n[3];
-  int ee = pair_kind(c, k) == 1;
-  for (int d = 0; d < 3; d++)
-    e1[d] = ee ? p[1][d] - p[0][d] : p[2][d] - p[1][d], e2[d] = ee ? p[3][d] - p[2][d] : p[3][d] - p[1][d];
-  n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2], n[2] = e1[0] * e2[1] - e1[1] * e2[0];
-  double a2 = dot(n, n), l = sqrt(a2);
-  for (int d = 0; d < 3; d++) nrm[d] = l > 0 ? n[d] / l : 0;
-  if (ee) { /* edges p0-p1 and p2-p3 */
-    double s, u;
+  double n[3];
+  int ok;
+  if (pair_kind(c, k) == 1) { /* edges p0-p1 and p2-p3 */
+    double e1[3], e2[3], s, u;
+    for (int d = 0; d < 3; d++) e1[d] = p[1][d] - p[0][d], e2[d] = p[3][d] - p[2][d];
+    n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2], n[2] = e1[0] * e2[1] - e1[1] * e2[0];
     cf_segment_closest(p[0], p[1], p[2], p[3], &s, &u);
     for (int d = 0; d < 3; d++) r[d] = (1 - s) * p[0][d] + s * p[1][d] - (1 - u) * p[2][d] - u * p[3][d];
     w[0] = 1 - s, w[1] = s, w[2] = -(1 - u), w[3] = -u;
-    return l > CF_SELF_PARALLEL * sqrt(dot(e1, e1) * dot(e2, e2)) && s > CF_EDGE_END && s < 1 - CF_EDGE_END &&
-           u > CF_EDGE_END && u < 1 - CF_EDGE_END;
+    ok = sqrt(dot(n, n)) > CF_SELF_PARALLEL * sqrt(dot(e1, e1) * dot(e2, e2)) && s > CF_EDGE_END &&
+         s < 1 - CF_EDGE_END && u > CF_EDGE_END && u < 1 - CF_EDGE_END;
+  } else { /* node p0, face p1 p2 p3: the barycentric coordinates of its projection */
+    double b[3], h = cf_tri_project(p[0], p[1], p[2], p[3], b, n);
+    if (isnan(h)) return 0;
+    for (int d = 0; d < 3; d++) r[d] = h * n[d];
+    w[0] = 1, w[1] = -b[0], w[2] = -b[1], w[3] = -b[2];
+    /* the closed face: a node right above a node of the other layer (a
+     * sleeve's two layers line up) projects on a vertex, and no edge-edge
+     * pair holds it there */
+    ok = b[0] >= -CF_SELF_ON_FACE && b[1] >= -CF_SELF_ON_FACE && b[2] >= -CF_SELF_ON_FACE;
   }
-  /* node p0, face p1 p2 p3: barycentric coordinates of its projection */
-  if (!(a2 > 0)) return r[0] = r[1] = r[2] = 0, 0;
-  double q[3], c1[3], c2[3];
-  for (int d = 0; d < 3; d++) q[d] = p[0][d] - p[1][d];
-  double h = dot(q, n) / a2, pr[3];
-  for (int d = 0; d < 3; d++) pr[d] = q[d] - h * n[d], r[d] = h * n[d];
-  c1[0] = pr[1] * e2[2] - pr[2] * e2[1], c1[1] = pr[2] * e2[0] - pr[0] * e2[2], c1[2] = pr[0] * e2[1] - pr[1] * e2[0];
-  c2[0] = e1[1] * pr[2] - e1[2] * pr[1], c2[1] = e1[2] * pr[0] - e1[0] * pr[2], c2[2] = e1[0] * pr[1] - e1[1] * pr[0];
-  double b1 = dot(c1, n) / a2, b2 = dot(c2, n) / a2, b0 = 1 - b1 - b2;
-  w[0] = 1, w[1] = -b0, w[2] = -b1, w[3] = -b2;
-  /* the closed face: a node right above a node of the other layer (a
-   * sleeve's two layers line up) projects on a vertex, and no edge-edge
-   * pair holds it there */
-  return b0 >= -CF_SELF_ON_FACE && b1 >= -CF_SELF_ON_FACE && b2 >= -CF_SELF_ON_FACE;
+  double l = sqrt(dot(n, n));
+  for (int d = 0; d < 3; d++) nrm[d] = l > 0 ? n[d] / l : 0;
+  return ok;
 }
 
 /* The thesis' row (§3.3.2): H = ⟨r, ν⟩ − τ0 with ν the pair's normal at the
@@ -141,31 +136,19 @@ static int self_geometry(const cf_contact *c, int k, const double *x, double nrm
  * collapsing sleeve turns by 90° within a step, and the two normals' sign
  * was then rounding. */
 double cf_contact_self_eval(cf_contact *c, int k, const double *x) {
-  double nrm[3], r[3], w[4], *pw = c->pw + CF_QP_HMAX * k, *nk = c->N + 3 * k;
-  const double *sd = c->side + 3 * k;
+  double nrm[3], r[3], w[4], rn[3] = {0, 0, 0}, *pw = c->pw + CF_QP_HMAX * k, *nk = c->N + 3 * k;
   if (!self_geometry(c, k, x, nrm, r, w)) {
     memset(pw, 0, 4 * sizeof(double));
     nk[0] = nk[1] = nk[2] = 0;
     return CF_PAIR_FAR;
   }
-  double o = dot(nrm, sd);
-  if (c->xstart) {
-    double rn[3] = {0, 0, 0};
-    for (int e = 0; e < 4; e++)
-      for (int q = 0; q < 3; q++) rn[q] += w[e] * c->xstart[3 * c->pnode[CF_QP_HMAX * k + e] + q];
-    o = dot(nrm, rn);
-  }
+  for (int e = 0; e < 4; e++)
+    for (int q = 0; q < 3; q++) rn[q] += w[e] * c->xstart[3 * c->pnode[CF_QP_HMAX * k + e] + q];
+  double o = dot(nrm, rn);
   double sg = o < 0 || (o == 0 && dot(nrm, r) < 0) ? -1 : 1;
   for (int q = 0; q < 3; q++) nk[q] = sg * nrm[q];
   memcpy(pw, w, sizeof w);
   return dot(r, nk) - c->cp.thickness;
-}
-
-void cf_contact_self_side(cf_contact *c, int k, const double *xprev) {
-  double nrm[3], r[3], w[4], *sd = c->side + 3 * k;
-  self_geometry(c, k, xprev, nrm, r, w);
-  double h = dot(r, nrm);
-  for (int q = 0; q < 3; q++) sd[q] = h * nrm[q];
 }
 
 /* ------------------------------------------------------------ the pairs */
@@ -185,11 +168,9 @@ int cf_contact_self_add(cf_contact *c, const double *xprev, const double *x, dou
     c->cobs[k] = -1 - sp[q].kind;
     c->wpos[k] = c->ppos[k] = -1;
     c->gam[k] = c->sprev[k] = 0;
-    cf_contact_self_side(c, k, xprev);
     *s = k;
     added++;
   }
-  c->nself_new = added;
   return added;
 }
 
@@ -211,7 +192,6 @@ int cf_contact_self_prune(cf_contact *c) {
       memcpy(c->pnode + CF_QP_HMAX * to, c->pnode + CF_QP_HMAX * k, CF_QP_HMAX * sizeof(int));
       memcpy(c->pw + CF_QP_HMAX * to, c->pw + CF_QP_HMAX * k, CF_QP_HMAX * sizeof(double));
       memcpy(c->N + 3 * to, c->N + 3 * k, 3 * sizeof(double));
-      memcpy(c->side + 3 * to, c->side + 3 * k, 3 * sizeof(double));
       memcpy(c->tprev + 3 * to, c->tprev + 3 * k, 3 * sizeof(double));
       c->W[c->wpos[k]] = to;
       c->wpos[to] = c->wpos[k];

@@ -249,17 +249,13 @@ static int needles_check(const cf_obstacle *o, cf_error *err) {
   return CF_OK;
 }
 
-static int stick_points(const cf_obstacle *o, double *q) {
-  for (int d = 0; q && d < 3; d++) q[d] = o->c[d] - o->len * o->a[d], q[3 + d] = o->c[d] + o->len * o->a[d];
-  return 2;
-}
-
 static const cf_obstacle_type plane_type = {"plane", plane_distance, plane_check, NULL};
 static const cf_obstacle_type sphere_type = {"sphere", sphere_distance, sphere_check, NULL};
 static const cf_obstacle_type cylinder_type = {"cylinder", cylinder_distance, cylinder_check, NULL};
 static const cf_obstacle_type box_type = {"box", box_distance, box_check, NULL};
 static const cf_obstacle_type table_type = {"table", table_distance, box_check, NULL};
-static const cf_obstacle_type stick_type = {"stick", stick_distance, stick_check, stick_points};
+/* a stick's points, its ends, come from its segment (cf_obstacle_points) */
+static const cf_obstacle_type stick_type = {"stick", stick_distance, stick_check, NULL};
 static const cf_obstacle_type needles_type = {"needles", needles_distance, needles_check, needles_points};
 
 const cf_obstacle_type *cf_obstacle_plane = &plane_type;

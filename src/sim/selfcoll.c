@@ -257,8 +257,9 @@ static int cubic_roots(double a3, double a2, double a1, double a0, double r[3]) 
 /* Barycentric coordinates of p's projection on triangle abc into b; the
  * signed distance to its plane (normal (b - a) x (c - a), unit) returned;
  * NAN for a degenerate triangle. */
-static double project(const double *p, const double *a, const double *b, const double *c, double bc[3]) {
-  double e1[3], e2[3], r[3], n[3], c1[3], c2[3];
+double cf_tri_project(const double p[3], const double a[3], const double b[3], const double c[3], double bc[3],
+                      double n[3]) {
+  double e1[3], e2[3], r[3], c1[3], c2[3];
   for (int d = 0; d < 3; d++) e1[d] = b[d] - a[d], e2[d] = c[d] - a[d], r[d] = p[d] - a[d];
   cross(e1, e2, n);
   double a2 = dot(n, n);
@@ -267,7 +268,13 @@ static double project(const double *p, const double *a, const double *b, const d
   for (int d = 0; d < 3; d++) pr[d] = r[d] - h * n[d];
   cross(pr, e2, c1), cross(e1, pr, c2);
   bc[1] = dot(c1, n) / a2, bc[2] = dot(c2, n) / a2, bc[0] = 1 - bc[1] - bc[2];
-  return h * sqrt(a2);
+  return h;
+}
+
+/* The signed distance of p to the plane of abc (cf_tri_project). */
+static double project(const double *p, const double *a, const double *b, const double *c, double bc[3]) {
+  double n[3], h = cf_tri_project(p, a, b, c, bc, n);
+  return h * sqrt(dot(n, n));
 }
 
 /* Points of pair (v[4]) at t in [0, 1], node-face shifted as the header says. */

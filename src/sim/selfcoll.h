@@ -28,6 +28,14 @@ typedef struct {
 
 typedef struct cf_selfcoll cf_selfcoll;
 
+/* The projection of p on the plane of the triangle abc: its barycentric
+ * coordinates into bc[3] and the triangle's normal (b - a) x (c - a), not
+ * normalized, into n[3]; returns h with p - projection = h n (NAN for a
+ * degenerate triangle, bc then unset).  Shared by the detection here and
+ * the rows of contact.c's point-triangle and node-face pairs. */
+double cf_tri_project(const double p[3], const double a[3], const double b[3], const double c[3], double bc[3],
+                      double n[3]);
+
 /* The collision edges of the mesh with a free node, each once (sorted),
  * into e[2 ne] (room for 5 per element): the element sides and, for
  * quads, the diagonal from the first node (the triangulation of SPEC §5;

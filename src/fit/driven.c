@@ -266,11 +266,7 @@ static int put_obstacles(const cf_fit_target *tg, cf_sim *s, double mu, cf_error
   cf_obstacle o[2];
   int n = 0;
   if (cf_fit_target_has_table(tg)) cf_obstacle_table_at(o + n++, tg->table, mu);
-  if (tg->stick) {
-    cf_obstacle_init(o + n, cf_obstacle_stick);
-    o[n].r = tg->stick_radius;
-    o[n].track = tg->stick, o[n].track_n = tg->T, o[n++].track_dt = tg->dt;
-  }
+  if (tg->stick) cf_obstacle_stick_tracked(o + n++, tg->stick, tg->T, tg->dt, tg->stick_radius);
   if (!n) return CF_OK;
   cf_contact_params cp;
   cf_contact_params_default(&cp);

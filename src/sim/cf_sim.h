@@ -321,6 +321,9 @@ void cf_obstacle_init(cf_obstacle *o, const cf_obstacle_type *t);
  * at rest, friction mu. */
 #define CF_TABLE_THICKNESS 0.03
 void cf_obstacle_table_at(cf_obstacle *o, const double top[5], double mu);
+/* o: output, a frictionless stick of radius r following track[6 n] (its two
+ * endpoints every dt from t = 0; borrowed, see cf_obstacle.track). */
+void cf_obstacle_stick_tracked(cf_obstacle *o, const double *track, int n, double dt, double r);
 /* Valid kind, fields, finite motion, mu >= 0; names the field. */
 int cf_obstacle_check(const cf_obstacle *o, cf_error *err);
 /* Signed distance of world point p to the obstacle at time t; its outward

@@ -280,6 +280,12 @@ void cf_obstacle_table_at(cf_obstacle *o, const double t[5], double mu) {
   o->mu = mu;
 }
 
+void cf_obstacle_stick_tracked(cf_obstacle *o, const double *track, int n, double dt, double r) {
+  cf_obstacle_init(o, cf_obstacle_stick);
+  o->r = r;
+  o->track = track, o->track_n = n, o->track_dt = dt;
+}
+
 void cf_obstacle_init(cf_obstacle *o, const cf_obstacle_type *t) {
   memset(o, 0, sizeof *o);
   o->type = t;

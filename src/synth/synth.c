@@ -239,9 +239,7 @@ static int put_obstacles(const cf_synth_config *c, cf_sim *sim, double dt, long 
     if (!(*track = malloc(sizeof(double) * 6 * (size_t)(P + N + 1))))
       return cf_error_set(e, CF_ENOMEM, "out of memory for the stick");
     for (long k = 0; k <= P + N; k++) cf_synth_stick(c, (k - P) * dt, *track + 6 * k);
-    cf_obstacle_init(o + n, cf_obstacle_stick);
-    o[n].r = c->stick_radius;
-    o[n].track = *track, o[n].track_n = (int)(P + N + 1), o[n++].track_dt = dt;
+    cf_obstacle_stick_tracked(o + n++, *track, (int)(P + N + 1), dt, c->stick_radius);
   }
   if (!n) return CF_OK;
   cf_contact_params cp;

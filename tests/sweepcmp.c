@@ -33,10 +33,12 @@ void same_sweep(const char *dir, const char *a, const char *b) {
   cf_results_init(&ra), cf_results_init(&rb);
   if (read_sweep(dir, a, &ra) && read_sweep(dir, b, &rb)) {
     const cf_res_sweep *x = &ra.recs[0].sweep, *y = &rb.recs[0].sweep;
-    size_t n = (size_t)x->nd * x->na;
-    int grid = x->nd == y->nd && x->na == y->na && !memcmp(x->delta, y->delta, sizeof(double) * x->nd) &&
-               !memcmp(x->alpha, y->alpha, sizeof(double) * x->na);
-    CHECK(grid && n > 0, "%s, %s: grids %dx%d, %dx%d", a, b, x->nd, x->na, y->nd, y->na);
+    size_t n = (size_t)cf_res_sweep_points(x);
+    int grid = x->nd == y->nd && x->na == y->na && x->nm == y->nm &&
+               !memcmp(x->delta, y->delta, sizeof(double) * x->nd) &&
+               !memcmp(x->alpha, y->alpha, sizeof(double) * x->na) &&
+               (x->nm == 0 || !memcmp(x->mu, y->mu, sizeof(double) * x->nm));
+    CHECK(grid && n > 0, "%s, %s: grids %dx%dx%d, %dx%dx%d", a, b, x->nd, x->na, x->nm, y->nd, y->na, y->nm);
     if (grid) {
       CHECK(!memcmp(x->e, y->e, n * sizeof *x->e) && !memcmp(x->s, y->s, n * sizeof *x->s), "%s, %s: errors differ",
             a, b);

@@ -10,7 +10,7 @@
  * 0 on success. */
 int cf_test_sweep_recording(const char *path);
 /* dir/a and dir/b hold one recording each whose sweeps are equal bit for bit
- * (grid, errors, stds, status, pruned flags, best point); failed CHECKs
+ * (grid with its mu axis if any, errors, stds, status, pruned flags, best point); failed CHECKs
  * otherwise. */
 void same_sweep(const char *dir, const char *a, const char *b);
 /* Prepares this process's environment for running exe under mpirun (root

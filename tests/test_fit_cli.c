@@ -150,8 +150,8 @@ static void fill_rec(cf_res_rec *r, int k) {
     const double c[4] = {0, 3, 12, NAN};
     if (r->series.contacts) memcpy(r->series.contacts, c, sizeof c);
   }
-  cf_sweep_options o = {2, 3, w->delta, w->alpha, 0, 0, 1, 0, NULL, 0, 0, 0, NULL, 0};
-  cf_sweep_result sr = {2, 3, w->e, w->s, NULL, w->status, w->pruned, NULL, 4, 0, 0, 0};
+  cf_sweep_options o = {2, 3, w->delta, w->alpha, 0, 0, 1, 0, NULL, 0, 0, 0, NULL, 0, 0, NULL};
+  cf_sweep_result sr = {2, 3, w->e, w->s, NULL, w->status, w->pruned, NULL, 4, 0, 0, 0, 0};
   cf_res_set_sens(r, "map", 0.01, 0.2, &o, &sr);
   w->model = r->fit.model = r->sens.model = MODEL;
   w->model.kappa = k; /* each part its own */

@@ -128,7 +128,7 @@ int main(void) {
   double *dl, *al;
   int nd, na;
   CHECK(cf_sweep_default_grid(RHO, &dl, &nd, &al, &na) == CF_OK && nd == 15 && na == 16, "grid");
-  cf_sweep_options so = {nd, na, dl, al, 0, 0, 2, 0, NULL, 0, 0, 0, NULL, 0};
+  cf_sweep_options so = {nd, na, dl, al, 0, 0, 2, 0, NULL, 0, 0, 0, NULL, 0, 0, NULL};
   cf_sweep_result sr, sr1;
   CHECK(cf_sweep_run(&tg[0], &base, &fixed, &so, &sr, &err) == CF_OK, "%s", err.msg);
   CHECK(sr.best >= 0, "no best point");

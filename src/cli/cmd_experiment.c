@@ -264,7 +264,7 @@ static int sweep_all(const exp_args *a, cf_fit_input *in, cf_cli_tasks *tk, cf_r
   cf_cli_bar_start(&bar, "sweep", (long)a->n * a->gd.n * a->ga.n);
   int rc = 0;
   for (int i = 0; i < a->n && !rc; i++)
-    if (cf_cli_sweep(&in[i], &a->gd, &a->ga, 0, 0, a->nw, a->pruning, &bar, tk, cf_results_rec(res, in[i].name, 0),
+    if (cf_cli_sweep(&in[i], &a->gd, &a->ga, NULL, 0, 0, a->nw, a->pruning, &bar, tk, cf_results_rec(res, in[i].name, 0),
                      &err))
       rc = cf_cli_fail("experiment", "%s", err.msg);
   cf_cli_bar_end(&bar);
@@ -282,7 +282,9 @@ static int refine_all(const exp_args *a, cf_fit_input *in, const cf_fit_journal 
     cf_res_rec *rec = cf_results_rec(res, in[i].name, 0);
     const cf_res_sweep *w = &rec->sweep;
     if (w->best < 0) continue; /* every grid point failed: nothing to refine */
-    sel[m] = &in[i], recs[m] = rec, d0[m] = w->delta[w->best / w->na], a0[m++] = w->alpha[w->best % w->na];
+    sel[m] = &in[i], recs[m] = rec;
+    cf_res_sweep_at(w, w->best, &d0[m], &a0[m], NULL);
+    m++;
   }
   cf_cli_bar bar;
   cf_error err = {0, ""};

@@ -16,6 +16,7 @@
 static const char *help =
     "usage: clothfit fit REC.h5 [--params delta,alpha[,mu]] [--start grid|apriori|D,A]\n"
     "                    [--train A:B] [--max-evals N] [--workers N] [--prune]\n"
+    "                    [--delta-grid A:B:N[*rho]] [--alpha-grid A:B:N[*rho]] [--mu-grid A:B:N]\n"
     "                    " CF_CLI_MODEL_USAGE "\n"
     "                    [-o RESULTS.h5] [--restart] [--no-confidence] [--json]\n"
     "\n"
@@ -45,13 +46,16 @@ static const char *help =
     "  --params delta,alpha  the parameters fitted (default)\n"
     "  --params delta,alpha,mu  also mu, the cloth's friction on the recording's\n"
     "                        table (needs /table: ingest --table-height and\n"
-    "                        --table-extent); the grid start sweeps (delta, alpha)\n"
-    "                        at the start mu, Nelder-Mead then moves all three\n"
-    "                        (mu in [0, 3], simplex step 0.2); the confidence\n"
-    "                        intervals are of delta and alpha at the fitted mu;\n"
+    "                        --table-extent); the grid start sweeps (delta, alpha,\n"
+    "                        mu) over the --mu-grid too (default 0:2:5: mu = 0,\n"
+    "                        0.5, .., 2) and starts from its best point,\n"
+    "                        Nelder-Mead then moves all three (mu in [0, 3],\n"
+    "                        simplex step 0.2); the confidence intervals are of\n"
+    "                        delta and alpha at the fitted mu; with another start\n"
     "                        --mu M is the start of mu's fit (default 0.5)\n"
     "  --start grid          start from the grid optimum (default: runs the sweep of\n"
-    "                        `clothfit sweep` on the training window first)\n"
+    "                        `clothfit sweep` on the training window first; its\n"
+    "                        grid: --delta-grid, --alpha-grid, --mu-grid as there)\n"
     "  --start apriori       start from the a-priori formula (4.10)-(4.11), thesis\n"
     "                        Table 4.6 repetition I (needs the cloth size)\n"
     "  --start D,A           start from delta = D, alpha = A\n"
@@ -80,8 +84,10 @@ static const char *help =
     CF_CLI_MODEL_HELP;
 
 typedef struct {
-  const char *params, *start, *train, *max_evals, *workers, *out;
+  const char *params, *start, *train, *max_evals, *workers, *out, *dgrid, *agrid, *mgrid;
   int fit_mu;          /* --params delta,alpha,mu */
+  cf_cli_grid gd, ga, gm; /* the grid start's grid (gm.n = 0: no mu axis) */
+  double m0;           /* the grid optimum's mu (with a mu axis) */
 
   cf_cli_model model;
   int prune, json, nw, evals, t0, t1, restart, no_conf;
@@ -99,6 +105,9 @@ static int check_values(fit_args *a) {
   if (a->params && !a->fit_mu && strcmp(a->params, "delta,alpha"))
     return cf_cli_fail("fit", "invalid --params '%s': expected delta,alpha or delta,alpha,mu", a->params);
 
+  if (a->mgrid && !a->fit_mu)
+    return cf_cli_fail("fit", "--mu-grid is the grid start's mu axis: it needs --params delta,alpha,mu");
+  if (cf_cli_grids("fit", a->dgrid, a->agrid, &a->gd, &a->ga)) return 1;
   a->f0 = 0, a->f1 = 0.5;
   if (a->train && (!cf_cli_parse_range(a->train, &a->f0, &a->f1) || a->f1 > 1))
     return cf_cli_fail("fit", "invalid --train '%s': expected A:B, fractions with 0 <= A < B <= 1", a->train);
@@ -120,25 +129,24 @@ static void note(fit_args *a, const char *kind, double d0, double a0, const char
   else snprintf(a->tried + n, sizeof a->tried - n, "%s%s: %s", n ? "; " : "", kind, why);
 }
 
-/* The grid optimum, sweeping the default grid over the training window
- * first: 0, 1 after printing the error, 2 if every grid point failed. */
+/* The grid optimum, sweeping the grid over the training window first: 0,
+ * 1 after printing the error, 2 if every grid point failed. */
 static int grid_start(fit_args *a, const cf_fit_input *in, cf_res_rec *rec, double *d0, double *a0) {
   cf_error err = {0, ""};
-  cf_cli_grid gd, ga;
-  cf_cli_parse_grid(NULL, 'd', &gd), cf_cli_parse_grid(NULL, 'a', &ga);
   cf_cli_bar bar;
-  cf_cli_bar_start(&bar, "fit: sweep", (long)gd.n * ga.n);
-  int rc = cf_cli_sweep(in, &gd, &ga, a->t0, a->t1, a->nw, a->prune, &bar, &a->tk, rec, &err);
+  cf_cli_bar_start(&bar, "fit: sweep", (long)cf_sweep_n_points(a->gm.n, a->gd.n, a->ga.n));
+  int rc = cf_cli_sweep(in, &a->gd, &a->ga, &a->gm, a->t0, a->t1, a->nw, a->prune, &bar, &a->tk, rec, &err);
   cf_cli_bar_end(&bar);
   if (rc) return cf_cli_fail("fit", "%s", err.msg);
   const cf_res_sweep *w = &rec->sweep;
   a->swept = 1;
   if (w->best < 0) {
     char why[400];
-    snprintf(why, sizeof why, "every one of its %d points failed, first: %.300s", w->nd * w->na, w->reason[0]);
+    snprintf(why, sizeof why, "every one of its %d points failed, first: %.300s", cf_res_sweep_points(w),
+             w->reason[0]);
     return note(a, "grid", NAN, NAN, why), 2;
   }
-  *d0 = w->delta[w->best / w->na], *a0 = w->alpha[w->best % w->na];
+  cf_res_sweep_at(w, w->best, d0, a0, &a->m0);
   return 0;
 }
 
@@ -169,8 +177,11 @@ static int try_start(fit_args *a, const char *kind, const cf_fit_input *in, cf_r
   cf_cli_bar bar;
   cf_error err = {0, ""};
   char failure[256];
+  cf_fit_input from = *in; /* mu's start: the grid optimum's with a mu axis */
+  if (!strcmp(kind, "grid") && a->gm.n) from.fixed.mu = a->m0;
   cf_cli_bar_start(&bar, "fit: Nelder-Mead", a->evals);
-  rc = cf_cli_refine(in, d0, a0, kind, a->t0, a->t1, a->evals, cf_cli_tasks_kept(&a->tk), &bar, rec, failure, &err);
+  rc = cf_cli_refine(&from, d0, a0, kind, a->t0, a->t1, a->evals, cf_cli_tasks_kept(&a->tk), &bar, rec, failure,
+                     &err);
   cf_cli_bar_end(&bar);
   if (rc) return cf_cli_fail("fit", "%s", err.msg);
   if (failure[0]) return note(a, kind, d0, a0, failure), 2;
@@ -238,9 +249,10 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_res_rec view = *rec;
   cf_results v = run_view(a, &view);
   printf("recording         %s (%d frames, dt %g s, rho %g kg/m^2)\n", rec->recording, rec->frames, rec->dt, rec->rho);
-  printf("start             %s: delta %.5f alpha %.5f (training error %.4f cm)\n", f->start_kind, f->start[0],
-         f->start[1], f->f_start);
   char mu[64] = "";
+  if (f->n_params > 2) snprintf(mu, sizeof mu, " mu %.4f", f->start[2]);
+  printf("start             %s: delta %.5f alpha %.5f%s (training error %.4f cm)\n", f->start_kind, f->start[0],
+         f->start[1], mu, f->f_start);
   if (f->n_params > 2) snprintf(mu, sizeof mu, " mu %.4f", f->x[2]);
   printf("optimum           delta %.5f alpha %.5f%s (%s, %d evaluations, %d iterations%s)\n", f->x[0], f->x[1], mu,
          f->method, f->evaluations, f->iterations, f->converged ? "" : ", not converged");
@@ -286,6 +298,7 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_json_str("optimum_failure", f->optimum_failure[0] ? f->optimum_failure : NULL, 0);
   cf_cli_json_num("start_delta", f->start[0], 0);
   cf_cli_json_num("start_alpha", f->start[1], 0);
+  cf_cli_json_num("start_mu", f->n_params > 2 ? f->start[2] : NAN, 0);
   cf_cli_json_num("train_error_cm", f->e_train, 0);
   cf_cli_json_num("train_std_cm", f->s_train, 0);
   cf_cli_json_num("test_error_cm", f->e_test, 0);
@@ -311,6 +324,8 @@ int cmd_fit(int argc, char **argv) {
                              {"--workers", &a.workers, NULL}, {"-o", &a.out, NULL},
                              {"--prune", NULL, &a.prune},    {"--json", NULL, &a.json},
                              {"--restart", NULL, &a.restart}, {"--no-confidence", NULL, &a.no_conf},
+                             {"--delta-grid", &a.dgrid, NULL}, {"--alpha-grid", &a.agrid, NULL},
+                             {"--mu-grid", &a.mgrid, NULL},
                              CF_CLI_MODEL_OPTS(a.model),     {NULL, NULL, NULL}};
   const char *path = NULL;
   int npos = 0;
@@ -327,6 +342,7 @@ int cmd_fit(int argc, char **argv) {
                      "--table-height and --table-extent): mu is the cloth's friction on it", path);
   /* fitting mu: --mu is its start (default 0.5) */
   if (!rc && a.fit_mu) in->fit_mu = 1, in->fixed.mu = a.model.mu ? in->fixed.mu : 0.5;
+  if (!rc && a.fit_mu) rc = cf_cli_mu_grid("fit", a.mgrid ? a.mgrid : CF_CLI_MU_GRID, in, 1, &a.gm);
   cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
   if (!rc && !rec) rc = cf_cli_fail("fit", "out of memory");
   cf_error cerr = {0, ""};

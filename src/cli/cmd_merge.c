@@ -49,7 +49,7 @@ int cmd_merge(int argc, char **argv) {
   }
   if (!rc) {
     long points = 0;
-    for (int r = 0; r < s[0].n; r++) points += (long)s[0].recs[r].sweep.nd * s[0].recs[r].sweep.na;
+    for (int r = 0; r < s[0].n; r++) points += cf_res_sweep_points(&s[0].recs[r].sweep);
     printf("merged %d shard files: %d recordings, %ld tasks -> %s\n", npos, s[0].n, points, out);
     if (json) printf("{\"shards\":%d,\"recordings\":%d,\"tasks\":%ld,\"output\":\"%s\"}\n", npos, s[0].n, points, out);
   }

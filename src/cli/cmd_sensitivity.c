@@ -122,12 +122,12 @@ static int run(sens_args *a, const cf_fit_input *in, cf_res_rec *rec) {
   cf_cli_bar bar;
   cf_error err = {0, ""};
   cf_cli_bar_start(&bar, "sensitivity", (long)gd.n * ga.n);
-  int rc = cf_cli_sweep(in, &gd, &ga, t0, t1, a->nw, 0, &bar, &a->tk, &scratch, &err);
+  int rc = cf_cli_sweep(in, &gd, &ga, NULL, t0, t1, a->nw, 0, &bar, &a->tk, &scratch, &err);
   cf_cli_bar_end(&bar);
   if (!rc) {
     const cf_res_sweep *w = &scratch.sweep;
-    cf_sweep_options o = {w->nd, w->na, w->delta, w->alpha, t0, t1, a->nw, 0, NULL, 0, 0, 0, NULL, 0};
-    cf_sweep_result sr = {w->nd, w->na, w->e, w->s, NULL, w->status, w->pruned, NULL, w->best, w->wall_s, 0, 0};
+    cf_sweep_options o = {w->nd, w->na, w->delta, w->alpha, t0, t1, a->nw, 0, NULL, 0, 0, 0, NULL, 0, 0, NULL};
+    cf_sweep_result sr = {w->nd, w->na, w->e, w->s, NULL, w->status, w->pruned, NULL, w->best, w->wall_s, 0, 0, 0};
     cf_res_rec_describe(rec, in);
     if (cf_res_set_sens(rec, a->scan ? a->scan : "map", a->D, a->A, &o, &sr))
       rc = cf_error_set(&err, CF_ENOMEM, "out of memory");

@@ -11,7 +11,7 @@
 
 static const char *help =
     "usage: clothfit sweep REC.h5... [-o RESULTS.h5] [--workers N] [--prune] [--window T0:T1]\n"
-    "                      [--delta-grid A:B:N[*rho]] [--alpha-grid A:B:N[*rho]]\n"
+    "                      [--delta-grid A:B:N[*rho]] [--alpha-grid A:B:N[*rho]] [--mu-grid A:B:N]\n"
     "                      [--experiment FILE.ini] [--shard I/N] [--restart] [--confidence]\n"
     "                      [--prune-margin M] [--json]\n"
     "                      " CF_CLI_MODEL_USAGE "\n"
@@ -24,6 +24,13 @@ static const char *help =
     "A.1: error, std, alpha, delta) and the means by material, size, motion and\n"
     "speed (Table 4.5).  The other model parameters are held (--kappa, --beta,\n"
     "--tol, --max-iter).\n"
+    "\n"
+    "Recordings with a table: --mu-grid A:B:N adds a third axis, mu (the cloth's\n"
+    "friction on the table, N values from A to B): the (delta, alpha) grid runs at\n"
+    "each, the best point is the best of all, and the tables gain a mu column; -o\n"
+    "stores sweep/mu [N] and the error, std, status and pruned grids as\n"
+    "[N, delta, alpha] (the report draws the surface at the best mu).  Without it\n"
+    "every point is at --mu (default 0).\n"
     "\n"
     "A simulation that fails (e.g. the projection does not converge within\n"
     "--max-iter iterations at --tol) is a failed grid point: per recording with\n"
@@ -63,11 +70,11 @@ static const char *help =
     CF_CLI_MODEL_HELP;
 
 typedef struct {
-  const char *out, *workers, *window, *dgrid, *agrid, *experiment, *shard, *prune_margin;
+  const char *out, *workers, *window, *dgrid, *agrid, *mgrid, *experiment, *shard, *prune_margin;
   cf_cli_model model;
   int prune, json, restart, confidence;
   double pruning; /* cf_cli_prune */
-  cf_cli_grid gd, ga;
+  cf_cli_grid gd, ga, gm;
   double w0, w1;
   int nw;
 } sweep_args;
@@ -102,7 +109,7 @@ static int collect(sweep_args *a, const char **pos, int npos, const char ***path
 
 static int run_all(const sweep_args *a, cf_fit_input *in, int n, cf_cli_tasks *tk, cf_results *res) {
   cf_cli_bar bar;
-  cf_cli_bar_start(&bar, "sweep", (long)n * a->gd.n * a->ga.n);
+  cf_cli_bar_start(&bar, "sweep", (long)n * cf_sweep_n_points(a->gm.n, a->gd.n, a->ga.n));
   cf_error err = {0, ""};
   int rc = 0;
   for (int i = 0; i < n && !rc; i++) {
@@ -112,7 +119,7 @@ static int run_all(const sweep_args *a, cf_fit_input *in, int n, cf_cli_tasks *t
     if (t1 - t0 < 2)
       rc = cf_cli_fail("sweep", "%s: the window %s holds %d frame(s) of a %.3f s recording", in[i].path, a->window,
                        t1 - t0 > 0 ? t1 - t0 : 0, in[i].duration);
-    else if (!rec || cf_cli_sweep(&in[i], &a->gd, &a->ga, t0, t1, a->nw, a->pruning, &bar, tk, rec, &err))
+    else if (!rec || cf_cli_sweep(&in[i], &a->gd, &a->ga, &a->gm, t0, t1, a->nw, a->pruning, &bar, tk, rec, &err))
       rc = cf_cli_fail("sweep", "%s", rec ? err.msg : "out of memory");
   }
   cf_cli_bar_end(&bar);
@@ -127,7 +134,9 @@ static int confidence(const sweep_args *a, cf_fit_input *in, int n, cf_cli_tasks
   for (int i = 0; i < n; i++) {
     cf_res_sweep *w = &cf_results_rec(res, in[i].name, 0)->sweep;
     if (w->best < 0) continue;
-    it[m] = (cf_cli_conf_item){&in[i], w->delta[w->best / w->na], w->alpha[w->best % w->na], 0, 0, &w->conf};
+    double d, al;
+    cf_res_sweep_at(w, w->best, &d, &al, &in[i].fixed.mu); /* at the best mu of a mu grid */
+    it[m] = (cf_cli_conf_item){&in[i], d, al, 0, 0, &w->conf};
     cf_cli_window_frames(&in[i], a->w0, a->w1, &it[m].t0, &it[m].t1);
     m++;
   }
@@ -156,11 +165,12 @@ static void report(const sweep_args *a, const cf_results *res, const cf_fit_inpu
   for (int i = 0; i < v.n; i++) {
     const cf_res_sweep *w = &v.recs[i].sweep;
     int failed = 0, pruned = 0, other = 0;
-    for (int k = 0; k < w->nd * w->na; k++)
+    int np = cf_res_sweep_points(w);
+    for (int k = 0; k < np; k++)
       other += w->status[k] == CF_ENOTRUN, failed += cf_cli_point_failed(w->status[k]),
           pruned += w->pruned[k];
     if (failed || pruned || (w->best < 0 && !other))
-      printf("  %s: %d of %d points failed, %d pruned%s\n", v.recs[i].name, failed, w->nd * w->na - other, pruned,
+      printf("  %s: %d of %d points failed, %d pruned%s\n", v.recs[i].name, failed, np - other, pruned,
              w->best < 0 ? ", no valid point" : "");
   }
   for (int i = 0; i < v.n; i++) {
@@ -197,7 +207,8 @@ int cmd_sweep(int argc, char **argv) {
   memset(&a, 0, sizeof a);
   const cf_cli_opt opts[] = {{"-o", &a.out, NULL},          {"--workers", &a.workers, NULL},
                              {"--window", &a.window, NULL}, {"--delta-grid", &a.dgrid, NULL},
-                             {"--alpha-grid", &a.agrid, NULL}, {"--experiment", &a.experiment, NULL},
+                             {"--alpha-grid", &a.agrid, NULL}, {"--mu-grid", &a.mgrid, NULL},
+                             {"--experiment", &a.experiment, NULL},
                              {"--prune", NULL, &a.prune},   {"--prune-margin", &a.prune_margin, NULL},
                              {"--json", NULL, &a.json},
                              {"--shard", &a.shard, NULL},   {"--restart", NULL, &a.restart},
@@ -213,7 +224,7 @@ int cmd_sweep(int argc, char **argv) {
   memset(&tk, 0, sizeof tk);
   int rc = !pos || cf_cli_parse("sweep", argc, argv, opts, pos, argc, &npos) || check_values(&a) ||
            collect(&a, pos, npos, &paths, &n, &files, &nfiles, &text) ||
-           cf_cli_load_inputs("sweep", paths, n, &a.model, &in) ||
+           cf_cli_load_inputs("sweep", paths, n, &a.model, &in) || cf_cli_mu_grid("sweep", a.mgrid, in, n, &a.gm) ||
            cf_cli_tasks_begin("sweep", &(cf_cli_task_opts){a.out, a.shard, a.restart}, argc, argv, paths, n, text, &tk) ||
            cf_cli_results_begin("sweep", a.out, &res, argc, argv, a.nw, text);
   if (!rc) {

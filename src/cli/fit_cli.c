@@ -92,6 +92,18 @@ int cf_cli_grids(const char *cmd, const char *dspec, const char *aspec, cf_cli_g
                      "optionally followed by *rho", bad_d ? "delta" : "alpha", bad_d ? dspec : aspec);
 }
 
+int cf_cli_mu_grid(const char *cmd, const char *spec, const cf_fit_input *in, int n, cf_cli_grid *g) {
+  memset(g, 0, sizeof *g);
+  if (!spec) return 0;
+  if (!cf_cli_parse_grid(spec, 'm', g) || g->per_rho)
+    return cf_cli_fail(cmd, "invalid --mu-grid '%s': expected A:B:N with 0 <= A < B and N >= 2 (or A:A:1)", spec);
+  for (int i = 0; i < n; i++)
+    if (!cf_fit_target_has_table(&in[i].tg))
+      return cf_cli_fail(cmd, "%s: --mu-grid needs a table in the recording (/table: ingest with --table-height and "
+                         "--table-extent): mu is the cloth's friction on it", in[i].path);
+  return 0;
+}
+
 double *cf_cli_axis(const cf_cli_grid *g, double rho) {
   double *x = malloc(sizeof(double) * g->n), k = g->per_rho ? rho : 1;
   for (int i = 0; x && i < g->n; i++) x[i] = k * (g->n > 1 ? g->lo + (g->hi - g->lo) * i / (g->n - 1) : g->lo);

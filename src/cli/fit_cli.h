@@ -35,6 +35,14 @@ int cf_cli_parse_grid(const char *spec, char axis, cf_cli_grid *g);
 /* Both grids of --delta-grid / --alpha-grid (NULL: defaults); 0 or the
  * exit status after printing the error. */
 int cf_cli_grids(const char *cmd, const char *dspec, const char *aspec, cf_cli_grid *gd, cf_cli_grid *ga);
+/* --mu-grid A:B:N (N values of mu, the cloth's friction on the table, from
+ * A to B; no *rho): NULL spec gives g->n = 0 (no mu axis).  Every one of
+ * the n recordings must have a table.  0 or the exit status after the
+ * error line. */
+int cf_cli_mu_grid(const char *cmd, const char *spec, const cf_fit_input *in, int n, cf_cli_grid *g);
+/* fit --params delta,alpha,mu: the grid start's mu axis unless --mu-grid
+ * (thesis Table 4.7: fitted mu from 0 to 2). */
+#define CF_CLI_MU_GRID "0:2:5"
 /* The axis for density rho, malloc'ed [g->n]. */
 double *cf_cli_axis(const cf_cli_grid *g, double rho);
 /* "A:B" numbers with 0 <= A < B (B may be omitted: +inf). */
@@ -163,10 +171,13 @@ void cf_cli_note_driving(const char *cmd, const cf_fit_input *in, int n);
 void cf_cli_window_frames(const cf_fit_input *in, double a, double b, int *t0, int *t1);
 
 /* ------------------------------------------------------- fitting steps */
-/* Sweep the grid (gd x ga axes for this recording's rho) over frames
- * [t0, t1) into rec->sweep; tasks (may be NULL): journal and shard. */
-int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_grid *ga, int t0, int t1, int workers,
-                 double prune, cf_cli_bar *bar, cf_cli_tasks *tasks, cf_res_rec *rec, cf_error *err);
+/* Sweep the grid (gd x ga axes for this recording's rho; gm: the mu axis,
+ * NULL or gm->n = 0 for none) over frames [t0, t1) into rec->sweep; tasks
+ * (may be NULL): journal and shard.  With a mu axis rec->sweep.model.mu is
+ * the best point's mu. */
+int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_grid *ga, const cf_cli_grid *gm, int t0,
+                 int t1, int workers, double prune, cf_cli_bar *bar, cf_cli_tasks *tasks, cf_res_rec *rec,
+                 cf_error *err);
 /* The pruning of a sweep from --prune (flag) and --prune-margin M (NULL
  * if not given; implies --prune): *prune = 0 (off) or the margin (>= 1,
  * cf_sweep_options.prune_margin).  Returns 0, or 1 after the error line. */

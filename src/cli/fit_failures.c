@@ -17,7 +17,7 @@ enum { LISTED = 3 }; /* failed points named per recording */
 cf_cli_failures cf_cli_failures_of(const cf_res_rec *rec) {
   cf_cli_failures f = {0, 0, 0, 0};
   const cf_res_sweep *w = &rec->sweep;
-  int n = rec->has_sweep ? w->nd * w->na : 0;
+  int n = rec->has_sweep ? cf_res_sweep_points(w) : 0;
   for (int k = 0; k < n; k++) /* points left to other shards are not this run's */
     f.points += w->status[k] != CF_ENOTRUN, f.failed += cf_cli_point_failed(w->status[k]);
   if (rec->has_fit) f.nm_failed = rec->fit.failed_evaluations, f.nm_evals = rec->fit.evaluations;
@@ -28,13 +28,16 @@ int cf_cli_optimum_borders_failed(const cf_res_rec *rec, int *failed, int *neigh
   const cf_res_sweep *w = &rec->sweep;
   int nf = 0, nn = 0;
   if (!rec->has_sweep || w->best < 0) return -1;
-  int id = w->best / w->na, ia = w->best % w->na;
-  for (int i = id - 1; i <= id + 1; i++)
-    for (int j = ia - 1; j <= ia + 1; j++) {
-      if (i < 0 || i >= w->nd || j < 0 || j >= w->na || (i == id && j == ia)) continue;
-      int st = w->status[i * w->na + j];
-      nn += st != CF_ENOTRUN, nf += cf_cli_point_failed(st);
-    }
+  int nda = w->nd * w->na, im = w->best / nda, id = w->best % nda / w->na, ia = w->best % w->na;
+  int nm = w->nm > 0 ? w->nm : 1; /* with a mu axis: the neighbours in it too */
+  for (int m = im - 1; m <= im + 1; m++)
+    for (int i = id - 1; i <= id + 1; i++)
+      for (int j = ia - 1; j <= ia + 1; j++) {
+        if (m < 0 || m >= nm || i < 0 || i >= w->nd || j < 0 || j >= w->na || (m == im && i == id && j == ia))
+          continue;
+        int st = w->status[(m * w->nd + i) * w->na + j];
+        nn += st != CF_ENOTRUN, nf += cf_cli_point_failed(st);
+      }
   if (failed) *failed = nf;
   if (neighbours) *neighbours = nn;
   return nf > 0;
@@ -56,21 +59,29 @@ static void step_of(const char *reason, char *buf, size_t size) {
     snprintf(buf, size, "%s %ld, t = %.4g s", word, n, s);
 }
 
+/* "delta D alpha A" of point k, with " mu M" on a mu grid. */
+static const char *point_str(const cf_res_sweep *w, int k, char *buf, size_t size) {
+  double d, a, mu;
+  cf_res_sweep_at(w, k, &d, &a, &mu);
+  int n = snprintf(buf, size, "delta %.5g alpha %.5g", d, a);
+  if (w->nm > 0 && n > 0 && (size_t)n < size) snprintf(buf + n, size - (size_t)n, " mu %.5g", mu);
+  return buf;
+}
+
 /* The warning line of rec's failed grid points. */
 static void warn_grid(const char *cmd, const cf_res_rec *rec, cf_cli_failures f) {
   const cf_res_sweep *w = &rec->sweep;
   fprintf(stderr, "clothfit %s: warning: %s: %d of %d simulations of the grid failed (%.1f %%)", cmd, rec->name,
           f.failed, f.points, 100.0 * f.failed / f.points);
   int listed = 0;
-  for (int k = 0; k < w->nd * w->na && listed < LISTED; k++) {
+  for (int k = 0; k < cf_res_sweep_points(w) && listed < LISTED; k++) {
     if (!cf_cli_point_failed(w->status[k])) continue;
-    double d = w->delta[k / w->na], a = w->alpha[k % w->na];
-    char step[64];
+    char step[64], at[96];
     step_of(w->reason[k], step, sizeof step);
-    if (!listed)
-      fprintf(stderr, ": at delta %.5g alpha %.5g: %s", d, a, w->reason[k][0] ? w->reason[k] : "(no reason)");
-    else fprintf(stderr, "%s delta %.5g alpha %.5g%s%s%s", listed == 1 ? "; also at" : ",", d, a, step[0] ? " (" : "",
-                 step, step[0] ? ")" : "");
+    point_str(w, k, at, sizeof at);
+    if (!listed) fprintf(stderr, ": at %s: %s", at, w->reason[k][0] ? w->reason[k] : "(no reason)");
+    else fprintf(stderr, "%s %s%s%s%s", listed == 1 ? "; also at" : ",", at, step[0] ? " (" : "", step,
+                 step[0] ? ")" : "");
     listed++;
   }
   if (f.failed > listed) fprintf(stderr, " and %d more", f.failed - listed);
@@ -80,10 +91,10 @@ static void warn_grid(const char *cmd, const cf_res_rec *rec, cf_cli_failures f)
 static void warn_borders(const char *cmd, const cf_res_rec *rec) {
   int nf, nn;
   if (cf_cli_optimum_borders_failed(rec, &nf, &nn) <= 0) return;
-  const cf_res_sweep *w = &rec->sweep;
-  fprintf(stderr, "clothfit %s: warning: %s: the grid optimum (delta %.5g alpha %.5g) has %d failed grid point(s) "
-          "among its %d neighbours: the true optimum may lie where the simulations failed\n", cmd, rec->name,
-          w->delta[w->best / w->na], w->alpha[w->best % w->na], nf, nn);
+  char at[96];
+  fprintf(stderr, "clothfit %s: warning: %s: the grid optimum (%s) has %d failed grid point(s) among its %d "
+          "neighbours: the true optimum may lie where the simulations failed\n", cmd, rec->name,
+          point_str(&rec->sweep, rec->sweep.best, at, sizeof at), nf, nn);
 }
 
 long cf_cli_warn_failures(const char *cmd, const cf_results *r, const char *out) {
@@ -159,7 +170,7 @@ static void why_none(const cf_res_rec *c) {
   if (c->has_fit && c->fit.optimum_failure[0]) fprintf(stderr, "the simulation at its optimum failed: %s",
                                                        c->fit.optimum_failure);
   else if (c->has_sweep && w->nd * w->na > 0 && w->best < 0)
-    fprintf(stderr, "every one of its %d grid points failed, first: %s", w->nd * w->na, w->reason[0]);
+    fprintf(stderr, "every one of its %d grid points failed, first: %s", cf_res_sweep_points(w), w->reason[0]);
   else fprintf(stderr, "no grid and no fit");
 }
 

@@ -21,24 +21,29 @@ static int with_file(const cf_fit_input *in, cf_error *err, int rc) {
   return rc;
 }
 
-int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_grid *ga, int t0, int t1, int workers,
-                 double prune, cf_cli_bar *bar, cf_cli_tasks *tasks, cf_res_rec *rec, cf_error *err) {
-  double *dl = cf_cli_axis(gd, in->tg.rho), *al = cf_cli_axis(ga, in->tg.rho);
-  cf_sweep_options o = {gd->n, ga->n, dl, al, t0, t1, workers, prune > 0, bar ? &bar->fp : NULL, 0, 0, 0, NULL, prune};
+int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_grid *ga, const cf_cli_grid *gm, int t0,
+                 int t1, int workers, double prune, cf_cli_bar *bar, cf_cli_tasks *tasks, cf_res_rec *rec,
+                 cf_error *err) {
+  int nm = gm ? gm->n : 0;
+  double *dl = cf_cli_axis(gd, in->tg.rho), *al = cf_cli_axis(ga, in->tg.rho), *ml = nm ? cf_cli_axis(gm, 1) : NULL;
+  cf_sweep_options o = {gd->n, ga->n, dl, al, t0, t1, workers, prune > 0, bar ? &bar->fp : NULL, 0, 0, 0, NULL, prune,
+                        nm, ml};
   cf_cli_tasks_apply(tasks, &o);
   cf_sweep_result sr;
-  int rc = !dl || !al ? cf_error_set(err, CF_ENOMEM, "out of memory")
-                      : cf_sweep_run(&in->tg, &in->base, &in->fixed, &o, &sr, err);
+  int rc = !dl || !al || (nm && !ml) ? cf_error_set(err, CF_ENOMEM, "out of memory")
+                                     : cf_sweep_run(&in->tg, &in->base, &in->fixed, &o, &sr, err);
   if (!rc && tasks) tasks->resumed += sr.resumed, tasks->ran += sr.ran;
   if (!rc) {
     cf_res_rec_describe(rec, in);
     if (cf_res_set_sweep(rec, &o, &sr, in->tg.dt)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
     rec->sweep.model = cf_res_model_of(in);
+    if (nm && rec->sweep.best >= 0) cf_res_sweep_at(&rec->sweep, rec->sweep.best, NULL, NULL, &rec->sweep.model.mu);
     cf_sweep_result_free(&sr);
   }
-  if (bar) bar->offset += (long)gd->n * ga->n;
+  if (bar) bar->offset += (long)cf_sweep_n_points(nm, gd->n, ga->n);
   free(dl);
   free(al);
+  free(ml);
   return with_file(in, err, rc);
 }
 

@@ -17,7 +17,7 @@ static int any_truth(const cf_results *r) {
 }
 
 static const char *first_failure(const cf_res_sweep *w) {
-  for (int k = 0; k < w->nd * w->na; k++)
+  for (int k = 0; k < cf_res_sweep_points(w); k++)
     if (w->status[k]) return w->reason[k];
   return "";
 }
@@ -34,17 +34,19 @@ int cf_cli_grid_edge(const cf_res_rec *rec, char *buf, size_t size) {
   if (size) buf[0] = 0;
   if (!rec->has_sweep || w->best < 0) return -1;
   unsigned e = cf_res_sweep_edges(w, w->best);
-  double d = w->delta[w->best / w->na], a = w->alpha[w->best % w->na];
+  double v3[3];
+  cf_res_sweep_at(w, w->best, &v3[0], &v3[1], &v3[2]);
+  static const char *const names[3] = {"delta", "alpha", "mu"};
   size_t n = 0;
-  for (int k = 0; k < 4 && n < size; k++) {
+  for (int k = 0; k < 6 && n < size; k++) {
     if (!(e & (1u << k))) continue;
-    int lo = !(k & 1), is_d = k < 2;
-    double v = is_d ? d : a;
-    const char *name = is_d ? "delta" : "alpha";
-    int m = snprintf(buf + n, size - n, "%s%s at its %s grid value %.5g (%s)", n ? "; " : "", name,
-                     lo ? "lowest" : "highest", v, lo && v <= 0 ? "its physical bound 0"
-                     : lo ? (is_d ? "widen --delta-grid below it" : "widen --alpha-grid below it")
-                          : (is_d ? "widen --delta-grid above it" : "widen --alpha-grid above it"));
+    int lo = !(k & 1), q = k / 2;
+    double v = v3[q];
+    const char *sep = n ? "; " : "";
+    int m = lo && v <= 0 ? snprintf(buf + n, size - n, "%s%s at its lowest grid value %.5g (its physical bound 0)",
+                                    sep, names[q], v)
+                         : snprintf(buf + n, size - n, "%s%s at its %s grid value %.5g (widen --%s-grid %s it)", sep,
+                                    names[q], lo ? "lowest" : "highest", v, names[q], lo ? "below" : "above");
     n += m > 0 ? (size_t)m : 0;
   }
   return e != 0;
@@ -63,11 +65,19 @@ int cf_cli_warn_grid_edges(const char *cmd, const cf_results *r) {
 static int is_rep2(const cf_res_rec *c) { return !strcmp(c->meta.repetition, "II"); }
 
 /* The rows of the recordings with is_rep2 == rep2 (rep2 < 0: all). */
+static int any_mu(const cf_results *r) {
+  for (int i = 0; i < r->n; i++)
+    if (isfinite(cf_res_optimum_mu(&r->recs[i]))) return 1;
+  return 0;
+}
+
 static void table_a_rows(const cf_results *r, int rep2) {
-  int truth = any_truth(r), w = 9;
+  int truth = any_truth(r), mu = any_mu(r), w = 9;
   for (int i = 0; i < r->n; i++) w = (int)fmax(w, strlen(r->recs[i].name));
-  printf("%-*s %-13s %-5s %-6s %-6s %8s %8s %8s %8s %-11s", w, "recording", "material", "size", "motion", "speed",
-         "error_cm", "std_cm", "alpha", "delta", "optimum");
+  printf("%-*s %-13s %-5s %-6s %-6s %8s %8s %8s %8s", w, "recording", "material", "size", "motion", "speed",
+         "error_cm", "std_cm", "alpha", "delta");
+  if (mu) printf(" %8s", "mu");
+  printf(" %-11s", "optimum");
   if (truth) printf(" %8s %8s", "alpha_tr", "delta_tr");
   printf("\n");
   for (int i = 0; i < r->n; i++) {
@@ -80,7 +90,9 @@ static void table_a_rows(const cf_results *r, int rep2) {
       printf(" no valid grid point: %.90s\n", c->has_sweep ? first_failure(&c->sweep) : "not swept");
       continue;
     }
-    printf(" %8.3f %8.3f %8.4f %8.4f %-11s", e, s, a, d, c->has_fit ? c->fit.method : "grid");
+    printf(" %8.3f %8.3f %8.4f %8.4f", e, s, a, d);
+    if (mu) printf(" %8.4f", cf_res_optimum_mu(c));
+    printf(" %-11s", c->has_fit ? c->fit.method : "grid");
     if (truth) printf(" %8.4f %8.4f", c->truth_alpha, c->truth_delta);
     printf("\n");
   }
@@ -172,6 +184,7 @@ void cf_cli_json_recordings(const cf_results *r) {
     cf_cli_json_str("speed", c->meta.speed, 0);
     cf_cli_json_num("delta", d, 0);
     cf_cli_json_num("alpha", a, 0);
+    cf_cli_json_num("mu", ok ? cf_res_optimum_mu(c) : NAN, 0);
     cf_cli_json_num("error_cm", e, 0);
     cf_cli_json_num("std_cm", s, 0);
     cf_cli_json_str("optimum", !ok ? NULL : c->has_fit ? c->fit.method : "grid", 0);

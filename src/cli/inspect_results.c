@@ -17,7 +17,7 @@ typedef struct {
 
 static point_counts sweep_counts(const cf_res_sweep *w) {
   point_counts c = {0, 0, 0};
-  for (int k = 0; k < w->nd * w->na; k++) {
+  for (int k = 0; k < cf_res_sweep_points(w); k++) {
     if (cf_cli_point_failed(w->status[k])) c.failed++;
     else if (w->pruned[k]) c.pruned++;
     else c.ok++;
@@ -26,7 +26,7 @@ static point_counts sweep_counts(const cf_res_sweep *w) {
 }
 
 static const char *first_failure(const cf_res_sweep *w) {
-  for (int k = 0; k < w->nd * w->na; k++)
+  for (int k = 0; k < cf_res_sweep_points(w); k++)
     if (w->status[k]) return w->reason[k];
   return "";
 }
@@ -68,17 +68,24 @@ static void model_text(const char *indent, const cf_res_model *m) {
 static void sweep_text(const cf_res_rec *c) {
   const cf_res_sweep *w = &c->sweep;
   point_counts n = sweep_counts(w);
-  printf("  sweep grid      delta %.6g .. %.6g (%d) x alpha %.6g .. %.6g (%d) = %d points; window [%g, ", w->delta[0],
-         w->delta[w->nd - 1], w->nd, w->alpha[0], w->alpha[w->na - 1], w->na, w->nd * w->na, w->t0_s);
+  printf("  sweep grid      delta %.6g .. %.6g (%d) x alpha %.6g .. %.6g (%d)", w->delta[0], w->delta[w->nd - 1], w->nd,
+         w->alpha[0], w->alpha[w->na - 1], w->na);
+  if (w->nm > 0) printf(" x mu %.6g .. %.6g (%d)", w->mu[0], w->mu[w->nm - 1], w->nm);
+  printf(" = %d points; window [%g, ", cf_res_sweep_points(w), w->t0_s);
   if (w->t1_s > 0) printf("%g) s", w->t1_s);
   else printf("end) s");
   if (w->prune && w->prune_margin > 1)
     printf("; %d worker(s), pruning beyond %g x the best, %.3g s\n", w->workers, w->prune_margin, w->wall_s);
   else printf("; %d worker(s), pruning %s, %.3g s\n", w->workers, w->prune ? "on" : "off", w->wall_s);
   model_text("                  ", &w->model);
-  if (w->best >= 0)
-    printf("  best point      delta %.6g alpha %.6g: error %.4f cm, std %.4f cm\n", w->delta[w->best / w->na],
-           w->alpha[w->best % w->na], w->e[w->best], w->s[w->best]);
+  double bd, ba, bm;
+  if (w->best >= 0) cf_res_sweep_at(w, w->best, &bd, &ba, &bm);
+  if (w->best >= 0 && w->nm > 0)
+    printf("  best point      delta %.6g alpha %.6g mu %.6g: error %.4f cm, std %.4f cm\n", bd, ba, bm, w->e[w->best],
+           w->s[w->best]);
+  else if (w->best >= 0)
+    printf("  best point      delta %.6g alpha %.6g: error %.4f cm, std %.4f cm\n", bd, ba, w->e[w->best],
+           w->s[w->best]);
   else printf("  best point      none: no grid point simulated\n");
   char edge[512];
   if (cf_cli_grid_edge(c, edge, sizeof edge) > 0) printf("  grid edge       %s\n", edge);
@@ -90,6 +97,7 @@ static void fit_text(const cf_res_fit *f) {
   printf("  fit             %s from %s (delta %.6g alpha %.6g, training error %.4f cm): delta %.6g alpha %.6g, "
          "training error %.4f cm\n", f->method, f->start_kind, f->start[0], f->start[1], f->f_start, f->x[0], f->x[1],
          f->f_best);
+  if (f->n_params > 2) printf("                  mu fitted: from %.6g to %.6g\n", f->start[2], f->x[2]);
   printf("                  %d evaluations, %d iterations%s\n", f->evaluations, f->iterations,
          f->converged ? ", converged" : ", not converged");
   if (f->failed_evaluations)
@@ -172,8 +180,11 @@ static void prov_json(const char *path, const cf_results *r) {
 
 static void sweep_best_json(const cf_res_sweep *w) {
   int b = w->best;
-  cf_cli_json_num("best_delta", b >= 0 ? w->delta[b / w->na] : NAN, 0);
-  cf_cli_json_num("best_alpha", b >= 0 ? w->alpha[b % w->na] : NAN, 0);
+  double d = NAN, a = NAN, mu = NAN;
+  if (b >= 0) cf_res_sweep_at(w, b, &d, &a, &mu);
+  cf_cli_json_num("best_delta", d, 0);
+  cf_cli_json_num("best_alpha", a, 0);
+  cf_cli_json_num("best_mu", w->nm > 0 ? mu : NAN, 0);
   cf_cli_json_num("best_error_cm", b >= 0 ? w->e[b] : NAN, 0);
   cf_cli_json_num("best_std_cm", b >= 0 ? w->s[b] : NAN, 0);
 }
@@ -190,7 +201,10 @@ static void sweep_json(const cf_res_rec *c) {
   cf_cli_json_num("alpha_min", w->alpha[0], 0);
   cf_cli_json_num("alpha_max", w->alpha[w->na - 1], 0);
   json_int("n_alpha", w->na);
-  json_int("points", w->nd * w->na);
+  cf_cli_json_num("mu_min", w->nm > 0 ? w->mu[0] : NAN, 0);
+  cf_cli_json_num("mu_max", w->nm > 0 ? w->mu[w->nm - 1] : NAN, 0);
+  json_int("n_mu", w->nm);
+  json_int("points", cf_res_sweep_points(w));
   json_int("best_index", w->best);
   sweep_best_json(w);
   printf(",\"on_grid_edge\":%s", on_edge < 0 ? "null" : on_edge ? "true" : "false");
@@ -213,6 +227,8 @@ static void fit_json(const cf_res_fit *f) {
                       f->train_t1_s, f->e_train, f->s_train, f->e_test, f->s_test, f->e_all, f->s_all};
   printf(",\"fit\":{");
   cf_cli_json_str("method", f->method, 1);
+  cf_cli_json_num("mu", f->n_params > 2 ? f->x[2] : NAN, 0);
+  cf_cli_json_num("start_mu", f->n_params > 2 ? f->start[2] : NAN, 0);
   cf_cli_json_str("start", f->start_kind, 0);
   for (int i = 0; i < 14; i++) cf_cli_json_num(k[i], v[i], 0);
   json_int("evaluations", f->evaluations), json_int("iterations", f->iterations);

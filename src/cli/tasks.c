@@ -183,5 +183,5 @@ void cf_cli_tasks_apply(cf_cli_tasks *t, cf_sweep_options *o) {
   o->shard_i = t->shard_i, o->shard_n = t->shard_n;
   t->ck = (cf_sweep_checkpoint){ck_load, ck_save, t};
   o->checkpoint = t->journal ? &t->ck : NULL;
-  t->next += (unsigned long long)o->nd * o->na;
+  t->next += (unsigned long long)cf_sweep_n_points(o->nm, o->nd, o->na);
 }

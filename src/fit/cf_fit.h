@@ -244,7 +244,17 @@ typedef struct {
    * margin > 1 keeps every point within it exact: the basin around the
    * optimum that the error-surface figures draw; the optimum stays exact. */
   double prune_margin;
+  /* A third axis, the cloth's friction on the recording's table or stick
+   * (sweep --mu-grid): nm > 0 values mu[nm], each (delta, alpha) grid run
+   * at each; nm = 0: no mu axis, every point at the fixed point's mu.
+   * Point i of the nm*nd*na (or nd*na) is (mu[i / (nd*na)],
+   * delta[(i / na) % nd], alpha[i % na]); it is task task0 + i. */
+  int nm;
+  const double *mu;
 } cf_sweep_options;
+
+/* Points of a grid: max(nm, 1) * nd * na. */
+static inline int cf_sweep_n_points(int nm, int nd, int na) { return (nm > 0 ? nm : 1) * nd * na; }
 
 /* One evaluated grid point, as a sweep's checkpoint stores it. */
 typedef struct {
@@ -283,13 +293,14 @@ typedef struct cf_fit_journal {
 
 typedef struct {
   int nd, na;
-  double *e, *s, *dmax;  /* [nd*na] mean error/std (cm), index id*na + ia */
+  double *e, *s, *dmax;  /* [cf_sweep_n_points] mean error/std (cm), index (im*nd + id)*na + ia */
   int *status;           /* CF_OK or failure code */
   unsigned char *pruned; /* 1: e is a lower bound */
   char (*reason)[128];   /* failure reasons */
   int best;              /* index of the smallest e among exact points, -1 if none */
   double wall_s;
   int resumed, ran;      /* points taken from the checkpoint / simulated now */
+  int nm;                /* the options' (0: no mu axis) */
 } cf_sweep_result;
 
 /* The default grid of SPEC §8: alpha = rho*linspace(0.05, 4, 16), delta =

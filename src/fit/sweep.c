@@ -83,8 +83,10 @@ static int sweep_item(int k, void *arg, void *out, cf_error *err) {
   point_rec *p = out;
   int idx = c->todo[k];
   cf_fit_point pt = *c->fixed;
-  pt.delta = c->o->delta[idx / c->o->na];
+  int nda = c->o->nd * c->o->na;
+  pt.delta = c->o->delta[idx % nda / c->o->na];
   pt.alpha = c->o->alpha[idx % c->o->na];
+  if (c->o->nm > 0) pt.mu = c->o->mu[idx / nda];
   double best = known_best(c), margin = c->o->prune_margin > 1 ? c->o->prune_margin : 1;
   double bound = c->o->prune && isfinite(best) ? margin * best : 0;
   cf_fit_result r;
@@ -108,9 +110,10 @@ static int sweep_done(int k, const void *rec, void *arg, cf_error *err) {
   return ck->save(ck->ctx, c->o->task0 + (unsigned)c->todo[k], rec, err);
 }
 
-static int alloc_result(cf_sweep_result *res, int nd, int na) {
-  size_t n = (size_t)nd * na;
+static int alloc_result(cf_sweep_result *res, int nm, int nd, int na) {
+  size_t n = (size_t)cf_sweep_n_points(nm, nd, na);
   memset(res, 0, sizeof *res);
+  res->nm = nm;
   res->nd = nd;
   res->na = na;
   res->e = malloc(sizeof(double) * n);
@@ -158,14 +161,14 @@ static int coarseness(int i, int n) {
 
 /* The order points run in: the middle of the grid first, then the points on
  * ever finer sublattices around it (strides 8, 4, 2, 1 from the middle),
- * each level in index order, so that good points, and with them tight
+ * each level in index order (every mu of a level before the next level), so that good points, and with them tight
  * pruning bounds, are found early wherever the optimum lies.  Stable and
  * deterministic: it depends on the grid alone. */
 static void visit_order(int *todo, int m, int nd, int na) {
   int done = 0;
   for (int level = 31; level >= 0 && done < m; level--) {
     for (int k = done; k < m; k++) {
-      int idx = todo[k], lv = coarseness(idx / na, nd), la = coarseness(idx % na, na);
+      int idx = todo[k], g = idx % (nd * na), lv = coarseness(g / na, nd), la = coarseness(g % na, na);
       if ((lv < la ? lv : la) != level) continue;
       memmove(todo + done + 1, todo + done, sizeof *todo * (size_t)(k - done));
       todo[done++] = idx;
@@ -177,7 +180,7 @@ static void visit_order(int *todo, int m, int nd, int na) {
  * others are filled in recs now; the indices to run go to todo.  Returns
  * how many; *resumed counts the checkpoint's. */
 static int plan(const cf_sweep_options *o, point_rec *recs, int *todo, int *resumed, double *best) {
-  int n = o->nd * o->na, m = 0;
+  int n = cf_sweep_n_points(o->nm, o->nd, o->na), m = 0;
   *resumed = 0;
   for (int i = 0; i < n; i++) {
     unsigned long long id = o->task0 + (unsigned)i;
@@ -195,14 +198,14 @@ static int plan(const cf_sweep_options *o, point_rec *recs, int *todo, int *resu
 
 int cf_sweep_run(const cf_fit_target *tg, const cf_params *base, const cf_fit_point *fixed,
                  const cf_sweep_options *o, cf_sweep_result *res, cf_error *err) {
-  if (o->nd < 1 || o->na < 1)
-    return cf_error_set(err, CF_EINVAL, "sweep: empty grid (%d x %d)", o->nd, o->na);
+  if (o->nd < 1 || o->na < 1 || o->nm < 0 || (o->nm > 0 && !o->mu))
+    return cf_error_set(err, CF_EINVAL, "sweep: empty grid (%d x %d, %d mu)", o->nd, o->na, o->nm);
   if (o->shard_n > 1 && (o->shard_i < 0 || o->shard_i >= o->shard_n))
     return cf_error_set(err, CF_EINVAL, "sweep: shard %d of %d does not exist", o->shard_i, o->shard_n);
-  int n = o->nd * o->na;
+  int n = cf_sweep_n_points(o->nm, o->nd, o->na);
   point_rec *recs = calloc((size_t)n, sizeof *recs), *ran = calloc((size_t)n, sizeof *ran);
   int *todo = malloc(sizeof(int) * (size_t)n);
-  if (!recs || !ran || !todo || alloc_result(res, o->nd, o->na)) {
+  if (!recs || !ran || !todo || alloc_result(res, o->nm, o->nd, o->na)) {
     free(recs);
     free(ran);
     free(todo);

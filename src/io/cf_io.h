@@ -349,18 +349,20 @@ typedef struct {           /* how sure a fitted (delta, alpha) is (src/fit confi
 } cf_res_conf;
 
 typedef struct {           /* a grid sweep of one recording */
-  int nd, na;
+  int nm, nd, na;          /* nm: values of mu swept (sweep --mu-grid), 0: none */
+  double *mu;              /* [nm] the mu axis (NULL when nm = 0: every point at model.mu) */
   double *delta, *alpha;   /* [nd], [na] axes */
-  double *e, *s;           /* [nd*na] mean error / std (cm), index id*na + ia; pruned: lower bounds */
+  double *e, *s;           /* [cf_res_sweep_points] mean error / std (cm), index
+                              (im*nd + id)*na + ia; pruned: lower bounds */
   int *status;             /* CF_OK or why the simulation failed */
   unsigned char *pruned;   /* 1: e is a lower bound (exact pruning) */
-  char **reason;           /* [nd*na] failure message, "" if ok */
+  char **reason;           /* [points] failure message, "" if ok */
   int best;                /* index of the best exact point, -1 if none */
   double t0_s, t1_s;       /* evaluation window (s); t1_s <= 0: to the end */
   double wall_s;
   int workers, prune;
   double prune_margin;     /* pruned only beyond this factor of the best (1: plain pruning) */
-  cf_res_model model;
+  cf_res_model model;      /* with a mu axis, model.mu is the best point's mu */
   cf_res_conf conf;        /* intervals around the best grid point (sweep --confidence) */
 } cf_res_sweep;
 
@@ -478,11 +480,23 @@ void cf_res_series_clear(cf_res_series *s);
 int cf_res_optimum(const cf_res_rec *rec, double *delta, double *alpha, double *e, double *s);
 /* The model settings of that optimum (the fit's, else the sweep's). */
 const cf_res_model *cf_res_optimum_model(const cf_res_rec *rec);
-/* Which edges of the sweep's grid the point index (id*na + ia) lies on:
+/* Points of a sweep, max(nm, 1) * nd * na, and the parameters of point k
+ * (mu: the mu axis' value, or model.mu without one; any pointer may be NULL). */
+int cf_res_sweep_points(const cf_res_sweep *w);
+/* The (delta, alpha) surface of w at its mu value im (im < 0: the best
+ * point's) as a sweep without a mu axis: a shallow view into w's arrays
+ * (do not clear it), model.mu that value.  w itself when it has no mu axis. */
+cf_res_sweep cf_res_sweep_layer(const cf_res_sweep *w, int im);
+/* The mu of rec's optimum: fitted, else held by the fit, else the sweep's
+ * best point's; NaN when the recording has no table or stick. */
+double cf_res_optimum_mu(const cf_res_rec *rec);
+void cf_res_sweep_at(const cf_res_sweep *w, int k, double *delta, double *alpha, double *mu);
+/* Which edges of the sweep's grid the point index ((im*nd + id)*na + ia) lies on:
  * CF_EDGE_* bits, 0 if inside (or index < 0).  An axis of one point is not
  * swept and has no edge.  A grid optimum on an edge may be an optimum of
  * the grid only: the true minimum can lie beyond it. */
-enum { CF_EDGE_DELTA_LO = 1, CF_EDGE_DELTA_HI = 2, CF_EDGE_ALPHA_LO = 4, CF_EDGE_ALPHA_HI = 8 };
+enum { CF_EDGE_DELTA_LO = 1, CF_EDGE_DELTA_HI = 2, CF_EDGE_ALPHA_LO = 4, CF_EDGE_ALPHA_HI = 8, CF_EDGE_MU_LO = 16,
+       CF_EDGE_MU_HI = 32 };
 unsigned cf_res_sweep_edges(const cf_res_sweep *w, int index);
 /* The settings of parts of files written before the settings were
  * recorded: kappa = beta = 0, tol = 1e-3, max_iter = 50 (the defaults of

@@ -19,8 +19,8 @@ void cf_strings_free(char **s, int n) {
 }
 
 void cf_res_sweep_clear(cf_res_sweep *s) {
-  free(s->delta), free(s->alpha), free(s->e), free(s->s), free(s->status), free(s->pruned);
-  cf_strings_free(s->reason, s->nd * s->na);
+  free(s->mu), free(s->delta), free(s->alpha), free(s->e), free(s->s), free(s->status), free(s->pruned);
+  cf_strings_free(s->reason, cf_res_sweep_points(s));
   memset(s, 0, sizeof *s);
 }
 
@@ -98,9 +98,39 @@ int cf_res_optimum(const cf_res_rec *rec, double *delta, double *alpha, double *
   }
   const cf_res_sweep *w = &rec->sweep;
   if (!rec->has_sweep || w->best < 0) return 0;
-  *delta = w->delta[w->best / w->na], *alpha = w->alpha[w->best % w->na];
+  cf_res_sweep_at(w, w->best, delta, alpha, NULL);
   *e = w->e[w->best], *s = w->s[w->best];
   return 1;
+}
+
+cf_res_sweep cf_res_sweep_layer(const cf_res_sweep *w, int im) {
+  cf_res_sweep v = *w;
+  if (w->nm <= 0) return v;
+  size_t nda = (size_t)w->nd * w->na;
+  if (im < 0) im = w->best >= 0 ? (int)(w->best / nda) : 0;
+  size_t off = (size_t)im * nda;
+  v.nm = 0, v.mu = NULL, v.model.mu = w->mu[im];
+  v.e += off, v.s += off, v.status += off, v.pruned += off, v.reason += off;
+  v.best = -1;
+  for (size_t k = 0; k < nda; k++) /* the layer's own best exact point */
+    if (v.status[k] == CF_OK && !v.pruned[k] && (v.best < 0 || v.e[k] < v.e[v.best])) v.best = (int)k;
+  return v;
+}
+
+double cf_res_optimum_mu(const cf_res_rec *rec) {
+  if (rec->has_fit) return rec->fit.n_params > 2 ? rec->fit.x[2] : rec->fit.model.mu;
+  double mu = NAN;
+  if (rec->has_sweep && rec->sweep.best >= 0) cf_res_sweep_at(&rec->sweep, rec->sweep.best, NULL, NULL, &mu);
+  return mu;
+}
+
+int cf_res_sweep_points(const cf_res_sweep *w) { return (w->nm > 0 ? w->nm : 1) * w->nd * w->na; }
+
+void cf_res_sweep_at(const cf_res_sweep *w, int k, double *delta, double *alpha, double *mu) {
+  int nda = w->nd * w->na;
+  if (delta) *delta = w->delta[k % nda / w->na];
+  if (alpha) *alpha = w->alpha[k % w->na];
+  if (mu) *mu = w->nm > 0 ? w->mu[k / nda] : w->model.mu;
 }
 
 const cf_res_model *cf_res_optimum_model(const cf_res_rec *rec) {
@@ -109,9 +139,10 @@ const cf_res_model *cf_res_optimum_model(const cf_res_rec *rec) {
 
 /* The previous run (if any) moves to the history. */
 unsigned cf_res_sweep_edges(const cf_res_sweep *w, int index) {
-  if (index < 0 || index >= w->nd * w->na) return 0;
-  int id = index / w->na, ia = index % w->na;
+  if (index < 0 || index >= cf_res_sweep_points(w)) return 0;
+  int nda = w->nd * w->na, id = index % nda / w->na, ia = index % w->na, im = index / nda;
   unsigned e = 0;
+  if (w->nm > 1) e |= (im == 0 ? CF_EDGE_MU_LO : 0) | (im == w->nm - 1 ? CF_EDGE_MU_HI : 0);
   if (w->nd > 1) e |= (id == 0 ? CF_EDGE_DELTA_LO : 0) | (id == w->nd - 1 ? CF_EDGE_DELTA_HI : 0);
   if (w->na > 1) e |= (ia == 0 ? CF_EDGE_ALPHA_LO : 0) | (ia == w->na - 1 ? CF_EDGE_ALPHA_HI : 0);
   return e;

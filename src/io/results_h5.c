@@ -18,6 +18,10 @@
  *                          [nd*na] (failure message "step N (t = X s): ..."
  *                          or ""), pruned [nd,na] (1: error is a lower bound)
  *                          — the failed-point map, written for every point;
+ *                          with a mu axis (sweep --mu-grid) also mu [nm],
+ *                          and error, std, status, pruned are [nm,nd,na],
+ *                          reason [nm*nd*na], attr best_mu, and the model
+ *                          setting mu is the best point's;
  *                          attrs best_index (-1: none), best_delta,
  *                          best_alpha, best_error, best_std, window_t0_s,
  *                          window_t1_s (0: to the end), wall_s, workers, prune,
@@ -189,20 +193,26 @@ static int axes(hid_t g, int nd, const double *delta, int na, const double *alph
 
 static int best_attrs(hid_t g, const cf_res_sweep *w) {
   int b = w->best;
-  return cf_h5_attr_double(g, "best_delta", b >= 0 ? w->delta[b / w->na] : NAN) &&
-         cf_h5_attr_double(g, "best_alpha", b >= 0 ? w->alpha[b % w->na] : NAN) &&
+  double d = NAN, a = NAN, mu = NAN;
+  if (b >= 0) cf_res_sweep_at(w, b, &d, &a, &mu);
+  return cf_h5_attr_double(g, "best_delta", d) && cf_h5_attr_double(g, "best_alpha", a) &&
+         (w->nm == 0 || cf_h5_attr_double(g, "best_mu", mu)) &&
          cf_h5_attr_double(g, "best_error", b >= 0 ? w->e[b] : NAN) &&
          cf_h5_attr_double(g, "best_std", b >= 0 ? w->s[b] : NAN);
 }
 
+/* A sweep's [nd,na] grid, or [nm,nd,na] with a mu axis. */
+static int grid3(hid_t g, const char *name, hid_t type, const cf_res_sweep *w, const void *v) {
+  hsize_t d[3] = {(hsize_t)w->nm, (hsize_t)w->nd, (hsize_t)w->na};
+  return w->nm > 0 ? cf_h5_dataset(g, name, type, 3, d, v) : grid2(g, name, type, w->nd, w->na, v);
+}
+
 static int write_sweep(hid_t g, const void *part) {
   const cf_res_sweep *w = part;
-  return axes(g, w->nd, w->delta, w->na, w->alpha) &&
-         grid2(g, "error", H5T_NATIVE_DOUBLE, w->nd, w->na, w->e) &&
-         grid2(g, "std", H5T_NATIVE_DOUBLE, w->nd, w->na, w->s) &&
-         grid2(g, "status", H5T_NATIVE_INT, w->nd, w->na, w->status) &&
-         grid2(g, "pruned", H5T_NATIVE_UCHAR, w->nd, w->na, w->pruned) &&
-         cf_h5_strings(g, "reason", w->reason, (size_t)w->nd * w->na) &&
+  return axes(g, w->nd, w->delta, w->na, w->alpha) && (w->nm == 0 || vec(g, "mu", w->nm, w->mu)) &&
+         grid3(g, "error", H5T_NATIVE_DOUBLE, w, w->e) && grid3(g, "std", H5T_NATIVE_DOUBLE, w, w->s) &&
+         grid3(g, "status", H5T_NATIVE_INT, w, w->status) && grid3(g, "pruned", H5T_NATIVE_UCHAR, w, w->pruned) &&
+         cf_h5_strings(g, "reason", w->reason, (size_t)cf_res_sweep_points(w)) &&
          write_fields(g, w, cf_res_sweep_fields) && best_attrs(g, w);
 }
 

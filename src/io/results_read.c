@@ -52,27 +52,32 @@ static int read_vec(rd *r, const char *name, int *n, double **out) {
   return CF_OK;
 }
 
-static int read_grid(rd *r, const char *name, hid_t type, int nd, int na, void **out) {
-  hsize_t d[2];
-  if (!cf_h5_read_dataset(r->g, name, type, 2, d, out)) return bad(r, name, "missing");
-  if (d[0] != (hsize_t)nd || d[1] != (hsize_t)na) return bad(r, name, "shape differs from the axes");
+/* A [nd,na] grid, or [nm,nd,na] when nm > 0. */
+static int read_grid(rd *r, const char *name, hid_t type, int nm, int nd, int na, void **out) {
+  hsize_t d[3], want[3] = {(hsize_t)nm, (hsize_t)nd, (hsize_t)na};
+  int rank = nm > 0 ? 3 : 2;
+  const hsize_t *w = want + 3 - rank;
+  if (!cf_h5_read_dataset(r->g, name, type, rank, d, out)) return bad(r, name, "missing");
+  for (int q = 0; q < rank; q++)
+    if (d[q] != w[q]) return bad(r, name, "shape differs from the axes");
   return CF_OK;
 }
 
-/* The axes delta [nd], alpha [na] and error, std, status [nd,na]. */
-static int read_axes_grids(rd *r, int *nd, int *na, double **delta, double **alpha, double **e, double **s,
+/* The axes delta [nd], alpha [na] and error, std, status [nd,na] (or
+ * [nm,nd,na] when nm > 0). */
+static int read_axes_grids(rd *r, int nm, int *nd, int *na, double **delta, double **alpha, double **e, double **s,
                            int **status) {
   *nd = *na = -1;
   int rc = read_vec(r, "delta", nd, delta);
   if (!rc) rc = read_vec(r, "alpha", na, alpha);
-  if (!rc) rc = read_grid(r, "error", H5T_NATIVE_DOUBLE, *nd, *na, (void **)e);
-  if (!rc) rc = read_grid(r, "std", H5T_NATIVE_DOUBLE, *nd, *na, (void **)s);
-  if (!rc) rc = read_grid(r, "status", H5T_NATIVE_INT, *nd, *na, (void **)status);
+  if (!rc) rc = read_grid(r, "error", H5T_NATIVE_DOUBLE, nm, *nd, *na, (void **)e);
+  if (!rc) rc = read_grid(r, "std", H5T_NATIVE_DOUBLE, nm, *nd, *na, (void **)s);
+  if (!rc) rc = read_grid(r, "status", H5T_NATIVE_INT, nm, *nd, *na, (void **)status);
   return rc;
 }
 
 static int read_reasons(rd *r, cf_res_sweep *w) {
-  size_t n = 0, want = (size_t)w->nd * w->na;
+  size_t n = 0, want = (size_t)cf_res_sweep_points(w);
   if (!cf_h5_read_strings(r->g, "reason", &w->reason, &n)) return bad(r, "reason", "missing");
   if (n == want) return CF_OK;
   cf_strings_free(w->reason, (int)n);
@@ -82,11 +87,18 @@ static int read_reasons(rd *r, cf_res_sweep *w) {
 
 static int read_sweep(rd *r, void *part) {
   cf_res_sweep *w = part;
-  int rc = read_axes_grids(r, &w->nd, &w->na, &w->delta, &w->alpha, &w->e, &w->s, &w->status);
-  if (!rc) rc = read_grid(r, "pruned", H5T_NATIVE_UCHAR, w->nd, w->na, (void **)&w->pruned);
+  int rc = CF_OK;
+  w->nm = 0;
+  if (H5Lexists(r->g, "mu", H5P_DEFAULT) > 0) { /* a mu axis (sweep --mu-grid) */
+    w->nm = -1;
+    rc = read_vec(r, "mu", &w->nm, &w->mu);
+    if (!rc && w->nm < 1) rc = bad(r, "mu", "empty");
+  }
+  if (!rc) rc = read_axes_grids(r, w->nm, &w->nd, &w->na, &w->delta, &w->alpha, &w->e, &w->s, &w->status);
+  if (!rc) rc = read_grid(r, "pruned", H5T_NATIVE_UCHAR, w->nm, w->nd, w->na, (void **)&w->pruned);
   if (!rc) rc = read_reasons(r, w);
   read_fields(r->g, w, cf_res_sweep_fields);
-  if (!rc && (w->best < -1 || w->best >= w->nd * w->na)) rc = bad(r, "best_index", "outside the grid");
+  if (!rc && (w->best < -1 || w->best >= cf_res_sweep_points(w))) rc = bad(r, "best_index", "outside the grid");
   return rc;
 }
 
@@ -125,7 +137,7 @@ static int read_series(rd *r, void *part) {
 static int read_sens(rd *r, void *part) {
   cf_res_sens *m = part;
   read_fields(r->g, m, cf_res_sens_fields);
-  int rc = read_axes_grids(r, &m->nd, &m->na, &m->delta, &m->alpha, &m->e, &m->s, &m->status);
+  int rc = read_axes_grids(r, 0, &m->nd, &m->na, &m->delta, &m->alpha, &m->e, &m->s, &m->status);
   size_t n = 0;
   if (rc || H5Lexists(r->g, "reason", H5P_DEFAULT) <= 0) return rc; /* files written without */
   if (!cf_h5_read_strings(r->g, "reason", &m->reason, &n)) return bad(r, "reason", "unreadable");

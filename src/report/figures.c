@@ -235,11 +235,16 @@ static const char *fit_spec = "using 1:2 with points pointtype 7 pointsize 1.3 l
 static const char *truth_spec = "using 1:2 with points pointtype 8 pointsize 1.8 linewidth 2 linecolor rgb 'magenta'";
 
 static void surface(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbuf *g, const char *results_path) {
-  const cf_res_sweep *w = &c->sweep;
+  const cf_res_sweep layer = cf_res_sweep_layer(&c->sweep, -1), *w = &layer; /* a mu grid: at the best mu */
   cf_rbuf_printf(d, "# %s.dat — written by clothfit report: the sweep of recording '%s', %d x %d grid (delta x "
-                    "alpha), model kappa %g, beta %g, tol %g\n", f->id, c->name, w->nd, w->na, w->model.kappa,
+                    "alpha), model kappa %g, beta %g, tol %g", f->id, c->name, w->nd, w->na, w->model.kappa,
                  w->model.beta, w->model.tol);
-  cf_rfig_head(g, f, "the error surface ē(δ, α) of the sweep", results_path);
+  if (c->sweep.nm > 0) cf_rbuf_printf(d, ", at mu %.17g (the best of a %d-value mu grid)", w->model.mu, c->sweep.nm);
+  cf_rbuf_puts(d, "\n");
+  char title[128];
+  snprintf(title, sizeof title, c->sweep.nm > 0 ? "the error surface ē(δ, α) of the sweep at its best μ = %.3g"
+                                                : "the error surface ē(δ, α) of the sweep", w->model.mu);
+  cf_rfig_head(g, f, title, results_path);
   heat_settings(g, n_cells(w->nd * w->na, w->e, w->status, w->pruned), w->nd, w->delta, w->na, w->alpha);
   clip_colours(g, w);
   cf_rplot p = {g, f->id, 0};
@@ -398,7 +403,10 @@ int cf_report_figures_write(const cf_results *r, const cf_report_opts *o, const 
       snprintf(x->id, sizeof x->id, "%s-%s", stem, kinds[k]);
       snprintf(x->rec, sizeof x->rec, "%s", c->name);
       snprintf(x->kind, sizeof x->kind, "%s", kinds[k]);
-      if (k == 0)
+      if (k == 0 && c->sweep.nm > 0)
+        snprintf(x->caption, sizeof x->caption, "%s: mean error ē(δ, α) of the %d x %d x %d sweep at its best μ = "
+                 "%.3g (cm)", c->name, c->sweep.nd, c->sweep.na, c->sweep.nm, c->sweep.model.mu);
+      else if (k == 0)
         snprintf(x->caption, sizeof x->caption, "%s: mean error ē(δ, α) of the %d x %d sweep (cm)", c->name,
                  c->sweep.nd, c->sweep.na);
       else if (k == 1)

@@ -220,6 +220,35 @@ static int table_46(cf_rtable *t, const cf_res_regression *g) {
   return 0;
 }
 
+/* -------------------------------------------------------------- Table 4.7 */
+static const char *t47_head[] = {"recording", "material", "motion", "mu", "mu_from", "error_cm", "std_cm"};
+static const char t47_align[] = "lllrlrr";
+
+/* Every recording whose optimum has a mu (a table): the friction beside
+ * its errors, like thesis Table 4.7; 1 if none. */
+static int table_47(cf_rtable *t, const cf_results *r) {
+  table_init(t, "table_4_7", 7, t47_head, t47_align);
+  for (int i = 0; i < r->n; i++) {
+    const cf_res_rec *c = &r->recs[i];
+    double mu = cf_res_optimum_mu(c), d, a, e, s;
+    if (!isfinite(mu) || !cf_res_optimum(c, &d, &a, &e, &s)) continue;
+    const char *from = c->has_fit ? (c->fit.n_params > 2 ? "fitted" : "held") : c->sweep.nm > 0 ? "grid" : "held";
+    int k = add_row(t);
+    if (k < 0 || set(t, k, 0, "%s", c->name) | set(t, k, 1, "%s", c->meta.material) |
+                     set(t, k, 2, "%s", c->meta.motion) | num(t, k, 3, CF_RFMT_PAR, mu) | set(t, k, 4, "%s", from) |
+                     num(t, k, 5, CF_RFMT_ERR, e) | num(t, k, 6, CF_RFMT_ERR, s))
+      return -1;
+  }
+  if (table_fill(t)) return -1;
+  if (!t->nrow) return 1;
+  table_titles(t, "Table 4.7: the cloth's friction μ on the table with the mean error ē and spatial std s̄ (cm) of "
+               "the optimum", "Table 4.7: the cloth's friction $\\mu$ on the table with the mean error $\\bar e$ and "
+               "spatial std $\\bar s$ (cm) of the optimum");
+  snprintf(t->note, sizeof t->note, "mu_from: fitted (fit --params delta,alpha,mu), grid (the best point of sweep "
+           "--mu-grid) or held (--mu, not fitted).");
+  return 0;
+}
+
 /* -------------------------------------------------------------- Table 4.9 */
 static const char *t49_head[] = {"recording", "material", "S",        "V_m2s2",   "rho",      "delta_hat",
                                  "delta_opt", "alpha_hat", "alpha_opt", "e_hat_cm", "e_opt_cm", "in_fit"};
@@ -270,16 +299,17 @@ static int table_49(cf_rtable *t, const cf_results *r) {
 }
 
 int cf_report_tables(const cf_results *r, cf_rtable **out, int *n, cf_error *err) {
-  cf_rtable *t = calloc(5, sizeof *t);
+  cf_rtable *t = calloc(6, sizeof *t);
   *out = NULL, *n = 0;
   if (!t) return cf_error_set(err, CF_ENOMEM, "out of memory");
   int has2 = 0, k = 0, rc = 0;
   for (int i = 0; i < r->n; i++) has2 |= is_rep2(&r->recs[i]);
-  for (int step = 0; step < 5 && rc >= 0; step++) {
+  for (int step = 0; step < 6 && rc >= 0; step++) {
     rc = step == 0 ? table_a(&t[k], r, 0, has2)
          : step == 1 ? table_a(&t[k], r, 1, has2)
          : step == 2 ? table_45(&t[k], r)
          : step == 3 ? table_46(&t[k], &r->reg)
+         : step == 4 ? table_47(&t[k], r)
                      : table_49(&t[k], r);
     if (rc == 0) k++;
     else table_clear(&t[k]);

@@ -36,7 +36,7 @@ static void *dup_mem(const void *src, size_t n) {
 /* Axes and e, s, status of a grid result into the given fields. */
 static int copy_grid(const cf_sweep_options *o, const cf_sweep_result *sr, double **d, double **a, double **e,
                      double **s, int **st) {
-  size_t n = (size_t)o->nd * o->na;
+  size_t n = (size_t)cf_sweep_n_points(o->nm, o->nd, o->na);
   *d = dup_mem(o->delta, sizeof(double) * o->nd);
   *a = dup_mem(o->alpha, sizeof(double) * o->na);
   *e = dup_mem(sr->e, sizeof(double) * n);
@@ -49,11 +49,12 @@ int cf_res_set_sweep(cf_res_rec *rec, const cf_sweep_options *o, const cf_sweep_
   cf_res_sweep *w = &rec->sweep;
   cf_res_sweep_clear(w);
   rec->has_sweep = 1;
-  w->nd = o->nd, w->na = o->na, w->best = sr->best, w->wall_s = sr->wall_s;
+  w->nm = o->nm, w->nd = o->nd, w->na = o->na, w->best = sr->best, w->wall_s = sr->wall_s;
   w->workers = o->threads, w->prune = o->prune;
   w->prune_margin = !o->prune ? 0 : o->prune_margin > 1 ? o->prune_margin : 1;
   w->t0_s = o->t0 * dt, w->t1_s = o->t1 > 0 ? o->t1 * dt : 0;
-  size_t n = (size_t)o->nd * o->na;
+  size_t n = (size_t)cf_sweep_n_points(o->nm, o->nd, o->na);
+  if (o->nm > 0 && !(w->mu = dup_mem(o->mu, sizeof(double) * o->nm))) return CF_ENOMEM;
   int rc = copy_grid(o, sr, &w->delta, &w->alpha, &w->e, &w->s, &w->status);
   w->pruned = dup_mem(sr->pruned, n);
   w->reason = calloc(n + 1, sizeof(char *));

@@ -16,8 +16,18 @@
 #include "cf_study.h"
 
 static int same_axes(const cf_res_sweep *a, const cf_res_sweep *b) {
-  return a->nd == b->nd && a->na == b->na && !memcmp(a->delta, b->delta, sizeof(double) * a->nd) &&
-         !memcmp(a->alpha, b->alpha, sizeof(double) * a->na);
+  return a->nd == b->nd && a->na == b->na && a->nm == b->nm && !memcmp(a->delta, b->delta, sizeof(double) * a->nd) &&
+         !memcmp(a->alpha, b->alpha, sizeof(double) * a->na) &&
+         (a->nm == 0 || !memcmp(a->mu, b->mu, sizeof(double) * a->nm));
+}
+
+/* "name, delta D, alpha A[, mu M]" of point k, for the log. */
+static const char *point_text(const cf_res_rec *rec, int k, char *buf, size_t size) {
+  double d, a, mu;
+  cf_res_sweep_at(&rec->sweep, k, &d, &a, &mu);
+  int n = snprintf(buf, size, "%s, delta %.6g, alpha %.6g", rec->name, d, a);
+  if (rec->sweep.nm > 0 && n > 0 && (size_t)n < size) snprintf(buf + n, size - (size_t)n, ", mu %.6g", mu);
+  return buf;
 }
 
 static int same_point(const cf_res_sweep *a, const cf_res_sweep *b, int k) {
@@ -60,8 +70,9 @@ static void take(cf_res_sweep *m, cf_res_sweep *g, int k) {
 
 static void find_best(cf_res_sweep *w) {
   w->best = -1;
-  for (int k = 0; k < w->nd * w->na; k++)
+  for (int k = 0; k < cf_res_sweep_points(w); k++)
     if (w->status[k] == CF_OK && !w->pruned[k] && (w->best < 0 || w->e[k] < w->e[w->best])) w->best = k;
+  if (w->nm > 0 && w->best >= 0) cf_res_sweep_at(w, w->best, NULL, NULL, &w->model.mu);
 }
 
 int cf_shards_merge(cf_results *s, const char *const *names, int n, FILE *log, int *problems, cf_error *err) {
@@ -73,9 +84,10 @@ int cf_shards_merge(cf_results *s, const char *const *names, int n, FILE *log, i
   long id0 = 0, missing = 0, conflicts = 0, dups = 0;
   for (int r = 0; r < s[0].n; r++) {
     cf_res_sweep *m = &s[0].recs[r].sweep;
-    int np = m->nd * m->na;
+    int np = cf_res_sweep_points(m);
     for (int k = 0; k < np; k++) {
       int holder = -1;
+      char pt[400];
       for (int f = 0; f < n; f++) {
         cf_res_sweep *g = &s[f].recs[r].sweep;
         if (g->status[k] == CF_ENOTRUN) continue;
@@ -86,15 +98,14 @@ int cf_shards_merge(cf_results *s, const char *const *names, int n, FILE *log, i
         }
         int same = same_point(&s[holder].recs[r].sweep, g, k);
         same ? dups++ : conflicts++;
-        fprintf(log, "clothfit merge: %s task %ld (%s, delta %.6g, alpha %.6g, shard %ld/%d) is in %s and %s%s\n",
-                same ? "warning: duplicated" : "conflicting", id0 + k, s[0].recs[r].name, m->delta[k / m->na],
-                m->alpha[k % m->na], (id0 + k) % N, N, names[holder], names[f], same ? " with the same results" :
-                " with different results");
+        fprintf(log, "clothfit merge: %s task %ld (%s, shard %ld/%d) is in %s and %s%s\n",
+                same ? "warning: duplicated" : "conflicting", id0 + k, point_text(&s[0].recs[r], k, pt, sizeof pt),
+                (id0 + k) % N, N, names[holder], names[f], same ? " with the same results" : " with different results");
       }
       if (holder < 0) {
         missing++;
-        fprintf(log, "clothfit merge: missing task %ld (%s, delta %.6g, alpha %.6g): shard %ld/%d did not run it\n",
-                id0 + k, s[0].recs[r].name, m->delta[k / m->na], m->alpha[k % m->na], (id0 + k) % N, N);
+        fprintf(log, "clothfit merge: missing task %ld (%s): shard %ld/%d did not run it\n", id0 + k,
+                point_text(&s[0].recs[r], k, pt, sizeof pt), (id0 + k) % N, N);
       }
     }
     find_best(m);

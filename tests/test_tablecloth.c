@@ -19,14 +19,13 @@
  *     solver tolerances 0.9, 1 and 1.1 x 1e-4 (a laid cloth's error is
  *     chaotic in the solver's path: docs/contacts.md, "Fitting mu");
  *   - acceptance 5's bounds where they hold: the frictionless recording's mu
- *     below 0.05, mu = 1.0 within 20 %, delta within 10 % for all three;
- *     for mu = 0.3 only that its fit lies between the other two's.
- * Printed, not asserted: alpha and mu = 0.3 (acceptance: within 10 % and
- * 20 %; when written alpha was 9.0, 20.8 and 11.1 % low and mu = 0.3 came
- * out 22.8 % high, each fit's training error at or below the truth's: the
- * objective's noise (the truth's own error varies by up to 0.19 cm between
- * the tolerances 0.9 and 1.1e-4) is larger than what separates these points).
- * That is issue 14's open part.
+ *     below 0.05, mu = 0.3 and 1.0 within 20 %, delta within 10 % for all
+ *     three (when written: mu 0.043, +10.2 %, +16.2 %; delta -1.5, -0.9,
+ *     -5.4 %).
+ * Printed, not asserted: alpha (acceptance: within 10 %; when written 9.0,
+ * 18.0 and 13.6 % low).  The objective is noisy (the truth's own error
+ * varies by up to 0.77 cm between the tolerances 0.9 and 1.1e-4), more than
+ * what separates these points in alpha.  That is issue 14's open part.
  * usage: test_tablecloth CLOTHFIT_EXE SOURCE_ROOT */
 #include <math.h>
 #include <stdio.h>
@@ -122,8 +121,7 @@ int main(int argc, char **argv) {
     free(j), free(jt);
   }
   CHECK(mu_fit[0] < 0.05, "the frictionless recording's fitted mu is %g, expected < 0.05", mu_fit[0]);
-  CHECK(mu_fit[0] < mu_fit[1] && mu_fit[1] < mu_fit[2], "fitted mu %g, %g, %g for 0, 0.3, 1.0: not in order",
-        mu_fit[0], mu_fit[1], mu_fit[2]);
+  CHECK(fabs(mu_fit[1] - 0.3) <= 0.2 * 0.3, "mu 0.3 fitted as %g: more than 20 %% off", mu_fit[1]);
   CHECK(fabs(mu_fit[2] - 1.0) <= 0.2 * 1.0, "mu 1.0 fitted as %g: more than 20 %% off", mu_fit[2]);
   char cmd[700];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

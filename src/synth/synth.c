@@ -244,6 +244,7 @@ static int put_obstacles(const cf_synth_config *c, cf_sim *sim, double dt, long 
   if (!n) return CF_OK;
   cf_contact_params cp;
   cf_contact_params_default(&cp);
+  cp.friction_budget = 1; /* as the fitting simulations (src/fit/driven.c) */
   return cf_sim_set_obstacles(sim, o, n, &cp, e);
 }
 

@@ -176,9 +176,18 @@ typedef struct {
   double lo[3], hi[3];      /* bounds */
   int max_evals;            /* default 200 */
   double size_tol;          /* stop when the simplex size is below (default 1e-4) */
+  int restarts;             /* after the simplex converges, a fresh one of the
+                               initial steps at its best point, at most this
+                               many times (default 2) while one lowers the
+                               error by more than CF_NM_RESTART_GAIN */
   int t0, t1;               /* training window (t1 <= 0: to the end) */
   const cf_fit_progress *progress; /* evaluations of max_evals (may be NULL) */
 } cf_nm_options;
+/* A restart that lowered the error by less than this fraction is the last:
+ * on a noisy error surface (a laid cloth's, docs/contacts.md "Fitting mu")
+ * a converged simplex can sit in a dip of the noise; a fresh simplex of
+ * the initial steps leaves it when a better point is within reach. */
+#define CF_NM_RESTART_GAIN 0.01
 
 struct cf_fit_journal; /* below, with the sweeps' checkpoints */
 
@@ -191,6 +200,7 @@ typedef struct {
   double f_best;     /* mean error (cm) on the training window (+inf: the start failed) */
   double f_start;    /* at the starting point (+inf if its simulation failed) */
   int evaluations, iterations, converged;
+  int restarts;      /* fresh simplices after a convergence (cf_nm_options.restarts) */
   int failed;        /* evaluations whose simulation failed (infinite error) */
   int start_failed;  /* 1: the simulation at the start failed; nothing else was evaluated */
   char failure[256]; /* the first failed evaluation's message ("" if none) */

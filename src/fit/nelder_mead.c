@@ -57,6 +57,7 @@ void cf_nm_options_default(cf_nm_options *o, double rho, double delta0, double a
   o->hi[1] = fmax(4 * rho, 2 * alpha0);
   o->max_evals = 200;
   o->size_tol = 1e-4;
+  o->restarts = 2;
 }
 
 static int push_path(cf_nm_result *res, const double *x, double f, int n) {
@@ -93,14 +94,25 @@ int cf_fit_nelder_mead(cf_fit_run *run, const cf_fit_point *base, const cf_nm_op
   int rc = CF_OK, status = res->start_failed ? GSL_FAILURE : GSL_CONTINUE;
   if (!res->start_failed) gsl_multimin_fminimizer_set(m, &fn, x, step);
   int max_evals = o->max_evals > 0 ? o->max_evals : 200;
-  double tol = o->size_tol > 0 ? o->size_tol : 1e-4;
-  while (status == GSL_CONTINUE && c.evals < max_evals && rc == CF_OK) {
-    if (gsl_multimin_fminimizer_iterate(m)) break;
-    res->iterations++;
-    double xb[3];
-    for (int i = 0; i < o->n; i++) xb[i] = gsl_vector_get(m->x, i);
-    rc = push_path(res, xb, m->fval, o->n);
-    status = gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), tol);
+  double tol = o->size_tol > 0 ? o->size_tol : 1e-4, f_conv = INFINITY;
+  for (int restart = 0;; restart++) {
+    while (status == GSL_CONTINUE && c.evals < max_evals && rc == CF_OK) {
+      if (gsl_multimin_fminimizer_iterate(m)) break;
+      res->iterations++;
+      double xb[3];
+      for (int i = 0; i < o->n; i++) xb[i] = gsl_vector_get(m->x, i);
+      rc = push_path(res, xb, m->fval, o->n);
+      status = gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), tol);
+    }
+    /* restart a converged simplex at its best point while that pays */
+    int gained = restart == 0 || f_conv - m->fval > CF_NM_RESTART_GAIN * f_conv;
+    if (status != GSL_SUCCESS || restart >= o->restarts || c.evals + o->n + 1 > max_evals || !gained || rc)
+      break;
+    f_conv = m->fval;
+    gsl_vector_memcpy(x, m->x);
+    gsl_multimin_fminimizer_set(m, &fn, x, step);
+    res->restarts++;
+    status = GSL_CONTINUE;
   }
   res->converged = status == GSL_SUCCESS;
   /* never end worse than the start (acceptance: NM does not lose the grid

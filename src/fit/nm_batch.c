@@ -68,12 +68,13 @@ static int unpack(const nm_rec *r, cf_nm_result *res) {
 }
 
 /* A fit's task id: its place in the batch, start, steps, bounds, budget,
- * window and recording length. */
+ * restarts, window and recording length. */
 static unsigned long long fit_id(int i, const cf_fit_target *tg, const cf_nm_options *o) {
-  double x[20] = {o->n, o->max_evals, o->size_tol, o->t0, o->t1, tg->T, tg->rho, tg->dt};
+  double x[21] = {o->n, o->max_evals, o->size_tol, o->t0, o->t1, tg->T, tg->rho, tg->dt};
   memcpy(x + 8, o->start, sizeof o->start), memcpy(x + 11, o->step, sizeof o->step);
   memcpy(x + 14, o->lo, sizeof o->lo), memcpy(x + 17, o->hi, sizeof o->hi);
-  return cf_task_id("nm", i, x, 20);
+  x[20] = o->restarts;
+  return cf_task_id("nm", i, x, 21);
 }
 
 static unsigned long long batch_id(int i, const void *arg) {

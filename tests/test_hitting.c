@@ -177,17 +177,10 @@ static void check_fit(const char *h5) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: %s CLOTHFIT_EXE SOURCE_ROOT\n", argv[0]);
-    return 2;
-  }
-  exe = argv[1], root = argv[2];
-  if (!mkdtemp(dir)) return perror("mkdtemp"), 1;
+  int st = cf_test_cli_begin(argc, argv, &exe, &root, dir);
+  if (st) return st;
   char first[600] = "";
   for (int seed = 21; seed <= 23; seed++) check_recording(seed, first, sizeof first);
   if (first[0]) check_fit(first);
-  char cmd[700];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  if (system(cmd)) fprintf(stderr, "could not remove %s\n", dir);
-  return cf_test_done("test_hitting");
+  return cf_test_cli_end(dir, "test_hitting");
 }

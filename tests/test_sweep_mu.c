@@ -165,12 +165,8 @@ static void errors(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: %s CLOTHFIT_EXE SOURCE_ROOT\n", argv[0]);
-    return 2;
-  }
-  exe = argv[1], root = argv[2];
-  if (!mkdtemp(dir)) return perror("mkdtemp"), 1;
+  int st = cf_test_cli_begin(argc, argv, &exe, &root, dir);
+  if (st) return st;
   char src[700];
   snprintf(src, sizeof src, "%s/experiments/tablecloth.ini", root);
   if (cf_test_synth_ingest(exe, dir, src, "[recording]\nduration = 1.2\n", "tc", rec, sizeof rec) == 0) {
@@ -178,8 +174,5 @@ int main(int argc, char **argv) {
     shards();
     errors();
   }
-  char cmd[700];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  if (system(cmd)) fprintf(stderr, "could not remove %s\n", dir);
-  return cf_test_done("test_sweep_mu");
+  return cf_test_cli_end(dir, "test_sweep_mu");
 }

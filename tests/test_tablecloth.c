@@ -85,12 +85,8 @@ static double fit3(const char *h5, char **json) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: %s CLOTHFIT_EXE SOURCE_ROOT\n", argv[0]);
-    return 2;
-  }
-  exe = argv[1], root = argv[2];
-  if (!mkdtemp(dir)) return perror("mkdtemp"), 1;
+  int st = cf_test_cli_begin(argc, argv, &exe, &root, dir);
+  if (st) return st;
   const double truth[3] = {0, 0.3, 1.0}, D = 0.026, A = 0.17;
   double mu_fit[3] = {NAN, NAN, NAN}, d_fit[3] = {NAN, NAN, NAN};
   for (int i = 0; i < 3; i++) {
@@ -123,8 +119,5 @@ int main(int argc, char **argv) {
   CHECK(mu_fit[0] < 0.05, "the frictionless recording's fitted mu is %g, expected < 0.05", mu_fit[0]);
   CHECK(fabs(mu_fit[1] - 0.3) <= 0.2 * 0.3, "mu 0.3 fitted as %g: more than 20 %% off", mu_fit[1]);
   CHECK(fabs(mu_fit[2] - 1.0) <= 0.2 * 1.0, "mu 1.0 fitted as %g: more than 20 %% off", mu_fit[2]);
-  char cmd[700];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  if (system(cmd)) fprintf(stderr, "could not remove %s\n", dir);
-  return cf_test_done("test_tablecloth");
+  return cf_test_cli_end(dir, "test_tablecloth");
 }

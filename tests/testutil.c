@@ -113,3 +113,20 @@ int cf_test_dir_entries(const char *dir) {
   if (d) closedir(d);
   return n;
 }
+
+int cf_test_cli_begin(int argc, char **argv, const char **exe, const char **root, char *dir) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s CLOTHFIT_EXE SOURCE_ROOT\n", argv[0]);
+    return 2;
+  }
+  *exe = argv[1], *root = argv[2];
+  if (!mkdtemp(dir)) return perror("mkdtemp"), 1;
+  return 0;
+}
+
+int cf_test_cli_end(const char *dir, const char *name) {
+  char cmd[700];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd)) fprintf(stderr, "could not remove %s\n", dir);
+  return cf_test_done(name);
+}

@@ -38,6 +38,12 @@ char *cf_test_run_ok(char *const argv[], const char *dir, const char *what);
  * .map into h5 = DIR/STEM.h5; 0, or -1 after a failed check. */
 int cf_test_synth_ingest(const char *exe, const char *dir, const char *src, const char *extra, const char *stem,
                          char *h5, size_t size);
+/* The arguments CLOTHFIT_EXE SOURCE_ROOT of a test of the commands into
+ * *exe, *root, and its scratch folder made from the mkdtemp template dir:
+ * 0, or the exit status after the usage or error line. */
+int cf_test_cli_begin(int argc, char **argv, const char **exe, const char **root, char *dir);
+/* Remove a test's scratch folder (rm -rf), then cf_test_done(name). */
+int cf_test_cli_end(const char *dir, const char *name);
 /* The path of the executable name on $PATH into buf; 0 if none. */
 int cf_test_find_program(const char *name, char *buf, size_t size);
 /* Entries of a folder other than those starting with '.' (0 if unreadable). */

@@ -254,7 +254,7 @@ typedef struct {
    * margin > 1 keeps every point within it exact: the basin around the
    * optimum that the error-surface figures draw; the optimum stays exact. */
   double prune_margin;
-  /* A third axis, the cloth's friction on the recording's table or stick
+  /* A third axis, the cloth's friction on the recording's table
    * (sweep --mu-grid): nm > 0 values mu[nm], each (delta, alpha) grid run
    * at each; nm = 0: no mu axis, every point at the fixed point's mu.
    * Point i of the nm*nd*na (or nd*na) is (mu[i / (nd*na)],

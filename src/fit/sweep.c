@@ -159,10 +159,11 @@ static int coarseness(int i, int n) {
   return z;
 }
 
-/* The order points run in: the middle of the grid first, then the points on
- * ever finer sublattices around it (strides 8, 4, 2, 1 from the middle),
- * each level in index order (every mu of a level before the next level), so that good points, and with them tight
- * pruning bounds, are found early wherever the optimum lies.  Stable and
+/* The order points run in: the middle of the (delta, alpha) grid first,
+ * then the points on ever finer sublattices around it (strides 8, 4, 2, 1
+ * from the middle), each level in index order (with a mu axis: at every mu
+ * before the next level), so that good points, and with them tight pruning
+ * bounds, are found early wherever the optimum lies.  Stable and
  * deterministic: it depends on the grid alone. */
 static void visit_order(int *todo, int m, int nd, int na) {
   int done = 0;

@@ -488,7 +488,7 @@ int cf_res_sweep_points(const cf_res_sweep *w);
  * (do not clear it), model.mu that value.  w itself when it has no mu axis. */
 cf_res_sweep cf_res_sweep_layer(const cf_res_sweep *w, int im);
 /* The mu of rec's optimum: fitted, else held by the fit, else the sweep's
- * best point's; NaN when the recording has no table or stick. */
+ * best point's; NaN when the recording has no table. */
 double cf_res_optimum_mu(const cf_res_rec *rec);
 void cf_res_sweep_at(const cf_res_sweep *w, int k, double *delta, double *alpha, double *mu);
 /* Which edges of the sweep's grid the point index ((im*nd + id)*na + ia) lies on:

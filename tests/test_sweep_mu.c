@@ -10,6 +10,8 @@
  *   - the same grid as 3 shards joined by `merge` equals the single run
  *     bit for bit (the task numbering spans the mu axis);
  *   - `report` draws the surface at the best mu and says so;
+ *   - `sensitivity --scan mu` (thesis Fig. 4.20) at a grid point is bitwise
+ *     that point's mu layers, stored with its mu axis, drawn as e(mu);
  *   - errors: --mu-grid on a recording without a table, a malformed
  *     --mu-grid, and fit --mu-grid without fitting mu are one line each
  *     naming what was expected, with a non-zero exit and no results file.
@@ -37,8 +39,9 @@ static int read_one(const char *name, cf_results *r) {
   cf_error err = {0, ""};
   cf_results_init(r);
   int rc = cf_results_read(p, r, &err);
-  CHECK(rc == CF_OK && r->n == 1 && r->recs[0].has_sweep, "%s: %s", name, err.msg);
-  return rc == CF_OK && r->n == 1 && r->recs[0].has_sweep;
+  int ok = rc == CF_OK && r->n == 1 && (r->recs[0].has_sweep || r->recs[0].has_sens);
+  CHECK(ok, "%s: %s", name, err.msg);
+  return ok;
 }
 
 /* The 2 x 2 sweep at --mu M into out (no mu axis). */
@@ -67,6 +70,39 @@ static void layers(const cf_res_sweep *w) {
           v->e[0]);
     cf_results_free(&r);
   }
+}
+
+/* sensitivity --scan mu at the grid's (0.02, 0.12) with --mu 0.5: mu = 0,
+ * 0.5, 1, the sweep's points (im, 0, 0). */
+static void scan_mu(const cf_res_sweep *w) {
+  char out[700], rep[700], gp[800];
+  path_of(out, sizeof out, "scan.h5");
+  char *a[] = {(char *)exe, "sensitivity", rec, "--at", "0.02,0.12", "--mu", "0.5", "--scan", "mu", "-n", "3", "-o",
+               out, "--json", NULL};
+  char *o = cf_test_run_ok(a, dir, "sensitivity --scan mu");
+  cf_results r;
+  if (o && read_one("scan.h5", &r) && r.recs[0].has_sens) {
+    const cf_res_sens *m = &r.recs[0].sens;
+    CHECK(!strcmp(m->kind, "mu") && m->nm == 3 && m->nd == 1 && m->na == 1 && m->mu[2] == 1 && m->model.mu == 0.5,
+          "scan: kind %s, %d x %d x %d, model mu %g", m->kind, m->nm, m->nd, m->na, m->model.mu);
+    for (int im = 0; m->nm == 3 && im < 3; im++)
+      CHECK(!memcmp(&m->e[im], &w->e[im * 4], sizeof(double)) && m->status[im] == w->status[im * 4],
+            "scan at mu %g: %.17g, the sweep's %.17g", m->mu[im], m->e[im], w->e[im * 4]);
+    path_of(rep, sizeof rep, "scanrep");
+    char *ra[] = {(char *)exe, "report", out, "-o", rep, NULL};
+    free(cf_test_run_ok(ra, dir, "report of the scan"));
+    snprintf(gp, sizeof gp, "%s/figures/tc-sensitivity.gp", rep);
+    char *g = cf_test_slurp(gp, NULL);
+    CHECK(g && strstr(g, "ē(μ)"), "%s does not draw e(mu)", gp);
+    free(g);
+    cf_results_free(&r);
+  }
+  free(o);
+  char *b[] = {(char *)exe, "sensitivity", rec, "--at", "0.02,0.12", "--scan", "mu", NULL};
+  char *so = NULL, *se = NULL;
+  int st = cf_test_run(b, dir, &so, &se);
+  CHECK(st != 0 && se && strstr(se, "--scan mu needs --mu M > 0"), "scan mu without --mu: %d '%s'", st, se ? se : "");
+  free(so), free(se);
 }
 
 /* sweep --mu-grid: the stored axis and grids, the best point, the outputs. */
@@ -103,6 +139,7 @@ static void mu_grid(void) {
           cf_test_json_num(ij, "best_mu"), cf_test_json_num(ij, "n_mu"), cf_test_json_num(ij, "points"));
     free(io);
     layers(w);
+    scan_mu(w);
     char rep[700], *ra[] = {(char *)exe, "report", out, "-o", rep, NULL};
     path_of(rep, sizeof rep, "rep");
     free(cf_test_run_ok(ra, dir, "report"));

@@ -1,7 +1,8 @@
 /* cmd_sensitivity.c — `clothfit sensitivity REC.h5 --at D,A [-n 10]`: the
  * mean error on an n x n grid over [0, 2D] x [0, 2A] (thesis §4.1.3, Fig.
  * 4.6; delta = 0 and alpha = 0 are valid model parameters), or 1-D scans of
- * one parameter with the other held (--scan delta|alpha). */
+ * one parameter with the others held (--scan delta|alpha|mu; mu: Fig. 4.20,
+ * over [0, 2M] around --mu M, as a sweep's mu axis). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 #include "fit_cli.h"
 
 static const char *help =
-    "usage: clothfit sensitivity REC.h5 --at D,A [-n 10] [--scan delta|alpha]\n"
+    "usage: clothfit sensitivity REC.h5 --at D,A [-n 10] [--scan delta|alpha|mu]\n"
     "                            [--window T0:T1] [--workers N] [-o RESULTS.h5] [--restart]\n"
     "                            [--json]\n"
     "                            " CF_CLI_MODEL_USAGE "\n"
@@ -19,7 +20,9 @@ static const char *help =
     "The mean error (cm) of the recording on an n x n grid over [0, 2D] x [0, 2A]\n"
     "around the point (delta, alpha) = (D, A), printed as a table (rows delta,\n"
     "columns alpha).  --scan delta (or alpha): n points of that parameter over\n"
-    "[0, 2D] (or [0, 2A]) with the other held at the point.  Failed simulations\n"
+    "[0, 2D] (or [0, 2A]) with the other held at the point.  --scan mu (thesis\n"
+    "Fig. 4.20; a recording with a table): n values of the friction over [0, 2M]\n"
+    "around --mu M (> 0, e.g. the fitted mu) at (D, A).  Failed simulations\n"
     "print as 'fail'.  -o stores the map (added to the file if it exists); its\n"
     "points are journaled as by clothfit sweep, so a rerun after a crash computes\n"
     "only the missing ones (--restart discards the journal of another run).\n"
@@ -40,20 +43,25 @@ static int check_values(sens_args *a) {
   a->np = 10;
   if (a->n && !cf_cli_parse_int(a->n, 2, &a->np))
     return cf_cli_fail("sensitivity", "invalid -n '%s': expected a count >= 2", a->n);
-  if (a->scan && strcmp(a->scan, "delta") && strcmp(a->scan, "alpha"))
-    return cf_cli_fail("sensitivity", "invalid --scan '%s': expected delta or alpha", a->scan);
+  if (a->scan && strcmp(a->scan, "delta") && strcmp(a->scan, "alpha") && strcmp(a->scan, "mu"))
+    return cf_cli_fail("sensitivity", "invalid --scan '%s': expected delta, alpha or mu", a->scan);
+  if (a->scan && !strcmp(a->scan, "mu") && !a->model.mu)
+    return cf_cli_fail("sensitivity", "--scan mu needs --mu M > 0: the friction the scan is centred on");
   a->w0 = 0, a->w1 = INFINITY;
   if (a->window && !cf_cli_parse_range(a->window, &a->w0, &a->w1))
     return cf_cli_fail("sensitivity", "invalid --window '%s': expected T0:T1 in seconds", a->window);
   return cf_cli_workers("sensitivity", a->workers, &a->nw);
 }
 
-/* Axes: linspace(0, 2 X, n), or the single value X when held. */
-static void axes(const sens_args *a, cf_cli_grid *gd, cf_cli_grid *ga) {
-  int sd = !a->scan || !strcmp(a->scan, "delta"), sa = !a->scan || !strcmp(a->scan, "alpha");
+/* Axes: linspace(0, 2 X, n), or the single value X when held; a mu scan
+ * over [0, 2 mu] (gm->n = 0 otherwise). */
+static void axes(const sens_args *a, double mu, cf_cli_grid *gd, cf_cli_grid *ga, cf_cli_grid *gm) {
+  int sm = a->scan && !strcmp(a->scan, "mu");
+  int sd = !sm && (!a->scan || !strcmp(a->scan, "delta")), sa = !sm && (!a->scan || !strcmp(a->scan, "alpha"));
   cf_cli_grid d = {sd ? 0 : a->D, sd ? 2 * a->D : a->D, sd ? a->np : 1, 0};
   cf_cli_grid al = {sa ? 0 : a->A, sa ? 2 * a->A : a->A, sa ? a->np : 1, 0};
-  *gd = d, *ga = al;
+  cf_cli_grid m = {0, 2 * mu, sm ? a->np : 0, 0};
+  *gd = d, *ga = al, *gm = m;
 }
 
 static void print_cell(double e, int status) {
@@ -62,6 +70,16 @@ static void print_cell(double e, int status) {
 }
 
 static void print_table(const cf_res_sens *w) {
+  if (w->nm > 0) {
+    printf("%10s %8s %8s\n", "mu", "error_cm", "std_cm");
+    for (int i = 0; i < w->nm; i++) {
+      printf("%10.5f", w->mu[i]);
+      print_cell(w->e[i], w->status[i]);
+      print_cell(w->s[i], w->status[i]);
+      printf("\n");
+    }
+    return;
+  }
   if (w->na == 1 || w->nd == 1) {
     int by_delta = w->na == 1, n = by_delta ? w->nd : w->na;
     printf("%10s %8s %8s\n", by_delta ? "delta" : "alpha", "error_cm", "std_cm");
@@ -104,16 +122,20 @@ static void report(const sens_args *a, const cf_res_rec *rec) {
   cf_cli_json_num("at_alpha", a->A, 0);
   print_array("delta", w->delta, NULL, w->nd);
   print_array("alpha", w->alpha, NULL, w->na);
-  print_array("error_cm", w->e, w->status, w->nd * w->na);
-  print_array("std_cm", w->s, w->status, w->nd * w->na);
+  int n = (w->nm > 0 ? w->nm : 1) * w->nd * w->na;
+  if (w->nm > 0) print_array("mu", w->mu, NULL, w->nm);
+  print_array("error_cm", w->e, w->status, n);
+  print_array("std_cm", w->s, w->status, n);
   cf_cli_json_str("output", a->out, 0);
   printf("}\n");
 }
 
 /* The grid as a sweep into a scratch record, then stored as rec->sens. */
 static int run(sens_args *a, const cf_fit_input *in, cf_res_rec *rec) {
-  cf_cli_grid gd, ga;
-  axes(a, &gd, &ga);
+  cf_cli_grid gd, ga, gm;
+  if (a->scan && !strcmp(a->scan, "mu") && !(in->fixed.mu > 0))
+    return cf_cli_fail("sensitivity", "--scan mu needs --mu M > 0: the friction the scan is centred on");
+  axes(a, in->fixed.mu, &gd, &ga, &gm);
   int t0, t1;
   cf_cli_window_frames(in, a->w0, a->w1, &t0, &t1);
   if (t1 - t0 < 2) return cf_cli_fail("sensitivity", "%s: the window holds %d frame(s)", in->path, t1 - t0);
@@ -121,19 +143,19 @@ static int run(sens_args *a, const cf_fit_input *in, cf_res_rec *rec) {
   memset(&scratch, 0, sizeof scratch);
   cf_cli_bar bar;
   cf_error err = {0, ""};
-  cf_cli_bar_start(&bar, "sensitivity", (long)gd.n * ga.n);
-  int rc = cf_cli_sweep(in, &gd, &ga, NULL, t0, t1, a->nw, 0, &bar, &a->tk, &scratch, &err);
+  cf_cli_bar_start(&bar, "sensitivity", (long)cf_sweep_n_points(gm.n, gd.n, ga.n));
+  int rc = cf_cli_sweep(in, &gd, &ga, &gm, t0, t1, a->nw, 0, &bar, &a->tk, &scratch, &err);
   cf_cli_bar_end(&bar);
   if (!rc) {
     const cf_res_sweep *w = &scratch.sweep;
-    cf_sweep_options o = {w->nd, w->na, w->delta, w->alpha, t0, t1, a->nw, 0, NULL, 0, 0, 0, NULL, 0, 0, NULL};
-    cf_sweep_result sr = {w->nd, w->na, w->e, w->s, NULL, w->status, w->pruned, NULL, w->best, w->wall_s, 0, 0, 0};
+    cf_sweep_options o = {w->nd, w->na, w->delta, w->alpha, t0, t1, a->nw, 0, NULL, 0, 0, 0, NULL, 0, w->nm, w->mu};
+    cf_sweep_result sr = {w->nd, w->na, w->e, w->s, NULL, w->status, w->pruned, NULL, w->best, w->wall_s, 0, 0, w->nm};
     cf_res_rec_describe(rec, in);
     if (cf_res_set_sens(rec, a->scan ? a->scan : "map", a->D, a->A, &o, &sr))
       rc = cf_error_set(&err, CF_ENOMEM, "out of memory");
     char **reason = rec->sens.reason; /* the failure messages: swapped for the "" copies */
     if (!rc) rec->sens.reason = scratch.sweep.reason, scratch.sweep.reason = reason;
-    rec->sens.model = cf_res_model_of(in);
+    rec->sens.model = cf_res_model_of(in); /* a mu scan: centred on --mu */
   }
   cf_res_rec_clear(&scratch);
   return rc ? cf_cli_fail("sensitivity", "%s", err.msg) : 0;

@@ -130,8 +130,9 @@ static void rec_text(const cf_res_rec *c) {
     printf("\n");
   }
   if (c->has_sens)
-    printf("  sensitivity     %s, %d x %d points at delta %.6g alpha %.6g\n", c->sens.kind, c->sens.nd, c->sens.na,
-           c->sens.at_delta, c->sens.at_alpha);
+    printf("  sensitivity     %s, %d x %d", c->sens.kind, c->sens.nd, c->sens.na);
+    if (c->sens.nm > 0) printf(" x %d (mu %.6g .. %.6g)", c->sens.nm, c->sens.mu[0], c->sens.mu[c->sens.nm - 1]);
+    printf(" points at delta %.6g alpha %.6g\n", c->sens.at_delta, c->sens.at_alpha);
 }
 
 static void reg_text(const cf_res_regression *g) {
@@ -262,7 +263,7 @@ static void rec_json(const cf_res_rec *c, int first) {
   if (c->has_sens) {
     printf(",\"sensitivity\":{");
     cf_cli_json_str("kind", c->sens.kind, 1);
-    json_int("n_delta", c->sens.nd), json_int("n_alpha", c->sens.na);
+    json_int("n_delta", c->sens.nd), json_int("n_alpha", c->sens.na), json_int("n_mu", c->sens.nm);
     cf_cli_json_num("at_delta", c->sens.at_delta, 0);
     cf_cli_json_num("at_alpha", c->sens.at_alpha, 0);
     printf("}");

@@ -404,12 +404,13 @@ typedef struct {           /* per-frame errors at the optimum */
   double *contacts;
 } cf_res_series;
 
-typedef struct {           /* sensitivity map (thesis Fig. 4.6) or 1-D scan */
-  char kind[16];           /* "map" | "delta" | "alpha" */
-  double at_delta, at_alpha;
-  int nd, na;
+typedef struct {           /* sensitivity map (thesis Fig. 4.6) or 1-D scan (Fig. 4.20: mu) */
+  char kind[16];           /* "map" | "delta" | "alpha" | "mu" */
+  double at_delta, at_alpha; /* the point (kind "mu": at model.mu) */
+  int nd, na, nm;          /* nm: kind "mu", the scanned values (nd = na = 1); else 0 */
   double *delta, *alpha;   /* [nd], [na] */
-  double *e, *s;           /* [nd*na] cm */
+  double *mu;              /* [nm] or NULL */
+  double *e, *s;           /* [max(nm, 1)*nd*na] cm */
   int *status;             /* CF_OK or why the simulation failed */
   char **reason;           /* [nd*na] failure message, "" if ok; NULL in files written without */
   cf_res_model model;

@@ -25,8 +25,8 @@ void cf_res_sweep_clear(cf_res_sweep *s) {
 }
 
 void cf_res_sens_clear(cf_res_sens *s) {
-  free(s->delta), free(s->alpha), free(s->e), free(s->s), free(s->status);
-  cf_strings_free(s->reason, s->nd * s->na);
+  free(s->delta), free(s->alpha), free(s->mu), free(s->e), free(s->s), free(s->status);
+  cf_strings_free(s->reason, (s->nm > 0 ? s->nm : 1) * s->nd * s->na);
   memset(s, 0, sizeof *s);
 }
 

@@ -58,7 +58,9 @@
  *                          K = rows*cols; 0 if absent)
  *     sensitivity/         delta [nd], alpha [na], error, std, status
  *                          [nd,na], reason [nd*na] (absent in older files);
- *                          attrs kind ("map" | "delta" | "alpha"),
+ *                          kind "mu" (a scan of the friction): also mu [nm],
+ *                          the grids [nm,1,1], reason [nm];
+ *                          attrs kind ("map" | "delta" | "alpha" | "mu"),
  *                          at_delta, at_alpha, model settings
  *   /regression            attrs d0..d3, a0..a3 (fitted), d0_start..a3_start
  *                          (least squares), R, R_start, E (cm), evaluations,
@@ -201,17 +203,19 @@ static int best_attrs(hid_t g, const cf_res_sweep *w) {
          cf_h5_attr_double(g, "best_std", b >= 0 ? w->s[b] : NAN);
 }
 
-/* A sweep's [nd,na] grid, or [nm,nd,na] with a mu axis. */
-static int grid3(hid_t g, const char *name, hid_t type, const cf_res_sweep *w, const void *v) {
-  hsize_t d[3] = {(hsize_t)w->nm, (hsize_t)w->nd, (hsize_t)w->na};
-  return w->nm > 0 ? cf_h5_dataset(g, name, type, 3, d, v) : grid2(g, name, type, w->nd, w->na, v);
+/* A [nd,na] grid, or [nm,nd,na] with a mu axis (nm > 0). */
+static int grid3(hid_t g, const char *name, hid_t type, int nm, int nd, int na, const void *v) {
+  hsize_t d[3] = {(hsize_t)nm, (hsize_t)nd, (hsize_t)na};
+  return nm > 0 ? cf_h5_dataset(g, name, type, 3, d, v) : grid2(g, name, type, nd, na, v);
 }
 
 static int write_sweep(hid_t g, const void *part) {
   const cf_res_sweep *w = part;
-  return axes(g, w->nd, w->delta, w->na, w->alpha) && (w->nm == 0 || vec(g, "mu", w->nm, w->mu)) &&
-         grid3(g, "error", H5T_NATIVE_DOUBLE, w, w->e) && grid3(g, "std", H5T_NATIVE_DOUBLE, w, w->s) &&
-         grid3(g, "status", H5T_NATIVE_INT, w, w->status) && grid3(g, "pruned", H5T_NATIVE_UCHAR, w, w->pruned) &&
+  int m = w->nm, d = w->nd, a = w->na;
+  return axes(g, d, w->delta, a, w->alpha) && (m == 0 || vec(g, "mu", m, w->mu)) &&
+         grid3(g, "error", H5T_NATIVE_DOUBLE, m, d, a, w->e) && grid3(g, "std", H5T_NATIVE_DOUBLE, m, d, a, w->s) &&
+         grid3(g, "status", H5T_NATIVE_INT, m, d, a, w->status) &&
+         grid3(g, "pruned", H5T_NATIVE_UCHAR, m, d, a, w->pruned) &&
          cf_h5_strings(g, "reason", w->reason, (size_t)cf_res_sweep_points(w)) &&
          write_fields(g, w, cf_res_sweep_fields) && best_attrs(g, w);
 }
@@ -249,11 +253,12 @@ static int write_series(hid_t g, const void *part) {
 
 static int write_sens(hid_t g, const void *part) {
   const cf_res_sens *m = part;
-  return axes(g, m->nd, m->delta, m->na, m->alpha) &&
-         grid2(g, "error", H5T_NATIVE_DOUBLE, m->nd, m->na, m->e) &&
-         grid2(g, "std", H5T_NATIVE_DOUBLE, m->nd, m->na, m->s) &&
-         grid2(g, "status", H5T_NATIVE_INT, m->nd, m->na, m->status) &&
-         (!m->reason || cf_h5_strings(g, "reason", m->reason, (size_t)m->nd * m->na)) &&
+  size_t n = (size_t)(m->nm > 0 ? m->nm : 1) * m->nd * m->na;
+  return axes(g, m->nd, m->delta, m->na, m->alpha) && (m->nm == 0 || vec(g, "mu", m->nm, m->mu)) &&
+         grid3(g, "error", H5T_NATIVE_DOUBLE, m->nm, m->nd, m->na, m->e) &&
+         grid3(g, "std", H5T_NATIVE_DOUBLE, m->nm, m->nd, m->na, m->s) &&
+         grid3(g, "status", H5T_NATIVE_INT, m->nm, m->nd, m->na, m->status) &&
+         (!m->reason || cf_h5_strings(g, "reason", m->reason, n)) &&
          write_fields(g, m, cf_res_sens_fields);
 }
 

@@ -76,6 +76,16 @@ static int read_axes_grids(rd *r, int nm, int *nd, int *na, double **delta, doub
   return rc;
 }
 
+/* A mu axis (sweep --mu-grid, sensitivity --scan mu) if the group has one:
+ * *nm values into *mu; *nm = 0 without. */
+static int read_mu_axis(rd *r, int *nm, double **mu) {
+  *nm = 0;
+  if (H5Lexists(r->g, "mu", H5P_DEFAULT) <= 0) return CF_OK;
+  *nm = -1;
+  int rc = read_vec(r, "mu", nm, mu);
+  return !rc && *nm < 1 ? bad(r, "mu", "empty") : rc;
+}
+
 static int read_reasons(rd *r, cf_res_sweep *w) {
   size_t n = 0, want = (size_t)cf_res_sweep_points(w);
   if (!cf_h5_read_strings(r->g, "reason", &w->reason, &n)) return bad(r, "reason", "missing");
@@ -87,13 +97,7 @@ static int read_reasons(rd *r, cf_res_sweep *w) {
 
 static int read_sweep(rd *r, void *part) {
   cf_res_sweep *w = part;
-  int rc = CF_OK;
-  w->nm = 0;
-  if (H5Lexists(r->g, "mu", H5P_DEFAULT) > 0) { /* a mu axis (sweep --mu-grid) */
-    w->nm = -1;
-    rc = read_vec(r, "mu", &w->nm, &w->mu);
-    if (!rc && w->nm < 1) rc = bad(r, "mu", "empty");
-  }
+  int rc = read_mu_axis(r, &w->nm, &w->mu);
   if (!rc) rc = read_axes_grids(r, w->nm, &w->nd, &w->na, &w->delta, &w->alpha, &w->e, &w->s, &w->status);
   if (!rc) rc = read_grid(r, "pruned", H5T_NATIVE_UCHAR, w->nm, w->nd, w->na, (void **)&w->pruned);
   if (!rc) rc = read_reasons(r, w);
@@ -137,11 +141,12 @@ static int read_series(rd *r, void *part) {
 static int read_sens(rd *r, void *part) {
   cf_res_sens *m = part;
   read_fields(r->g, m, cf_res_sens_fields);
-  int rc = read_axes_grids(r, 0, &m->nd, &m->na, &m->delta, &m->alpha, &m->e, &m->s, &m->status);
+  int rc = read_mu_axis(r, &m->nm, &m->mu);
+  if (!rc) rc = read_axes_grids(r, m->nm, &m->nd, &m->na, &m->delta, &m->alpha, &m->e, &m->s, &m->status);
   size_t n = 0;
   if (rc || H5Lexists(r->g, "reason", H5P_DEFAULT) <= 0) return rc; /* files written without */
   if (!cf_h5_read_strings(r->g, "reason", &m->reason, &n)) return bad(r, "reason", "unreadable");
-  if (n == (size_t)m->nd * m->na) return CF_OK;
+  if (n == (size_t)(m->nm > 0 ? m->nm : 1) * m->nd * m->na) return CF_OK;
   cf_strings_free(m->reason, (int)n);
   m->reason = NULL;
   return bad(r, "reason", "wrong length");

@@ -275,7 +275,10 @@ static void sensitivity(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf
                     "alpha %.17g, %d x %d points, model kappa %g, beta %g, tol %g\n", f->id, m->kind, c->name,
                  m->at_delta, m->at_alpha, m->nd, m->na, m->model.kappa, m->model.beta, m->model.tol);
   char t[256];
-  snprintf(t, sizeof t, "fitted point δ " CF_RFMT_PAR ", α " CF_RFMT_PAR, m->at_delta, m->at_alpha);
+  if (m->nm > 0)
+    snprintf(t, sizeof t, "fitted point μ " CF_RFMT_PAR " at δ " CF_RFMT_PAR ", α " CF_RFMT_PAR, m->model.mu,
+             m->at_delta, m->at_alpha);
+  else snprintf(t, sizeof t, "fitted point δ " CF_RFMT_PAR ", α " CF_RFMT_PAR, m->at_delta, m->at_alpha);
   if (!strcmp(m->kind, "map")) {
     cf_rfig_head(g, f, "the sensitivity map ē(δ, α)", results_path);
     heat_settings(g, n_cells(m->nd * m->na, m->e, m->status, NULL), m->nd, m->delta, m->na, m->alpha);
@@ -285,16 +288,19 @@ static void sensitivity(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf
     cf_rfig_tail(g);
     return;
   }
-  /* a 1-D scan along delta or alpha (the other axis has one value) */
-  int along_d = m->nd >= m->na, n = along_d ? m->nd : m->na, finite = 0;
-  double at = along_d ? m->at_delta : m->at_alpha;
-  cf_rfig_head(g, f, along_d ? "the sensitivity scan ē(δ)" : "the sensitivity scan ē(α)", results_path);
+  /* a 1-D scan along delta, alpha or mu (the other axes have one value) */
+  int along_m = m->nm > 0, along_d = !along_m && m->nd >= m->na;
+  int n = along_m ? m->nm : along_d ? m->nd : m->na, finite = 0;
+  double at = along_m ? m->model.mu : along_d ? m->at_delta : m->at_alpha;
+  const char *name = along_m ? "mu" : along_d ? "delta" : "alpha";
+  cf_rfig_head(g, f, along_m ? "the sensitivity scan ē(μ)" : along_d ? "the sensitivity scan ē(δ)"
+                                                            : "the sensitivity scan ē(α)", results_path);
   cf_rbuf_printf(g, "set xlabel '%s'\nset ylabel 'ē (cm)'\nset key outside below horizontal\nset grid\n",
-                 along_d ? "δ (kg/m²)" : "α (kg/(m² s))");
-  cf_rbuf_printf(d, "# scan: %s error_cm std_cm (NaN: the simulation failed)\n", along_d ? "delta" : "alpha");
+                 along_m ? "μ (friction on the table)" : along_d ? "δ (kg/m²)" : "α (kg/(m² s))");
+  cf_rbuf_printf(d, "# scan: %s error_cm std_cm (NaN: the simulation failed)\n", name);
   for (int i = 0; i < n; i++) {
     int k = along_d ? i * m->na : i;
-    double x = along_d ? m->delta[i] : m->alpha[i], e = m->status[k] ? NAN : m->e[k];
+    double x = along_m ? m->mu[i] : along_d ? m->delta[i] : m->alpha[i], e = m->status[k] ? NAN : m->e[k];
     finite += isfinite(e);
     cf_rbuf_printf(d, "%.17g %.17g %.17g\n", x, e, m->status[k] ? NAN : m->s[k]);
   }

@@ -70,8 +70,9 @@ int cf_res_set_sens(cf_res_rec *rec, const char *kind, double at_delta, double a
   cf_res_sens_clear(m);
   rec->has_sens = 1;
   snprintf(m->kind, sizeof m->kind, "%s", kind);
-  m->at_delta = at_delta, m->at_alpha = at_alpha, m->nd = o->nd, m->na = o->na;
-  size_t n = (size_t)o->nd * o->na;
+  m->at_delta = at_delta, m->at_alpha = at_alpha, m->nd = o->nd, m->na = o->na, m->nm = o->nm;
+  size_t n = (size_t)cf_sweep_n_points(o->nm, o->nd, o->na);
+  if (o->nm > 0 && !(m->mu = dup_mem(o->mu, sizeof(double) * o->nm))) return CF_ENOMEM;
   int rc = copy_grid(o, sr, &m->delta, &m->alpha, &m->e, &m->s, &m->status);
   m->reason = calloc(n + 1, sizeof(char *));
   if (rc || !m->reason) return CF_ENOMEM;

@@ -72,10 +72,22 @@ static void layers(const cf_res_sweep *w) {
   }
 }
 
+/* `report` of the results file out into dir/name: its figure file fig says what. */
+static void report_says(const char *out, const char *name, const char *fig, const char *what) {
+  char rep[700], gp[800];
+  path_of(rep, sizeof rep, name);
+  char *ra[] = {(char *)exe, "report", (char *)out, "-o", rep, NULL};
+  free(cf_test_run_ok(ra, dir, "report"));
+  snprintf(gp, sizeof gp, "%s/figures/%s", rep, fig);
+  char *g = cf_test_slurp(gp, NULL);
+  CHECK(g && strstr(g, what), "%s does not say '%s'", gp, what);
+  free(g);
+}
+
 /* sensitivity --scan mu at the grid's (0.02, 0.12) with --mu 0.5: mu = 0,
  * 0.5, 1, the sweep's points (im, 0, 0). */
 static void scan_mu(const cf_res_sweep *w) {
-  char out[700], rep[700], gp[800];
+  char out[700];
   path_of(out, sizeof out, "scan.h5");
   char *a[] = {(char *)exe, "sensitivity", rec, "--at", "0.02,0.12", "--mu", "0.5", "--scan", "mu", "-n", "3", "-o",
                out, "--json", NULL};
@@ -88,13 +100,7 @@ static void scan_mu(const cf_res_sweep *w) {
     for (int im = 0; m->nm == 3 && im < 3; im++)
       CHECK(!memcmp(&m->e[im], &w->e[im * 4], sizeof(double)) && m->status[im] == w->status[im * 4],
             "scan at mu %g: %.17g, the sweep's %.17g", m->mu[im], m->e[im], w->e[im * 4]);
-    path_of(rep, sizeof rep, "scanrep");
-    char *ra[] = {(char *)exe, "report", out, "-o", rep, NULL};
-    free(cf_test_run_ok(ra, dir, "report of the scan"));
-    snprintf(gp, sizeof gp, "%s/figures/tc-sensitivity.gp", rep);
-    char *g = cf_test_slurp(gp, NULL);
-    CHECK(g && strstr(g, "ē(μ)"), "%s does not draw e(mu)", gp);
-    free(g);
+    report_says(out, "scanrep", "tc-sensitivity.gp", "ē(μ)");
     cf_results_free(&r);
   }
   free(o);
@@ -140,14 +146,7 @@ static void mu_grid(void) {
     free(io);
     layers(w);
     scan_mu(w);
-    char rep[700], *ra[] = {(char *)exe, "report", out, "-o", rep, NULL};
-    path_of(rep, sizeof rep, "rep");
-    free(cf_test_run_ok(ra, dir, "report"));
-    char gp[800];
-    snprintf(gp, sizeof gp, "%s/figures/tc-surface.gp", rep);
-    char *g = cf_test_slurp(gp, NULL);
-    CHECK(g && strstr(g, "at its best μ"), "%s does not say the surface is at the best mu", gp);
-    free(g);
+    report_says(out, "rep", "tc-surface.gp", "at its best μ");
   }
   cf_results_free(&r);
   free(o);

@@ -144,6 +144,11 @@ static void mu_grid(void) {
           cf_test_json_num(ij, "points") == 12, "inspect: best_mu %g n_mu %g points %g",
           cf_test_json_num(ij, "best_mu"), cf_test_json_num(ij, "n_mu"), cf_test_json_num(ij, "points"));
     free(io);
+    char *ta[] = {(char *)exe, "inspect", out, NULL}; /* the text: no sensitivity line without a map */
+    char *to = cf_test_run_ok(ta, dir, "inspect");
+    CHECK(to && strstr(to, "mu 0 .. 1 (3) = 12 points") && !strstr(to, "sensitivity") && !strstr(to, "points at delta"),
+          "inspect text: '%s'", to ? to : "");
+    free(to);
     layers(w);
     scan_mu(w);
     report_says(out, "rep", "tc-surface.gp", "at its best μ");

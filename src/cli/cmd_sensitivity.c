@@ -45,8 +45,6 @@ static int check_values(sens_args *a) {
     return cf_cli_fail("sensitivity", "invalid -n '%s': expected a count >= 2", a->n);
   if (a->scan && strcmp(a->scan, "delta") && strcmp(a->scan, "alpha") && strcmp(a->scan, "mu"))
     return cf_cli_fail("sensitivity", "invalid --scan '%s': expected delta, alpha or mu", a->scan);
-  if (a->scan && !strcmp(a->scan, "mu") && !a->model.mu)
-    return cf_cli_fail("sensitivity", "--scan mu needs --mu M > 0: the friction the scan is centred on");
   a->w0 = 0, a->w1 = INFINITY;
   if (a->window && !cf_cli_parse_range(a->window, &a->w0, &a->w1))
     return cf_cli_fail("sensitivity", "invalid --window '%s': expected T0:T1 in seconds", a->window);

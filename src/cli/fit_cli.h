@@ -57,6 +57,8 @@ int cf_cli_workers(const char *cmd, const char *s, int *workers);
 /* ------------------------------------------------------------- tasks */
 /* A grid point whose simulation failed (not one left to another shard). */
 static inline int cf_cli_point_failed(int status) { return status != CF_OK && status != CF_ENOTRUN; }
+/* The message of the sweep's first point that did not simulate ("" if none). */
+const char *cf_cli_first_failure(const cf_res_sweep *w);
 
 /* The task model of the sweeping commands (tasks.c): grid points numbered
  * across the command's recordings, a journal beside the -o file that makes

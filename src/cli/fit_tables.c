@@ -16,7 +16,7 @@ static int any_truth(const cf_results *r) {
   return 0;
 }
 
-static const char *first_failure(const cf_res_sweep *w) {
+const char *cf_cli_first_failure(const cf_res_sweep *w) {
   for (int k = 0; k < cf_res_sweep_points(w); k++)
     if (w->status[k]) return w->reason[k];
   return "";
@@ -87,7 +87,7 @@ static void table_a_rows(const cf_results *r, int rep2) {
     printf("%-*s %-13s %-5s %-6s %-6s", w, c->name, or_dash(c->meta.material), or_dash(c->meta.size),
            or_dash(c->meta.motion), or_dash(c->meta.speed));
     if (!cf_res_optimum(c, &d, &a, &e, &s)) {
-      printf(" no valid grid point: %.90s\n", c->has_sweep ? first_failure(&c->sweep) : "not swept");
+      printf(" no valid grid point: %.90s\n", c->has_sweep ? cf_cli_first_failure(&c->sweep) : "not swept");
       continue;
     }
     printf(" %8.3f %8.3f %8.4f %8.4f", e, s, a, d);

@@ -25,12 +25,6 @@ static point_counts sweep_counts(const cf_res_sweep *w) {
   return c;
 }
 
-static const char *first_failure(const cf_res_sweep *w) {
-  for (int k = 0; k < cf_res_sweep_points(w); k++)
-    if (w->status[k]) return w->reason[k];
-  return "";
-}
-
 static int history_runs(const char *h) {
   int n = 0;
   for (const char *p = h; p && *p; p++) n += *p == '\n' || (!p[1] && *p != '\n');
@@ -90,7 +84,7 @@ static void sweep_text(const cf_res_rec *c) {
   char edge[512];
   if (cf_cli_grid_edge(c, edge, sizeof edge) > 0) printf("  grid edge       %s\n", edge);
   printf("  grid points     %d ok, %d failed, %d pruned (error a lower bound)\n", n.ok, n.failed, n.pruned);
-  if (n.failed) printf("  first failure   %s\n", first_failure(w));
+  if (n.failed) printf("  first failure   %s\n", cf_cli_first_failure(w));
 }
 
 static void fit_text(const cf_res_fit *f) {
@@ -129,10 +123,10 @@ static void rec_text(const cf_res_rec *c) {
                                     c->series.cols);
     printf("\n");
   }
-  if (c->has_sens)
-    printf("  sensitivity     %s, %d x %d", c->sens.kind, c->sens.nd, c->sens.na);
-    if (c->sens.nm > 0) printf(" x %d (mu %.6g .. %.6g)", c->sens.nm, c->sens.mu[0], c->sens.mu[c->sens.nm - 1]);
-    printf(" points at delta %.6g alpha %.6g\n", c->sens.at_delta, c->sens.at_alpha);
+  if (!c->has_sens) return;
+  printf("  sensitivity     %s, %d x %d", c->sens.kind, c->sens.nd, c->sens.na);
+  if (c->sens.nm > 0) printf(" x %d (mu %.6g .. %.6g)", c->sens.nm, c->sens.mu[0], c->sens.mu[c->sens.nm - 1]);
+  printf(" points at delta %.6g alpha %.6g\n", c->sens.at_delta, c->sens.at_alpha);
 }
 
 static void reg_text(const cf_res_regression *g) {
@@ -210,7 +204,7 @@ static void sweep_json(const cf_res_rec *c) {
   sweep_best_json(w);
   printf(",\"on_grid_edge\":%s", on_edge < 0 ? "null" : on_edge ? "true" : "false");
   json_int("ok", n.ok), json_int("failed", n.failed), json_int("pruned", n.pruned);
-  cf_cli_json_str("first_failure", n.failed ? first_failure(w) : NULL, 0);
+  cf_cli_json_str("first_failure", n.failed ? cf_cli_first_failure(w) : NULL, 0);
   cf_cli_json_num("window_t0_s", w->t0_s, 0);
   cf_cli_json_num("window_t1_s", w->t1_s, 0);
   json_int("workers", w->workers), json_int("prune", w->prune);

@@ -154,8 +154,8 @@ int cmd_simulate(int argc, char **argv) {
            c->contact_steps ? (double)c->contact_iterations / c->contact_steps : 0.0,
            c->contact_steps ? (double)c->active_set_iterations / c->contact_steps : 0.0,
            sc.contact.solver == CF_CONTACT_IPOPT ? "interior-point iterations" : "active-set solves");
-    printf("                  rows in %ld, out %ld (%ld dependent); %ld factorizations, %ld updates, %ld "
-           "analyses; min clearance %.3g m\n", c->rows_in, c->rows_out, c->contact_dependent,
+    printf("                  rows in %ld, out %ld (%ld dependent, %ld exchanges); %ld factorizations, %ld updates, "
+           "%ld analyses; min clearance %.3g m\n", c->rows_in, c->rows_out, c->contact_dependent, c->contact_exchanges,
            c->contact_factorizations, c->contact_updates, c->contact_analyses, c->min_clearance);
   }
   printf("max violation     %.3g (tol %.3g)\n", su.max_violation, sc.params.tol);
@@ -167,12 +167,12 @@ int cmd_simulate(int argc, char **argv) {
            "\"factorizations_per_step\":%.4f,\"max_violation\":%.6g,\"area_error_total_max\":%.6g,"
            "\"area_error_mean_max\":%.6g,\"threads\":%d,\"obstacles\":%d,\"contact_solver\":\"%s\",\"contact_steps\":%ld,"
            "\"contact_iterations\":%ld,\"active_set_iterations\":%ld,\"rows_in\":%ld,\"rows_out\":%ld,"
-           "\"dependent_rows\":%ld,\"self_restarts\":%ld,\"contact_factorizations\":%ld,\"contact_updates\":%ld,\"contact_analyses\":%ld,\"min_clearance\":%.6g,\"output\":%s%s%s}\n",
+           "\"dependent_rows\":%ld,\"exchanges\":%ld,\"self_restarts\":%ld,\"contact_factorizations\":%ld,\"contact_updates\":%ld,\"contact_analyses\":%ld,\"min_clearance\":%.6g,\"output\":%s%s%s}\n",
            sc.name, r.mesh->n_nodes, su.steps, su.wall, su.it_per_step, su.fact_per_step, su.max_violation,
            su.area_max.total, su.area_max.mean, su.threads, sc.n_obstacles,
            sc.contact.solver == CF_CONTACT_IPOPT ? "ipopt" : "active-set", su.st.contact_steps,
            su.st.contact_iterations, su.st.active_set_iterations, su.st.rows_in, su.st.rows_out,
-           su.st.contact_dependent, su.st.self_restarts, su.st.contact_factorizations, su.st.contact_updates, su.st.contact_analyses, su.st.min_clearance, out ? "\"" : "",
+           su.st.contact_dependent, su.st.contact_exchanges, su.st.self_restarts, su.st.contact_factorizations, su.st.contact_updates, su.st.contact_analyses, su.st.min_clearance, out ? "\"" : "",
            out ? out : "null", out ? "\"" : "");
   cf_scenario_free(&sc);
   run_free(&r);

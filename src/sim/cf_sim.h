@@ -208,6 +208,9 @@ typedef struct {
   long rows_in, rows_out; /* contacts added to / removed from the working set */
   long contact_dependent; /* of rows_out: rows found linearly dependent on
                            the others when factoring (Remark 3.5.3) */
+  long contact_exchanges; /* violated pairs dependent on the working set
+                           that entered it in place of a contact of it
+                           (Remark 3.5.2; each one of rows_in and rows_out) */
   long self_restarts;   /* steps restarted with a smaller omega (§3.4.1) */
   int last_contacts;    /* contacts in the working set after the last step */
   double min_clearance; /* min over steps of (distance - thickness), m;

@@ -213,6 +213,40 @@ static double friction(cf_contact *c, const cf_proj_rows *r, const double *xprev
   return umax;
 }
 
+/* The pair that enters W next, or -1 (none), -2 (err set): the one whose
+ * linearized row the increment violates most, as it is if its gradient is
+ * independent of W's.  If it is dependent, ∇H_k = Σ α_i ∇G_i (Remark 3.5.2),
+ * it enters in exchange for the contact row of W with the greatest |α|,
+ * which may not enter again in this iteration (no swapping back); if no
+ * contact row carries the dependence, k stays out for the iteration and the
+ * next most violated is tried.  A pair that left W as dependent (Remark
+ * 3.5.3) is a candidate like any other: left out while the increment
+ * satisfies its row (Lemma 1: it is implied by W's), exchanged in when it
+ * violates it, entered as it is when what it depended on has left W. */
+static int entering(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res, cf_error *err) {
+  for (;;) {
+    int in = -1, partner;
+    double worst = -CF_CONTACT_AS_TOL * c->cp.eps_h;
+    for (int k = 0; k < c->K; k++) {
+      if (c->wpos[k] >= 0 || c->dep[k] == CF_DEP_OUT) continue;
+      double lin = cf_contact_row(c, k, c->dx);
+      if (lin < worst) worst = lin, in = k;
+    }
+    if (in < 0) return -1;
+    if (cf_contact_partner(c, r, in, &partner, err)) return -2;
+    if (partner == -1) return in;
+    if (partner == -2) {
+      c->dep[in] = CF_DEP_OUT;
+      continue;
+    }
+    cf_contact_w_remove(c, partner);
+    c->dep[partner] = CF_DEP_OUT;
+    res->rows_out++;
+    res->exchanges++;
+    return in;
+  }
+}
+
 /* The active-set loop of one iteration: on return c->dx is the increment
  * and c->qgam the contact impulses (those of W; 0 elsewhere). */
 static int active_set(cf_contact *c, const cf_proj_rows *r, cf_contact_result *res, cf_error *err) {
@@ -242,13 +276,8 @@ static int active_set(cf_contact *c, const cf_proj_rows *r, cf_contact_result *r
       res->rows_out++;
       continue;
     }
-    int in = -1;
-    double worst = -CF_CONTACT_AS_TOL * c->cp.eps_h;
-    for (int k = 0; k < c->K; k++) {
-      if (c->wpos[k] >= 0 || c->dep[k]) continue;
-      double lin = cf_contact_row(c, k, c->dx);
-      if (lin < worst) worst = lin, in = k;
-    }
+    int in = entering(c, r, res, err);
+    if (in < -1) return err ? err->code : CF_ESOLVER;
     if (in >= 0) {
       w_add(c, in);
       res->rows_in++;

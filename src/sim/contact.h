@@ -46,6 +46,9 @@ typedef struct {
   int rows_in, rows_out; /* working-set changes */
   int dependent;      /* of rows_out: rows the factorization found linearly
                          dependent on the others */
+  int exchanges;      /* exchanges of Remark 3.5.2: a violated pair whose
+                         gradient depends on W's entered in place of a
+                         contact of W (each one of rows_in and of rows_out) */
   int restarts;       /* self-collisions: restarts of the step with a smaller
                          omega (a crossing found by the final omega = 0 check) */
   int active;         /* contacts in the working set at exit */

@@ -33,8 +33,9 @@ struct cf_contact {
   cf_proj *proj;
   int n, n_obs, K;    /* nodes, obstacles, candidate pairs */
   int K1, K2, K3;     /* pairs 0 .. K1 - 1: node pairs; K1 .. K2 - 1:
-                         edge pairs; K2 .. K3 - 1: triangle pairs, of the
-                         point kpt[k - K2]; K3 .. K - 1: self-collision
+                         edge pairs; K2 .. K3 - 1: triangle pairs, those
+                         near their point (contact_points.c), renumbered
+                         as they change; K3 .. K - 1: self-collision
                          pairs (contact_self.c), found as the steps go */
   int Kcap;           /* pairs the arrays hold */
   struct cf_selfcoll *sc; /* self-collision detection (NULL: off) */
@@ -43,9 +44,16 @@ struct cf_contact {
   const double *xstart; /* [3n] the positions at the step's start (borrowed
                          for cf_contact_solve / cf_contact_needed): a self
                          row's normal is turned by them */
-  int *kpt;           /* [K - K2] the point (index into pts) of a triangle pair */
+  int *kpt;           /* [2K] a triangle pair's point (index into pts) and
+                         triangle (into tri); K2 .. K3 - 1 are the pairs
+                         near at the last evaluation (contact_points.c) */
   int npts;           /* sharp points of all obstacles */
-  double *pts;        /* [3 npts] their positions at the current time */
+  double *pts;        /* [6 npts] their positions at the current time,
+                         then at the step's start */
+  int *tri, nt;       /* [3 nt] the collision triangles (in pt0's block) */
+  double cell;        /* the triangles' grid cell (contact_points.c) */
+  double t0, moved;   /* the step's start; the largest motion of the step
+                         so far (contact_points.c) */
   cf_obstacle *obs;
   cf_contact_params cp;
   int *pn, *cobs;     /* [K] nodes (1 or 2) and obstacle of each pair */
@@ -75,9 +83,12 @@ struct cf_contact {
   int *map;           /* [nt] value index in A of each assembled term */
   int *pinv;          /* [na + np] position of each row in the factor's order */
   unsigned char *lact;/* [np] row of P active in the factor L */
-  unsigned char *dep; /* [K] left W as linearly dependent in this
-                         iteration (Remark 3.5.3): may not enter again
-                         before the next one */
+  unsigned char *dep; /* [K] in this iteration: CF_DEP_DROPPED, left W
+                         as linearly dependent (Remark 3.5.3), enters
+                         again only when violated (contact.c, entering);
+                         CF_DEP_OUT, exchanged out of W (Remark 3.5.2) or
+                         dependent with no row to exchange with: may not
+                         enter again before the next iteration */
   unsigned char *outs;/* [K] times it left W in this iteration: after
                          CF_CONTACT_MAX_OUTS it stays (anti-cycling) */
   int valid;          /* L is the factor at the current iterate (updatable) */
@@ -113,6 +124,9 @@ double cf_contact_self_eval(cf_contact *c, int k, const double *x);
 int cf_contact_self_prune(cf_contact *c);
 /* Room for K pairs in every per-pair array; CF_OK or CF_ENOMEM. */
 int cf_contact_grow(cf_contact *c, int K);
+/* Pair from's per-pair fields into slot to (contact_self.c, beside the
+ * list of them in cf_contact_grow); W, P and wn are the caller's. */
+void cf_contact_copy_pair(cf_contact *c, int to, int from);
 
 /* contact_pairs.c: H and normals of every pair at x, time t (min H
  * returned); the sides of the stick and point pairs at the step's start
@@ -125,6 +139,18 @@ void cf_contact_w_remove(cf_contact *c, int k);
 
 /* Pair k's linearized row H_k + ∇H_k·d at the displacement d[3n]. */
 double cf_contact_row(const cf_contact *c, int k, const double *d);
+
+/* Values of dep[k] (0: neither). */
+#define CF_DEP_DROPPED 1
+#define CF_DEP_OUT 2
+
+/* Remark 3.5.2, for pair k outside W whose linearized row the increment
+ * violates: with the current factor (that of W), α = A_WW⁻¹ ∇G_W M⁻¹ ∇H_kᵀ
+ * and k's pivot; into *partner: -1 when k is independent of W (it enters
+ * as it is), the pair of W with the greatest |α| when k is dependent (k
+ * enters in exchange for it), -2 when no contact row of W carries the
+ * dependence (it is on the metric rows).  CF_OK or CF_ESOLVER. */
+int cf_contact_partner(cf_contact *c, const cf_proj_rows *r, int k, int *partner, cf_error *err);
 
 /* Factor the system of the current iterate and the working set W: a new
  * symbolic analysis when a pair without a row enters, rank updates of a

@@ -1,11 +1,11 @@
 /* contact_pairs.c — the candidate pairs of contact.c's projection (see
  * contact_internal.h): building them for a mesh and its obstacles, and each
  * pair's row at an iterate — node-obstacle distances, the stick's edge
- * rows, the sharp points' triangle rows (self-collision rows:
- * contact_self.c) — with the side each had at the step's start.  Why apart
- * from contact.c: that file decides (active set, friction, stopping), this
- * one measures. */
-#include "contact_internal.h"
+ * rows, the sharp points' triangle rows (which of those exist:
+ * contact_points.c; self-collision rows: contact_self.c) — with the side
+ * each had at the step's start.  Why apart from contact.c: that file
+ * decides (active set, friction, stopping), this one measures. */
+#include "contact_points.h"
 #include "selfcoll.h"
 
 #include <math.h>
@@ -20,40 +20,48 @@ static void set_pair(cf_contact *c, int k, int o, int nn, const int *nd) {
 }
 
 /* The arrays of K pairs (the per-pair ones by cf_contact_grow, which the
- * self-collisions grow later), n nodes, n_obs obstacles and npts points;
- * 0 or CF_ENOMEM. */
-static int alloc_arrays(cf_contact *c, size_t K, size_t n, size_t n_obs, size_t npts) {
+ * sharp points and the self-collisions grow later), n nodes, n_obs
+ * obstacles, npts points and nt triangles (tri after pt0 in its block, so
+ * that cf_contact_free's free(pt0) releases it); 0 or CF_ENOMEM. */
+static int alloc_arrays(cf_contact *c, size_t K, size_t n, size_t n_obs, size_t npts, size_t nt) {
   c->obs = malloc(sizeof(cf_obstacle) * (n_obs + 1));
   c->seg = calloc(6 * n_obs + 1, sizeof(double));
-  c->pt0 = calloc(n_obs + 1, sizeof(int));
-  c->pts = calloc(3 * npts + 1, sizeof(double));
-  c->kpt = calloc(K + 1, sizeof(int));
+  c->pt0 = calloc(n_obs + 1 + 3 * nt, sizeof(int));
+  c->pts = calloc(6 * npts + 1, sizeof(double));
   c->wn_ptr = malloc(sizeof(int) * (n + 1));
   c->u = calloc(3 * n, sizeof(double));
   c->dx = calloc(3 * n, sizeof(double));
   c->dx0 = calloc(3 * n, sizeof(double));
   c->xrestart = calloc(3 * n, sizeof(double));
-  if (!c->obs || !c->seg || !c->pt0 || !c->pts || !c->kpt || !c->wn_ptr || !c->u || !c->dx || !c->dx0 || !c->xrestart)
+  if (!c->obs || !c->seg || !c->pt0 || !c->pts || !c->wn_ptr || !c->u || !c->dx || !c->dx0 || !c->xrestart)
     return CF_ENOMEM;
+  c->tri = c->pt0 + n_obs + 1;
   return cf_contact_grow(c, K > 0 ? (int)K : 1);
 }
 
-/* The candidate pairs: every free node with every obstacle; every
- * collision edge with every stick; every sharp point with every collision
- * triangle. */
-static void make_pairs(cf_contact *c, const unsigned char *is_kin, const int *edges, int ne, const int *tris, int nt) {
+/* The fixed candidate pairs: every free node with every obstacle; every
+ * collision edge with every stick.  (Sharp points and triangles:
+ * contact_points.c, as the steps go.) */
+static void make_pairs(cf_contact *c, const unsigned char *is_kin, const int *edges, int ne) {
   int k = 0;
   for (int i = 0; i < c->n; i++)
     for (int o = 0; o < c->n_obs && !is_kin[i]; o++, k++) set_pair(c, k, o, 1, &i);
   for (int o = 0; o < c->n_obs; o++)
     for (int q = 0; q < ne && c->obs[o].type == cf_obstacle_stick; q++, k++) set_pair(c, k, o, 2, edges + 2 * q);
-  for (int o = 0; o < c->n_obs; o++)
-    for (int p = c->pt0[o]; p < c->pt0[o + 1]; p++)
-      for (int q = 0; q < nt; q++, k++) {
-        set_pair(c, k, o, 3, tris + 3 * q);
-        c->kpt[k - c->K2] = p;
-      }
   for (k = 0; k < c->K; k++) c->wpos[k] = c->ppos[k] = -1;
+}
+
+/* The grid cell of contact_points.c: the mean collision edge at rest (as
+ * selfcoll.c's), and at least an eighth of the longest, so that a triangle
+ * meets few cells a side. */
+static double grid_cell(const double *x, const int *edges, int ne) {
+  double sum = 0, max = 0;
+  for (int q = 0; q < ne; q++) {
+    const double *a = x + 3 * edges[2 * q], *b = x + 3 * edges[2 * q + 1];
+    double l = sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+    sum += l, max = fmax(max, l);
+  }
+  return ne && sum > 0 ? fmax(sum / ne, max / 8) : 1;
 }
 
 cf_contact *cf_contact_alloc(cf_proj *proj, const cf_mesh *mesh, const unsigned char *is_kin, const cf_obstacle *obs,
@@ -82,12 +90,13 @@ cf_contact *cf_contact_alloc(cf_proj *proj, const cf_mesh *mesh, const unsigned 
     tris = malloc(sizeof(int) * 6 * ((size_t)mesh->n_elems + 1));
     if (edges && tris) ne = cf_selfcoll_edges(mesh, is_kin, edges), nt = cf_selfcoll_triangles(mesh, is_kin, tris);
   }
-  size_t K = (size_t)nfree * n_obs + (size_t)ne * nstick + (size_t)npts * nt;
-  c->K = c->K3 = (int)K;
+  size_t K = (size_t)nfree * n_obs + (size_t)ne * nstick;
+  c->K = c->K2 = c->K3 = (int)K;
   c->K1 = nfree * n_obs;
-  c->K2 = c->K1 + ne * nstick;
   c->npts = npts;
-  if (((nstick || npts) && (!edges || !tris)) || alloc_arrays(c, K, (size_t)n, (size_t)n_obs, (size_t)npts)) {
+  c->nt = npts ? nt : 0;
+  if (((nstick || npts) && (!edges || !tris)) ||
+      alloc_arrays(c, K, (size_t)n, (size_t)n_obs, (size_t)npts, (size_t)c->nt)) {
     free(edges);
     free(tris);
     cf_contact_free(c);
@@ -96,7 +105,9 @@ cf_contact *cf_contact_alloc(cf_proj *proj, const cf_mesh *mesh, const unsigned 
   }
   if (n_obs > 0) memcpy(c->obs, obs, sizeof(cf_obstacle) * n_obs);
   for (int o = 0; o < n_obs; o++) c->pt0[o + 1] = c->pt0[o] + cf_obstacle_points(obs + o, 0, NULL);
-  make_pairs(c, is_kin, edges, ne, tris, nt);
+  make_pairs(c, is_kin, edges, ne);
+  if (c->nt) memcpy(c->tri, tris, sizeof(int) * 3 * (size_t)c->nt);
+  c->cell = grid_cell(mesh->x, edges, ne);
   free(edges);
   free(tris);
   if (cp->self && !(c->sc = cf_selfcoll_alloc(mesh, is_kin, err))) {
@@ -142,13 +153,13 @@ static double edge_pair(cf_contact *c, int k, const double *x) {
   return stick_row(c, k, d, v);
 }
 
-/* Triangle pair k at x: the vector from its point to the point's
+/* Triangle pair k at x, its point at p: the vector from the point to its
  * projection on the triangle's plane into v[3], the projection's
  * barycentric coordinates into b[3]; returns the distance (NAN for a
  * degenerate triangle). */
-static double tip_face(const cf_contact *c, int k, const double *x, double v[3], double b[3]) {
+static double tip_face(const cf_contact *c, int k, const double *p, const double *x, double v[3], double b[3]) {
   const int *nd = c->pnode + CF_QP_HMAX * k;
-  double n[3], h = cf_tri_project(c->pts + 3 * c->kpt[k - c->K2], x + 3 * nd[0], x + 3 * nd[1], x + 3 * nd[2], b, n);
+  double n[3], h = cf_tri_project(p, x + 3 * nd[0], x + 3 * nd[1], x + 3 * nd[2], b, n);
   for (int d = 0; d < 3; d++) v[d] = -h * n[d]; /* to the projection */
   return fabs(h) * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
 }
@@ -157,7 +168,7 @@ static double tip_face(const cf_contact *c, int k, const double *x, double v[3],
  * point's projection; CF_PAIR_FAR when it is outside the triangle or
  * within CF_EDGE_END of its boundary (an edge or node pair holds it). */
 static double tip_pair(cf_contact *c, int k, const double *x) {
-  double v[3], b[3], *w = c->pw + CF_QP_HMAX * k, d = tip_face(c, k, x, v, b);
+  double v[3], b[3], *w = c->pw + CF_QP_HMAX * k, d = tip_face(c, k, c->pts + 3 * c->kpt[2 * k], x, v, b);
   if (!(d > 0) || !(b[0] > CF_EDGE_END && b[1] > CF_EDGE_END && b[2] > CF_EDGE_END)) {
     c->N[3 * k] = c->N[3 * k + 1] = c->N[3 * k + 2] = w[0] = w[1] = w[2] = 0;
     return CF_PAIR_FAR;
@@ -178,6 +189,9 @@ static void place_obstacles(cf_contact *c, double t) {
 double cf_contact_eval_pairs(cf_contact *c, const double *x, double t) {
   double m = INFINITY;
   place_obstacles(c, t);
+  /* out of memory: contact.c stops at the non-finite value (and
+   * cf_contact_needed sees a contact) */
+  if (cf_contact_near_points(c, x, t)) return -INFINITY;
   for (int k = 0; k < c->K; k++) {
     if (k >= c->K3) {
       c->H[k] = cf_contact_self_eval(c, k, x);
@@ -196,15 +210,26 @@ double cf_contact_eval_pairs(cf_contact *c, const double *x, double t) {
   return m;
 }
 
+void cf_contact_tip_side(cf_contact *c, int k) {
+  double b[3], *sd = c->side + 3 * k;
+  if (c->xstart) tip_face(c, k, c->pts + 3 * (c->npts + c->kpt[2 * k]), c->xstart, sd, b);
+  else sd[0] = sd[1] = sd[2] = 0;
+}
+
 /* The sides of the pairs with a stick or a sharp point at the start of a
- * step (positions xprev, time t0); self pairs read xprev itself (c->xstart). */
+ * step (positions xprev, time t0; the points there kept after pts for the
+ * triangle pairs contact_points.c adds later in the step); self pairs read
+ * xprev itself (c->xstart). */
 void cf_contact_set_sides(cf_contact *c, const double *xprev, double t0) {
   c->xstart = xprev;
+  c->t0 = t0;
+  c->moved = 0;
   place_obstacles(c, t0);
+  memcpy(c->pts + 3 * c->npts, c->pts, sizeof(double) * 3 * (size_t)c->npts);
   for (int k = 0; k < c->K3; k++) {
-    double s, b[3], *sd = c->side + 3 * k;
+    double s, *sd = c->side + 3 * k;
     if (k < c->K1 && c->obs[c->cobs[k]].type != cf_obstacle_stick) continue;
-    if (k >= c->K2) tip_face(c, k, xprev, sd, b);
+    if (k >= c->K2) cf_contact_tip_side(c, k);
     else if (k >= c->K1) edge_axis(c, k, xprev, sd, &s);
     else cf_obstacle_distance(c->obs + c->cobs[k], t0, xprev + 3 * c->pnode[CF_QP_HMAX * k], sd);
   }

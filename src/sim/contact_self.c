@@ -46,11 +46,22 @@ int cf_contact_grow(cf_contact *c, int K) {
   } while (0)
   GROW(side, 3); GROW(pn, 1); GROW(pnode, H); GROW(pw, H); GROW(cobs, 1); GROW(H, 1); GROW(N, 3);
   GROW(gam, 1); GROW(sprev, 1); GROW(tprev, 3); GROW(wpos, 1); GROW(W, 1); GROW(P, 1); GROW(ppos, 1);
-  GROW(wn, H); GROW(wj, H); GROW(qgam, 1); GROW(dep, 1); GROW(outs, 1);
+  GROW(wn, H); GROW(wj, H); GROW(qgam, 1); GROW(dep, 1); GROW(outs, 1); GROW(kpt, 2);
 #undef GROW
   for (size_t k = o; k < n; k++) c->wpos[k] = c->ppos[k] = -1;
   c->Kcap = cap;
   return CF_OK;
+}
+
+/* Every per-pair field of cf_contact_grow's but the lists W, P, wn and wj
+ * (which name pairs: the caller renames them), of pair from into slot to. */
+void cf_contact_copy_pair(cf_contact *c, int to, int from) {
+  size_t H = CF_QP_HMAX;
+#define COPY(f, m) memcpy(c->f + (m) * (size_t)to, c->f + (m) * (size_t)from, (m) * sizeof *c->f)
+  COPY(side, 3); COPY(pn, 1); COPY(pnode, H); COPY(pw, H); COPY(cobs, 1); COPY(H, 1); COPY(N, 3);
+  COPY(gam, 1); COPY(sprev, 1); COPY(tprev, 3); COPY(wpos, 1); COPY(ppos, 1); COPY(qgam, 1); COPY(dep, 1);
+  COPY(outs, 1); COPY(kpt, 2);
+#undef COPY
 }
 
 /* ---------------------------------------------------------- the pair hash */
@@ -187,14 +198,8 @@ int cf_contact_self_prune(cf_contact *c) {
   for (int k = c->K3; k < c->K; k++) {
     if (c->wpos[k] < 0) continue;
     if (to != k) {
-      c->pn[to] = c->pn[k], c->cobs[to] = c->cobs[k], c->H[to] = c->H[k], c->gam[to] = c->gam[k];
-      c->sprev[to] = c->sprev[k], c->qgam[to] = c->qgam[k], c->dep[to] = c->dep[k], c->outs[to] = c->outs[k];
-      memcpy(c->pnode + CF_QP_HMAX * to, c->pnode + CF_QP_HMAX * k, CF_QP_HMAX * sizeof(int));
-      memcpy(c->pw + CF_QP_HMAX * to, c->pw + CF_QP_HMAX * k, CF_QP_HMAX * sizeof(double));
-      memcpy(c->N + 3 * to, c->N + 3 * k, 3 * sizeof(double));
-      memcpy(c->tprev + 3 * to, c->tprev + 3 * k, 3 * sizeof(double));
-      c->W[c->wpos[k]] = to;
-      c->wpos[to] = c->wpos[k];
+      cf_contact_copy_pair(c, to, k);
+      c->W[c->wpos[to]] = to;
     }
     to++;
   }

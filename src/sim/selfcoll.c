@@ -4,27 +4,19 @@
  * hashed grids (rebuilt per call), stamps and the output pairs (grown as
  * needed); nothing is allocated per pair. */
 #include "selfcoll.h"
+#include "boxgrid.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct {  /* items (triangles or edges) by hashed cell, CSR */
-  int nb, nbcap;  /* buckets (a power of 2), allocated */
-  int *start;     /* [nb + 1] */
-  int *item;      /* [entries] */
-  int *keys;      /* [2 entries] scratch: (bucket, item) while building */
-  int cap;        /* entries allocated */
-  double *box;    /* [6 n_items] swept box: min xyz, max xyz */
-} grid;
 
 struct cf_selfcoll {
   int n, nt, ne;
   int *tri, *edge;       /* [3 nt], [2 ne] */
   unsigned char *kin;    /* [n] */
   double h;              /* cell size: the mean collision edge */
-  grid gt, ge;           /* triangles, edges */
+  cf_boxgrid gt, ge;     /* triangles, edges (boxgrid.h) */
+  double *tbox, *ebox;   /* [6 nt], [6 ne] their boxes swept over the step */
   int *stamp;            /* [max(nt, ne)] last query that saw an item */
   cf_self_pair *out;
   int nout, cap;
@@ -66,15 +58,10 @@ int cf_selfcoll_triangles(const cf_mesh *m, const unsigned char *is_kin, int *t)
   return nt;
 }
 
-static void grid_free(grid *g) {
-  free(g->start), free(g->item), free(g->keys), free(g->box);
-  memset(g, 0, sizeof *g);
-}
-
 void cf_selfcoll_free(cf_selfcoll *s) {
   if (!s) return;
-  free(s->tri), free(s->edge), free(s->kin), free(s->stamp), free(s->out);
-  grid_free(&s->gt), grid_free(&s->ge);
+  free(s->tri), free(s->edge), free(s->kin), free(s->stamp), free(s->out), free(s->tbox), free(s->ebox);
+  cf_boxgrid_free(&s->gt), cf_boxgrid_free(&s->ge);
   free(s);
 }
 
@@ -86,11 +73,11 @@ cf_selfcoll *cf_selfcoll_alloc(const cf_mesh *m, const unsigned char *is_kin, cf
     s->tri = malloc(sizeof(int) * 6 * ((size_t)m->n_elems + 1));
     s->edge = malloc(sizeof(int) * 2 * (size_t)ne_max);
     s->kin = malloc((size_t)n + 1);
-    s->gt.box = malloc(sizeof(double) * 12 * ((size_t)m->n_elems + 1));
-    s->ge.box = malloc(sizeof(double) * 6 * (size_t)ne_max);
+    s->tbox = malloc(sizeof(double) * 12 * ((size_t)m->n_elems + 1));
+    s->ebox = malloc(sizeof(double) * 6 * (size_t)ne_max);
     s->stamp = calloc((size_t)ne_max + 2 * (size_t)m->n_elems + 1, sizeof(int));
   }
-  if (!s || !s->tri || !s->edge || !s->kin || !s->gt.box || !s->ge.box || !s->stamp) {
+  if (!s || !s->tri || !s->edge || !s->kin || !s->tbox || !s->ebox || !s->stamp) {
     cf_selfcoll_free(s);
     cf_error_set(err, CF_ENOMEM, "self-collisions: out of memory");
     return NULL;
@@ -108,94 +95,12 @@ cf_selfcoll *cf_selfcoll_alloc(const cf_mesh *m, const unsigned char *is_kin, cf
 }
 
 /* ------------------------------------------------------------ broad phase */
-static uint32_t cell_hash(int64_t i, int64_t j, int64_t k) {
-  uint64_t h = (uint64_t)i * 73856093u ^ (uint64_t)j * 19349663u ^ (uint64_t)k * 83492791u;
-  return (uint32_t)(h ^ (h >> 29));
-}
-
-/* The box of points v[0..m) swept from x0 to x1, grown by pad. */
-static void swept_box(const int *v, int m, const double *x0, const double *x1, double pad, double *box) {
-  for (int d = 0; d < 3; d++) box[d] = INFINITY, box[3 + d] = -INFINITY;
-  for (int q = 0; q < m; q++)
-    for (int d = 0; d < 3; d++) {
-      double a = x0[3 * v[q] + d], b = x1[3 * v[q] + d];
-      box[d] = fmin(box[d], fmin(a, b) - pad);
-      box[3 + d] = fmax(box[3 + d], fmax(a, b) + pad);
-    }
-}
-
-static int overlap(const double *a, const double *b) {
-  return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] && b[2] <= a[5];
-}
-
-/* The cells a box meets (cells of size h; at most 65 a side, beyond which
- * an item that moved that far is tested against a bucket's worth anyway),
- * one hashed bucket at a time. */
-typedef struct {
-  int64_t lo[3], hi[3], i, j, k;
-} cell_it;
-
-static void cells_begin(cell_it *it, const double *box, double h) {
-  for (int d = 0; d < 3; d++) {
-    it->lo[d] = (int64_t)floor(box[d] / h), it->hi[d] = (int64_t)floor(box[3 + d] / h);
-    if (it->hi[d] - it->lo[d] > 64) it->hi[d] = it->lo[d] + 64;
-  }
-  it->i = it->lo[0], it->j = it->lo[1], it->k = it->lo[2];
-}
-
-static int cells_next(cell_it *it, int nb, int *bucket) {
-  if (it->i > it->hi[0]) return 0;
-  *bucket = (int)(cell_hash(it->i, it->j, it->k) & (uint32_t)(nb - 1));
-  if (++it->k > it->hi[2]) {
-    it->k = it->lo[2];
-    if (++it->j > it->hi[1]) it->j = it->lo[1], it->i++;
-  }
-  return 1;
-}
-
-/* Build g over n_items items of m points each (v: their nodes). */
-static int grid_build(cf_selfcoll *s, grid *g, const int *v, int m, int n_items, const double *x0, const double *x1,
-                      double pad) {
-  int entries = 0;
-  for (int q = 0; q < n_items; q++) {
-    double *b = g->box + 6 * q;
-    swept_box(v + m * q, m, x0, x1, pad, b);
-    int64_t c = 1;
-    for (int d = 0; d < 3; d++) c *= 1 + (int64_t)fmin(64, floor(b[3 + d] / s->h) - floor(b[d] / s->h));
-    entries += (int)c;
-  }
-  int nb = 1;
-  while (nb < 2 * entries + 16) nb *= 2;
-  if (entries > g->cap) {
-    free(g->item), free(g->keys);
-    g->item = malloc(sizeof(int) * ((size_t)entries + 1));
-    g->keys = malloc(sizeof(int) * 2 * ((size_t)entries + 1));
-    g->cap = g->item && g->keys ? entries : 0;
-    if (!g->cap) return -1;
-  }
-  if (nb > g->nbcap) {
-    free(g->start);
-    g->start = malloc(sizeof(int) * ((size_t)nb + 1));
-    g->nbcap = g->start ? nb : 0;
-    if (!g->start) return -1;
-  }
-  g->nb = nb;
-  int e = 0;
-  memset(g->start, 0, sizeof(int) * ((size_t)nb + 1));
-  for (int q = 0; q < n_items; q++) {
-    cell_it it;
-    int bucket;
-    cells_begin(&it, g->box + 6 * q, s->h);
-    while (cells_next(&it, nb, &bucket)) {
-      g->keys[2 * e] = bucket, g->keys[2 * e + 1] = q, e++;
-      g->start[bucket + 1]++;
-    }
-  }
-  for (int b = 0; b < nb; b++) g->start[b + 1] += g->start[b];
-  for (int q = 0; q < e; q++) g->item[g->start[g->keys[2 * q]]++] = g->keys[2 * q + 1];
-  for (int b = nb; b > 0; b--) g->start[b] = g->start[b - 1];
-  g->start[0] = 0;
-  return 0;
+/* The grid g over n items of m points each (v: their nodes), their boxes
+ * swept from x0 to x1 and grown by pad into box[6 n]. */
+static int grid_build(const cf_selfcoll *s, cf_boxgrid *g, double *box, const int *v, int m, int n,
+                      const double *x0, const double *x1, double pad) {
+  for (int q = 0; q < n; q++) cf_box_swept(v + m * q, m, x0, x1, pad, box + 6 * q);
+  return cf_boxgrid_build(g, box, n, s->h);
 }
 
 /* ----------------------------------------------------------- narrow phase */
@@ -361,17 +266,17 @@ static int edge_edge(const double *x0, const double *x1, const int *v, double ta
  * each; a non-zero return of fn stops and is returned. */
 static int triangles_near(cf_selfcoll *s, const double *box, int stamp, int skip0, int skip1,
                           int (*fn)(void *ctx, int t), void *ctx) {
-  cell_it it;
+  cf_cell_it it;
   int bucket;
-  cells_begin(&it, box, s->h);
-  while (cells_next(&it, s->gt.nb, &bucket))
+  cf_cells_begin(&it, box, s->h);
+  while (cf_cells_next(&it, s->gt.nb, &bucket))
     for (int p = s->gt.start[bucket]; p < s->gt.start[bucket + 1]; p++) {
       int t = s->gt.item[p];
       const int *tv = s->tri + 3 * t;
       if (s->stamp[t] == stamp) continue;
       s->stamp[t] = stamp;
       if (tv[0] == skip0 || tv[1] == skip0 || tv[2] == skip0 || tv[0] == skip1 || tv[1] == skip1 || tv[2] == skip1 ||
-          !overlap(box, s->gt.box + 6 * t))
+          !cf_box_overlap(box, s->tbox + 6 * t))
         continue;
       int rc = fn(ctx, t);
       if (rc) return rc;
@@ -440,31 +345,32 @@ int cf_selfcoll_detect(cf_selfcoll *s, const double *x0, const double *x1, doubl
                        const cf_self_pair **pairs) {
   s->nout = 0;
   double pad = tau * (1 + omega);
-  if (grid_build(s, &s->gt, s->tri, 3, s->nt, x0, x1, pad) || grid_build(s, &s->ge, s->edge, 2, s->ne, x0, x1, pad))
+  if (grid_build(s, &s->gt, s->tbox, s->tri, 3, s->nt, x0, x1, pad) ||
+      grid_build(s, &s->ge, s->ebox, s->edge, 2, s->ne, x0, x1, pad))
     return -1;
   int stamp = 0;
   memset(s->stamp, 0, sizeof(int) * ((size_t)(s->ne > s->nt ? s->ne : s->nt) + 1));
   for (int i = 0; i < s->n; i++) { /* nodes against triangles */
     node_query q = {s, x0, x1, tau, omega, i};
     double box[6];
-    swept_box(&i, 1, x0, x1, pad, box);
+    cf_box_swept(&i, 1, x0, x1, pad, box);
     if (triangles_near(s, box, ++stamp, i, i, node_tri, &q)) return -1;
   }
   memset(s->stamp, 0, sizeof(int) * ((size_t)s->ne + 1));
   for (int a = 0; a < s->ne; a++) { /* edges against edges */
     const int *ea = s->edge + 2 * a;
     stamp = a + 1;
-    cell_it it;
+    cf_cell_it it;
     int bucket;
-    cells_begin(&it, s->ge.box + 6 * a, s->h);
-    while (cells_next(&it, s->ge.nb, &bucket))
+    cf_cells_begin(&it, s->ebox + 6 * a, s->h);
+    while (cf_cells_next(&it, s->ge.nb, &bucket))
       for (int p = s->ge.start[bucket]; p < s->ge.start[bucket + 1]; p++) {
         int b = s->ge.item[p];
         const int *eb = s->edge + 2 * b;
         if (b <= a || s->stamp[b] == stamp || eb[0] == ea[0] || eb[0] == ea[1] || eb[1] == ea[0] || eb[1] == ea[1])
           continue;
         s->stamp[b] = stamp;
-        if (!overlap(s->ge.box + 6 * a, s->ge.box + 6 * b)) continue;
+        if (!cf_box_overlap(s->ebox + 6 * a, s->ebox + 6 * b)) continue;
         int v[4] = {ea[0], ea[1], eb[0], eb[1]};
         if (edge_edge(x0, x1, v, tau, omega) && push(s, 1, v)) return -1;
       }
@@ -474,13 +380,13 @@ int cf_selfcoll_detect(cf_selfcoll *s, const double *x0, const double *x1, doubl
 }
 
 int cf_selfcoll_intersections(cf_selfcoll *s, const double *x) {
-  if (grid_build(s, &s->gt, s->tri, 3, s->nt, x, x, 0)) return -1;
+  if (grid_build(s, &s->gt, s->tbox, s->tri, 3, s->nt, x, x, 0)) return -1;
   edge_query q = {s, x, NULL, 0};
   memset(s->stamp, 0, sizeof(int) * ((size_t)s->nt + 1));
   for (int a = 0; a < s->ne; a++) {
     double box[6];
     q.e = s->edge + 2 * a;
-    swept_box(q.e, 2, x, x, 0, box);
+    cf_box_swept(q.e, 2, x, x, 0, box);
     triangles_near(s, box, a + 1, q.e[0], q.e[1], edge_tri, &q);
   }
   return q.hits;

@@ -3,11 +3,12 @@
  * triangulated mesh meet during the motion from the positions x0 to x1.
  *
  * Broad phase: a spatial hash of cubic cells (the mean collision edge
- * long) holding each triangle's and edge's box swept from x0 to x1 and
- * grown by the thickness; a node is tested against the triangles in the
- * cells of its own swept box, an edge against the edges in its cells.  It
- * scales with the mesh (each element meets a bounded number of cells), the
- * 10^4-node meshes SPEC §5 asks for included.
+ * long; boxgrid.h, shared with the sharp points' pairs of
+ * contact_points.c) holding each triangle's and edge's box swept from x0
+ * to x1 and grown by the thickness; a node is tested against the
+ * triangles in the cells of its own swept box, an edge against the edges
+ * in its cells.  It scales with the mesh (each element meets a bounded
+ * number of cells), the 10^4-node meshes SPEC §5 asks for included.
  * Narrow phase (continuous, thesis (3.3)): the four points move linearly
  * over the step; the times they are coplanar are the roots of a cubic in
  * [0, 1]; at such a time the node must lie in the triangle (barycentric

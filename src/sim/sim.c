@@ -244,6 +244,7 @@ static int contact_project(cf_sim *s, double h, int iters, cf_proj_result *pr, c
   s->st.rows_in += cr.rows_in;
   s->st.rows_out += cr.rows_out;
   s->st.contact_dependent += cr.dependent;
+  s->st.contact_exchanges += cr.exchanges;
   s->st.self_restarts += cr.restarts;
   s->st.last_contacts = cr.active;
   if (rc == CF_OK && (s->st.contact_steps == 1 || cr.min_h < s->st.min_clearance)) s->st.min_clearance = cr.min_h;

@@ -384,6 +384,16 @@ typedef struct {           /* the refined optimum */
   double *path;            /* [n_path*4]: delta, alpha, mu, f after each iteration */
   cf_res_model model;      /* also of the series at the optimum */
   cf_res_conf conf;        /* intervals around x over the training window */
+  /* fit --polish: "quadratic" (x is the minimum of a quadratic fitted to the
+   * training error on a design around Nelder-Mead's optimum nm_x, when
+   * polished = 1; else x = nm_x and polish_why says why) or "none" ("" in
+   * older files: none) */
+  char polish[16];
+  int polished, polish_evaluations;
+  double nm_x[3];          /* Nelder-Mead's optimum (mu NaN: not fitted) */
+  double f_nm;             /* its training error (cm) */
+  double polish_rms;       /* rms residual of the quadratic on its design (cm) */
+  char polish_why[160];
 } cf_res_fit;
 
 typedef struct {           /* per-frame errors at the optimum */

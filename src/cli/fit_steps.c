@@ -37,7 +37,7 @@ int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_gri
     cf_res_rec_describe(rec, in);
     if (cf_res_set_sweep(rec, &o, &sr, in->tg.dt)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
     rec->sweep.model = cf_res_model_of(in);
-    if (nm && rec->sweep.best >= 0) cf_res_sweep_at(&rec->sweep, rec->sweep.best, NULL, NULL, &rec->sweep.model.mu);
+    cf_res_sweep_mu_of_best(&rec->sweep);
     cf_sweep_result_free(&sr);
   }
   if (bar) bar->offset += (long)cf_sweep_n_points(nm, gd->n, ga->n);

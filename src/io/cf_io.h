@@ -502,6 +502,14 @@ cf_res_sweep cf_res_sweep_layer(const cf_res_sweep *w, int im);
  * best point's; NaN when the recording has no table. */
 double cf_res_optimum_mu(const cf_res_rec *rec);
 void cf_res_sweep_at(const cf_res_sweep *w, int k, double *delta, double *alpha, double *mu);
+/* With a mu axis, the model setting mu := the best point's (a sweep's
+ * results say which mu its optimum has there; after a sweep and after a
+ * merge).  Without one, or without a best point, nothing changes. */
+void cf_res_sweep_mu_of_best(cf_res_sweep *w);
+/* "delta D alpha A[ mu M]" of grid point k into buf (output, size bytes;
+ * mu only with a mu axis); returns buf.  The one way messages name a
+ * point (failure warnings, merge's log). */
+const char *cf_res_sweep_point_text(const cf_res_sweep *w, int k, char *buf, size_t size);
 /* Which edges of the sweep's grid the point index ((im*nd + id)*na + ia) lies on:
  * CF_EDGE_* bits, 0 if inside (or index < 0).  An axis of one point is not
  * swept and has no edge.  A grid optimum on an edge may be an optimum of

@@ -440,6 +440,7 @@ static void cli_errors(const char *rec, const char *nolat) {
   FAIL_CASE("invalid --mu '-1'", "fit", (char *)rec, "--mu", "-1", "-o", out);
   FAIL_CASE("invalid --params 'delta,mu'", "fit", (char *)rec, "--params", "delta,mu", "-o", out);
   FAIL_CASE("invalid --train", "fit", (char *)rec, "--train", "0.5:0.2", "-o", out);
+  FAIL_CASE("invalid --polish 'cubic': expected quadratic or none", "fit", (char *)rec, "--polish", "cubic", "-o", out);
   FAIL_CASE("missing --at", "sensitivity", (char *)rec, "-o", out);
   FAIL_CASE("no such results file", "regress", (char *)rec, "--from", "none.h5", "-o", out);
   FAIL_CASE("not a clothfit results file", "predict", (char *)rec, "--formula", (char *)rec);

@@ -12,6 +12,9 @@
  *   - `report` draws the surface at the best mu and says so;
  *   - `sensitivity --scan mu` (thesis Fig. 4.20) at a grid point is bitwise
  *     that point's mu layers, stored with its mu axis, drawn as e(mu);
+ *   - fit's polish of a recording with a table: the quadratic's minimum near
+ *     Nelder-Mead's optimum (or that optimum and why), --polish none, and a
+ *     rerun that gives the same point;
  *   - errors: --mu-grid on a recording without a table, a malformed
  *     --mu-grid, and fit --mu-grid without fitting mu are one line each
  *     naming what was expected, with a non-zero exit and no results file.
@@ -205,6 +208,51 @@ static void errors(void) {
   refused(a4, out, "--mu-grid is the grid start's mu axis: it needs --params delta,alpha,mu");
 }
 
+/* fit's polish (src/fit/polish.c) on the short recording, fitting (delta,
+ * alpha) at mu 0.5 (on 1.2 s mu itself hardly shows: its surface is no
+ * bowl): with --polish none the fit is Nelder-Mead's optimum; by default (a
+ * recording with a table) the reported point is the quadratic's minimum within 2.5 design
+ * steps of it (the design moves at most once, by at most one of its steps
+ * of up to 120 % of the first), or Nelder-Mead's with the reason;
+ * a rerun with the same -o takes the design's 27 simulations from the
+ * journal and reports the same point. */
+static void polish(void) {
+  char out[700], *j[3] = {NULL, NULL, NULL};
+  path_of(out, sizeof out, "polish.h5");
+  char *a[] = {(char *)exe, "fit", rec, "--params", "delta,alpha", "--start", "0.026,0.17", "--mu", "0.5",
+               "--max-evals", "12", "--train", "0:1", "--no-confidence", "--json", "-o", out, NULL};
+  for (int k = 0; k < 3; k++) {
+    if (k == 2) a[15] = "--polish", a[16] = "none"; /* instead of -o */
+    char *o = cf_test_run_ok(a, dir, "fit (polish)");
+    j[k] = o ? strdup(cf_test_last_line(o)) : NULL;
+    free(o);
+  }
+  if (!j[0] || !j[1] || !j[2]) return free(j[0]), free(j[1]), free(j[2]);
+  const char *key[2] = {"delta", "alpha"}, *nm[2] = {"nm_delta", "nm_alpha"};
+  int polished = strstr(j[0], "\"polished\":true") != NULL;
+  CHECK(strstr(j[0], "\"polish\":\"quadratic\"") && (polished || strstr(j[0], "\"polish_why\":\"")),
+        "fit of a recording with a table: not polished and no reason why: %s", j[0]);
+  CHECK(strstr(j[2], "\"polish\":\"none\",\"polished\":false"), "fit --polish none: %s", j[2]);
+  for (int q = 0; q < 2; q++) {
+    double x = cf_test_json_num(j[0], key[q]), x0 = cf_test_json_num(j[0], nm[q]);
+    CHECK(polished ? fabs(x - x0) <= 2.5 * 0.2 * x0 : x == x0,
+          "%s %.6g against Nelder-Mead's %.6g (polished %d)", key[q], x, x0, polished);
+    CHECK(cf_test_json_num(j[2], key[q]) == cf_test_json_num(j[2], nm[q]) && cf_test_json_num(j[2], nm[q]) == x0,
+          "--polish none: %s %.9g is not Nelder-Mead's %.9g (%.9g with the polish)", key[q],
+          cf_test_json_num(j[2], key[q]), cf_test_json_num(j[2], nm[q]), x0);
+    CHECK(cf_test_json_num(j[1], key[q]) == x, "the rerun's %s %.9g, the run's %.9g", key[q],
+          cf_test_json_num(j[1], key[q]), x);
+  }
+  char why[200] = "";
+  const char *w = strstr(j[0], "\"polish_why\":\"");
+  if (w) snprintf(why, sizeof why, " (%.*s)", (int)strcspn(w + 14, "\""), w + 14);
+  CHECK(!polished || !w, "polished, with a reason not to: %s", j[0]);
+  printf("polish: %s%s; delta %.5f alpha %.5f from Nelder-Mead's %.5f %.5f\n",
+         polished ? "polished" : "kept", why, cf_test_json_num(j[0], "delta"), cf_test_json_num(j[0], "alpha"),
+         cf_test_json_num(j[0], "nm_delta"), cf_test_json_num(j[0], "nm_alpha"));
+  free(j[0]), free(j[1]), free(j[2]);
+}
+
 int main(int argc, char **argv) {
   int st = cf_test_cli_begin(argc, argv, &exe, &root, dir);
   if (st) return st;
@@ -213,6 +261,7 @@ int main(int argc, char **argv) {
   if (cf_test_synth_ingest(exe, dir, src, "[recording]\nduration = 1.2\n", "tc", rec, sizeof rec) == 0) {
     mu_grid();
     shards();
+    polish();
     errors();
   }
   return cf_test_cli_end(dir, "test_sweep_mu");

@@ -12,20 +12,25 @@
  * 1.0 and seeds 11, 12, 13; (delta, alpha) of polyester A2 (0.026, 0.17).
  * The grid start is coarser than fit's default to keep the test short:
  * 7 x 7 (delta, alpha) points of the default ranges at mu = 0, 0.5, 1, 1.5.
+ * The fit polishes Nelder-Mead's optimum (the default for a recording with a
+ * table: the minimum of a quadratic fitted to the error on 27 points around
+ * it, src/fit/polish.c), since the laid cloth's error is rough: the truth's
+ * own error moves by up to 0.77 cm between the solver tolerances 0.8 and
+ * 1.2e-4, more than what separates alpha's neighbours 10 % apart, and the
+ * simplex alone stopped in dips of that noise with alpha 7.7, 11.3 and
+ * 13.6 % low.
  * Asserted:
  *   - the ingested /table is the synthetic table (height, extent, to 1e-9 m);
- *   - each fit reports a mu in [0, 3], and its training error is at most 5 %
- *     above the truth's noise band: the largest of the truth's errors at the
- *     solver tolerances 0.9, 1 and 1.1 x 1e-4 (a laid cloth's error is
- *     chaotic in the solver's path: docs/contacts.md, "Fitting mu");
- *   - acceptance 5's bounds where they hold: the frictionless recording's mu
- *     below 0.05, mu = 0.3 and 1.0 within 20 %, delta within 10 % for all
- *     three (when written: mu 0.028, +16.0 %, +16.3 %; delta -1.4, -4.7,
- *     -5.4 %).
- * Printed, not asserted: alpha (acceptance: within 10 %; when written 7.7,
- * 11.3 and 13.6 % low).  The objective is noisy (the truth's own error
- * varies by up to 0.77 cm between the tolerances 0.9 and 1.1e-4), more than
- * what separates these points in alpha.  That is issue 14's open part.
+ *   - each fit was polished and reports a mu in [0, 3]; Nelder-Mead's
+ *     training error is at most 5 % above the truth's noise band (the
+ *     largest of the truth's errors at the tolerances 0.8, 0.9, 1, 1.1 and
+ *     1.2 x 1e-4), and the polished point's at most 25 % above it (it is
+ *     not chosen for its own error, which is one draw of the noise: five
+ *     draws at the truth underestimate that noise's range);
+ *   - acceptance 5: the frictionless recording's mu below 0.05, mu = 0.3
+ *     and 1.0 within 20 %, delta and alpha within 10 % for all three (when
+ *     written: mu 0.0022, +4.2 %, +16.2 %; delta +2.1, -1.2, -2.6 %; alpha
+ *     -4.6, -6.0, -6.1 %).
  * usage: test_tablecloth CLOTHFIT_EXE SOURCE_ROOT */
 #include <math.h>
 #include <stdio.h>
@@ -66,7 +71,7 @@ static int make(double mu, int seed, char *h5, size_t size) {
 /* fit --json with the extra arguments; its JSON line into *json (malloc'ed). */
 static double fit_at(const char *h5, char **json, const char *mu, const char *tol) {
   char *a[] = {(char *)exe, "fit", (char *)h5, "--start", "0.026,0.17", "--mu", (char *)mu, "--max-evals", "1",
-               "--train", "0:1", "--tol", (char *)tol, "--no-confidence", "--json", NULL};
+               "--train", "0:1", "--tol", (char *)tol, "--polish", "none", "--no-confidence", "--json", NULL};
   char *o = run(a, "fit at the truth");
   *json = o ? strdup(cf_test_last_line(o)) : NULL;
   free(o);
@@ -94,8 +99,8 @@ int main(int argc, char **argv) {
     if (make(truth[i], 11 + i, h5, sizeof h5)) continue;
     snprintf(mu, sizeof mu, "%g", truth[i]);
     double e_truth = fit_at(h5, &jt, mu, "1e-4"), e_band = e_truth;
-    const char *tols[2] = {"0.9e-4", "1.1e-4"};
-    for (int k = 0; k < 2; k++) {
+    const char *tols[4] = {"0.8e-4", "0.9e-4", "1.1e-4", "1.2e-4"};
+    for (int k = 0; k < 4; k++) {
       char *jb = NULL;
       double e = fit_at(h5, &jb, mu, tols[k]);
       if (jb && !(e <= e_band)) e_band = e; /* NaN: a failed evaluation counts */
@@ -105,15 +110,24 @@ int main(int argc, char **argv) {
     if (!j || !jt) continue;
     mu_fit[i] = cf_test_json_num(j, "mu"), d_fit[i] = cf_test_json_num(j, "delta");
     double a_fit = cf_test_json_num(j, "alpha");
+    double nd = cf_test_json_num(j, "nm_delta"), na = cf_test_json_num(j, "nm_alpha"), nm = cf_test_json_num(j, "nm_mu");
+    printf("mu %.1f: Nelder-Mead's optimum delta %+.1f %% alpha %+.1f %% mu %.4f, training error %.4f cm\n", truth[i],
+           100 * (nd / D - 1), 100 * (na / A - 1), nm, cf_test_json_num(j, "nm_train_error_cm"));
+    CHECK(strstr(j, "\"polish\":\"quadratic\",\"polished\":true") != NULL,
+          "mu %g: the fit of a recording with a table was not polished: %s", truth[i], j);
     printf("mu %.1f: fitted delta %.4f (%+.1f %%) alpha %.4f (%+.1f %%) mu %.4f (%+.1f %%; grid start %.2f, %g "
            "evaluations), training error %.4f cm; at the truth %.4f cm (%.4f cm at most at the tolerances "
-           "0.9-1.1e-4)\n", truth[i], d_fit[i], 100 * (d_fit[i] / D - 1), a_fit, 100 * (a_fit / A - 1), mu_fit[i],
+           "0.8-1.2e-4)\n", truth[i], d_fit[i], 100 * (d_fit[i] / D - 1), a_fit, 100 * (a_fit / A - 1), mu_fit[i],
            truth[i] > 0 ? 100 * (mu_fit[i] / truth[i] - 1) : NAN, cf_test_json_num(j, "start_mu"),
            cf_test_json_num(j, "evaluations"), e_fit, e_truth, e_band);
     CHECK(mu_fit[i] >= 0 && mu_fit[i] <= 3, "mu %g: fitted mu %g outside [0, 3]", truth[i], mu_fit[i]);
-    CHECK(e_fit <= 1.05 * e_band, "mu %g: the fit's training error %.4f cm is more than 5 %% above the truth's "
-          "noise band (at most %.4f cm)", truth[i], e_fit, e_band);
+    double e_nm = cf_test_json_num(j, "nm_train_error_cm");
+    CHECK(e_nm <= 1.05 * e_band, "mu %g: Nelder-Mead's training error %.4f cm is more than 5 %% above the truth's "
+          "noise band (at most %.4f cm)", truth[i], e_nm, e_band);
+    CHECK(e_fit <= 1.25 * e_band, "mu %g: the polished fit's training error %.4f cm is more than 25 %% above the "
+          "truth's noise band (at most %.4f cm)", truth[i], e_fit, e_band);
     CHECK(fabs(d_fit[i] / D - 1) <= 0.1, "mu %g: delta fitted as %g, more than 10 %% off %g", truth[i], d_fit[i], D);
+    CHECK(fabs(a_fit / A - 1) <= 0.1, "mu %g: alpha fitted as %g, more than 10 %% off %g", truth[i], a_fit, A);
     free(j), free(jt);
   }
   CHECK(mu_fit[0] < 0.05, "the frictionless recording's fitted mu is %g, expected < 0.05", mu_fit[0]);

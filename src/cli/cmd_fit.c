@@ -17,6 +17,7 @@ static const char *help =
     "usage: clothfit fit REC.h5 [--params delta,alpha[,mu]] [--start grid|apriori|D,A]\n"
     "                    [--train A:B] [--max-evals N] [--workers N] [--prune]\n"
     "                    [--delta-grid A:B:N[*rho]] [--alpha-grid A:B:N[*rho]] [--mu-grid A:B:N]\n"
+    "                    [--polish quadratic|none]\n"
     "                    " CF_CLI_MODEL_USAGE "\n"
     "                    [-o RESULTS.h5] [--restart] [--no-confidence] [--json]\n"
     "\n"
@@ -35,6 +36,16 @@ static const char *help =
     "starts tried.  Failed grid points and failed Nelder-Mead evaluations are\n"
     "reported (stderr warnings, as in clothfit sweep --help) and counted in the JSON\n"
     "and in -o.\n"
+    "\n"
+    "A laid cloth's error is rough in the parameters (where it lands and sticks\n"
+    "depends on the solver's path), and the simplex stops in a dip of that noise.\n"
+    "So on a recording with a table the optimum is polished: a quadratic is\n"
+    "fitted by least squares to the training error on the 3^n points around it\n"
+    "(delta, alpha +-20 %, mu +-max(20 %, 0.1)), and its minimum (held at the\n"
+    "bounds 0) is the fit; Nelder-Mead's optimum is kept when the quadratic is\n"
+    "no bowl or its minimum lies outside the design even after moving it there\n"
+    "once.  27 simulations (9 without mu) per design; docs/contacts.md has the\n"
+    "measurements.\n"
     "\n"
     "How sure the fit is: 9 more simulations on a 3 x 3 stencil around the optimum\n"
     "(+-30 %) give a quadratic model of the training error, and a jackknife over 8\n"
@@ -80,13 +91,20 @@ static const char *help =
     "                        (this run's grid; null without), kappa, beta, tol,\n"
     "                        max_iter, delta_interval, alpha_interval ([lo, hi]\n"
     "                        or null), identifiable (true, false or null: not\n"
-    "                        computed or unknown), identifiable_why,\n"
-    "                        tasks_resumed (taken from the journal)\n"
+    "                        computed or unknown), identifiable_why, polish\n"
+    "                        (quadratic or none), polished (true: delta, alpha, mu\n"
+    "                        are the quadratic's minimum), polish_evaluations,\n"
+    "                        nm_delta, nm_alpha, nm_mu, nm_train_error_cm\n"
+    "                        (Nelder-Mead's optimum), polish_why (why not\n"
+    "                        polished, or null), tasks_resumed (taken from the\n"
+    "                        journal)\n"
+    "  --polish quadratic|none  polish the optimum as above (default: quadratic\n"
+    "                        for a recording with a table, none otherwise)\n"
     "  --no-confidence       no intervals (9 simulations fewer)\n"
     CF_CLI_MODEL_HELP;
 
 typedef struct {
-  const char *params, *start, *train, *max_evals, *workers, *out, *dgrid, *agrid, *mgrid;
+  const char *params, *start, *train, *max_evals, *workers, *out, *dgrid, *agrid, *mgrid, *polish;
   int fit_mu;          /* --params delta,alpha,mu */
   cf_cli_grid gd, ga, gm; /* the grid start's grid (gm.n = 0: no mu axis) */
   double m0;           /* the grid optimum's mu (with a mu axis) */
@@ -120,6 +138,8 @@ static int check_values(fit_args *a) {
   if (!strcmp(s, "grid") || !strcmp(s, "apriori")) snprintf(a->start_kind, sizeof a->start_kind, "%s", s);
   else if (cf_cli_parse_pair(s, &a->d0, &a->a0)) snprintf(a->start_kind, sizeof a->start_kind, "given");
   else return cf_cli_fail("fit", "invalid --start '%s': expected grid, apriori or D,A (two numbers >= 0)", s);
+  if (a->polish && strcmp(a->polish, "quadratic") && strcmp(a->polish, "none"))
+    return cf_cli_fail("fit", "invalid --polish '%s': expected quadratic or none", a->polish);
   return cf_cli_workers("fit", a->workers, &a->nw);
 }
 
@@ -182,8 +202,8 @@ static int try_start(fit_args *a, const char *kind, const cf_fit_input *in, cf_r
   cf_fit_input from = *in; /* mu's start: the grid optimum's with a mu axis */
   if (!strcmp(kind, "grid") && a->gm.n) from.fixed.mu = a->m0;
   cf_cli_bar_start(&bar, "fit: Nelder-Mead", a->evals);
-  rc = cf_cli_refine(&from, d0, a0, kind, a->t0, a->t1, a->evals, cf_cli_tasks_kept(&a->tk), &bar, rec, failure,
-                     &err);
+  rc = cf_cli_refine(&from, d0, a0, kind, a->t0, a->t1, a->evals, a->nw, cf_cli_tasks_kept(&a->tk), &bar, rec,
+                     failure, &err);
   cf_cli_bar_end(&bar);
   if (rc) return cf_cli_fail("fit", "%s", err.msg);
   if (failure[0]) return note(a, kind, d0, a0, failure), 2;
@@ -256,8 +276,12 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   printf("start             %s: delta %.5f alpha %.5f%s (training error %.4f cm)\n", f->start_kind, f->start[0],
          f->start[1], mu, f->f_start);
   if (f->n_params > 2) snprintf(mu, sizeof mu, " mu %.4f", f->x[2]);
-  printf("optimum           delta %.5f alpha %.5f%s (%s, %d evaluations, %d iterations%s)\n", f->x[0], f->x[1], mu,
-         f->method, f->evaluations, f->iterations, f->converged ? "" : ", not converged");
+  printf("optimum           delta %.5f alpha %.5f%s (%s, %d evaluations, %d iterations%s%s)\n", f->x[0], f->x[1], mu,
+         f->method, f->evaluations, f->iterations, f->converged ? "" : ", not converged",
+         f->polished ? ", then polished" : "");
+  char polished[400];
+  cf_cli_polish_text(f, polished, sizeof polished);
+  if (polished[0]) printf("polish            %s\n", polished);
   printf("training          [%.2f, %.2f) s: error %.4f cm, std %.4f cm\n", f->train_t0_s, f->train_t1_s, f->e_train,
          f->s_train);
   if (isfinite(f->e_test)) printf("testing           the other frames: error %.4f cm, std %.4f cm\n", f->e_test, f->s_test);
@@ -306,6 +330,7 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_json_num("test_error_cm", f->e_test, 0);
   cf_cli_json_num("test_std_cm", f->s_test, 0);
   cf_cli_json_conf(&f->conf);
+  cf_cli_json_polish(f);
   cf_cli_json_num("kappa", f->model.kappa, 0);
   cf_cli_json_num("beta", f->model.beta, 0);
   cf_cli_json_num("tol", f->model.tol, 0);
@@ -327,7 +352,7 @@ int cmd_fit(int argc, char **argv) {
                              {"--prune", NULL, &a.prune},    {"--json", NULL, &a.json},
                              {"--restart", NULL, &a.restart}, {"--no-confidence", NULL, &a.no_conf},
                              {"--delta-grid", &a.dgrid, NULL}, {"--alpha-grid", &a.agrid, NULL},
-                             {"--mu-grid", &a.mgrid, NULL},
+                             {"--mu-grid", &a.mgrid, NULL},  {"--polish", &a.polish, NULL},
                              CF_CLI_MODEL_OPTS(a.model),     {NULL, NULL, NULL}};
   const char *path = NULL;
   int npos = 0;
@@ -345,6 +370,7 @@ int cmd_fit(int argc, char **argv) {
   /* fitting mu: --mu is its start (default 0.5) */
   if (!rc && a.fit_mu) in->fit_mu = 1, in->fixed.mu = a.model.mu ? in->fixed.mu : 0.5;
   if (!rc && a.fit_mu) rc = cf_cli_mu_grid("fit", a.mgrid ? a.mgrid : CF_CLI_MU_GRID, in, 1, &a.gm);
+  if (!rc && a.polish) in->polish = !strcmp(a.polish, "quadratic"); /* the loader's default otherwise */
   cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
   if (!rc && !rec) rc = cf_cli_fail("fit", "out of memory");
   cf_error cerr = {0, ""};

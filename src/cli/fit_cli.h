@@ -190,14 +190,16 @@ int cf_cli_prune(const char *cmd, int flag, const char *margin, double *prune);
  * rec->series.  If the simulation at the start fails, nothing is stored and
  * start_failure[256] says why ("" otherwise): try another start.  kept (may
  * be NULL): the command's journal (the fit is read from it when an earlier
- * run finished it). */
+ * run finished it).  With in->polish the optimum is then polished
+ * (cf_fit_polish, its design's simulations on `workers` processes). */
 int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *start_kind, int t0, int t1,
-                  int max_evals, const cf_fit_journal *kept, cf_cli_bar *bar, cf_res_rec *rec,
+                  int max_evals, int workers, const cf_fit_journal *kept, cf_cli_bar *bar, cf_res_rec *rec,
                   char start_failure[256], cf_error *err);
 /* The same for n recordings at once from their grid optima (d0[i], a0[i]),
  * training on the whole recording, one recording per worker process (all
  * with the model settings of in[0]); a recording whose start fails keeps
- * its grid optimum (with a warning). */
+ * its grid optimum (with a warning); those with in[i]->polish are polished
+ * one after the other. */
 int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, int max_evals,
                        int workers, const cf_fit_journal *kept, cf_cli_bar *bar, cf_res_rec *const *recs,
                        cf_error *err);
@@ -223,6 +225,11 @@ void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size);
 void cf_cli_warn_unidentifiable(const char *cmd, const cf_results *r);
 /* ,"delta_interval":[lo,hi],"alpha_interval":[lo,hi],"identifiable":... */
 void cf_cli_json_conf(const cf_res_conf *c);
+/* One line on the polish of a fit (fit --polish; "" when none) into buf. */
+void cf_cli_polish_text(const cf_res_fit *f, char *buf, size_t size);
+/* ,"polish":..,"polished":..,"polish_evaluations":..,"nm_delta":..,
+ * "nm_alpha":..,"nm_mu":..,"nm_train_error_cm":..,"polish_why":.. */
+void cf_cli_json_polish(const cf_res_fit *f);
 /* Simulate at (delta, alpha): per-frame errors fe[T] (may be NULL) and the
  * mean error / std over the whole recording (+inf if the simulation fails,
  * with reason). */

@@ -60,14 +60,6 @@ static void step_of(const char *reason, char *buf, size_t size) {
 }
 
 /* "delta D alpha A" of point k, with " mu M" on a mu grid. */
-static const char *point_str(const cf_res_sweep *w, int k, char *buf, size_t size) {
-  double d, a, mu;
-  cf_res_sweep_at(w, k, &d, &a, &mu);
-  int n = snprintf(buf, size, "delta %.5g alpha %.5g", d, a);
-  if (w->nm > 0 && n > 0 && (size_t)n < size) snprintf(buf + n, size - (size_t)n, " mu %.5g", mu);
-  return buf;
-}
-
 /* The warning line of rec's failed grid points. */
 static void warn_grid(const char *cmd, const cf_res_rec *rec, cf_cli_failures f) {
   const cf_res_sweep *w = &rec->sweep;
@@ -78,7 +70,7 @@ static void warn_grid(const char *cmd, const cf_res_rec *rec, cf_cli_failures f)
     if (!cf_cli_point_failed(w->status[k])) continue;
     char step[64], at[96];
     step_of(w->reason[k], step, sizeof step);
-    point_str(w, k, at, sizeof at);
+    cf_res_sweep_point_text(w, k, at, sizeof at);
     if (!listed) fprintf(stderr, ": at %s: %s", at, w->reason[k][0] ? w->reason[k] : "(no reason)");
     else fprintf(stderr, "%s %s%s%s%s", listed == 1 ? "; also at" : ",", at, step[0] ? " (" : "", step,
                  step[0] ? ")" : "");
@@ -94,7 +86,7 @@ static void warn_borders(const char *cmd, const cf_res_rec *rec) {
   char at[96];
   fprintf(stderr, "clothfit %s: warning: %s: the grid optimum (%s) has %d failed grid point(s) among its %d "
           "neighbours: the true optimum may lie where the simulations failed\n", cmd, rec->name,
-          point_str(&rec->sweep, rec->sweep.best, at, sizeof at), nf, nn);
+          cf_res_sweep_point_text(&rec->sweep, rec->sweep.best, at, sizeof at), nf, nn);
 }
 
 long cf_cli_warn_failures(const char *cmd, const cf_results *r, const char *out) {

@@ -37,7 +37,7 @@ int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_gri
     cf_res_rec_describe(rec, in);
     if (cf_res_set_sweep(rec, &o, &sr, in->tg.dt)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
     rec->sweep.model = cf_res_model_of(in);
-    if (nm && rec->sweep.best >= 0) cf_res_sweep_at(&rec->sweep, rec->sweep.best, NULL, NULL, &rec->sweep.model.mu);
+    cf_res_sweep_mu_of_best(&rec->sweep);
     cf_sweep_result_free(&sr);
   }
   if (bar) bar->offset += (long)cf_sweep_n_points(nm, gd->n, ga->n);
@@ -120,10 +120,34 @@ static void nm_options(const cf_fit_input *in, double d0, double a0, int t0, int
   o->t0 = t0, o->t1 = t1, o->max_evals = max_evals > 0 ? max_evals : 200;
 }
 
-/* The fit nr into rec, with its errors on the windows, its path and the
- * per-frame errors at the optimum (one more simulation). */
-static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const char *start_kind, double d0, double a0,
-                         int t0, int t1, cf_res_rec *rec, cf_error *err) {
+/* in->polish: the response-surface estimate around nr's optimum into pr
+ * (pr->applied = 0 without; its x is then nr's). */
+static int polish(const cf_fit_input *in, const cf_nm_result *nr, int t0, int t1, int workers,
+                  const cf_fit_journal *kept, cf_polish_result *pr, cf_error *err) {
+  memset(pr, 0, sizeof *pr);
+  memcpy(pr->x, nr->best, sizeof pr->x);
+  if (!in->polish) return CF_OK;
+  cf_polish_options po = {in->fit_mu ? 3 : 2, {nr->best[0], nr->best[1], nr->best[2]}, t0, t1};
+  return cf_fit_polish(&in->tg, &in->base, &in->fixed, &po, workers, kept, pr, err);
+}
+
+static void store_polish(const cf_fit_input *in, cf_res_fit *f, const cf_nm_result *nr, const cf_polish_result *pr) {
+  snprintf(f->polish, sizeof f->polish, "%s", in->polish ? "quadratic" : "none");
+  f->polished = pr->applied, f->polish_evaluations = pr->evaluations;
+  f->nm_x[0] = nr->best[0], f->nm_x[1] = nr->best[1], f->nm_x[2] = in->fit_mu ? nr->best[2] : NAN;
+  f->f_nm = nr->f_best;
+  f->polish_rms = in->polish ? pr->rms : NAN;
+  snprintf(f->polish_why, sizeof f->polish_why, "%s", pr->why);
+  if (!pr->applied) return;
+  for (int j = 0; j < f->n_params; j++) f->x[j] = pr->x[j];
+  f->f_best = f->e_train; /* the objective at x: the training error there */
+}
+
+/* The fit nr (polished by pr) into rec, with its errors on the windows,
+ * its path and the per-frame errors at the optimum (one more simulation). */
+static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const cf_polish_result *pr,
+                         const char *start_kind, double d0, double a0, int t0, int t1, cf_res_rec *rec,
+                         cf_error *err) {
   cf_fit_run *run = cf_fit_run_alloc(&in->tg, &in->base, err);
   if (!run) return with_file(in, err, err->code ? err->code : CF_EINVAL);
   int T = in->tg.T, rc = CF_OK;
@@ -131,8 +155,8 @@ static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const c
   double *sim = malloc(sizeof(double) * 3 * ((size_t)T * in->tg.rows * in->tg.cols + 1));
   int obstacles = cf_fit_target_has_obstacles(&in->tg);
   double *contacts = obstacles ? malloc(sizeof(double) * (T + 1)) : NULL;
-  cf_fit_point pt = point_at(in, nr->best[0], nr->best[1]);
-  if (in->fit_mu) pt.mu = nr->best[2];
+  cf_fit_point pt = point_at(in, pr->x[0], pr->x[1]);
+  if (in->fit_mu) pt.mu = pr->x[2];
   cf_fit_result r;
   for (int k = 0; fe && k < T; k++) fe[k].e_cm = fe[k].s_cm = fe[k].d_cm = NAN, fe[k].n = 0; /* after a failure */
   if (!fe || !sim || (obstacles && !contacts) ||
@@ -146,6 +170,7 @@ static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const c
     rec->fit.model = cf_res_model_of(in);
     if (in->fit_mu) rec->fit.model.mu = NAN; /* fitted, not held: fit x[2] */
     store_windows(rec, fe, &r, T, t0, t1, in->tg.dt);
+    store_polish(in, &rec->fit, nr, pr);
     if (!rc && cf_res_set_series(rec, fe, &in->tg, sim, pt.delta, pt.alpha))
       rc = cf_error_set(err, CF_ENOMEM, "out of memory");
     if (!rc) rec->series.contacts = contacts, contacts = NULL;
@@ -158,7 +183,7 @@ static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const c
 }
 
 int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *start_kind, int t0, int t1,
-                  int max_evals, const cf_fit_journal *kept, cf_cli_bar *bar, cf_res_rec *rec,
+                  int max_evals, int workers, const cf_fit_journal *kept, cf_cli_bar *bar, cf_res_rec *rec,
                   char start_failure[256], cf_error *err) {
   start_failure[0] = 0;
   cf_fit_run *run = cf_fit_run_alloc(&in->tg, &in->base, err);
@@ -169,8 +194,10 @@ int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *star
   cf_nm_result nr;
   int rc = cf_fit_nelder_mead_kept(run, &in->tg, &in->fixed, &o, kept, &nr, err);
   cf_fit_run_free(run);
+  cf_polish_result pr;
   if (!rc && nr.start_failed) snprintf(start_failure, 256, "%s", nr.failure[0] ? nr.failure : "failed");
-  else if (!rc) rc = store_refined(in, &nr, start_kind, d0, a0, t0, t1, rec, err);
+  else if (!rc && !(rc = polish(in, &nr, t0, t1, workers, kept, &pr, err)))
+    rc = store_refined(in, &nr, &pr, start_kind, d0, a0, t0, t1, rec, err);
   if (bar) bar->offset += o.max_evals;
   cf_nm_result_free(&nr);
   return with_file(in, err, rc);
@@ -189,8 +216,10 @@ int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, c
     rc = cf_fit_nelder_mead_batch(n, tg, &in[0]->base, &in[0]->fixed, o, workers, kept, bar ? &bar->fp : NULL, nr,
                                   err);
   for (int i = 0; !rc && i < n; i++) {
-    if (!nr[i].start_failed) rc = store_refined(in[i], &nr[i], "grid", d0[i], a0[i], 0, in[i]->tg.T, recs[i], err);
-    else if (cf_dist_rank() == 0) /* under mpirun: once */
+    cf_polish_result pr;
+    if (!nr[i].start_failed && !(rc = polish(in[i], &nr[i], 0, in[i]->tg.T, workers, kept, &pr, err)))
+      rc = store_refined(in[i], &nr[i], &pr, "grid", d0[i], a0[i], 0, in[i]->tg.T, recs[i], err);
+    else if (nr[i].start_failed) if (cf_dist_rank() == 0) /* under mpirun: once */
       fprintf(stderr, "clothfit: warning: %s: no Nelder-Mead: the simulation at the grid optimum failed this time "
               "(%s); the grid optimum is kept\n", in[i]->name, nr[i].failure);
   }

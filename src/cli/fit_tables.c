@@ -250,3 +250,26 @@ void cf_cli_json_conf(const cf_res_conf *c) {
   printf(",\"identifiable\":%s", c->identifiable == 1 ? "true" : c->identifiable == 0 ? "false" : "null");
   cf_cli_json_str("identifiable_why", c->why, 0);
 }
+
+void cf_cli_polish_text(const cf_res_fit *f, char *buf, size_t size) {
+  buf[0] = 0;
+  if (strcmp(f->polish, "quadratic")) return;
+  char mu[64] = "";
+  if (f->n_params > 2) snprintf(mu, sizeof mu, " mu %.4f", f->nm_x[2]);
+  if (f->polished)
+    snprintf(buf, size, "the minimum of a quadratic fitted to %d simulations around Nelder-Mead's optimum delta %.5f "
+             "alpha %.5f%s (training error %.4f cm; rms residual %.4f cm)", f->polish_evaluations, f->nm_x[0],
+             f->nm_x[1], mu, f->f_nm, f->polish_rms);
+  else snprintf(buf, size, "not polished, Nelder-Mead's optimum kept: %s", f->polish_why);
+}
+
+void cf_cli_json_polish(const cf_res_fit *f) {
+  cf_cli_json_str("polish", f->polish[0] ? f->polish : "none", 0);
+  printf(",\"polished\":%s,\"polish_evaluations\":%d", f->polished ? "true" : "false", f->polish_evaluations);
+  int known = f->polish[0] != 0; /* older files: not recorded */
+  cf_cli_json_num("nm_delta", known ? f->nm_x[0] : NAN, 0);
+  cf_cli_json_num("nm_alpha", known ? f->nm_x[1] : NAN, 0);
+  cf_cli_json_num("nm_mu", known && f->n_params > 2 ? f->nm_x[2] : NAN, 0);
+  cf_cli_json_num("nm_train_error_cm", known ? f->f_nm : NAN, 0);
+  cf_cli_json_str("polish_why", f->polish_why[0] ? f->polish_why : NULL, 0);
+}

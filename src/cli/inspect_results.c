@@ -92,6 +92,9 @@ static void fit_text(const cf_res_fit *f) {
          "training error %.4f cm\n", f->method, f->start_kind, f->start[0], f->start[1], f->f_start, f->x[0], f->x[1],
          f->f_best);
   if (f->n_params > 2) printf("                  mu fitted: from %.6g to %.6g\n", f->start[2], f->x[2]);
+  char polished[400];
+  cf_cli_polish_text(f, polished, sizeof polished);
+  if (polished[0]) printf("                  polish: %s\n", polished);
   printf("                  %d evaluations, %d iterations%s\n", f->evaluations, f->iterations,
          f->converged ? ", converged" : ", not converged");
   if (f->failed_evaluations)
@@ -231,6 +234,7 @@ static void fit_json(const cf_res_fit *f) {
   json_int("failed_evaluations", f->failed_evaluations);
   cf_cli_json_str("failure", f->failure[0] ? f->failure : NULL, 0);
   cf_cli_json_str("starts_tried", f->starts_tried, 0);
+  cf_cli_json_polish(f);
   json_model(&f->model);
   printf("}");
 }

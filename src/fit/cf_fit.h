@@ -232,6 +232,36 @@ int cf_fit_nelder_mead_batch(int n, const cf_fit_target *const *tg, const cf_par
 /* Apply parameter vector x (o->n entries) to a point. */
 void cf_fit_point_set(cf_fit_point *pt, int n, const double *x);
 
+/* ------------------------------------ response-surface polish (polish.c) */
+/* The minimum of a quadratic fitted by least squares to the mean error on a
+ * 3^n design around a fit's optimum x0 (steps 20 % of delta and alpha,
+ * max(20 % of mu, 0.1) of mu), held at the physical bounds 0: an estimate
+ * of the parameters that averages out a rough error surface's noise (a laid
+ * cloth's; polish.c says why and what it measured).  Not trusted, and x0
+ * kept, when the quadratic is not a bowl or its minimum stays outside the
+ * design after moving the design there once. */
+typedef struct {
+  int n;          /* parameters: 2 (delta, alpha) or 3 (+ mu) */
+  double x0[3];   /* the point polished (Nelder-Mead's optimum) */
+  int t0, t1;     /* window (t1 <= 0: to the end) */
+} cf_polish_options;
+typedef struct {
+  int applied;         /* 1: x is the quadratic's minimum; 0: x = x0, why says why */
+  double x[3];         /* the estimate */
+  double center[3], step[3]; /* the last design (applied) */
+  double f_model;      /* the quadratic's value at x (cm) */
+  double rms;          /* rms residual of the quadratic on its design (cm) */
+  int evaluations;     /* design simulations run (27 or 9 per round) */
+  int failed;          /* of them failed */
+  char why[160];       /* "" when applied */
+} cf_polish_result;
+/* The design's simulations run on the worker processes (kept: their
+ * journal, may be NULL).  An error only for bad options or a failed run of
+ * the workers; failed simulations are left out of the fit. */
+int cf_fit_polish(const cf_fit_target *tg, const cf_params *base, const cf_fit_point *fixed,
+                  const cf_polish_options *o, int workers, const struct cf_fit_journal *kept,
+                  cf_polish_result *res, cf_error *err);
+
 /* ------------------------------------------------------------- grid sweep */
 typedef struct {
   int nd, na;            /* grid sizes */

@@ -384,6 +384,16 @@ typedef struct {           /* the refined optimum */
   double *path;            /* [n_path*4]: delta, alpha, mu, f after each iteration */
   cf_res_model model;      /* also of the series at the optimum */
   cf_res_conf conf;        /* intervals around x over the training window */
+  /* fit --polish: "quadratic" (x is the minimum of a quadratic fitted to the
+   * training error on a design around Nelder-Mead's optimum nm_x, when
+   * polished = 1; else x = nm_x and polish_why says why) or "none" ("" in
+   * older files: none) */
+  char polish[16];
+  int polished, polish_evaluations;
+  double nm_x[3];          /* Nelder-Mead's optimum (mu NaN: not fitted) */
+  double f_nm;             /* its training error (cm) */
+  double polish_rms;       /* rms residual of the quadratic on its design (cm) */
+  char polish_why[160];
 } cf_res_fit;
 
 typedef struct {           /* per-frame errors at the optimum */
@@ -492,6 +502,14 @@ cf_res_sweep cf_res_sweep_layer(const cf_res_sweep *w, int im);
  * best point's; NaN when the recording has no table. */
 double cf_res_optimum_mu(const cf_res_rec *rec);
 void cf_res_sweep_at(const cf_res_sweep *w, int k, double *delta, double *alpha, double *mu);
+/* With a mu axis, the model setting mu := the best point's (a sweep's
+ * results say which mu its optimum has there; after a sweep and after a
+ * merge).  Without one, or without a best point, nothing changes. */
+void cf_res_sweep_mu_of_best(cf_res_sweep *w);
+/* "delta D alpha A[ mu M]" of grid point k into buf (output, size bytes;
+ * mu only with a mu axis); returns buf.  The one way messages name a
+ * point (failure warnings, merge's log). */
+const char *cf_res_sweep_point_text(const cf_res_sweep *w, int k, char *buf, size_t size);
 /* Which edges of the sweep's grid the point index ((im*nd + id)*na + ia) lies on:
  * CF_EDGE_* bits, 0 if inside (or index < 0).  An axis of one point is not
  * swept and has no edge.  A grid optimum on an edge may be an optimum of

@@ -133,6 +133,18 @@ void cf_res_sweep_at(const cf_res_sweep *w, int k, double *delta, double *alpha,
   if (mu) *mu = w->nm > 0 ? w->mu[k / nda] : w->model.mu;
 }
 
+void cf_res_sweep_mu_of_best(cf_res_sweep *w) {
+  if (w->nm > 0 && w->best >= 0) cf_res_sweep_at(w, w->best, NULL, NULL, &w->model.mu);
+}
+
+const char *cf_res_sweep_point_text(const cf_res_sweep *w, int k, char *buf, size_t size) {
+  double d, a, mu;
+  cf_res_sweep_at(w, k, &d, &a, &mu);
+  int n = snprintf(buf, size, "delta %.6g alpha %.6g", d, a);
+  if (w->nm > 0 && n > 0 && (size_t)n < size) snprintf(buf + n, size - (size_t)n, " mu %.6g", mu);
+  return buf;
+}
+
 const cf_res_model *cf_res_optimum_model(const cf_res_rec *rec) {
   return rec->has_fit ? &rec->fit.model : &rec->sweep.model;
 }

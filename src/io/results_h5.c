@@ -43,6 +43,12 @@
  *                          confidence (1: computed), delta_lo, delta_hi,
  *                          alpha_lo, alpha_hi (95 % intervals), identifiable
  *                          (1, 0 or -1: unknown), identifiable_why;
+ *                          polish ("quadratic" | "none"; absent in older
+ *                          files), polished (1: delta, alpha, mu are the
+ *                          quadratic's minimum), polish_evaluations,
+ *                          nm_delta, nm_alpha, nm_mu (Nelder-Mead's
+ *                          optimum), f_nm (its training error), polish_rms,
+ *                          polish_why (why not polished, "");
  *                          path [n,4] (delta, alpha, mu, f: best vertex
  *                          after each simplex iteration)
  *     series/              e, s, d [T] (cm, per frame at the optimum, with
@@ -134,7 +140,12 @@ const cf_res_field cf_res_fit_fields[] = {
     FI(cf_res_fit, "converged", converged),      FM(cf_res_fit, model),
     FI(cf_res_fit, "failed_evaluations", failed_evaluations), FS(cf_res_fit, "failure", failure),
     FS(cf_res_fit, "starts_tried", starts_tried), FS(cf_res_fit, "optimum_failure", optimum_failure),
-    FC(cf_res_fit, conf),                        {NULL, 0, 0, 0}};
+    FC(cf_res_fit, conf),                        FS(cf_res_fit, "polish", polish),
+    FI(cf_res_fit, "polished", polished),        FI(cf_res_fit, "polish_evaluations", polish_evaluations),
+    FD(cf_res_fit, "nm_delta", nm_x[0]),         FD(cf_res_fit, "nm_alpha", nm_x[1]),
+    FD(cf_res_fit, "nm_mu", nm_x[2]),            FD(cf_res_fit, "f_nm", f_nm),
+    FD(cf_res_fit, "polish_rms", polish_rms),    FS(cf_res_fit, "polish_why", polish_why),
+    {NULL, 0, 0, 0}};
 
 const cf_res_field cf_res_series_fields[] = {
     FD(cf_res_series, "dt", dt), FD(cf_res_series, "delta", delta), FD(cf_res_series, "alpha", alpha),

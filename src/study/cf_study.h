@@ -90,6 +90,11 @@ typedef struct {
    * The loader sets 0 and fixed.mu = 0; `fit --params delta,alpha,mu` and
    * `--mu` change them. */
   int fit_mu;
+  /* 1: each refinement's optimum is polished (cf_fit_polish: the minimum
+   * of a quadratic fitted to the error around it); 0: Nelder-Mead's as it
+   * is.  The loader sets 1 for a recording with a table (its error is rough:
+   * polish.c), else 0; `fit --polish` changes it. */
+  int polish;
 } cf_fit_input;
 
 /* Read path and build the target.  One-line errors naming the file: not a

@@ -138,6 +138,7 @@ int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_
   snprintf(in->path, sizeof in->path, "%s", path);
   cf_path_stem(path, in->name, sizeof in->name);
   cf_params_default(&in->base); /* fixed: zeros from the memset */
+  in->polish = cf_fit_target_has_table(&in->tg); /* a laid cloth's rough error (polish.c) */
   return CF_OK;
 }
 

@@ -21,12 +21,10 @@ static int same_axes(const cf_res_sweep *a, const cf_res_sweep *b) {
          (a->nm == 0 || !memcmp(a->mu, b->mu, sizeof(double) * a->nm));
 }
 
-/* "name, delta D, alpha A[, mu M]" of point k, for the log. */
+/* "name, delta D alpha A[ mu M]" of point k, for the log. */
 static const char *point_text(const cf_res_rec *rec, int k, char *buf, size_t size) {
-  double d, a, mu;
-  cf_res_sweep_at(&rec->sweep, k, &d, &a, &mu);
-  int n = snprintf(buf, size, "%s, delta %.6g, alpha %.6g", rec->name, d, a);
-  if (rec->sweep.nm > 0 && n > 0 && (size_t)n < size) snprintf(buf + n, size - (size_t)n, ", mu %.6g", mu);
+  int n = snprintf(buf, size, "%s, ", rec->name);
+  if (n > 0 && (size_t)n < size) cf_res_sweep_point_text(&rec->sweep, k, buf + n, size - (size_t)n);
   return buf;
 }
 
@@ -72,7 +70,7 @@ static void find_best(cf_res_sweep *w) {
   w->best = -1;
   for (int k = 0; k < cf_res_sweep_points(w); k++)
     if (w->status[k] == CF_OK && !w->pruned[k] && (w->best < 0 || w->e[k] < w->e[w->best])) w->best = k;
-  if (w->nm > 0 && w->best >= 0) cf_res_sweep_at(w, w->best, NULL, NULL, &w->model.mu);
+  cf_res_sweep_mu_of_best(w);
 }
 
 int cf_shards_merge(cf_results *s, const char *const *names, int n, FILE *log, int *problems, cf_error *err) {

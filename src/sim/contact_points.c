@@ -43,6 +43,15 @@
 
 int cf_contact_all_points = 0;
 
+/* Up to this many point-triangle pairs every pair is a candidate: the
+ * grid is not worth building.  Measured on bench/hitting.sh (2 stick ends,
+ * 96 triangles: 192 pairs): with the grid at every evaluation the
+ * simulation took 306-310 ms against 278 ms before the broad phase
+ * (cf_boxgrid_build and cf_points_near 10 % of perf's samples); needles.ini
+ * (18 tips, 1728 pairs) is faster with it (0.014 against 0.032 ms per
+ * evaluation, bench_needles). */
+#define CF_POINTS_ALL_MAX 512
+
 /* ------------------------------------------------------------ broad phase */
 typedef struct {
   int *pq; /* [2 n] (point, triangle) */
@@ -199,7 +208,7 @@ static void update_moved(cf_contact *c, const double *x, double t) {
 /* The candidates at x, time t: the broad phase with each obstacle's
  * margin. */
 static int candidates(cf_contact *c, const double *x, double t, int **pq) {
-  if (cf_contact_all_points) return all_pairs(c, pq);
+  if (cf_contact_all_points || (long)c->npts * c->nt <= CF_POINTS_ALL_MAX) return all_pairs(c, pq);
   double *pad = malloc(sizeof(double) * ((size_t)c->n_obs + 1));
   if (!pad) return -1;
   update_moved(c, x, t);

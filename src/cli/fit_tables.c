@@ -224,9 +224,28 @@ void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size) {
     n = snprintf(buf, size, "95 %% intervals delta [%.4g, %.4g], alpha [%.4g, %.4g]", c->delta[0], c->delta[1],
                  c->alpha[0], c->alpha[1]);
   if (n < 0 || (size_t)n >= size) return; /* truncated: nothing more fits */
-  snprintf(buf + n, size - (size_t)n, "%s%s%s", n ? "; " : "",
-           c->identifiable == 1 ? "identifiable" : c->identifiable == 0 ? "NOT IDENTIFIABLE: " : "unknown: ",
-           c->identifiable == 1 ? "" : c->why);
+  int m = snprintf(buf + n, size - (size_t)n, "%s%s%s", n ? "; " : "",
+                   c->identifiable == 1 ? "identifiable" : c->identifiable == 0 ? "NOT IDENTIFIABLE: " : "unknown: ",
+                   c->identifiable == 1 ? "" : c->why);
+  if (m < 0 || (size_t)(n + m) >= size || c->identifiable != 1) return;
+  if (isfinite(c->kappa_shift[0]))
+    snprintf(buf + n + m, size - (size_t)(n + m), " (refitted with kappa x3 it moves delta %+.0f %%, alpha %+.0f %%)",
+             100 * c->kappa_shift[0], 100 * c->kappa_shift[1]);
+  else snprintf(buf + n + m, size - (size_t)(n + m), " (kappa not checked)");
+}
+
+/* ,"key":[v0,v1], or null when v0 is not finite. */
+static void json_pair(const char *key, double v0, double v1) {
+  printf(",\"%s\":", key);
+  if (!isfinite(v0)) {
+    printf("null");
+    return;
+  }
+  printf("[");
+  cf_cli_json_number(stdout, v0);
+  printf(",");
+  cf_cli_json_number(stdout, v1);
+  printf("]");
 }
 
 void cf_cli_json_conf(const cf_res_conf *c) {
@@ -234,21 +253,11 @@ void cf_cli_json_conf(const cf_res_conf *c) {
     printf(",\"delta_interval\":null,\"alpha_interval\":null,\"identifiable\":null");
     return;
   }
-  const double *iv[2] = {c->delta, c->alpha};
-  const char *key[2] = {"delta_interval", "alpha_interval"};
-  for (int q = 0; q < 2; q++) {
-    printf(",\"%s\":", key[q]);
-    if (!isfinite(iv[q][0])) printf("null");
-    else {
-      printf("[");
-      cf_cli_json_number(stdout, iv[q][0]);
-      printf(",");
-      cf_cli_json_number(stdout, iv[q][1]);
-      printf("]");
-    }
-  }
+  json_pair("delta_interval", c->delta[0], c->delta[1]);
+  json_pair("alpha_interval", c->alpha[0], c->alpha[1]);
   printf(",\"identifiable\":%s", c->identifiable == 1 ? "true" : c->identifiable == 0 ? "false" : "null");
   cf_cli_json_str("identifiable_why", c->why, 0);
+  json_pair("kappa_shift", c->kappa_shift[0], c->kappa_shift[1]);
 }
 
 void cf_cli_polish_text(const cf_res_fit *f, char *buf, size_t size) {

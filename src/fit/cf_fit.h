@@ -366,8 +366,12 @@ typedef struct {
   double interval[2][2]; /* 95 % intervals [lo, hi] of delta and alpha (NaN if none) */
   int identifiable;      /* 1 yes, 0 no (why says why), -1 unknown (a stencil simulation failed) */
   char why[200];         /* "" when identifiable */
+  double kappa_shift[2]; /* how far the fit moves, as fractions of delta and alpha,
+                            refitted with the held kappa tripled (NaN: not checked:
+                            kappa 0, not identifiable already, or the refit failed) */
 } cf_confidence;
-/* For n recordings at once (9 simulations each on the worker processes):
+/* For n recordings at once (9 simulations each on the worker processes,
+ * then a Nelder-Mead refit of at most 40 with 3 kappa, confidence.c):
  * tg[n], at[n] the fitted points (beta and kappa from fixed), windows
  * [t0[j], t1[j]) (NULL: whole recordings; t1 <= 0: to the end). */
 int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *fixed,

@@ -21,8 +21,12 @@
  * the surface is not a bowl (the quadratic's Hessian is not positive
  * definite: flat in some direction, or a saddle), when its minimum lies more
  * than two stencil steps (60 %) from the fit, or when an interval's
- * half-width exceeds half the estimate.  The stencil's 9 simulations run on the worker processes of
- * parallel.c, 9 per recording for a batch of recordings. */
+ * half-width exceeds half the estimate, or when the fit moves by more
+ * than KAPPA_MAX_SHIFT with the held kappa tripled (kappa_refits: a model
+ * assumption the data do not separate from delta and alpha).  The stencil's
+ * 9 simulations run on the worker processes of parallel.c, 9 per recording
+ * for a batch of recordings, then the refits with 3 kappa (at most 40
+ * simulations each), one recording per worker. */
 #include <gsl/gsl_multifit.h>
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +44,19 @@ enum { B = CF_CONF_BLOCKS, NS = 9 };
  * projection's tolerance moves the error by more than the data's noise
  * does over a few per cent), not the noise of the data. */
 static const double STEP = 0.3, T_QUANTILE = 2.365, MAX_REL = 0.5;
+/* The held bending stiffness: Nelder-Mead from the fit with KAPPA_FACTOR x
+ * kappa (at most KAPPA_EVALS evaluations, no restarts), and a fit that
+ * moves by more than KAPPA_MAX_SHIFT of its delta or alpha is not
+ * identifiable (the recording does not tell the aerodynamic parameters from
+ * the bending the fit assumed).  Measured on the bundled study (refits with
+ * --kappa 3e-3 and 3e-4 from the fits at 1e-3, docs/confidence.md): shakes
+ * moved by 1-13 %, twists by 1-96 %.  A first version estimated the move
+ * from a second 3 x 3 stencil at 3 kappa (one Newton step with the fit's
+ * curvature): it saw 4-17 % where the refits moved 54-96 % (the valleys of
+ * twist fits are long and curved) and flagged 3 of the study's 8 fits that
+ * are more than 50 % off. */
+static const double KAPPA_FACTOR = 3, KAPPA_MAX_SHIFT = 0.25;
+enum { KAPPA_EVALS = 40 };
 
 typedef struct {
   double sum[B]; /* sum of e_i over the frames of each block */
@@ -162,6 +179,7 @@ static void judge(const cf_fit_point *at, const stencil_rec *r, cf_confidence *o
   memset(out, 0, sizeof *out);
   out->center[0] = at->delta, out->center[1] = at->alpha;
   for (int q = 0; q < 2; q++) out->interval[q][0] = out->interval[q][1] = out->se[q] = NAN;
+  out->kappa_shift[0] = out->kappa_shift[1] = NAN;
   for (int k = 0; k < NS; k++)
     if (r[k].status != CF_OK) {
       out->identifiable = -1;
@@ -212,6 +230,46 @@ static void judge(const cf_fit_point *at, const stencil_rec *r, cf_confidence *o
              100 * rd, 100 * ra, 100 * MAX_REL);
 }
 
+/* The held kappa (see KAPPA_FACTOR): Nelder-Mead refits of the fits judge
+ * found identifiable, from each fit with kappa x KAPPA_FACTOR, one per
+ * worker process (their journal task ids differ from the fits' by start,
+ * budget and restarts); each one's move into kappa_shift, and a move beyond
+ * KAPPA_MAX_SHIFT flags it.  Nothing with kappa = 0. */
+static int kappa_refits(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *fixed,
+                        const cf_fit_point *at, const int *t0, const int *t1, int workers,
+                        const cf_fit_journal *kept, cf_confidence *out, cf_error *err) {
+  if (!(fixed->kappa > 0)) return CF_OK;
+  int m = 0, *idx = malloc(sizeof(int) * ((size_t)n + 1));
+  const cf_fit_target **tgs = malloc(sizeof *tgs * ((size_t)n + 1));
+  cf_nm_options *o = calloc((size_t)n + 1, sizeof *o);
+  cf_nm_result *nr = calloc((size_t)n + 1, sizeof *nr);
+  int rc = idx && tgs && o && nr ? CF_OK : cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
+  for (int j = 0; !rc && j < n; j++) {
+    if (out[j].identifiable != 1) continue;
+    cf_nm_options_default(&o[m], tg[j]->rho, at[j].delta, at[j].alpha);
+    o[m].t0 = t0 ? t0[j] : 0, o[m].t1 = t1 ? t1[j] : 0;
+    o[m].max_evals = KAPPA_EVALS, o[m].restarts = 0;
+    tgs[m] = tg[j], idx[m++] = j;
+  }
+  cf_fit_point fk = *fixed;
+  fk.kappa *= KAPPA_FACTOR;
+  if (!rc && m) rc = cf_fit_nelder_mead_batch(m, tgs, base, &fk, o, workers, kept, NULL, nr, err);
+  for (int q = 0; !rc && q < m; q++) {
+    cf_confidence *c = &out[idx[q]];
+    if (nr[q].start_failed || !isfinite(nr[q].f_best)) continue;
+    c->kappa_shift[0] = nr[q].best[0] / at[idx[q]].delta - 1;
+    c->kappa_shift[1] = nr[q].best[1] / at[idx[q]].alpha - 1;
+    if (fmax(fabs(c->kappa_shift[0]), fabs(c->kappa_shift[1])) <= KAPPA_MAX_SHIFT) continue;
+    c->identifiable = 0;
+    snprintf(c->why, sizeof c->why, "the fit depends on the bending stiffness held fixed: with kappa x%g it moves "
+             "delta %+.0f %%, alpha %+.0f %% (more than %.0f %%)", KAPPA_FACTOR, 100 * c->kappa_shift[0],
+             100 * c->kappa_shift[1], 100 * KAPPA_MAX_SHIFT);
+  }
+  for (int q = 0; nr && q < m; q++) cf_nm_result_free(&nr[q]);
+  free(idx), free(tgs), free(o), free(nr);
+  return rc;
+}
+
 /* A stencil simulation's task id: its point, window and recording. */
 static unsigned long long conf_id(int i, const void *arg) {
   const conf_ctx *c = arg;
@@ -229,6 +287,7 @@ int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_para
   conf_ctx c = {tg, base, fixed, at, t0, t1};
   int rc = cf_parallel_run_kept(n * NS, workers, sizeof *r, NULL, conf_item, &c, r, NULL, kept, "conf", conf_id, err);
   for (int j = 0; !rc && j < n; j++) judge(&at[j], r + (size_t)j * NS, &out[j]);
+  if (!rc) rc = kappa_refits(n, tg, base, fixed, at, t0, t1, workers, kept, out, err);
   free(r);
   return rc;
 }

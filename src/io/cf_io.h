@@ -346,6 +346,8 @@ typedef struct {           /* how sure a fitted (delta, alpha) is (src/fit confi
   double delta[2], alpha[2]; /* 95 % intervals [lo, hi] (NaN: none) */
   int identifiable;        /* 1 yes, 0 no (why), -1 unknown (a stencil simulation failed) */
   char why[200];
+  double kappa_shift[2];   /* the fit's move refitted with the held kappa tripled,
+                              fractions of delta and alpha (NaN: not checked) */
 } cf_res_conf;
 
 typedef struct {           /* a grid sweep of one recording */

@@ -42,7 +42,10 @@
  *                          at the optimum failed: why; ""), model settings;
  *                          confidence (1: computed), delta_lo, delta_hi,
  *                          alpha_lo, alpha_hi (95 % intervals), identifiable
- *                          (1, 0 or -1: unknown), identifiable_why;
+ *                          (1, 0 or -1: unknown), identifiable_why,
+ *                          kappa_shift_delta, kappa_shift_alpha (the
+ *                          fit's move refitted with kappa x3, fractions;
+ *                          NaN: not checked; absent in older files);
  *                          polish ("quadratic" | "none"; absent in older
  *                          files), polished (1: delta, alpha, mu are the
  *                          quadratic's minimum), polish_evaluations,
@@ -105,7 +108,8 @@
 #define FC(st, c)                                                                                        \
   FI(st, "confidence", c.done), FD(st, "delta_lo", c.delta[0]), FD(st, "delta_hi", c.delta[1]),          \
       FD(st, "alpha_lo", c.alpha[0]), FD(st, "alpha_hi", c.alpha[1]), FI(st, "identifiable", c.identifiable), \
-      FS(st, "identifiable_why", c.why)
+      FS(st, "identifiable_why", c.why), FD(st, "kappa_shift_delta", c.kappa_shift[0]),                    \
+      FD(st, "kappa_shift_alpha", c.kappa_shift[1])
 
 const cf_res_field cf_res_rec_fields[] = {
     FS(cf_res_rec, "recording", recording),     FS(cf_res_rec, "material", meta.material),

@@ -219,7 +219,7 @@ int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, c
     cf_polish_result pr;
     if (!nr[i].start_failed && !(rc = polish(in[i], &nr[i], 0, in[i]->tg.T, workers, kept, &pr, err)))
       rc = store_refined(in[i], &nr[i], &pr, "grid", d0[i], a0[i], 0, in[i]->tg.T, recs[i], err);
-    else if (nr[i].start_failed) if (cf_dist_rank() == 0) /* under mpirun: once */
+    else if (nr[i].start_failed && cf_dist_rank() == 0) /* under mpirun: once */
       fprintf(stderr, "clothfit: warning: %s: no Nelder-Mead: the simulation at the grid optimum failed this time "
               "(%s); the grid optimum is kept\n", in[i]->name, nr[i].failure);
   }

@@ -90,7 +90,7 @@ struct cf_ustep {
   double *c0, *cr, *nrm; /* [3n] each: c0 in the rest frame of its node */
   double *frame;          /* [9n] node frames (node_frames) */
   int *nbr;               /* [n] a neighbour of each node (frame tangent) */
-  cf_sstep *shear;    /* ks > 0: the coupled step of shear.c does the work */
+  cf_sstep *shear;    /* ks > 0 or a baseline model: the coupled step of shear.c does the work */
 };
 
 void cf_ustep_free(cf_ustep *u) {
@@ -277,9 +277,10 @@ cf_ustep *cf_ustep_alloc(const cf_mesh *m, const double *mass, const cf_params *
   u->fidx = malloc(sizeof(int) * u->n);
   int rc = u->fidx ? CF_OK : CF_ENOMEM;
   for (int i = 0; rc == CF_OK && i < u->n; i++) u->fidx[i] = is_kin[i] ? -1 : u->nf++;
-  if (rc == CF_OK && p->ks > 0) {
-    if (!u->diagonal) u->K = cf_bending_matrix(m, mass, &u->cc);
-    u->shear = u->diagonal || u->K ? cf_sstep_alloc(m, mass, p, is_kin, u->K, err) : NULL;
+  if (rc == CF_OK && (p->ks > 0 || p->model != CF_CLOTH_INEXTENSIBLE)) {
+    if (!u->diagonal && p->model != CF_CLOTH_MASS_SPRING) u->K = cf_bending_matrix(m, mass, &u->cc);
+    u->shear = u->diagonal || u->K || p->model == CF_CLOTH_MASS_SPRING ? cf_sstep_alloc(m, mass, p, is_kin, u->K, err)
+                                                                      : NULL;
     rc = u->shear ? CF_OK : CF_ENOMEM;
   } else if (rc == CF_OK && !u->diagonal && u->nf > 0) {
     u->K = cf_bending_matrix(m, mass, &u->cc);

@@ -125,6 +125,50 @@ void cf_model_jacobian_dense(const cf_model *md, const double *x, double *J);
 const double *cf_model_mass(const cf_model *md);
 
 /* ------------------------------------------------------------ parameters */
+/* The cloth models (thesis §4.1.4, Table 4.3; model_rows.c builds them).
+ * All share the mesh, the masses, damping, aerodynamics (delta), the
+ * implicit-Euler step and the driving; they differ in what keeps the cloth
+ * together:
+ *   CF_CLOTH_INEXTENSIBLE  the thesis' model: metric constraints E, F, G
+ *       (with ks > 0 its own quasi-inextensible variant, §2.4.6), bending
+ *       kappa K;
+ *   CF_CLOTH_QUASI  quasi-inextensible after Goldenthal et al. ([44] of the
+ *       thesis): the length of every mesh edge is a constraint, shearing is
+ *       resisted by springs on the elements' diagonals (k_shear), bending
+ *       kappa K;
+ *   CF_CLOTH_ELASTIC  a continuum membrane without constraints: the
+ *       St. Venant-Kirchhoff energy with zero Poisson ratio in each
+ *       element's rest frame (first axis along the material's warp: the
+ *       first edge of element 0, a lattice's rows), k_stretch/2 (e11^2 + e22^2) +
+ *       k_shear/2 g12^2 per unit area (Green strains, g12 = 2 e12), at the
+ *       Gauss points; bending kappa K;
+ *   CF_CLOTH_MASS_SPRING  springs, no constraints (Provot; Blender,
+ *       MuJoCo): structural springs on the mesh edges (k_stretch), shear
+ *       springs on the quads' diagonals (k_shear), bending springs between
+ *       the ends of two opposite edges of a node (quads; triangles: the
+ *       vertices opposite an edge) (k_bend); kappa is not used.
+ * The elastic energies are integrated implicitly with their Gauss-Newton
+ * Hessian (the step of shear.c).  Spring and strain constants are N/m, the
+ * springs' scaled by their share of the sheet's area over their squared
+ * length, so that on a grid of rectangles the structural springs have the
+ * membrane modulus k_stretch along the grid lines (model_rows.c). */
+typedef enum {
+  CF_CLOTH_INEXTENSIBLE = 0,
+  CF_CLOTH_QUASI = 1,
+  CF_CLOTH_ELASTIC = 2,
+  CF_CLOTH_MASS_SPRING = 3
+} cf_cloth_model;
+#define CF_CLOTH_MODELS 4
+/* cf_params_default's stiffnesses (N/m): the starting point of fits of the
+ * baseline models' stiffness (a soft fabric). */
+#define CF_DEFAULT_K_STRETCH 50.0
+#define CF_DEFAULT_K_SHEAR 1.0
+#define CF_DEFAULT_K_BEND 0.1
+/* "inextensible", "quasi-inextensible", "elastic", "mass-spring" */
+const char *cf_cloth_model_name(int model);
+/* The model named name (one of the above), or -1. */
+int cf_cloth_model_find(const char *name);
+
 typedef struct {
   double rho;      /* density (inertial mass), kg/m^2 */
   double delta;    /* virtual gravitational mass, kg/m^2 */
@@ -162,6 +206,10 @@ typedef struct {
                       at interior nodes, R_k the rotation of node k's normal
                       since rest, lagged one step), so the rest state and
                       its rigid motions are force-free (bending.c). */
+  int model;       /* cf_cloth_model (default CF_CLOTH_INEXTENSIBLE) */
+  double k_stretch;/* stretching stiffness, N/m (elastic, mass-spring) */
+  double k_shear;  /* shearing stiffness, N/m (quasi, elastic, mass-spring) */
+  double k_bend;   /* bending springs, N/m (mass-spring) */
   int threads;     /* threads of one simulation (default 1; 2 or more: two).
                       Only large meshes use a second thread (those whose
                       projection factorization costs >= 1e8 flops, ~35x35

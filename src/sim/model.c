@@ -248,6 +248,25 @@ static int build_groups(cf_model *md) {
   return CF_OK;
 }
 
+cf_model *cf_model_empty(const cf_mesh *mesh) {
+  cf_model *md = calloc(1, sizeof *md);
+  if (!md) return NULL;
+  md->mesh = mesh;
+  md->n = mesh->n_nodes;
+  md->mass = malloc(sizeof(double) * md->n);
+  md->row_ptr = calloc(1, sizeof(int));
+  md->tptr = calloc(1, sizeof(int));
+  if (!md->mass || !md->row_ptr || !md->tptr) {
+    cf_model_free(md);
+    return NULL;
+  }
+  cf_mesh_lumped_mass(mesh, mesh->x, md->mass);
+  md->kern = cf_kernels_get();
+  return md;
+}
+
+int cf_model_finish(cf_model *md) { return build_groups(md); }
+
 cf_model *cf_model_alloc_mode(const cf_mesh *mesh, int mode, cf_error *err) {
   if (!mesh->bedges) {
     cf_error_set(err, CF_EINVAL, "model: mesh is not finalized (call cf_mesh_finalize)");
@@ -291,6 +310,7 @@ void cf_model_free(cf_model *md) {
   free(md->T);
   free(md->c0);
   free(md->scale);
+  free(md->w);
   free(md->mass);
   free(md->grp_row);
   free(md->grp_tptr);

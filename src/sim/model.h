@@ -16,6 +16,8 @@ struct cf_model {
   int *tptr;
   double *T;
   double *c0, *scale;
+  double *w;      /* energy row sets (model_rows.c): the weight of each row
+                     in E = 1/2 sum_r w_r C_r^2; NULL for constraints */
   double *mass;
   /* Row groups: runs of consecutive rows over the same node list (E, F, G
    * of an interior node; every other row is a group of one).  Group k is
@@ -34,6 +36,21 @@ struct cf_model {
  * (C_F of (2.17), for the shear energy itself). */
 enum { CF_MODEL_FULL = 0, CF_MODEL_QUASI = 1, CF_MODEL_SHEAR = 2 };
 cf_model *cf_model_alloc_mode(const cf_mesh *mesh, int mode, cf_error *err);
+
+/* For the row sets of model_rows.c: a model of mesh with its masses and no
+ * rows (NULL: out of memory), and the groups built once its rows are in. */
+cf_model *cf_model_empty(const cf_mesh *mesh);
+int cf_model_finish(cf_model *md);
+
+/* model_rows.c.  The constraint rows of the cloth model p->model (see
+ * cf_cloth_model): the inextensible model's (without the F rows when
+ * p->ks > 0), the length of every mesh edge (quasi-inextensible), none
+ * (elastic, mass-spring: a model with 0 rows). */
+cf_model *cf_model_constraints_alloc(const cf_mesh *mesh, const cf_params *p, cf_error *err);
+/* Its energy rows with their weights (md->w), E = 1/2 sum_r w_r C_r^2, or
+ * NULL with err->code = CF_OK when the model has none (the inextensible
+ * model with ks = 0). */
+cf_model *cf_model_energy_alloc(const cf_mesh *mesh, const cf_params *p, cf_error *err);
 
 /* g[l*3+d] = sum_j T_lj p_j[d] for the local nodes of row r; returns
  * C_r + c0_r = sum_l <p_l, g_l>.  The gradient of C_r w.r.t. p_l is 2 g_l. */

@@ -1,4 +1,5 @@
-/* shear.c — unconstrained step with the shear energy (see shear.h). */
+/* shear.c — unconstrained step with the elastic energies of the cloth
+ * models (see shear.h). */
 #include "shear.h"
 
 #include <math.h>
@@ -66,12 +67,12 @@ cf_sstep *cf_sstep_alloc(const cf_mesh *m, const double *mass, const cf_params *
   s->K = K;
   s->p = *p;
   s->n = m->n_nodes;
-  s->F = cf_model_alloc_mode(m, CF_MODEL_SHEAR, err);
+  s->F = cf_model_energy_alloc(m, p, err);
   s->fidx = malloc(sizeof(int) * s->n);
   s->w = malloc(sizeof(double) * 3 * s->n);
   s->kw = malloc(sizeof(double) * 3 * s->n);
   if (!s->F || !s->fidx || !s->w || !s->kw) {
-    if (s->F) cf_error_set(err, CF_ENOMEM, "shear step: out of memory");
+    if (s->F || (err && err->code == CF_OK)) cf_error_set(err, CF_ENOMEM, "energy step: out of memory");
     cf_sstep_free(s);
     return NULL;
   }
@@ -110,17 +111,17 @@ static void put(cf_sstep *s, int a, int b, double val, const double *vs) {
 
 static void shear_terms(cf_sstep *s, const double *x, const double *vs) {
   const cf_model *F = s->F;
-  double h = s->p.dt, ks = s->p.ks;
+  double h = s->p.dt;
   for (int r = 0; r < F->nrows; r++) {
     const int *nb = F->nodes + F->row_ptr[r];
-    int nl = F->row_ptr[r + 1] - F->row_ptr[r], k = F->node[r];
+    int nl = F->row_ptr[r + 1] - F->row_ptr[r];
     double *g = s->g + 3 * F->row_ptr[r];
-    double C = cf_model_row_half_grad(F, r, x, g) - F->c0[r], mk = s->mass[k];
+    double C = cf_model_row_half_grad(F, r, x, g) - F->c0[r], wr = F->w[r];
     for (int q = 0; q < 3 * nl; q++) g[q] *= 2; /* the gradient of C_k */
     for (int a = 0; a < 3 * nl; a++) {
       int ga = 3 * nb[a / 3] + a % 3;
-      if (s->fidx[nb[a / 3]] >= 0) s->rhs[3 * s->fidx[nb[a / 3]] + a % 3] -= h * ks * mk * C * g[a];
-      for (int b = 0; b < 3 * nl; b++) put(s, ga, 3 * nb[b / 3] + b % 3, h * h * ks * mk * g[a] * g[b], vs);
+      if (s->fidx[nb[a / 3]] >= 0) s->rhs[3 * s->fidx[nb[a / 3]] + a % 3] -= h * wr * C * g[a];
+      for (int b = 0; b < 3 * nl; b++) put(s, ga, 3 * nb[b / 3] + b % 3, h * h * wr * g[a] * g[b], vs);
     }
   }
 }
@@ -173,7 +174,7 @@ double cf_sstep_energy(const cf_sstep *s, const double *x) {
   const cf_model *F = s->F;
   for (int r = 0; r < F->nrows; r++) {
     double C = cf_model_row_half_grad(F, r, x, s->g + 3 * F->row_ptr[r]) - F->c0[r];
-    e += 0.5 * s->p.ks * s->mass[F->node[r]] * C * C;
+    e += 0.5 * F->w[r] * C * C;
   }
   return e;
 }

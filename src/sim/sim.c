@@ -59,6 +59,10 @@ void cf_params_default(cf_params *p) {
   p->reuse_factor = 1;
   p->predictor = 0;
   p->rest_bending = 0;
+  p->model = CF_CLOTH_INEXTENSIBLE;
+  p->k_stretch = CF_DEFAULT_K_STRETCH;
+  p->k_shear = CF_DEFAULT_K_SHEAR;
+  p->k_bend = CF_DEFAULT_K_BEND;
   p->max_substep_level = 4;
   p->threads = 1;
 }
@@ -67,7 +71,8 @@ int cf_params_check(const cf_params *p, cf_error *err) {
   struct { const char *name; double v; int strict; } c[] = {
       {"rho", p->rho, 1},   {"delta", p->delta, 0}, {"alpha", p->alpha, 0},
       {"beta", p->beta, 0}, {"kappa", p->kappa, 0}, {"ks", p->ks, 0},
-      {"g", p->g, 0},       {"dt", p->dt, 1},       {"tol", p->tol, 1}};
+      {"g", p->g, 0},       {"dt", p->dt, 1},       {"tol", p->tol, 1},
+      {"k_stretch", p->k_stretch, 0}, {"k_shear", p->k_shear, 0}, {"k_bend", p->k_bend, 0}};
   for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
     if (!isfinite(c[i].v) || (c[i].strict ? c[i].v <= 0 : c[i].v < 0))
       return cf_error_set(err, CF_EINVAL, "parameter %s = %g: expected a finite number %s 0",
@@ -83,6 +88,14 @@ int cf_params_check(const cf_params *p, cf_error *err) {
   if (p->rest_bending && p->ks > 0)
     return cf_error_set(err, CF_EINVAL, "parameter rest_bending = 1 with ks = %g: the shear energy's step "
                         "does not support bending relative to the rest curvature (use ks = 0)", p->ks);
+  if (p->model < 0 || p->model >= CF_CLOTH_MODELS)
+    return cf_error_set(err, CF_EINVAL, "parameter model = %d: expected 0..%d", p->model, CF_CLOTH_MODELS - 1);
+  if (p->model != CF_CLOTH_INEXTENSIBLE && (p->ks > 0 || p->rest_bending))
+    return cf_error_set(err, CF_EINVAL, "parameter %s with the %s model: only the inextensible model has it",
+                        p->ks > 0 ? "ks" : "rest_bending", cf_cloth_model_name(p->model));
+  if ((p->model == CF_CLOTH_ELASTIC || p->model == CF_CLOTH_MASS_SPRING) && !(p->k_stretch > 0))
+    return cf_error_set(err, CF_EINVAL, "parameter k_stretch = %g: the %s model needs a stretching stiffness > 0",
+                        p->k_stretch, cf_cloth_model_name(p->model));
   if (p->threads < 1 || p->threads > 256)
     return cf_error_set(err, CF_EINVAL, "parameter threads = %d: expected 1..256", p->threads);
   if (p->max_iter < 1)
@@ -115,6 +128,7 @@ struct cf_sim {
 };
 
 static cf_ustep *ustep_at(cf_sim *s, int level, cf_error *err);
+static int finish_step(cf_sim *s, int level, double h, const cf_proj_result *pr, cf_error *perr);
 
 void cf_sim_free(cf_sim *s) {
   if (!s) return;
@@ -180,9 +194,14 @@ cf_sim *cf_sim_alloc(const cf_mesh *mesh, const cf_params *p, const int *kin, in
   if (n_kin > 0) memcpy(s->kin, kin, sizeof(int) * n_kin); /* kin may be NULL when n_kin = 0 */
   for (int k = 0; k < n_kin; k++) s->is_kin[kin[k]] = 1;
   memcpy(s->x, mesh->x, sizeof(double) * 3 * n);
-  /* with the shear energy the cloth is quasi-inextensible: F is free */
-  s->md = cf_model_alloc_mode(mesh, p->ks > 0 ? CF_MODEL_QUASI : CF_MODEL_FULL, err);
-  if (s->md) {
+  /* the model's constraints (with the shear energy the inextensible cloth
+   * is quasi-inextensible: F is free); the elastic models have none, and
+   * no projection */
+  s->md = cf_model_constraints_alloc(mesh, p, err);
+  if (s->md && s->md->nrows == 0) {
+    s->st.threads = 1;
+    ustep_at(s, 0, err);
+  } else if (s->md) {
     for (int i = 0; i < n; i++) invm[i] = s->is_kin[i] ? 0 : 1 / s->md->mass[i];
     s->proj = cf_proj_alloc(s->md, invm, err);
     if (s->proj) cf_proj_set_threads(s->proj, p->threads);
@@ -192,7 +211,7 @@ cf_sim *cf_sim_alloc(const cf_mesh *mesh, const cf_params *p, const int *kin, in
     }
   }
   free(invm);
-  if (!s->md || !s->proj || !s->us[0]) {
+  if (!s->md || (!s->proj && s->md->nrows > 0) || !s->us[0]) {
     cf_sim_free(s);
     return NULL;
   }
@@ -202,7 +221,7 @@ cf_sim *cf_sim_alloc(const cf_mesh *mesh, const cf_params *p, const int *kin, in
 void cf_sim_set_state(cf_sim *s, const double *x, const double *v) {
   if (x) memcpy(s->x, x, sizeof(double) * 3 * s->n);
   if (v) memcpy(s->v, v, sizeof(double) * 3 * s->n);
-  cf_proj_invalidate(s->proj);
+  if (s->proj) cf_proj_invalidate(s->proj);
   if (s->ct) cf_contact_reset(s->ct);
 }
 
@@ -219,6 +238,10 @@ int cf_sim_set_obstacles(cf_sim *s, const cf_obstacle *obs, int n_obs, const cf_
                         "max_active_set >= 0, updates, friction_budget and self 0 or 1, self_mu >= 0, omega in "
                         "[0, 0.5], solver active-set or ipopt expected");
   if (cp->solver == CF_CONTACT_IPOPT && cf_qp_ipopt_check(err)) return CF_EINVAL;
+  if (!s->proj && (n_obs > 0 || cp->self))
+    return cf_error_set(err, CF_EINVAL, "contacts with the %s model: the contact solver works on the metric "
+                        "constraints' projection, which the elastic models do not have (use the inextensible "
+                        "or quasi-inextensible model)", cf_cloth_model_name(s->p.model));
   cf_contact_free(s->ct);
   s->ct = NULL;
   if (n_obs == 0 && !cp->self) return CF_OK;
@@ -298,7 +321,7 @@ static int try_step(cf_sim *s, int level, const double *kin_to, cf_proj_result *
   if (!us) return perr->code;
   int rc = cf_ustep_apply(us, s->x, s->v, s->vs, perr);
   if (rc) return rc;
-  if (s->p.predictor) {
+  if (s->proj && s->p.predictor) {
     cf_proj_result tr;
     rc = cf_proj_tangent(s->proj, s->x, s->vs, h, s->p.tol, &tr, perr);
     s->st.factorizations += tr.factorizations;
@@ -308,6 +331,8 @@ static int try_step(cf_sim *s, int level, const double *kin_to, cf_proj_result *
   for (int i = 0; i < n; i++)
     if (!s->is_kin[i])
       for (int d = 0; d < 3; d++) s->xn[3 * i + d] = s->x[3 * i + d] + h * s->vs[3 * i + d];
+  if (!s->proj) /* an elastic model: the implicit step is the whole step */
+    return finish_step(s, level, h, pr, perr);
   /* an attempt that can still be split gives up early: halving the step is
    * cheaper than a long, slowly converging projection */
   int c = cf_proj_large(s->proj) ? CF_GIVE_UP_ITERS_LARGE : CF_GIVE_UP_ITERS;
@@ -328,12 +353,20 @@ static int try_step(cf_sim *s, int level, const double *kin_to, cf_proj_result *
     }
   }
   if (contact) rc = contact_project(s, h, iters, pr, perr);
-  if (rc == CF_OK && !all_finite(s->xn, 3 * (size_t)n))
-    rc = cf_error_set(perr, CF_ENONFINITE, "non-finite node position after projection (violation %.3g)",
-                      pr->violation);
   if (rc) {
     cf_proj_invalidate(s->proj);
     return rc;
+  }
+  return finish_step(s, level, h, pr, perr);
+}
+
+/* The end of a step of length h at the given level from s->x to s->xn. */
+static int finish_step(cf_sim *s, int level, double h, const cf_proj_result *pr, cf_error *perr) {
+  int n = s->n;
+  if (!all_finite(s->xn, 3 * (size_t)n)) {
+    if (s->proj) cf_proj_invalidate(s->proj);
+    return cf_error_set(perr, CF_ENONFINITE, "non-finite node position after %s (violation %.3g)",
+                        s->proj ? "projection" : "the implicit step", pr->violation);
   }
   for (int q = 0; q < 3 * n; q++) {
     s->v[q] = (s->xn[q] - s->x[q]) / h;

@@ -5,11 +5,12 @@
  * per step, with the projection's counts (steps, substeps, iterations,
  * factorizations), at the fitting commands' settings unless given.
  *
- *   build/bench/bench_driven REC.h5 DELTA ALPHA [N [KAPPA TOL [SOLVER]]]
+ *   build/bench/bench_driven REC.h5 DELTA ALPHA [N [KAPPA TOL [SOLVER [MODEL]]]]
  *
  * Defaults: N 5, kappa 1e-3, tol 1e-4 (those of clothfit fit), SOLVER
  * active-set (or ipopt: the contact QPs of a recording with a table or a
- * stick by the interior-point baseline).  Also prints q = wall time /
+ * stick by the interior-point baseline), MODEL inextensible (or
+ * quasi-inextensible, elastic, mass-spring at the default stiffnesses).  Also prints q = wall time /
  * recorded time (thesis Table 4.8) and the contact steps. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ static double now(void) {
 
 int main(int argc, char **argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: bench_driven REC.h5 DELTA ALPHA [N [KAPPA TOL [active-set|ipopt]]]\n");
+    fprintf(stderr, "usage: bench_driven REC.h5 DELTA ALPHA [N [KAPPA TOL [active-set|ipopt [MODEL]]]]\n");
     return 2;
   }
   cf_runtime_init();
@@ -48,12 +49,17 @@ int main(int argc, char **argv) {
     return 2;
   }
   in.tg.contact_solver = ipopt ? CF_CONTACT_IPOPT : CF_CONTACT_ACTIVE_SET;
+  if (argc > 8 && (in.base.model = cf_cloth_model_find(argv[8])) < 0) {
+    fprintf(stderr, "bench_driven: model '%s': expected inextensible, quasi-inextensible, elastic or mass-spring\n",
+            argv[8]);
+    return 2;
+  }
   cf_fit_run *run = cf_fit_run_alloc(&in.tg, &in.base, &err);
   if (!run) {
     fprintf(stderr, "bench_driven: %s\n", err.msg);
     return 1;
   }
-  cf_fit_point pt = {atof(argv[2]), atof(argv[3]), 0, kappa, 0};
+  cf_fit_point pt = {.delta = atof(argv[2]), .alpha = atof(argv[3]), .kappa = kappa};
   cf_fit_result res;
   double best = 1e30;
   for (int k = 0; k < n; k++) {
@@ -67,9 +73,9 @@ int main(int argc, char **argv) {
     }
   }
   int steps = in.tg.T - 1;
-  printf("%s: %d frames, %d nodes, kappa %g, tol %g%s: best of %d: %.1f ms per simulation, %.1f us per step, "
+  printf("%s: %s model, %d frames, %d nodes, kappa %g, tol %g%s: best of %d: %.1f ms per simulation, %.1f us per step, "
          "q %.4f; %.2f iterations, %.3f factorizations per step; error %.4f cm\n",
-         in.name, in.tg.T, cf_fit_run_mesh(run)->n_nodes, kappa, tol,
+         in.name, cf_cloth_model_name(in.base.model), in.tg.T, cf_fit_run_mesh(run)->n_nodes, kappa, tol,
          cf_fit_target_has_obstacles(&in.tg) ? (ipopt ? ", contacts by ipopt" : ", contacts by the active set") : "",
          n, 1e3 * best, 1e6 * best / steps, best / (steps * in.tg.dt), (double)res.iterations / steps,
          (double)res.factorizations / steps, res.err.e_cm);

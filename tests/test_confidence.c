@@ -74,7 +74,7 @@ static void held_kappa(void) {
     cf_params base;
     cf_params_default(&base);
     base.tol = 1e-4;
-    cf_fit_point fixed = {0, 0, 0, 1e-3, 0};
+    cf_fit_point fixed = {.kappa = 1e-3};
     cf_fit_target tg[M];
     const cf_fit_target *tgp[M];
     double *pos[M];
@@ -111,7 +111,7 @@ int main(void) {
   cf_runtime_init();
   cf_params base;
   cf_params_default(&base);
-  cf_fit_point fixed = {0, 0, 0, 0, 0};
+  cf_fit_point fixed = {0};
   cf_fit_target tg[N + 1];
   const cf_fit_target *tgp[N + 1];
   double *pos[N + 1], truth[N][2];

@@ -57,7 +57,7 @@ static void sweep_prunes_exactly(const cf_fit_target *tg, const cf_params *base)
   enum { N = 9 };
   double delta[N], alpha[N];
   for (int k = 0; k < N; k++) delta[k] = 0.015 + 0.01 * k, alpha[k] = 0.1 + 0.1 * k;
-  cf_fit_point fixed = {0, 0, 0, 0, 0};
+  cf_fit_point fixed = {0};
   cf_sweep_options o = {.nd = N, .na = N, .delta = delta, .alpha = alpha, .threads = 1};
   cf_sweep_result ref, pr;
   cf_error err;
@@ -105,7 +105,7 @@ static void stretched_corners(const double *rec) {
   cf_params_default(&base);
   base.tol = 1e-5;
   base.kappa = 1e-3;
-  cf_fit_point truth = {0.041, 0.307, 0, 1e-3, 0};
+  cf_fit_point truth = {.delta = 0.041, .alpha = 0.307, .kappa = 1e-3};
   cf_error err;
   cf_fit_target tg0 = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0};
   cf_fit_run *run0 = cf_fit_run_alloc(&tg0, &base, &err);
@@ -170,7 +170,7 @@ int main(void) {
   cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
   CHECK(run != NULL, "%s", err.msg);
   CHECK(cf_fit_run_mesh(run)->n_nodes == 63, "mesh of %d nodes", cf_fit_run_mesh(run)->n_nodes);
-  cf_fit_point truth = {0.041, 0.307, 0, 0, 0}, off = {0.08, 0.307, 0, 0, 0};
+  cf_fit_point truth = {.delta = 0.041, .alpha = 0.307}, off = {.delta = 0.08, .alpha = 0.307};
   cf_frame_error *fe = malloc(sizeof *fe * T);
   cf_fit_result res;
   CHECK(cf_fit_run_eval(run, &truth, 0, 0, 0, fe, &res) == CF_OK && res.status == CF_OK, "eval");

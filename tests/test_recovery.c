@@ -124,7 +124,7 @@ int main(void) {
   cf_params base;
   cf_params_default(&base);
   base.tol = TOL;
-  cf_fit_point fixed = {0, 0, 0, KAPPA, 0};
+  cf_fit_point fixed = {.kappa = KAPPA};
   double *dl, *al;
   int nd, na;
   CHECK(cf_sweep_default_grid(RHO, &dl, &nd, &al, &na) == CF_OK && nd == 15 && na == 16, "grid");
@@ -159,7 +159,7 @@ int main(void) {
     cf_fit_run *run = cf_fit_run_alloc(&tg[s], &base, &err);
     CHECK(run, "%s", err.msg);
     if (!run) continue;
-    cf_fit_point tp = {DELTA, ALPHA, 0, KAPPA, 0};
+    cf_fit_point tp = {.delta = DELTA, .alpha = ALPHA, .kappa = KAPPA};
     cf_fit_result tr;
     cf_fit_run_eval(run, &tp, 0, 0, 0, NULL, &tr);
     cf_fit_run_free(run);

@@ -96,7 +96,7 @@ int main(void) {
   const cf_fit_target *tgp[N];
   cf_nm_options o[N];
   cf_nm_result nr[N];
-  cf_fit_point fixed = {0, 0, 0, KAPPA, 0};
+  cf_fit_point fixed = {.kappa = KAPPA};
   for (int i = 0; i < N; i++) {
     double sign = i % 2 ? 1 : -1;
     tgp[i] = &tg[i];

@@ -18,6 +18,7 @@ int cmd_inspect(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 int cmd_sensitivity(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_regress(int argc, char **argv);
 int cmd_experiment(int argc, char **argv);

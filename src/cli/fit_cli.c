@@ -150,9 +150,32 @@ int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in,
     if (!cf_fit_target_has_table(&in[i].tg))
       return cf_cli_fail(cmd, "%s: --mu needs a table in the recording (/table: ingest with --table-height and "
                          "--table-extent): mu is the cloth's friction on it", in[i].path);
+  cf_params q;
+  if (cf_cli_cloth_model(cmd, m, &q)) return 1;
   for (int i = 0; i < n; i++)
+    if (q.model >= CF_CLOTH_ELASTIC && cf_fit_target_has_obstacles(&in[i].tg))
+      return cf_cli_fail(cmd, "%s: --model %s has no contacts (the recording has a %s): use the inextensible or "
+                         "quasi-inextensible model", in[i].path, m->model, in[i].tg.stick ? "stick" : "table");
+  for (int i = 0; i < n; i++) {
     in[i].fixed.kappa = v[0], in[i].fixed.beta = v[1], in[i].base.tol = v[2], in[i].base.max_iter = max_iter,
     in[i].fixed.mu = mu;
+    in[i].base.model = q.model, in[i].base.k_stretch = q.k_stretch, in[i].base.k_shear = q.k_shear;
+    in[i].base.k_bend = q.k_bend;
+  }
+  return 0;
+}
+
+int cf_cli_cloth_model(const char *cmd, const cf_cli_model *m, cf_params *p) {
+  cf_params_default(p);
+  if (m && m->model && (p->model = cf_cloth_model_find(m->model)) < 0)
+    return cf_cli_fail(cmd, "invalid --model '%s': expected inextensible, quasi-inextensible, elastic or mass-spring",
+                       m->model);
+  const char *s[3] = {m ? m->k_stretch : NULL, m ? m->k_shear : NULL, m ? m->k_bend : NULL};
+  double *k[3] = {&p->k_stretch, &p->k_shear, &p->k_bend};
+  static const char *const name[3] = {"k-stretch", "k-shear", "k-bend"};
+  for (int j = 0; j < 3; j++)
+    if (s[j] && !(number(s[j], strlen(s[j]), k[j]) && *k[j] > 0 && *k[j] < 1e9))
+      return cf_cli_fail(cmd, "invalid --%s '%s': expected a stiffness in N/m, 0 < K < 1e9", name[j], s[j]);
   return 0;
 }
 

@@ -124,15 +124,20 @@ void cf_cli_bar_end(cf_cli_bar *b);
  * fit_failures.c).  The values are the option strings (NULL: default). */
 typedef struct {
   const char *kappa, *beta, *tol, *max_iter, *mu;
+  const char *model, *k_stretch, *k_shear, *k_bend; /* the cloth model and its stiffnesses */
 } cf_cli_model;
 #define CF_CLI_FIT_KAPPA "1e-3"
 #define CF_CLI_FIT_TOL "1e-4"
 /* The four entries of a cf_cli_opt table for the cf_cli_model m. */
 #define CF_CLI_MODEL_OPTS(m)                                                                            \
   {"--kappa", &(m).kappa, NULL}, {"--beta", &(m).beta, NULL}, {"--tol", &(m).tol, NULL},              \
-      {"--max-iter", &(m).max_iter, NULL}, {"--mu", &(m).mu, NULL}
+      {"--max-iter", &(m).max_iter, NULL}, {"--mu", &(m).mu, NULL}, {"--model", &(m).model, NULL},    \
+      {"--k-stretch", &(m).k_stretch, NULL}, {"--k-shear", &(m).k_shear, NULL},                       \
+      {"--k-bend", &(m).k_bend, NULL}
 /* Their usage words and --help section (the end of each command's help). */
-#define CF_CLI_MODEL_USAGE "[--kappa K] [--beta B] [--tol T] [--max-iter N] [--mu M]"
+#define CF_CLI_MODEL_USAGE                                                                               \
+  "[--kappa K] [--beta B] [--tol T] [--max-iter N] [--mu M]\n"                                            \
+  "                            [--model NAME] [--k-stretch S] [--k-shear H] [--k-bend B]"
 #define CF_CLI_MODEL_HELP                                                              \
   "\n"                                                                                 \
   "Model parameters held fixed (not fitted):\n"                                        \
@@ -145,6 +150,13 @@ typedef struct {
   "  --mu M       the cloth's friction on the recording's table (default 0; only\n"    \
   "               for recordings with a table, /table: ingest --table-height and\n"   \
   "               --table-extent)\n"                                                  \
+  "  --model NAME the cloth model: inextensible (default, the thesis' model),\n"      \
+  "               quasi-inextensible (edge lengths held, diagonal shear springs),\n"  \
+  "               elastic (St. Venant-Kirchhoff membrane), mass-spring (structural,\n" \
+  "               shear and bending springs); thesis Table 4.3, docs/models.md\n"     \
+  "  --k-stretch S, --k-shear H, --k-bend B  its stiffnesses in N/m (defaults\n"       \
+  "               50, 1, 0.1); fit varies the model's stretch and shear ones,\n"      \
+  "               starting here, and holds k-bend (mass-spring's bending springs)\n"   \
   "These defaults are the settings recommended for fitting: with them the error\n"    \
   "surface of a shaken sheet is smooth down to the 0.1 mm marker noise.  The\n"       \
   "simulator's own defaults (--kappa 0 --tol 1e-3, those of clothfit simulate)\n"    \
@@ -153,11 +165,15 @@ typedef struct {
   "the taut top edge between the held corners can sag by ~ edge length *\n"         \
   "sqrt(tol)), so the error surface has a ~0.25 cm floor (docs/simulator.md).\n"
 /* Check m's values (finite, kappa >= 0, beta >= 0, 0 < tol < 1, max_iter
- * a count >= 1, mu >= 0 and only for recordings with a table) and set
- * fixed.kappa, fixed.beta, base.tol, base.max_iter and fixed.mu of
- * in[0..n) (n = 0: only check).  0,
+ * a count >= 1, mu >= 0 and only for recordings with a table, a known
+ * model, stiffnesses > 0, no table or stick with the elastic models) and
+ * set fixed.kappa, fixed.beta, base.tol, base.max_iter, fixed.mu,
+ * base.model and base's stiffnesses of in[0..n) (n = 0: only check).  0,
  * or 1 after printing the one-line error naming the option and value. */
 int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in, int n);
+/* The cloth model and stiffnesses of m (--model, --k-stretch, --k-shear,
+ * --k-bend) into p (the rest cf_params_default); 0, or 1 after the error. */
+int cf_cli_cloth_model(const char *cmd, const cf_cli_model *m, cf_params *p);
 
 /* ----------------------------------------------------------- recordings */
 /* Check the model settings m (may be NULL: defaults), then load every path

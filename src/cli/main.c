@@ -17,6 +17,7 @@ static const cf_command commands[] = {
     {"sweep", "grid search of (delta, alpha) per recording on all cores (Tables A.1, 4.5)", cmd_sweep},
     {"fit", "Nelder-Mead fit of (delta, alpha) with training/testing windows", cmd_fit},
     {"sensitivity", "error map around a parameter point (or 1-D scans)", cmd_sensitivity},
+    {"compare", "fit the four cloth models of thesis Table 4.3 to a recording and compare them", cmd_compare},
     {"predict", "a-priori (delta, alpha) from size, speed and density (Table 4.9)", cmd_predict},
     {"regress", "fit the a-priori formulas (4.6)-(4.7) to a study's optima (Table 4.6)", cmd_regress},
     {"experiment", "run a whole study: ingest, sweep, fit, regress (experiment aero)", cmd_experiment},

@@ -98,6 +98,9 @@ int cf_fit_target_has_obstacles(const cf_fit_target *tg);
 typedef struct {
   double delta, alpha, beta, kappa, mu; /* mu: friction on the target's table
                                            (no table: unused) */
+  /* the cloth model's stiffnesses (cf_params; N/m); 0: the run's base
+   * value (the inextensible model has none) */
+  double k_stretch, k_shear, k_bend;
 } cf_fit_point;
 
 /* A prepared driven simulation: the simulation mesh is the marker lattice
@@ -108,6 +111,8 @@ typedef struct cf_fit_run cf_fit_run;
 
 cf_fit_run *cf_fit_run_alloc(const cf_fit_target *tg, const cf_params *base, cf_error *err);
 void cf_fit_run_free(cf_fit_run *r);
+/* The run's settings (base with the target's rho and dt). */
+const cf_params *cf_fit_run_params(const cf_fit_run *r);
 
 typedef struct {
   int status;          /* CF_OK, or why the simulation failed */
@@ -158,6 +163,9 @@ typedef struct {
 } cf_drive_fix;
 cf_drive_fix cf_fit_run_drive_fix(const cf_fit_run *r);
 
+/* Monotonic seconds (for wall times). */
+double cf_fit_now(void);
+
 /* Mesh nodes of the simulation holding the markers (lattice order). */
 const int *cf_fit_run_marker_nodes(const cf_fit_run *r);
 const cf_mesh *cf_fit_run_mesh(const cf_fit_run *r);
@@ -169,11 +177,24 @@ const cf_mesh *cf_fit_run_mesh(const cf_fit_run *r);
  * simulations are counted; a start whose simulation fails ends the fit at
  * once (start_failed), so that the caller can try another start. */
 enum { CF_PARAM_DELTA = 0, CF_PARAM_ALPHA = 1, CF_PARAM_MU = 2 };
+/* The baseline cloth models' stiffnesses (cf_sim.h, cf_cloth_model), fitted
+ * after the first n parameters as their log10 (they span decades). */
+enum { CF_STIFF_STRETCH = 0, CF_STIFF_SHEAR = 1, CF_STIFF_BEND = 2 };
+#define CF_NM_MAXP 5 /* parameters of a fit: n + nk */
+/* The stiffnesses a fit of the model varies, into which[] (up to 2):
+ * quasi-inextensible k_shear; elastic and mass-spring k_stretch, k_shear
+ * (the mass-spring model's bending springs are held, like kappa); 0 for the
+ * inextensible model. */
+int cf_fit_model_stiffness(int model, int *which);
+/* Name of stiffness k ("k_stretch", "k_shear", "k_bend"). */
+const char *cf_fit_stiffness_name(int k);
 
 typedef struct {
   int n;                    /* parameters fitted: 2 (delta, alpha) or 3 (+ mu) */
-  double start[3], step[3]; /* initial point and simplex step */
-  double lo[3], hi[3];      /* bounds */
+  int nk;                   /* and then nk stiffnesses (0 .. 3), as log10 */
+  int kpar[3];              /* which: CF_STIFF_* */
+  double start[CF_NM_MAXP], step[CF_NM_MAXP]; /* initial point and simplex step */
+  double lo[CF_NM_MAXP], hi[CF_NM_MAXP];      /* bounds */
   int max_evals;            /* default 200 */
   double size_tol;          /* stop when the simplex size is below (default 1e-4) */
   int restarts;             /* after the simplex converges, a fresh one of the
@@ -192,11 +213,11 @@ typedef struct {
 struct cf_fit_journal; /* below, with the sweeps' checkpoints */
 
 typedef struct {
-  double x[3], f; /* best vertex after each iteration */
+  double x[CF_NM_MAXP], f; /* best vertex after each iteration */
 } cf_nm_step;
 
 typedef struct {
-  double best[3];
+  double best[CF_NM_MAXP];
   double f_best;     /* mean error (cm) on the training window (+inf: the start failed) */
   double f_start;    /* at the starting point (+inf if its simulation failed) */
   int evaluations, iterations, converged;
@@ -231,6 +252,11 @@ int cf_fit_nelder_mead_batch(int n, const cf_fit_target *const *tg, const cf_par
                              cf_error *err);
 /* Apply parameter vector x (o->n entries) to a point. */
 void cf_fit_point_set(cf_fit_point *pt, int n, const double *x);
+/* The same for all o->n + o->nk entries (the stiffnesses 10^x). */
+void cf_fit_point_set_all(cf_fit_point *pt, const cf_nm_options *o, const double *x);
+/* Append the stiffnesses of base->model to o (o->nk, kpar): start at
+ * base's values, simplex step a factor 2, bounds 1e-3 .. 1e6 N/m. */
+void cf_nm_options_stiffness(cf_nm_options *o, const cf_params *base);
 
 /* ------------------------------------ response-surface polish (polish.c) */
 /* The minimum of a quadratic fitted by least squares to the mean error on a
@@ -261,6 +287,44 @@ typedef struct {
 int cf_fit_polish(const cf_fit_target *tg, const cf_params *base, const cf_fit_point *fixed,
                   const cf_polish_options *o, int workers, const struct cf_fit_journal *kept,
                   cf_polish_result *res, cf_error *err);
+
+/* -------------------------------------- model comparison (compare.c) */
+/* Which cloth model explains a recording (thesis §4.1.4, Table 4.3): each
+ * model's parameters (delta, alpha and its stiffnesses,
+ * cf_fit_model_stiffness) fitted by the same Nelder-Mead on the training
+ * window, then one simulation of the recording at the fit measured on the
+ * testing window. */
+typedef struct {
+  int t0, t1;            /* training window (t1 <= 0: to the end) */
+  int test_t0, test_t1;  /* testing window (test_t1 <= 0: to the end) */
+  int max_evals;         /* per fit (0: 100 per fitted parameter) */
+  double delta0, alpha0; /* every fit's start (stiffnesses: base's) */
+} cf_compare_options;
+
+typedef struct {
+  int model;             /* cf_cloth_model */
+  int status;            /* CF_OK, or why the fit's start or the simulation at the fit failed */
+  char reason[256];
+  cf_fit_point fit;      /* delta, alpha and the stiffnesses (fitted ones; the
+                            rest of the model's at base's values) */
+  int nk, kpar[3];       /* the stiffnesses fitted */
+  double e_train_cm;     /* the fit's training error */
+  double e_test_cm, s_test_cm, d_max_test_cm; /* testing window: mean e, mean s, max d */
+  double wall_s;         /* the simulation of the recording (to the testing window's end) */
+  double iters_per_step; /* its projection iterations per step (0: no constraints) */
+  int evaluations, converged;
+  double fit_wall_s;     /* the fit's */
+} cf_compare_row;
+
+/* Fit the n models (models[n], cf_cloth_model) to tg, one per worker
+ * process (0: all cores); rows[n] (output).  base: the settings (its model
+ * is replaced, its stiffnesses start the fits), fixed: held parameters
+ * (beta, kappa, mu).  progress counts models done.  An error only for bad
+ * arguments or a failed worker; a model whose fit cannot start or whose
+ * simulation fails has its row's status set. */
+int cf_fit_compare(const cf_fit_target *tg, const cf_params *base, const cf_fit_point *fixed, int n,
+                   const int *models, const cf_compare_options *o, int workers, const cf_fit_progress *progress,
+                   cf_compare_row *rows, cf_error *err);
 
 /* ------------------------------------------------------------- grid sweep */
 typedef struct {

@@ -99,6 +99,8 @@ static int setup_nodes(cf_fit_run *r, cf_error *err) {
   return CF_OK;
 }
 
+const cf_params *cf_fit_run_params(const cf_fit_run *r) { return &r->base; }
+
 cf_fit_run *cf_fit_run_alloc(const cf_fit_target *tg, const cf_params *base, cf_error *err) {
   int top[2] = {0, tg->cols - 1};
   const int *ctrl = tg->n_ctrl > 0 ? tg->ctrl : top;
@@ -234,7 +236,7 @@ cf_drive_fix cf_fit_run_drive_fix(const cf_fit_run *r) { return r->fix; }
 const int *cf_fit_run_marker_nodes(const cf_fit_run *r) { return r->marker_node; }
 const cf_mesh *cf_fit_run_mesh(const cf_fit_run *r) { return r->mesh; }
 
-static double now_s(void) {
+double cf_fit_now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return t.tv_sec + 1e-9 * t.tv_nsec;
@@ -288,7 +290,7 @@ static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double pr
   if (t1 <= 0 || t1 > T) t1 = T;
   if (t0 < 0) t0 = 0;
   memset(res, 0, sizeof *res);
-  double start = now_s();
+  double start = cf_fit_now();
   if (r->bad[0]) {
     fail(res, CF_EINVAL, r->bad);
     return CF_OK;
@@ -298,6 +300,9 @@ static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double pr
   p.alpha = pt->alpha;
   p.beta = pt->beta;
   p.kappa = pt->kappa;
+  if (pt->k_stretch > 0) p.k_stretch = pt->k_stretch;
+  if (pt->k_shear > 0) p.k_shear = pt->k_shear;
+  if (pt->k_bend > 0) p.k_bend = pt->k_bend;
   cf_error err;
   cf_sim *s = cf_sim_alloc(r->mesh, &p, r->kin, r->n_kin, &err);
   if (s && put_obstacles(tg, s, pt->mu, &err)) {
@@ -344,7 +349,7 @@ static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double pr
   res->iterations = st.iterations;
   res->factorizations = st.factorizations;
   cf_sim_free(s);
-  res->wall_s = now_s() - start;
+  res->wall_s = cf_fit_now() - start;
   if (res->status) return CF_OK;
   /* pruned: divide by all window frames, so e_cm is a lower bound */
   int denom = res->pruned ? (t1 - t0) : counted;

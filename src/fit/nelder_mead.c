@@ -23,17 +23,49 @@ void cf_fit_point_set(cf_fit_point *pt, int n, const double *x) {
   if (n > CF_PARAM_MU) pt->mu = x[CF_PARAM_MU];
 }
 
+int cf_fit_model_stiffness(int model, int *which) {
+  if (model == CF_CLOTH_QUASI) return which[0] = CF_STIFF_SHEAR, 1;
+  if (model == CF_CLOTH_ELASTIC || model == CF_CLOTH_MASS_SPRING)
+    return which[0] = CF_STIFF_STRETCH, which[1] = CF_STIFF_SHEAR, 2;
+  return 0;
+}
+
+const char *cf_fit_stiffness_name(int k) {
+  static const char *const name[3] = {"k_stretch", "k_shear", "k_bend"};
+  return k >= 0 && k < 3 ? name[k] : "?";
+}
+
+static double *stiffness_of(cf_fit_point *pt, int k) {
+  return k == CF_STIFF_STRETCH ? &pt->k_stretch : k == CF_STIFF_SHEAR ? &pt->k_shear : &pt->k_bend;
+}
+
+void cf_fit_point_set_all(cf_fit_point *pt, const cf_nm_options *o, const double *x) {
+  cf_fit_point_set(pt, o->n, x);
+  for (int j = 0; j < o->nk; j++) *stiffness_of(pt, o->kpar[j]) = pow(10, x[o->n + j]);
+}
+
+void cf_nm_options_stiffness(cf_nm_options *o, const cf_params *base) {
+  const double k[3] = {base->k_stretch, base->k_shear, base->k_bend};
+  o->nk = cf_fit_model_stiffness(base->model, o->kpar);
+  for (int j = 0; j < o->nk; j++) {
+    int q = o->n + j;
+    o->start[q] = log10(k[o->kpar[j]] > 0 ? k[o->kpar[j]] : 1);
+    o->step[q] = log10(2.0);
+    o->lo[q] = -3, o->hi[q] = 6;
+  }
+}
+
 static double objective(const gsl_vector *v, void *params) {
   nm_ctx *c = params;
-  double x[3], outside = 0;
-  for (int i = 0; i < c->o->n; i++) {
+  double x[CF_NM_MAXP], outside = 0;
+  for (int i = 0; i < c->o->n + c->o->nk; i++) {
     x[i] = gsl_vector_get(v, i);
     if (x[i] < c->o->lo[i]) outside += c->o->lo[i] - x[i];
     if (x[i] > c->o->hi[i]) outside += x[i] - c->o->hi[i];
   }
   if (outside > 0) return PENALTY * (1 + outside);
   cf_fit_point pt = *c->base;
-  cf_fit_point_set(&pt, c->o->n, x);
+  cf_fit_point_set_all(&pt, c->o, x);
   cf_fit_result r;
   c->evals++;
   int rc = cf_fit_run_eval(c->run, &pt, c->o->t0, c->o->t1, 0, NULL, &r);
@@ -73,19 +105,20 @@ static int push_path(cf_nm_result *res, const double *x, double f, int n) {
 int cf_fit_nelder_mead(cf_fit_run *run, const cf_fit_point *base, const cf_nm_options *o,
                        cf_nm_result *res, cf_error *err) {
   memset(res, 0, sizeof *res);
-  if (o->n < 1 || o->n > 3)
-    return cf_error_set(err, CF_EINVAL, "Nelder-Mead: %d parameters, expected 1 to 3", o->n);
+  if (o->n < 1 || o->n > 3 || o->nk < 0 || o->nk > 2)
+    return cf_error_set(err, CF_EINVAL, "Nelder-Mead: %d + %d parameters, expected 1 to 3 and 0 to 2", o->n, o->nk);
+  int dim = o->n + o->nk;
   nm_ctx c = {run, base, o, 0, 0, ""};
-  gsl_multimin_function fn = {objective, (size_t)o->n, &c};
-  gsl_vector *x = gsl_vector_alloc(o->n), *step = gsl_vector_alloc(o->n);
-  gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, o->n);
+  gsl_multimin_function fn = {objective, (size_t)dim, &c};
+  gsl_vector *x = gsl_vector_alloc(dim), *step = gsl_vector_alloc(dim);
+  gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, dim);
   if (!x || !step || !m) {
     gsl_vector_free(x);
     gsl_vector_free(step);
     if (m) gsl_multimin_fminimizer_free(m);
     return cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory");
   }
-  for (int i = 0; i < o->n; i++) {
+  for (int i = 0; i < dim; i++) {
     gsl_vector_set(x, i, o->start[i]);
     gsl_vector_set(step, i, o->step[i]);
   }
@@ -99,14 +132,14 @@ int cf_fit_nelder_mead(cf_fit_run *run, const cf_fit_point *base, const cf_nm_op
     while (status == GSL_CONTINUE && c.evals < max_evals && rc == CF_OK) {
       if (gsl_multimin_fminimizer_iterate(m)) break;
       res->iterations++;
-      double xb[3];
-      for (int i = 0; i < o->n; i++) xb[i] = gsl_vector_get(m->x, i);
-      rc = push_path(res, xb, m->fval, o->n);
+      double xb[CF_NM_MAXP];
+      for (int i = 0; i < dim; i++) xb[i] = gsl_vector_get(m->x, i);
+      rc = push_path(res, xb, m->fval, dim);
       status = gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), tol);
     }
     /* restart a converged simplex at its best point while that pays */
     int gained = restart == 0 || f_conv - m->fval > CF_NM_RESTART_GAIN * f_conv;
-    if (status != GSL_SUCCESS || restart >= o->restarts || c.evals + o->n + 1 > max_evals || !gained || rc)
+    if (status != GSL_SUCCESS || restart >= o->restarts || c.evals + dim + 1 > max_evals || !gained || rc)
       break;
     f_conv = m->fval;
     gsl_vector_memcpy(x, m->x);
@@ -118,10 +151,10 @@ int cf_fit_nelder_mead(cf_fit_run *run, const cf_fit_point *base, const cf_nm_op
   /* never end worse than the start (acceptance: NM does not lose the grid
    * optimum); without an iteration GSL's fval is not set yet */
   if (res->iterations > 0 && m->fval <= res->f_start) {
-    for (int i = 0; i < o->n; i++) res->best[i] = gsl_vector_get(m->x, i);
+    for (int i = 0; i < dim; i++) res->best[i] = gsl_vector_get(m->x, i);
     res->f_best = m->fval;
   } else {
-    memcpy(res->best, o->start, sizeof(double) * o->n);
+    memcpy(res->best, o->start, sizeof(double) * dim);
     res->f_best = res->f_start;
   }
   if (res->start_failed) res->f_start = res->f_best = INFINITY; /* not the penalty GSL saw */

@@ -11,7 +11,7 @@
 enum { PATH_CAP = 1000 }; /* simplex steps kept per fit (iterations <= evaluations) */
 
 typedef struct {
-  double best[3], f_best, f_start;
+  double best[CF_NM_MAXP], f_best, f_start;
   int evaluations, iterations, converged, failed, start_failed, n_path, rc;
   char msg[256], failure[256];
   cf_nm_step path[PATH_CAP];
@@ -68,18 +68,21 @@ static int unpack(const nm_rec *r, cf_nm_result *res) {
 }
 
 /* A fit's task id: its place in the batch, start, steps, bounds, budget,
- * restarts, window and recording length. */
-static unsigned long long fit_id(int i, const cf_fit_target *tg, const cf_nm_options *o) {
-  double x[21] = {o->n, o->max_evals, o->size_tol, o->t0, o->t1, tg->T, tg->rho, tg->dt};
-  memcpy(x + 8, o->start, sizeof o->start), memcpy(x + 11, o->step, sizeof o->step);
-  memcpy(x + 14, o->lo, sizeof o->lo), memcpy(x + 17, o->hi, sizeof o->hi);
-  x[20] = o->restarts;
-  return cf_task_id("nm", i, x, 21);
+ * restarts, window, recording length, the cloth model and what it holds. */
+static unsigned long long fit_id(int i, const cf_fit_target *tg, const cf_nm_options *o, const cf_params *base,
+                                 const cf_fit_point *fixed) {
+  enum { M = CF_NM_MAXP };
+  double x[20 + 4 * M] = {o->n, o->nk, o->max_evals, o->size_tol, o->t0, o->t1, tg->T, tg->rho, tg->dt,
+                          o->restarts, base->model, base->k_stretch, base->k_shear, base->k_bend,
+                          fixed->beta, fixed->kappa, fixed->mu, fixed->k_stretch, fixed->k_shear, fixed->k_bend};
+  memcpy(x + 20, o->start, sizeof o->start), memcpy(x + 20 + M, o->step, sizeof o->step);
+  memcpy(x + 20 + 2 * M, o->lo, sizeof o->lo), memcpy(x + 20 + 3 * M, o->hi, sizeof o->hi);
+  return cf_task_id("nm", i, x, 20 + 4 * M);
 }
 
 static unsigned long long batch_id(int i, const void *arg) {
   const batch_ctx *c = arg;
-  return fit_id(i, c->tg[i], &c->o[i]);
+  return fit_id(i, c->tg[i], &c->o[i], c->base, c->fixed);
 }
 
 int cf_fit_nelder_mead_kept(cf_fit_run *run, const cf_fit_target *tg, const cf_fit_point *base,
@@ -87,7 +90,7 @@ int cf_fit_nelder_mead_kept(cf_fit_run *run, const cf_fit_target *tg, const cf_f
   if (!kept) return cf_fit_nelder_mead(run, base, o, res, err);
   nm_rec *r = calloc(1, sizeof *r);
   if (!r) return cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory");
-  unsigned long long id = fit_id(0, tg, o); /* as the first fit of a batch */
+  unsigned long long id = fit_id(0, tg, o, cf_fit_run_params(run), base); /* as the first fit of a batch */
   int rc;
   if (kept->load(kept->ctx, id, "nm", r, sizeof *r) && r->rc == CF_OK) {
     rc = unpack(r, res) ? cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory") : CF_OK;

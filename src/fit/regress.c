@@ -94,7 +94,7 @@ static int r_item(int i, void *arg, void *out, cf_error *werr) {
   r_ctx *c = arg;
   const cf_study_item *it = &c->items[i];
   double *e = out;
-  cf_fit_point pt = {0, 0, c->base->beta, c->base->kappa, 0}; /* held at base's */
+  cf_fit_point pt = {.beta = c->base->beta, .kappa = c->base->kappa}; /* held at base's */
   cf_formula_predict(c->f, it->S, it->V, it->tg->rho, &pt.delta, &pt.alpha);
   *e = PENALTY;
   if (!(pt.delta >= 0 && pt.alpha >= 0)) return CF_OK; /* outside the model's domain */

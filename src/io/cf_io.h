@@ -428,6 +428,34 @@ typedef struct {           /* sensitivity map (thesis Fig. 4.6) or 1-D scan (Fig
   cf_res_model model;
 } cf_res_sens;
 
+/* One cloth model of a comparison (`clothfit compare`, thesis Table 4.3):
+ * its parameters fitted on the training window, its errors on the testing
+ * window. */
+typedef struct {
+  char model[32];          /* "inextensible", "quasi-inextensible", "elastic", "mass-spring" */
+  int status;              /* CF_OK, or why the fit or the simulation at the fit failed */
+  char reason[256];
+  double delta, alpha;
+  double k_stretch, k_shear, k_bend; /* N/m (NaN: not a parameter of the model) */
+  char fitted[64];         /* the parameters fitted, blank-separated */
+  double e_train;          /* cm: the fit's training error */
+  double e_test, s_test, d_max_test; /* cm: testing window, mean e and s, max d */
+  double wall_s;           /* the simulation at the fit (to the testing window's end) */
+  double iters_per_step;   /* its projection iterations per step (0: no constraints) */
+  int evaluations, converged;
+  double fit_wall_s;
+} cf_res_compare_row;
+
+#define CF_RES_COMPARE_MAX 4
+typedef struct {
+  int n;
+  cf_res_compare_row row[CF_RES_COMPARE_MAX];
+  double train_t0_s, train_t1_s, test_t0_s, test_t1_s;
+  double start_delta, start_alpha;
+  cf_res_model model;      /* the settings held (kappa is the bending of every
+                              model but the mass-spring one) */
+} cf_res_compare;
+
 typedef struct {
   char name[256];          /* the group name: recording file stem */
   char recording[1024];    /* the recording file */
@@ -435,7 +463,8 @@ typedef struct {
   double rho, S, V, dt, duration;
   int frames;
   double truth_delta, truth_alpha; /* ground truth of synthetic recordings, NaN if unknown */
-  int has_sweep, has_fit, has_series, has_sens;
+  int has_sweep, has_fit, has_series, has_sens, has_compare;
+  cf_res_compare compare;
   cf_res_sweep sweep;
   cf_res_fit fit;
   cf_res_series series;

@@ -41,7 +41,7 @@ void cf_res_rec_clear(cf_res_rec *r) {
   cf_res_series_clear(&r->series);
   free(r->fit.path);
   r->fit.path = NULL, r->fit.n_path = 0;
-  r->has_sweep = r->has_fit = r->has_series = r->has_sens = 0;
+  r->has_sweep = r->has_fit = r->has_series = r->has_sens = r->has_compare = 0;
 }
 
 void cf_res_regression_clear(cf_res_regression *g) {

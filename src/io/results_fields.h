@@ -16,5 +16,6 @@ typedef struct {
 
 /* Terminated by a NULL name. */
 extern const cf_res_field cf_res_rec_fields[], cf_res_sweep_fields[], cf_res_fit_fields[], cf_res_series_fields[],
-    cf_res_sens_fields[], cf_res_reg_fields[], cf_res_prov_fields[];
+    cf_res_sens_fields[], cf_res_reg_fields[], cf_res_prov_fields[], cf_res_compare_fields[],
+    cf_res_compare_row_fields[];
 #endif

@@ -71,6 +71,17 @@
  *                          the grids [nm,1,1], reason [nm];
  *                          attrs kind ("map" | "delta" | "alpha" | "mu"),
  *                          at_delta, at_alpha, model settings
+ *     compare/             `clothfit compare`: attrs train_t0_s, train_t1_s,
+ *                          test_t0_s, test_t1_s, start_delta, start_alpha,
+ *                          model settings; a group per model compared, named
+ *                          after it ("inextensible", "quasi-inextensible",
+ *                          "elastic", "mass-spring"), attrs model, status,
+ *                          reason, delta, alpha, k_stretch, k_shear, k_bend
+ *                          (N/m, NaN: not the model's), fitted (the
+ *                          parameters fitted), error_train, error_test,
+ *                          std_test, max_d_test (cm), wall_s,
+ *                          iterations_per_step, evaluations, converged,
+ *                          fit_wall_s
  *   /regression            attrs d0..d3, a0..a3 (fitted), d0_start..a3_start
  *                          (least squares), R, R_start, E (cm), evaluations,
  *                          iterations, model settings; recordings [n] (group
@@ -171,6 +182,24 @@ const cf_res_field cf_res_reg_fields[] = {
     FD(cf_res_regression, "R", R),             FD(cf_res_regression, "R_start", R_start),
     FD(cf_res_regression, "E", E),             FI(cf_res_regression, "evaluations", evaluations),
     FI(cf_res_regression, "iterations", iterations), FM(cf_res_regression, model), {NULL, 0, 0, 0}};
+
+const cf_res_field cf_res_compare_fields[] = {
+    FD(cf_res_compare, "train_t0_s", train_t0_s), FD(cf_res_compare, "train_t1_s", train_t1_s),
+    FD(cf_res_compare, "test_t0_s", test_t0_s),   FD(cf_res_compare, "test_t1_s", test_t1_s),
+    FD(cf_res_compare, "start_delta", start_delta), FD(cf_res_compare, "start_alpha", start_alpha),
+    FM(cf_res_compare, model),                    {NULL, 0, 0, 0}};
+
+const cf_res_field cf_res_compare_row_fields[] = {
+    FS(cf_res_compare_row, "model", model),           FI(cf_res_compare_row, "status", status),
+    FS(cf_res_compare_row, "reason", reason),         FD(cf_res_compare_row, "delta", delta),
+    FD(cf_res_compare_row, "alpha", alpha),           FD(cf_res_compare_row, "k_stretch", k_stretch),
+    FD(cf_res_compare_row, "k_shear", k_shear),       FD(cf_res_compare_row, "k_bend", k_bend),
+    FS(cf_res_compare_row, "fitted", fitted),         FD(cf_res_compare_row, "error_train", e_train),
+    FD(cf_res_compare_row, "error_test", e_test),     FD(cf_res_compare_row, "std_test", s_test),
+    FD(cf_res_compare_row, "max_d_test", d_max_test), FD(cf_res_compare_row, "wall_s", wall_s),
+    FD(cf_res_compare_row, "iterations_per_step", iters_per_step),
+    FI(cf_res_compare_row, "evaluations", evaluations), FI(cf_res_compare_row, "converged", converged),
+    FD(cf_res_compare_row, "fit_wall_s", fit_wall_s), {NULL, 0, 0, 0}};
 
 const cf_res_field cf_res_prov_fields[] = {
     FS(cf_res_provenance, "tool_version", tool_version), FS(cf_res_provenance, "git_revision", git_revision),
@@ -278,6 +307,24 @@ static int write_sens(hid_t g, const void *part) {
 }
 
 typedef int (*part_writer)(hid_t g, const void *part);
+static int write_part(hid_t parent, const char *name, int has, part_writer fn, const void *part);
+
+static int write_compare_row(hid_t g, const void *part) { return write_fields(g, part, cf_res_compare_row_fields); }
+
+/* compare/ with a subgroup per model (named after it), listed in the order
+ * compared (creation order tracked) */
+static int write_compare(hid_t parent, const cf_res_rec *r) {
+  if (!r->has_compare) return 1;
+  const cf_res_compare *c = &r->compare;
+  hid_t pl = H5Pcreate(H5P_GROUP_CREATE);
+  H5Pset_link_creation_order(pl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+  hid_t g = H5Gcreate2(parent, "compare", H5P_DEFAULT, pl, H5P_DEFAULT);
+  int ok = g >= 0 && write_fields(g, c, cf_res_compare_fields);
+  for (int i = 0; ok && i < c->n; i++) ok = write_part(g, c->row[i].model, 1, write_compare_row, &c->row[i]);
+  if (g >= 0) H5Gclose(g);
+  H5Pclose(pl);
+  return ok;
+}
 
 /* Group `name` under parent written by fn (skipped when has == 0). */
 static int write_part(hid_t parent, const char *name, int has, part_writer fn, const void *part) {
@@ -294,7 +341,8 @@ static int write_rec(hid_t parent, const cf_res_rec *r) {
            write_part(g, "sweep", r->has_sweep, write_sweep, &r->sweep) &&
            write_part(g, "fit", r->has_fit, write_fit, &r->fit) &&
            write_part(g, "series", r->has_series, write_series, &r->series) &&
-           write_part(g, "sensitivity", r->has_sens, write_sens, &r->sens);
+           write_part(g, "sensitivity", r->has_sens, write_sens, &r->sens) &&
+           write_compare(g, r);
   if (g >= 0) H5Gclose(g);
   return ok;
 }

@@ -166,6 +166,31 @@ static int read_regression(rd *r, void *part) {
   return read_vec(r, "error_formula", &g->n_used, &g->e_hat);
 }
 
+static herr_t compare_name(hid_t g, const char *name, const H5L_info_t *info, void *arg) {
+  (void)g, (void)info;
+  cf_res_compare *c = arg;
+  if (c->n >= CF_RES_COMPARE_MAX) return 1; /* stop: more than the models there are */
+  snprintf(c->row[c->n++].model, sizeof c->row[0].model, "%s", name);
+  return 0;
+}
+
+static int read_compare(rd *r, void *part) {
+  cf_res_compare *c = part;
+  read_fields(r->g, c, cf_res_compare_fields);
+  hsize_t idx = 0;
+  if (H5Literate(r->g, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, compare_name, c) < 0) {
+    c->n = 0, idx = 0;
+    if (H5Literate(r->g, H5_INDEX_NAME, H5_ITER_INC, &idx, compare_name, c) < 0) return bad(r, "", "unlistable");
+  }
+  for (int i = 0; i < c->n; i++) {
+    hid_t g = H5Gopen2(r->g, c->row[i].model, H5P_DEFAULT);
+    if (g < 0) return bad(r, c->row[i].model, "not a group");
+    read_fields(g, &c->row[i], cf_res_compare_row_fields);
+    H5Gclose(g);
+  }
+  return CF_OK;
+}
+
 /* Group `name` of parent (at path `where`) read by fn; *has = 1 if present. */
 static int read_part(hid_t parent, const char *path, const char *where, const char *name, int *has,
                      int (*fn)(rd *, void *), void *part, cf_error *err) {
@@ -189,6 +214,7 @@ static int read_rec(hid_t recs, const char *path, cf_res_rec *rec, cf_error *err
   if (!rc) rc = read_part(g, path, where, "fit", &rec->has_fit, read_fit, &rec->fit, err);
   if (!rc) rc = read_part(g, path, where, "series", &rec->has_series, read_series, &rec->series, err);
   if (!rc) rc = read_part(g, path, where, "sensitivity", &rec->has_sens, read_sens, &rec->sens, err);
+  if (!rc) rc = read_part(g, path, where, "compare", &rec->has_compare, read_compare, &rec->compare, err);
   H5Gclose(g);
   return rc;
 }

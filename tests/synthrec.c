@@ -32,6 +32,10 @@ double *cf_test_shaken_recording(const cf_test_rec_spec *sp) {
   p.dt = sp->dt > 0 ? sp->dt : 0.01;
   p.kappa = sp->kappa;
   if (sp->tol > 0) p.tol = sp->tol;
+  p.model = sp->model;
+  if (sp->k_stretch > 0) p.k_stretch = sp->k_stretch;
+  if (sp->k_shear > 0) p.k_shear = sp->k_shear;
+  if (sp->k_bend > 0) p.k_bend = sp->k_bend;
   cf_error err;
   cf_sim *s = m ? cf_sim_alloc(m, &p, kin, 2, &err) : NULL;
   if (!s) {
@@ -42,6 +46,7 @@ double *cf_test_shaken_recording(const cf_test_rec_spec *sp) {
   memcpy(x0, m->x + 3 * kin[0], 3 * sizeof(double));
   memcpy(x0 + 3, m->x + 3 * kin[1], 3 * sizeof(double));
   cf_drive d = {CF_DRIVE_SHAKE, sp->amplitude, sp->frequency, {0, 1, 0}};
+  if (sp->axis[0] || sp->axis[1] || sp->axis[2]) memcpy(d.axis, sp->axis, sizeof d.axis);
   unsigned long long seed = sp->seed ? sp->seed : 12345;
   for (int k = 0; k < sp->T; k++) {
     if (k) {

@@ -14,6 +14,9 @@ typedef struct {
   unsigned long long seed;
   double kappa;            /* bending stiffness (0: none) */
   double tol;              /* projection tolerance (0: the default 1e-3) */
+  int model;               /* cf_cloth_model (0: inextensible) */
+  double k_stretch, k_shear, k_bend; /* its stiffnesses (0: cf_params_default's) */
+  double axis[3];          /* the shake's direction (0: across the plane, y) */
 } cf_test_rec_spec;
 
 /* [T*rows*cols*3] malloc'ed; exits the test with a message on failure. */

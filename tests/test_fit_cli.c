@@ -108,7 +108,7 @@ static int same_v(const double *a, const double *b, int n) {
   return 1;
 }
 
-static const cf_res_model MODEL = {1e-3, 0.02, 1e-4, 50, NAN};
+static const cf_res_model MODEL = {1e-3, 0.02, 1e-4, 50, NAN, "inextensible", NAN, NAN, NAN};
 
 static int same_model(const cf_res_model *a, const cf_res_model *b) {
   return a->kappa == b->kappa && a->beta == b->beta && a->tol == b->tol && a->max_iter == b->max_iter &&
@@ -535,7 +535,7 @@ static void fit_model(const char *rec) {
   free(o), free(e);
   cf_results r;
   cf_error err = {0, ""};
-  cf_res_model want = {0, 0, 1e-3, 50, NAN};
+  cf_res_model want = {0, 0, 1e-3, 50, NAN, "inextensible", NAN, NAN, NAN};
   CHECK(cf_results_read(res, &r, &err) == CF_OK && r.n == 1, "%s", err.msg);
   if (r.n == 1)
     CHECK(r.recs[0].has_fit && r.recs[0].has_sweep && same_model(&r.recs[0].fit.model, &want) &&

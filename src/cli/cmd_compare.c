@@ -21,7 +21,9 @@ static const char *help =
     "membrane) and mass-spring (structural, shear and bending springs).  Each\n"
     "model's parameters (delta, alpha and its stiffnesses: quasi-inextensible\n"
     "k_shear, elastic and mass-spring k_stretch and k_shear, as log10) are fitted\n"
-    "by the same Nelder-Mead on the training window, from the same start; then the\n"
+    "by the same Nelder-Mead on the training window, from the same start (by\n"
+    "default the best point of the default (delta, alpha) grid of clothfit sweep\n"
+    "over the training window, simulated with the inextensible model); then the\n"
     "recording is simulated at the fit and measured on the testing window.  The\n"
     "table: mean error e and max dispersion d (cm) on the testing window, the\n"
     "simulation's wall time, the projection's iterations per step ('-' for the\n"
@@ -32,9 +34,8 @@ static const char *help =
     "  --models LIST   comma-separated (default: all four)\n"
     "  --train A:B     training window as fractions of the recording (default\n"
     "                  0:0.5); testing = from B to the end\n"
-    "  --start D,A     every fit's start (default delta = rho/2, alpha = 2 rho, the\n"
-    "                  centre of the parameter box; stiffnesses: --k-stretch,\n"
-    "                  --k-shear)\n"
+    "  --start D,A     every fit's start instead of the grid's best point (the\n"
+    "                  stiffnesses start at --k-stretch, --k-shear)\n"
     "  --max-evals N   simulations per fit (default 100 per fitted parameter)\n"
     "  --workers N     worker processes (default 0: all cores)\n"
     "  -o RESULTS.h5   store the comparison (/recordings/NAME/compare, added to\n"
@@ -111,82 +112,24 @@ static void store_row(const cf_compare_row *r, const cf_params *base, cf_res_com
   o->evaluations = r->evaluations, o->converged = r->converged, o->fit_wall_s = r->fit_wall_s;
 }
 
-/* The row with the lowest testing error (-1: none succeeded). */
-static int best_row(const cf_res_compare *c) {
-  int b = -1;
-  for (int i = 0; i < c->n; i++)
-    if (c->row[i].status == CF_OK && isfinite(c->row[i].e_test) && (b < 0 || c->row[i].e_test < c->row[b].e_test))
-      b = i;
-  return b;
-}
-
-static void print_params(const cf_res_compare_row *r) {
-  printf("delta %.5f alpha %.5f", r->delta, r->alpha);
-  const double k[3] = {r->k_stretch, r->k_shear, r->k_bend};
-  for (int j = 0; j < 3; j++)
-    if (isfinite(k[j])) printf(" %s %.4g%s", cf_fit_stiffness_name(j), k[j], strstr(r->fitted, cf_fit_stiffness_name(j)) ? "" : " (held)");
-}
-
-static void print_table(const cf_res_rec *rec) {
-  const cf_res_compare *c = &rec->compare;
-  printf("compare           %s: %d model(s) fitted on [%.2f, %.2f) s from delta %.5f alpha %.5f, tested on [%.2f, "
-         "%.2f) s\n", rec->name, c->n, c->train_t0_s, c->train_t1_s, c->start_delta, c->start_alpha, c->test_t0_s,
-         c->test_t1_s);
-  printf("%-19s %9s %9s %8s %9s %9s %5s  %s\n", "model", "e_test", "max_d", "time_s", "iter/step", "e_train", "evals",
-         "fitted parameters (cm: errors; N/m: stiffnesses)");
-  for (int i = 0; i < c->n; i++) {
-    const cf_res_compare_row *r = &c->row[i];
-    printf("%-19s ", r->model);
-    if (r->status != CF_OK) {
-      printf("failed: %s\n", r->reason);
-      continue;
-    }
-    printf("%9.4f %9.4f %8.3f ", r->e_test, r->d_max_test, r->wall_s);
-    if (r->iters_per_step > 0) printf("%9.2f ", r->iters_per_step);
-    else printf("%9s ", "-");
-    printf("%9.4f %5d  ", r->e_train, r->evaluations);
-    print_params(r);
-    printf("%s\n", r->converged ? "" : " (not converged)");
-  }
-  int b = best_row(c);
-  printf("lowest testing error: %s\n", b >= 0 ? c->row[b].model : "none (every model failed)");
-}
-
-static void print_json(const cf_res_rec *rec, const char *out) {
-  const cf_res_compare *c = &rec->compare;
-  int b = best_row(c);
-  printf("{");
-  cf_cli_json_str("recording", rec->recording, 1);
-  printf(",\"train_window_s\":[%.6g,%.6g],\"test_window_s\":[%.6g,%.6g]", c->train_t0_s, c->train_t1_s, c->test_t0_s,
-         c->test_t1_s);
-  cf_cli_json_str("best", b >= 0 ? c->row[b].model : NULL, 0);
-  printf(",\"models\":[");
-  for (int i = 0; i < c->n; i++) {
-    const cf_res_compare_row *r = &c->row[i];
-    printf(i ? ",{" : "{");
-    cf_cli_json_str("model", r->model, 1);
-    cf_cli_json_str("status", cf_status_name(r->status), 0);
-    cf_cli_json_str("reason", r->reason, 0);
-    cf_cli_json_num("delta", r->delta, 0);
-    cf_cli_json_num("alpha", r->alpha, 0);
-    cf_cli_json_num("k_stretch", r->k_stretch, 0);
-    cf_cli_json_num("k_shear", r->k_shear, 0);
-    cf_cli_json_num("k_bend", r->k_bend, 0);
-    cf_cli_json_str("fitted", r->fitted, 0);
-    cf_cli_json_num("train_error_cm", r->e_train, 0);
-    cf_cli_json_num("test_error_cm", r->e_test, 0);
-    cf_cli_json_num("test_std_cm", r->s_test, 0);
-    cf_cli_json_num("test_max_d_cm", r->d_max_test, 0);
-    cf_cli_json_num("sim_wall_s", r->wall_s, 0);
-    cf_cli_json_num("iterations_per_step", r->iters_per_step, 0);
-    cf_cli_json_num("evaluations", r->evaluations, 0);
-    cf_cli_json_num("converged", r->converged, 0);
-    cf_cli_json_num("fit_wall_s", r->fit_wall_s, 0);
-    printf("}");
-  }
-  printf("]");
-  cf_cli_json_str("output", out, 0);
-  printf("}\n");
+/* The best point of the default grid over [t0, t1) with in's (the
+ * inextensible) model, pruned beyond 1.5 x the best: 0, or 1 after the
+ * error. */
+static int grid_start(const cmp_args *a, const cf_fit_input *in, int t0, int t1, double *d0, double *a0) {
+  cf_cli_grid gd, ga;
+  if (cf_cli_grids("compare", NULL, NULL, &gd, &ga)) return 1;
+  cf_res_rec scratch;
+  memset(&scratch, 0, sizeof scratch);
+  cf_cli_bar bar;
+  cf_error err = {0, ""};
+  cf_cli_bar_start(&bar, "compare: sweep", (long)gd.n * ga.n);
+  int rc = cf_cli_sweep(in, &gd, &ga, NULL, t0, t1, a->nw, 1.5, &bar, NULL, &scratch, &err);
+  cf_cli_bar_end(&bar);
+  if (!rc && scratch.sweep.best < 0) rc = cf_error_set(&err, CF_ENOCONV, "%s: every point of the grid start failed "
+                                                       "(give --start D,A)", in->path);
+  if (!rc) cf_res_sweep_at(&scratch.sweep, scratch.sweep.best, d0, a0, NULL);
+  cf_res_rec_clear(&scratch);
+  return rc ? cf_cli_fail("compare", "%s", err.msg) : 0;
 }
 
 static int run(const cmp_args *a, const cf_fit_input *in, cf_res_rec *rec) {
@@ -195,9 +138,9 @@ static int run(const cmp_args *a, const cf_fit_input *in, cf_res_rec *rec) {
   if (t1 - t0 < 2 || T - t1 < 2)
     return cf_cli_fail("compare", "%s: the training window holds %d frame(s) and the testing window %d; change "
                        "--train", in->path, t1 - t0, T - t1);
-  double rho = in->tg.rho;
-  cf_compare_options o = {t0, t1, t1, T, a->me, isfinite(a->d0) ? a->d0 : 0.5 * rho,
-                          isfinite(a->a0) ? a->a0 : 2 * rho};
+  double d0 = a->d0, a0 = a->a0;
+  if (!isfinite(d0) && grid_start(a, in, t0, t1, &d0, &a0)) return 1;
+  cf_compare_options o = {t0, t1, t1, T, a->me, d0, a0};
   cf_compare_row rows[CF_CLOTH_MODELS];
   memset(rows, 0, sizeof rows);
   cf_cli_bar bar;
@@ -246,9 +189,15 @@ int cmd_compare(int argc, char **argv) {
   if (!rc && !rec) rc = cf_cli_fail("compare", "out of memory");
   rc = rc || run(&a, in, rec) || cf_cli_results_write("compare", a.out, &res);
   if (!rc) {
-    print_table(rec);
+    cf_cli_compare_text(rec);
     if (a.out) printf("results: %s\n", a.out);
-    if (a.json) print_json(rec, a.out);
+    if (a.json) {
+      printf("{");
+      cf_cli_json_str("recording", rec->recording, 1);
+      cf_cli_compare_json(&rec->compare);
+      cf_cli_json_str("output", a.out, 0);
+      printf("}\n");
+    }
   }
   cf_results_free(&res);
   cf_cli_free_inputs(in, in ? 1 : 0);

@@ -310,6 +310,14 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   if (f->n_params < 3 && isfinite(f->model.mu)) snprintf(held_mu, sizeof held_mu, ", mu %g", f->model.mu);
   printf("model             kappa %g, beta %g, tol %g, max_iter %d%s (held fixed)\n", f->model.kappa, f->model.beta,
          f->model.tol, f->model.max_iter, held_mu);
+  if (strcmp(f->model.cloth, "inextensible")) {
+    printf("cloth model       %s:", f->model.cloth);
+    const double k[3] = {f->model.k_stretch, f->model.k_shear, f->model.k_bend};
+    for (int j = 0; j < 3; j++)
+      if (isfinite(k[j]))
+        printf(" %s %.5g%s", cf_fit_stiffness_name(j), k[j], strstr(f->stiffness, cf_fit_stiffness_name(j)) ? " (fitted)" : " (held)");
+    printf(" N/m\n");
+  }
   if (a->out) printf("results           %s\n", a->out);
   if (!a->json) return;
   printf("{");
@@ -342,6 +350,11 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_json_num("tol", f->model.tol, 0);
   cf_cli_json_num("mu_held", f->model.mu, 0);
   printf(",\"max_iter\":%d", f->model.max_iter);
+  cf_cli_json_str("cloth_model", f->model.cloth, 0);
+  cf_cli_json_num("k_stretch", f->model.k_stretch, 0);
+  cf_cli_json_num("k_shear", f->model.k_shear, 0);
+  cf_cli_json_num("k_bend", f->model.k_bend, 0);
+  cf_cli_json_str("stiffness_fitted", f->stiffness, 0);
   cf_cli_json_str("recording", rec->recording, 0);
   printf(",\"tasks_resumed\":%d", a->resumed);
   cf_cli_json_str("output", a->out, 0);

@@ -137,7 +137,7 @@ static int confidence(const sweep_args *a, cf_fit_input *in, int n, cf_cli_tasks
     if (w->best < 0) continue;
     double d, al;
     cf_res_sweep_at(w, w->best, &d, &al, &in[i].fixed.mu); /* at the best mu of a mu grid */
-    it[m] = (cf_cli_conf_item){&in[i], d, al, 0, 0, &w->conf};
+    it[m] = (cf_cli_conf_item){&in[i], d, al, 0, 0, &w->conf, NULL};
     cf_cli_window_frames(&in[i], a->w0, a->w1, &it[m].t0, &it[m].t1);
     m++;
   }

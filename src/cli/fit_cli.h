@@ -226,12 +226,14 @@ int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, c
 int cf_cli_confidence(const cf_fit_input *const *in, int n, int workers, const cf_fit_journal *kept,
                       cf_res_rec *const *recs, cf_error *err);
 /* The same at given points: each item's (delta, alpha) over its frames
- * [t0, t1) (t1 0: to the end), the result into *out. */
+ * [t0, t1) (t1 0: to the end), the result into *out; model (may be NULL:
+ * in's) the settings of the point, whose stiffnesses are held (a fit's). */
 typedef struct {
   const cf_fit_input *in;
   double delta, alpha;
   int t0, t1;
   cf_res_conf *out;
+  const cf_res_model *model;
 } cf_cli_conf_item;
 int cf_cli_confidence_at(const cf_cli_conf_item *it, int n, int workers, const cf_fit_journal *kept, cf_error *err);
 /* One line on the confidence of a fit ("" if not computed) into buf. */
@@ -241,6 +243,11 @@ void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size);
 void cf_cli_warn_unidentifiable(const char *cmd, const cf_results *r);
 /* ,"delta_interval":[lo,hi],"alpha_interval":[lo,hi],"identifiable":... */
 void cf_cli_json_conf(const cf_res_conf *c);
+/* A comparison of cloth models (clothfit compare): its table on stdout,
+ * and its JSON keys (",train_window_s":[..] ... ,"models":[..]) without
+ * braces. */
+void cf_cli_compare_text(const cf_res_rec *rec);
+void cf_cli_compare_json(const cf_res_compare *c);
 /* One line on the polish of a fit (fit --polish; "" when none) into buf. */
 void cf_cli_polish_text(const cf_res_fit *f, char *buf, size_t size);
 /* ,"polish":..,"polished":..,"polish_evaluations":..,"nm_delta":..,

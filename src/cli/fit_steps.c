@@ -84,6 +84,11 @@ static void store_fit(const cf_fit_input *in, cf_res_fit *f, const cf_nm_result 
   f->failed_evaluations = nr->failed;
   snprintf(f->failure, sizeof f->failure, "%s", nr->failure);
   snprintf(f->starts_tried, sizeof f->starts_tried, "%s", start_kind);
+  int which[3], nk = cf_fit_model_stiffness(in->base.model, which);
+  f->stiffness[0] = 0;
+  for (int j = 0; j < nk; j++)
+    snprintf(f->stiffness + strlen(f->stiffness), sizeof f->stiffness - strlen(f->stiffness), "%s%s", j ? " " : "",
+             cf_fit_stiffness_name(which[j]));
 }
 
 /* Errors of the optimum on the windows from its per-frame errors. */
@@ -106,6 +111,24 @@ static cf_fit_point point_at(const cf_fit_input *in, double delta, double alpha)
   return pt;
 }
 
+/* The stiffnesses of the settings m (a fit's, may be NULL) held at pt. */
+static void held_stiffness(cf_fit_point *pt, const cf_res_model *m) {
+  if (!m) return;
+  if (isfinite(m->k_stretch)) pt->k_stretch = m->k_stretch;
+  if (isfinite(m->k_shear)) pt->k_shear = m->k_shear;
+  if (isfinite(m->k_bend)) pt->k_bend = m->k_bend;
+}
+
+/* in with the stiffnesses of the optimum of nr (fitted with o) held, for the
+ * steps after the fit (a shallow copy: it shares in's arrays). */
+static cf_fit_input fitted_input(const cf_fit_input *in, const cf_nm_options *o, const cf_nm_result *nr) {
+  cf_fit_input f = *in;
+  cf_fit_point pt = in->fixed;
+  cf_fit_point_set_all(&pt, o, nr->best);
+  f.fixed.k_stretch = pt.k_stretch, f.fixed.k_shear = pt.k_shear, f.fixed.k_bend = pt.k_bend;
+  return f;
+}
+
 /* mu's simplex step and bounds when it is fitted (thesis Table 4.7: fitted
  * values 0 to 2). */
 #define CF_CLI_MU_STEP 0.2
@@ -117,7 +140,8 @@ static void nm_options(const cf_fit_input *in, double d0, double a0, int t0, int
     o->n = 3;
     o->start[2] = in->fixed.mu, o->step[2] = CF_CLI_MU_STEP, o->lo[2] = 0, o->hi[2] = CF_CLI_MU_MAX;
   }
-  o->t0 = t0, o->t1 = t1, o->max_evals = max_evals > 0 ? max_evals : 200;
+  cf_nm_options_stiffness(o, &in->base);
+  o->t0 = t0, o->t1 = t1, o->max_evals = max_evals > 0 ? max_evals : o->nk ? 100 * (o->n + o->nk) : 200;
 }
 
 /* in->polish: the response-surface estimate around nr's optimum into pr
@@ -195,9 +219,10 @@ int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *star
   int rc = cf_fit_nelder_mead_kept(run, &in->tg, &in->fixed, &o, kept, &nr, err);
   cf_fit_run_free(run);
   cf_polish_result pr;
+  cf_fit_input fin = rc ? *in : fitted_input(in, &o, &nr);
   if (!rc && nr.start_failed) snprintf(start_failure, 256, "%s", nr.failure[0] ? nr.failure : "failed");
-  else if (!rc && !(rc = polish(in, &nr, t0, t1, workers, kept, &pr, err)))
-    rc = store_refined(in, &nr, &pr, start_kind, d0, a0, t0, t1, rec, err);
+  else if (!rc && !(rc = polish(&fin, &nr, t0, t1, workers, kept, &pr, err)))
+    rc = store_refined(&fin, &nr, &pr, start_kind, d0, a0, t0, t1, rec, err);
   if (bar) bar->offset += o.max_evals;
   cf_nm_result_free(&nr);
   return with_file(in, err, rc);
@@ -217,8 +242,9 @@ int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, c
                                   err);
   for (int i = 0; !rc && i < n; i++) {
     cf_polish_result pr;
-    if (!nr[i].start_failed && !(rc = polish(in[i], &nr[i], 0, in[i]->tg.T, workers, kept, &pr, err)))
-      rc = store_refined(in[i], &nr[i], &pr, "grid", d0[i], a0[i], 0, in[i]->tg.T, recs[i], err);
+    cf_fit_input fin = fitted_input(in[i], &o[i], &nr[i]);
+    if (!nr[i].start_failed && !(rc = polish(&fin, &nr[i], 0, in[i]->tg.T, workers, kept, &pr, err)))
+      rc = store_refined(&fin, &nr[i], &pr, "grid", d0[i], a0[i], 0, in[i]->tg.T, recs[i], err);
     else if (nr[i].start_failed && cf_dist_rank() == 0) /* under mpirun: once */
       fprintf(stderr, "clothfit: warning: %s: no Nelder-Mead: the simulation at the grid optimum failed this time "
               "(%s); the grid optimum is kept\n", in[i]->name, nr[i].failure);
@@ -235,7 +261,8 @@ int cf_cli_confidence_at(const cf_cli_conf_item *it, int n, int workers, const c
   cf_confidence *c = calloc((size_t)n + 1, sizeof *c);
   int rc = tg && at && t0 && t1 && c ? CF_OK : cf_error_set(err, CF_ENOMEM, "out of memory");
   for (int i = 0; !rc && i < n; i++)
-    tg[i] = &it[i].in->tg, at[i] = point_at(it[i].in, it[i].delta, it[i].alpha), t0[i] = it[i].t0, t1[i] = it[i].t1;
+    tg[i] = &it[i].in->tg, at[i] = point_at(it[i].in, it[i].delta, it[i].alpha), t0[i] = it[i].t0, t1[i] = it[i].t1,
+    held_stiffness(&at[i], it[i].model);
   /* one model for the batch: the commands give every recording the same */
   if (!rc && n > 0)
     rc = cf_fit_confidence_batch(n, tg, &it[0].in->base, &it[0].in->fixed, at, t0, t1, workers, kept, c, err);
@@ -261,7 +288,8 @@ int cf_cli_confidence(const cf_fit_input *const *in, int n, int workers, const c
     cf_res_fit *f = &recs[i]->fit;
     if (!recs[i]->has_fit || !isfinite(f->x[0]) || !isfinite(f->x[1])) continue;
     it[m++] = (cf_cli_conf_item){in[i], f->x[0], f->x[1], (int)lround(f->train_t0_s / in[i]->tg.dt),
-                                 f->train_t1_s > 0 ? (int)lround(f->train_t1_s / in[i]->tg.dt) : 0, &f->conf};
+                                 f->train_t1_s > 0 ? (int)lround(f->train_t1_s / in[i]->tg.dt) : 0, &f->conf,
+                                 &f->model};
   }
   int rc = cf_cli_confidence_at(it, m, workers, kept, err);
   free(it);

@@ -282,3 +282,72 @@ void cf_cli_json_polish(const cf_res_fit *f) {
   cf_cli_json_num("nm_train_error_cm", known ? f->f_nm : NAN, 0);
   cf_cli_json_str("polish_why", f->polish_why[0] ? f->polish_why : NULL, 0);
 }
+
+/* ---------------------------------------------- compare (thesis Table 4.3) */
+/* The row with the lowest testing error (-1: none succeeded). */
+static int best_row(const cf_res_compare *c) {
+  int b = -1;
+  for (int i = 0; i < c->n; i++)
+    if (c->row[i].status == CF_OK && isfinite(c->row[i].e_test) && (b < 0 || c->row[i].e_test < c->row[b].e_test))
+      b = i;
+  return b;
+}
+
+static void print_params(const cf_res_compare_row *r) {
+  printf("delta %.5f alpha %.5f", r->delta, r->alpha);
+  const double k[3] = {r->k_stretch, r->k_shear, r->k_bend};
+  for (int j = 0; j < 3; j++)
+    if (isfinite(k[j])) printf(" %s %.4g%s", cf_fit_stiffness_name(j), k[j], strstr(r->fitted, cf_fit_stiffness_name(j)) ? "" : " (held)");
+}
+
+void cf_cli_compare_text(const cf_res_rec *rec) {
+  const cf_res_compare *c = &rec->compare;
+  printf("compare           %s: %d model(s) fitted on [%.2f, %.2f) s from delta %.5f alpha %.5f, tested on [%.2f, "
+         "%.2f) s\n", rec->name, c->n, c->train_t0_s, c->train_t1_s, c->start_delta, c->start_alpha, c->test_t0_s,
+         c->test_t1_s);
+  printf("%-19s %9s %9s %8s %9s %9s %5s  %s\n", "model", "e_test", "max_d", "time_s", "iter/step", "e_train", "evals",
+         "fitted parameters (cm: errors; N/m: stiffnesses)");
+  for (int i = 0; i < c->n; i++) {
+    const cf_res_compare_row *r = &c->row[i];
+    printf("%-19s ", r->model);
+    if (r->status != CF_OK) {
+      printf("failed: %s\n", r->reason);
+      continue;
+    }
+    printf("%9.4f %9.4f %8.3f ", r->e_test, r->d_max_test, r->wall_s);
+    if (r->iters_per_step > 0) printf("%9.2f ", r->iters_per_step);
+    else printf("%9s ", "-");
+    printf("%9.4f %5d  ", r->e_train, r->evaluations);
+    print_params(r);
+    printf("%s\n", r->converged ? "" : " (not converged)");
+  }
+  int b = best_row(c);
+  printf("lowest testing error: %s\n", b >= 0 ? c->row[b].model : "none (every model failed)");
+}
+
+void cf_cli_compare_json(const cf_res_compare *c) {
+  int b = best_row(c);
+  printf(",\"train_window_s\":[%.6g,%.6g],\"test_window_s\":[%.6g,%.6g]", c->train_t0_s, c->train_t1_s, c->test_t0_s,
+         c->test_t1_s);
+  cf_cli_json_num("start_delta", c->start_delta, 0);
+  cf_cli_json_num("start_alpha", c->start_alpha, 0);
+  cf_cli_json_str("best", b >= 0 ? c->row[b].model : NULL, 0);
+  printf(",\"models\":[");
+  for (int i = 0; i < c->n; i++) {
+    const cf_res_compare_row *r = &c->row[i];
+    printf(i ? ",{" : "{");
+    cf_cli_json_str("model", r->model, 1);
+    cf_cli_json_str("status", cf_status_name(r->status), 0);
+    cf_cli_json_str("reason", r->reason, 0);
+    const char *k[] = {"delta", "alpha", "k_stretch", "k_shear", "k_bend", "train_error_cm", "test_error_cm",
+                       "test_std_cm", "test_max_d_cm", "sim_wall_s", "iterations_per_step", "fit_wall_s"};
+    const double v[] = {r->delta, r->alpha, r->k_stretch, r->k_shear, r->k_bend, r->e_train, r->e_test,
+                        r->s_test, r->d_max_test, r->wall_s, r->iters_per_step, r->fit_wall_s};
+    for (size_t q = 0; q < sizeof v / sizeof v[0]; q++) cf_cli_json_num(k[q], v[q], 0);
+    cf_cli_json_str("fitted", r->fitted, 0);
+    cf_cli_json_num("evaluations", r->evaluations, 0);
+    cf_cli_json_num("converged", r->converged, 0);
+    printf("}");
+  }
+  printf("]");
+}

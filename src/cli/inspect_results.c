@@ -56,6 +56,10 @@ static void prov_text(const char *path, const cf_results *r) {
 static void model_text(const char *indent, const cf_res_model *m) {
   printf("%smodel settings kappa %g, beta %g, tol %g, max_iter %d", indent, m->kappa, m->beta, m->tol, m->max_iter);
   if (isfinite(m->mu)) printf(", mu %g", m->mu);
+  if (m->cloth[0] && strcmp(m->cloth, "inextensible")) printf(", %s model", m->cloth);
+  const double k[3] = {m->k_stretch, m->k_shear, m->k_bend};
+  for (int j = 0; j < 3; j++)
+    if (isfinite(k[j])) printf(", %s %g", cf_fit_stiffness_name(j), k[j]);
   printf("\n");
 }
 
@@ -126,6 +130,7 @@ static void rec_text(const cf_res_rec *c) {
                                     c->series.cols);
     printf("\n");
   }
+  if (c->has_compare) cf_cli_compare_text(c);
   if (!c->has_sens) return;
   printf("  sensitivity     %s, %d x %d", c->sens.kind, c->sens.nd, c->sens.na);
   if (c->sens.nm > 0) printf(" x %d (mu %.6g .. %.6g)", c->sens.nm, c->sens.mu[0], c->sens.mu[c->sens.nm - 1]);
@@ -149,6 +154,10 @@ static void json_model(const cf_res_model *m) {
   cf_cli_json_num("tol", m->tol, 0);
   json_int("max_iter", m->max_iter);
   cf_cli_json_num("mu_held", m->mu, 0);
+  cf_cli_json_str("cloth_model", m->cloth[0] ? m->cloth : "inextensible", 0);
+  cf_cli_json_num("k_stretch", m->k_stretch, 0);
+  cf_cli_json_num("k_shear", m->k_shear, 0);
+  cf_cli_json_num("k_bend", m->k_bend, 0);
 }
 
 static void json_array(const char *key, const double *v, int n) {
@@ -267,6 +276,14 @@ static void rec_json(const cf_res_rec *c, int first) {
     printf("}");
   } else {
     printf(",\"sensitivity\":null");
+  }
+  if (c->has_compare) {
+    printf(",\"compare\":{");
+    cf_cli_json_num("models_compared", c->compare.n, 1);
+    cf_cli_compare_json(&c->compare);
+    printf("}");
+  } else {
+    printf(",\"compare\":null");
   }
   printf("}");
 }

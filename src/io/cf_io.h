@@ -339,6 +339,9 @@ typedef struct {           /* the model settings a part was computed with */
   int max_iter;            /* projection iterations per step before a simulation fails */
   double mu;               /* friction on the recording's table held fixed (NaN: the
                               recording has no table; files written before: NaN) */
+  char cloth[32];          /* the cloth model ("inextensible"; files written before: that) */
+  double k_stretch, k_shear, k_bend; /* its stiffnesses (N/m; NaN: not the model's); a
+                              fit's: at its optimum, fitted or held (cf_res_fit.stiffness) */
 } cf_res_model;
 
 typedef struct {           /* how sure a fitted (delta, alpha) is (src/fit confidence.c) */
@@ -396,6 +399,9 @@ typedef struct {           /* the refined optimum */
   double f_nm;             /* its training error (cm) */
   double polish_rms;       /* rms residual of the quadratic on its design (cm) */
   char polish_why[160];
+  char stiffness[64];      /* the cloth model's stiffnesses fitted with delta and alpha
+                              (blank-separated; "" for the inextensible model); their
+                              values: model.k_* */
 } cf_res_fit;
 
 typedef struct {           /* per-frame errors at the optimum */

@@ -92,8 +92,11 @@
  * Model settings (what a part was computed with, so that it can be
  * reproduced): attrs kappa, beta (held fixed), tol (the projection's
  * relative tolerance) and max_iter (its iterations per step before a
- * simulation fails); parts of files written before they were recorded read
- * as the defaults every run used then (0, 0, 1e-3, 50).
+ * simulation fails), cloth_model and its stiffnesses k_stretch, k_shear,
+ * k_bend (N/m, NaN: not the model's; a fit's: at its optimum, the fitted
+ * ones named by the fit's attr stiffness_fitted); parts of files written
+ * before they were recorded read as the defaults every run used then (0,
+ * 0, 1e-3, 50, inextensible).
  * Written whole and atomically (temporary name + rename); read back by
  * results_read.c.  Attributes are described once, in tables shared by the
  * writer and the reader (results_fields.h). */
@@ -114,7 +117,8 @@
 /* The model settings (cf_res_model m) of a part. */
 #define FM(st, m)                                                                                          \
   FD(st, "kappa", m.kappa), FD(st, "beta", m.beta), FD(st, "tol", m.tol), FI(st, "max_iter", m.max_iter),   \
-      FD(st, "mu_held", m.mu)
+      FD(st, "mu_held", m.mu), FS(st, "cloth_model", m.cloth), FD(st, "k_stretch", m.k_stretch),           \
+      FD(st, "k_shear", m.k_shear), FD(st, "k_bend", m.k_bend)
 /* a cf_res_conf (the confidence of an optimum), in fit/ and sweep/ alike */
 #define FC(st, c)                                                                                        \
   FI(st, "confidence", c.done), FD(st, "delta_lo", c.delta[0]), FD(st, "delta_hi", c.delta[1]),          \
@@ -160,7 +164,7 @@ const cf_res_field cf_res_fit_fields[] = {
     FD(cf_res_fit, "nm_delta", nm_x[0]),         FD(cf_res_fit, "nm_alpha", nm_x[1]),
     FD(cf_res_fit, "nm_mu", nm_x[2]),            FD(cf_res_fit, "f_nm", f_nm),
     FD(cf_res_fit, "polish_rms", polish_rms),    FS(cf_res_fit, "polish_why", polish_why),
-    {NULL, 0, 0, 0}};
+    FS(cf_res_fit, "stiffness_fitted", stiffness), {NULL, 0, 0, 0}};
 
 const cf_res_field cf_res_series_fields[] = {
     FD(cf_res_series, "dt", dt), FD(cf_res_series, "delta", delta), FD(cf_res_series, "alpha", alpha),

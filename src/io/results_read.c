@@ -176,6 +176,7 @@ static herr_t compare_name(hid_t g, const char *name, const H5L_info_t *info, vo
 
 static int read_compare(rd *r, void *part) {
   cf_res_compare *c = part;
+  c->model = cf_res_model_default(); /* the settings a file has not got */
   read_fields(r->g, c, cf_res_compare_fields);
   hsize_t idx = 0;
   if (H5Literate(r->g, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, compare_name, c) < 0) {

@@ -12,7 +12,15 @@
 
 cf_res_model cf_res_model_of(const cf_fit_input *in) {
   cf_res_model m = {in->fixed.kappa, in->fixed.beta, in->base.tol, in->base.max_iter,
-                    cf_fit_target_has_table(&in->tg) ? in->fixed.mu : NAN};
+                    cf_fit_target_has_table(&in->tg) ? in->fixed.mu : NAN, "", NAN, NAN, NAN};
+  int model = in->base.model;
+  snprintf(m.cloth, sizeof m.cloth, "%s", cf_cloth_model_name(model));
+  const cf_fit_point *f = &in->fixed; /* a fit's stiffnesses; 0: base's */
+  const double k[3] = {f->k_stretch > 0 ? f->k_stretch : in->base.k_stretch,
+                       f->k_shear > 0 ? f->k_shear : in->base.k_shear, f->k_bend > 0 ? f->k_bend : in->base.k_bend};
+  if (model == CF_CLOTH_ELASTIC || model == CF_CLOTH_MASS_SPRING) m.k_stretch = k[0];
+  if (model != CF_CLOTH_INEXTENSIBLE) m.k_shear = k[1];
+  if (model == CF_CLOTH_MASS_SPRING) m.k_bend = k[2];
   return m;
 }
 

@@ -32,6 +32,8 @@ typedef struct {
   double width, height;        /* m (from size) */
   int rows, cols;              /* marker lattice (A2 5x4, A3 4x3) */
   double density, delta, alpha, kappa, beta; /* kg/m^2 ...; NaN = from the tables */
+  char model[32];              /* the cloth model (cf_cloth_model_name; "inextensible") */
+  double k_stretch, k_shear, k_bend; /* its stiffnesses, N/m (cf_params_default's) */
   int refine;                  /* lattice cells split refine x refine (4) */
   double sim_dt, tol;          /* s (1/480), projection tolerance (1e-3) */
   int max_iter;

@@ -258,6 +258,8 @@ static int simulate(const sim_job *j, double s, int run, long *steps, double *vi
   cf_params p;
   cf_params_default(&p);
   p.rho = c->density, p.delta = c->delta, p.alpha = c->alpha, p.beta = c->beta, p.kappa = c->kappa;
+  p.model = cf_cloth_model_find(c->model);
+  p.k_stretch = c->k_stretch, p.k_shear = c->k_shear, p.k_bend = c->k_bend;
   p.dt = j->dt, p.tol = c->tol, p.max_iter = c->max_iter;
   cf_synth_motion m;
   cf_synth_motion_init(&m, c, s);

@@ -74,6 +74,10 @@ void cf_synth_config_default(cf_synth_config *c) {
   c->density = c->delta = c->alpha = NAN;
   c->kappa = 1e-5;
   c->beta = 1e-4;
+  strcpy(c->model, "inextensible");
+  c->k_stretch = CF_DEFAULT_K_STRETCH;
+  c->k_shear = CF_DEFAULT_K_SHEAR;
+  c->k_bend = CF_DEFAULT_K_BEND;
   c->refine = 4;
   c->sim_dt = 1.0 / 480;
   c->tol = 1e-3;
@@ -146,6 +150,10 @@ static const key_spec keys[] = {
     D("cloth", "kappa", kappa, 0, 1, "a bending stiffness >= 0"),
     D("cloth", "beta", beta, 0, 10, "a damping >= 0"),
     I("cloth", "refine", refine, 1, 8, "an integer 1..8 (cells split refine x refine)"),
+    W("cloth", "model", model, "inextensible|quasi-inextensible|elastic|mass-spring"),
+    D("cloth", "k_stretch", k_stretch, 1e-6, 1e9, "a stiffness in N/m, 1e-6..1e9"),
+    D("cloth", "k_shear", k_shear, 1e-6, 1e9, "a stiffness in N/m, 1e-6..1e9"),
+    D("cloth", "k_bend", k_bend, 1e-6, 1e9, "a stiffness in N/m, 1e-6..1e9"),
     D("sim", "dt", sim_dt, 1e-5, 0.01, "a time step in s, 1e-5..0.01"),
     D("sim", "tol", tol, 1e-9, 0.1, "a relative tolerance in 1e-9..0.1"),
     I("sim", "max_iter", max_iter, 1, 10000, "an integer >= 1"),
@@ -247,6 +255,7 @@ static int line_of(const parse_ctx *x, const char *names) {
 static void canonical(cf_synth_config *c) {
   for (char *p = c->motion; *p; p++) *p = (char)(*p | 0x20);
   for (char *p = c->speed; *p; p++) *p = (char)(*p | 0x20);
+  for (char *p = c->model; *p; p++) *p = (char)(*p | 0x20);
   c->size[0] = 'A';
   if (!strcmp(c->repetition, "1") || !strcasecmp(c->repetition, "i")) strcpy(c->repetition, "I");
   if (!strcmp(c->repetition, "2") || !strcasecmp(c->repetition, "ii")) strcpy(c->repetition, "II");
@@ -291,6 +300,10 @@ static int resolve(parse_ctx *x) {
   if (c->top_height <= c->height)
     return cf_error_set(x->err, CF_EINVAL, "%s:%d: [motion] top_height = %g: expected more than the cloth's "
                         "height %g m", p, line_of(x, "top_height"), c->top_height, c->height);
+  int m = cf_cloth_model_find(c->model);
+  if (m >= CF_CLOTH_ELASTIC && (!strcmp(c->motion, "tablecloth") || !strcmp(c->motion, "hitting")))
+    return cf_error_set(x->err, CF_EINVAL, "%s:%d: [cloth] model = %s has no contacts: motion = %s needs the "
+                        "inextensible or quasi-inextensible model", p, line_of(x, "model motion"), c->model, c->motion);
   return CF_OK;
 }
 

@@ -72,6 +72,9 @@ static void truth(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
   fprintf(f, "\n[truth]\ndelta = %.10g\nalpha = %.10g\nkappa = %.10g\nbeta = %.10g\nrho = %.10g\n", c->delta,
           c->alpha, c->kappa, c->beta, c->density);
   if (m.tablecloth) fprintf(f, "mu = %.10g  ; the cloth's friction on the table\n", c->table_mu);
+  fprintf(f, "model = %s\n", c->model);
+  if (strcmp(c->model, "inextensible"))
+    fprintf(f, "k_stretch = %.10g\nk_shear = %.10g\nk_bend = %.10g  ; N/m\n", c->k_stretch, c->k_shear, c->k_bend);
   fprintf(f, "mesh = %dx%d quads (lattice cells split %dx%d)\nsim_dt = %.10g\ntol = %.10g\n", r->nx, r->ny,
           c->refine, c->refine, c->sim_dt, c->tol);
   fprintf(f, "duration = %.10g\nrate = %.10g\nframes = %d\nseed = %lu\nnoise = %.10g\n", c->duration, c->rate,

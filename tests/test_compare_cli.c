@@ -1,0 +1,116 @@
+/* test_compare_cli.c — `clothfit compare` and `fit --model` on a small
+ * recording made by the elastic model (an A2 sheet of 5 x 4 markers shaken
+ * for 1.5 s, soft: k_stretch 10, k_shear 0.5 N/m):
+ *   - compare of the inextensible and elastic models from a given start
+ *     with a small budget: the table, the elastic model's lower testing
+ *     error, its fitted stiffnesses in the JSON, the results file and its
+ *     `inspect` (text and JSON), every model's row;
+ *   - fit --model elastic: the stiffnesses fitted and stored (cloth_model,
+ *     stiffness_fitted, k_stretch, k_shear);
+ *   - one-line errors: an unknown or repeated model, --model given to
+ *     compare, a testing window left empty, a bad --model or stiffness for
+ *     fit and sweep.
+ * args: CLOTHFIT_EXE SOURCE_ROOT */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf_sim.h"
+#include "cli_json.h"
+#include "synthrec.h"
+#include "testutil.h"
+
+static const char *exe;
+static char dir[] = "/tmp/cf_compare_cli.XXXXXX";
+
+static int run(char **out, char **err, const char *a0, ...) {
+  char *argv[32] = {(char *)exe, (char *)a0};
+  va_list ap;
+  va_start(ap, a0);
+  for (int i = 2; i < 31 && (argv[i] = va_arg(ap, char *)); i++) {
+  }
+  va_end(ap);
+  return cf_test_run(argv, dir, out, err);
+}
+
+static void make_rec(const char *path) {
+  cf_test_rec_spec sp = {.rows = 5, .cols = 4, .T = 150, .width = 0.42, .height = 0.594, .rho = 0.1042,
+                         .delta = 0.04, .alpha = 0.25, .amplitude = 0.08, .frequency = 0.9, .dt = 0.01,
+                         .noise = 1e-4, .seed = 7, .kappa = 1e-3, .tol = 1e-4, .model = CF_CLOTH_ELASTIC,
+                         .k_stretch = 10, .k_shear = 0.5, .axis = {0.6, 0.8, 0}};
+  double *pos = cf_test_shaken_recording(&sp);
+  CHECK(cf_test_write_recording_h5(path, &sp, pos, CF_TEST_REC_LATTICE) == 0, "writing %s", path);
+  free(pos);
+}
+
+static void compare(const char *rec) {
+  char res[600], *out = NULL, *err = NULL;
+  snprintf(res, sizeof res, "%s/cmp.h5", dir);
+  int st = run(&out, &err, "compare", rec, "--models", "inextensible,elastic", "--start", "0.03,0.3", "--max-evals",
+               "60", "--workers", "2", "-o", res, "--json", NULL);
+  CHECK(st == 0, "compare exit %d: %s", st, err ? err : "");
+  const char *j = out ? cf_test_last_line(out) : "";
+  CHECK(out && strstr(out, "lowest testing error: elastic") && strstr(out, "k_stretch"), "table:\n%s", out ? out : "");
+  CHECK(strstr(j, "\"best\":\"elastic\"") && strstr(j, "\"model\":\"inextensible\"") &&
+            strstr(j, "\"fitted\":\"delta alpha k_stretch k_shear\""), "json: %s", j);
+  const char *el = strstr(j, "\"model\":\"elastic\"");
+  double ks = el ? cf_test_json_num(el, "k_stretch") : NAN, e_el = el ? cf_test_json_num(el, "test_error_cm") : NAN;
+  double e_in = cf_test_json_num(j, "test_error_cm"); /* the first row: inextensible */
+  CHECK(ks > 1 && ks < 100 && e_el < e_in / 3, "elastic k_stretch %g (truth 10), testing errors %g (elastic) %g", ks,
+        e_el, e_in);
+  free(out), free(err);
+  st = run(&out, &err, "inspect", res, NULL);
+  CHECK(st == 0 && out && strstr(out, "compare") && strstr(out, "lowest testing error: elastic"), "inspect:\n%s",
+        out ? out : "");
+  free(out), free(err);
+  st = run(&out, &err, "inspect", res, "--json", NULL);
+  CHECK(st == 0 && out && strstr(out, "\"compare\":{\"models_compared\":2") && strstr(out, "\"best\":\"elastic\""),
+        "inspect --json: %s", out ? out : "");
+  free(out), free(err);
+}
+
+static void fit_model(const char *rec) {
+  char *out = NULL, *err = NULL;
+  int st = run(&out, &err, "fit", rec, "--model", "elastic", "--start", "0.03,0.3", "--max-evals", "80",
+               "--no-confidence", "--json", NULL);
+  CHECK(st == 0, "fit --model elastic exit %d: %s", st, err ? err : "");
+  const char *j = out ? cf_test_last_line(out) : "";
+  CHECK(strstr(j, "\"cloth_model\":\"elastic\"") && strstr(j, "\"stiffness_fitted\":\"k_stretch k_shear\"") &&
+            cf_test_json_num(j, "k_stretch") > 1 && isnan(cf_test_json_num(j, "k_bend")),
+        "fit --json: %s", j);
+  CHECK(out && strstr(out, "cloth model       elastic: k_stretch"), "fit text:\n%s", out ? out : "");
+  free(out), free(err);
+}
+
+static void error_case(const char *needle, const char *a0, ...) {
+  char *argv[32] = {(char *)exe, (char *)a0}, *out = NULL, *err = NULL;
+  va_list ap;
+  va_start(ap, a0);
+  for (int i = 2; i < 31 && (argv[i] = va_arg(ap, char *)); i++) {
+  }
+  va_end(ap);
+  int st = cf_test_run(argv, dir, &out, &err);
+  CHECK(st == 1 && err && strstr(err, needle) && strchr(err, '\n') == err + strlen(err) - 1,
+        "%s ...: exit %d, stderr '%s' (expected one line with '%s')", a0, st, err ? err : "", needle);
+  free(out), free(err);
+}
+
+int main(int argc, char **argv) {
+  const char *root;
+  int st = cf_test_cli_begin(argc, argv, &exe, &root, dir);
+  if (st) return st;
+  char rec[600];
+  snprintf(rec, sizeof rec, "%s/elastic.h5", dir);
+  make_rec(rec);
+  compare(rec);
+  fit_model(rec);
+  error_case("'springs' is not a model", "compare", rec, "--models", "elastic,springs", NULL);
+  error_case("given twice", "compare", rec, "--models", "elastic,elastic", NULL);
+  error_case("give --models LIST", "compare", rec, "--model", "elastic", NULL);
+  error_case("invalid --train", "compare", rec, "--train", "0:1", NULL);
+  error_case("invalid --model 'cloth'", "fit", rec, "--model", "cloth", NULL);
+  error_case("invalid --k-stretch", "sweep", rec, "--k-stretch", "-3", NULL);
+  return cf_test_cli_end(dir, "test_compare_cli");
+}

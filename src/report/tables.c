@@ -249,6 +249,51 @@ static int table_47(cf_rtable *t, const cf_results *r) {
   return 0;
 }
 
+/* -------------------------------------------------------------- Table 4.3 */
+static const char *t43_head[] = {"recording", "model",   "e_test_cm", "max_d_cm", "time_s", "iter_per_step",
+                                 "e_train_cm", "delta", "alpha",     "k_stretch", "k_shear", "lowest"};
+static const char t43_align[] = "llrrrrrrrrrl";
+
+static int t43_row(cf_rtable *t, const cf_res_rec *c, const cf_res_compare_row *m, int lowest) {
+  int k = add_row(t);
+  if (k < 0) return -1;
+  int bad = set(t, k, 0, "%s", c->name) | set(t, k, 1, "%s", m->model) | num(t, k, 6, CF_RFMT_ERR, m->e_train) |
+            num(t, k, 7, CF_RFMT_PAR, m->delta) | num(t, k, 8, CF_RFMT_PAR, m->alpha) |
+            set(t, k, 11, "%s", lowest ? "yes" : "");
+  if (isfinite(m->k_stretch)) bad |= set(t, k, 9, "%.4g", m->k_stretch);
+  if (isfinite(m->k_shear)) bad |= set(t, k, 10, "%.4g", m->k_shear);
+  if (m->status != CF_OK) return bad | set(t, k, 2, "%s", "failed");
+  bad |= num(t, k, 2, CF_RFMT_ERR, m->e_test) | num(t, k, 3, CF_RFMT_ERR, m->d_max_test) |
+         set(t, k, 4, "%.3f", m->wall_s);
+  return m->iters_per_step > 0 ? bad | set(t, k, 5, "%.2f", m->iters_per_step) : bad;
+}
+
+/* Every recording's comparison of the cloth models (clothfit compare),
+ * like thesis Table 4.3; 1 if none. */
+static int table_43(cf_rtable *t, const cf_results *r) {
+  table_init(t, "table_4_3", 12, t43_head, t43_align);
+  for (int i = 0; i < r->n; i++) {
+    const cf_res_rec *c = &r->recs[i];
+    const cf_res_compare *m = &c->compare;
+    int b = -1;
+    for (int j = 0; c->has_compare && j < m->n; j++)
+      if (m->row[j].status == CF_OK && (b < 0 || m->row[j].e_test < m->row[b].e_test)) b = j;
+    for (int j = 0; c->has_compare && j < m->n; j++)
+      if (t43_row(t, c, &m->row[j], j == b)) return -1;
+  }
+  if (table_fill(t)) return -1;
+  if (!t->nrow) return 1;
+  table_titles(t, "Table 4.3: the cloth models fitted to each recording (clothfit compare): mean error ē and largest "
+               "dispersion d (cm) over the testing window, simulation time and projection iterations per step",
+               "Table 4.3: the cloth models fitted to each recording (clothfit compare): mean error $\\bar e$ and "
+               "largest dispersion $d$ (cm) over the testing window, simulation time and projection iterations per "
+               "step");
+  snprintf(t->note, sizeof t->note, "Each model's delta, alpha and stiffnesses (N/m) fitted by Nelder-Mead on the "
+           "training window; time_s: one simulation to the end of the testing window; iter_per_step empty for the "
+           "models without constraints; lowest: the lowest testing error of the recording (docs/models.md).");
+  return 0;
+}
+
 /* -------------------------------------------------------------- Table 4.9 */
 static const char *t49_head[] = {"recording", "material", "S",        "V_m2s2",   "rho",      "delta_hat",
                                  "delta_opt", "alpha_hat", "alpha_opt", "e_hat_cm", "e_opt_cm", "in_fit"};
@@ -299,18 +344,19 @@ static int table_49(cf_rtable *t, const cf_results *r) {
 }
 
 int cf_report_tables(const cf_results *r, cf_rtable **out, int *n, cf_error *err) {
-  cf_rtable *t = calloc(6, sizeof *t);
+  cf_rtable *t = calloc(7, sizeof *t);
   *out = NULL, *n = 0;
   if (!t) return cf_error_set(err, CF_ENOMEM, "out of memory");
   int has2 = 0, k = 0, rc = 0;
   for (int i = 0; i < r->n; i++) has2 |= is_rep2(&r->recs[i]);
-  for (int step = 0; step < 6 && rc >= 0; step++) {
+  for (int step = 0; step < 7 && rc >= 0; step++) {
     rc = step == 0 ? table_a(&t[k], r, 0, has2)
          : step == 1 ? table_a(&t[k], r, 1, has2)
          : step == 2 ? table_45(&t[k], r)
          : step == 3 ? table_46(&t[k], &r->reg)
          : step == 4 ? table_47(&t[k], r)
-                     : table_49(&t[k], r);
+         : step == 5 ? table_49(&t[k], r)
+                     : table_43(&t[k], r);
     if (rc == 0) k++;
     else table_clear(&t[k]);
   }

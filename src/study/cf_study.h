@@ -124,7 +124,7 @@ int cf_truth_load(const char *path, double *delta, double *alpha, cf_error *err)
 /* The parameters of p as the names and values of a trajectory file's root
  * attributes (cf_trajectory.param_names / param_values): names[] and
  * values[] need room for CF_TRAJECTORY_PARAMS entries; returns the count. */
-enum { CF_TRAJECTORY_PARAMS = 13 };
+enum { CF_TRAJECTORY_PARAMS = 17 };
 int cf_trajectory_params(const cf_params *p, const char **names, double *values);
 
 /* Copy the descriptors (name, file, meta, rho, S, V, dt, frames) of in. */

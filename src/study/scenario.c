@@ -136,6 +136,10 @@ static int set_key(void *user, const char *section, const char *name, const char
   else if (KEY("material", "beta")) ok = cf_text_double(value, &p->beta);
   else if (KEY("material", "kappa")) ok = cf_text_double(value, &p->kappa);
   else if (KEY("material", "ks")) ok = cf_text_double(value, &p->ks);
+  else if (KEY("material", "model")) ok = (p->model = cf_cloth_model_find(value)) >= 0, expect = "inextensible, quasi-inextensible, elastic or mass-spring";
+  else if (KEY("material", "k_stretch")) ok = cf_text_double(value, &p->k_stretch) && p->k_stretch > 0, expect = "a stiffness > 0 in N/m";
+  else if (KEY("material", "k_shear")) ok = cf_text_double(value, &p->k_shear) && p->k_shear > 0, expect = "a stiffness > 0 in N/m";
+  else if (KEY("material", "k_bend")) ok = cf_text_double(value, &p->k_bend) && p->k_bend > 0, expect = "a stiffness > 0 in N/m";
   else if (KEY("material", "rest_bending")) ok = parse_int(value, &p->rest_bending) && (p->rest_bending == 0 || p->rest_bending == 1), expect = "0 or 1";
   else if (KEY("sim", "dt")) ok = cf_text_double(value, &p->dt) && p->dt > 0, expect = "a time step > 0 in s";
   else if (KEY("sim", "duration")) ok = cf_text_double(value, &sc->duration) && sc->duration > 0, expect = "a duration > 0 in s";
@@ -312,10 +316,10 @@ int cf_trajectory_params(const cf_params *p, const char **names, double *values)
   /* the order of the root attributes of trajectory files */
   static const char *const n[CF_TRAJECTORY_PARAMS] = {"rho", "delta", "alpha", "beta", "kappa", "ks",
                                                      "g", "dt", "tol", "max_iter", "reuse_factor", "predictor",
-                                                     "rest_bending"};
+                                                     "rest_bending", "model", "k_stretch", "k_shear", "k_bend"};
   const double v[CF_TRAJECTORY_PARAMS] = {p->rho, p->delta, p->alpha, p->beta, p->kappa, p->ks,
                                           p->g, p->dt, p->tol, p->max_iter, p->reuse_factor, p->predictor,
-                                          p->rest_bending};
+                                          p->rest_bending, p->model, p->k_stretch, p->k_shear, p->k_bend};
   for (int i = 0; i < CF_TRAJECTORY_PARAMS; i++) names[i] = n[i], values[i] = v[i];
   return CF_TRAJECTORY_PARAMS;
 }

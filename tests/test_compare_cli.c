@@ -7,6 +7,8 @@
  *     `inspect` (text and JSON), every model's row;
  *   - fit --model elastic: the stiffnesses fitted and stored (cloth_model,
  *     stiffness_fitted, k_stretch, k_shear);
+ *   - synth [cloth] model = mass-spring: the recording and its truth (model,
+ *     stiffnesses); a model without contacts for a tablecloth refused;
  *   - one-line errors: an unknown or repeated model, --model given to
  *     compare, a testing window left empty, a bad --model or stiffness for
  *     fit and sweep.
@@ -84,6 +86,33 @@ static void fit_model(const char *rec) {
   free(out), free(err);
 }
 
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  CHECK(f && fputs(text, f) >= 0, "writing %s", path);
+  if (f) fclose(f);
+}
+
+static void error_case(const char *needle, const char *a0, ...);
+
+static void synth_model(void) {
+  char ini[600], csv[600], truth[600], *out = NULL, *err = NULL;
+  snprintf(ini, sizeof ini, "%s/ms.ini", dir);
+  snprintf(csv, sizeof csv, "%s/ms.csv", dir);
+  snprintf(truth, sizeof truth, "%s/ms.truth.ini", dir);
+  write_file(ini, "[recording]\nsize = A3\nduration = 2\n[cloth]\nmodel = mass-spring\nk_stretch = 20\n"
+                  "k_shear = 0.8\nrefine = 2\n");
+  int st = run(&out, &err, "synth", ini, "-o", csv, NULL);
+  CHECK(st == 0, "synth of a mass-spring cloth: exit %d: %s", st, err ? err : "");
+  free(out), free(err);
+  char *t = cf_test_slurp(truth, NULL);
+  CHECK(t && strstr(t, "model = mass-spring\nk_stretch = 20\nk_shear = 0.8\n"), "truth:\n%s", t ? t : "(none)");
+  free(t);
+  write_file(ini, "[recording]\nmotion = tablecloth\n[cloth]\nmodel = elastic\n");
+  error_case("has no contacts", "synth", ini, "-o", csv, NULL);
+  write_file(ini, "[cloth]\nmodel = cloth\n");
+  error_case("[cloth] model = 'cloth'", "synth", ini, "-o", csv, NULL);
+}
+
 static void error_case(const char *needle, const char *a0, ...) {
   char *argv[32] = {(char *)exe, (char *)a0}, *out = NULL, *err = NULL;
   va_list ap;
@@ -106,6 +135,7 @@ int main(int argc, char **argv) {
   make_rec(rec);
   compare(rec);
   fit_model(rec);
+  synth_model();
   error_case("'springs' is not a model", "compare", rec, "--models", "elastic,springs", NULL);
   error_case("given twice", "compare", rec, "--models", "elastic,elastic", NULL);
   error_case("give --models LIST", "compare", rec, "--model", "elastic", NULL);

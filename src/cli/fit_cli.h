@@ -140,7 +140,7 @@ typedef struct {
   "                            [--model NAME] [--k-stretch S] [--k-shear H] [--k-bend B]"
 #define CF_CLI_MODEL_HELP                                                              \
   "\n"                                                                                 \
-  "Model parameters held fixed (not fitted):\n"                                        \
+  "The cloth model, and the parameters held fixed:\n"                                      \
   "  --kappa K    bending stiffness (default " CF_CLI_FIT_KAPPA ")\n"                   \
   "  --beta B     Rayleigh damping on K (default 0)\n"                                 \
   "  --tol T      relative constraint tolerance of the projection (default " CF_CLI_FIT_TOL ";\n" \

@@ -542,7 +542,8 @@ static void fit_model(const char *rec) {
           same_model(&r.recs[0].sweep.model, &want), "stored settings");
   cf_results_free(&r);
   st = run(&o, &e, "regress", rec, "--from", res, NULL);
-  CHECK(st == 1 && e && strstr(e, "found with kappa 0, beta 0, tol 0.001") && strstr(e, "give the same --kappa"),
+  CHECK(st == 1 && e && strstr(e, "found with the inextensible model, kappa 0, beta 0, tol 0.001") &&
+            strstr(e, "give the same --model, --kappa"),
         "regress: %d '%s'", st, e ? e : "");
   free(o), free(e);
   inspect_results(res); /* a fit and a sweep made by the commands */

@@ -316,10 +316,17 @@ static int check_model(const cf_fit_input *in, const cf_res_rec *r, const char *
   const cf_res_model *o = cf_res_optimum_model(r);
   cf_res_model m = cf_res_model_of(in);
   if (cf_res_model_equal(o, &m)) return CF_OK;
-  return cf_error_set(err, CF_EINVAL, "%s: the optimum of %s was found with kappa %g, beta %g, tol %g, max_iter %d, "
-                      "this run simulates with kappa %g, beta %g, tol %g, max_iter %d (give the same --kappa, --beta, "
-                      "--tol, --max-iter)", opt_name, in->name, o->kappa, o->beta, o->tol, o->max_iter, m.kappa, m.beta,
-                      m.tol, m.max_iter);
+  int stiffness_only = !strcmp(o->cloth, m.cloth) && o->kappa == m.kappa && o->beta == m.beta && o->tol == m.tol &&
+                       o->max_iter == m.max_iter && (o->mu == m.mu || (isnan(o->mu) && isnan(m.mu)));
+  if (!stiffness_only)
+    return cf_error_set(err, CF_EINVAL, "%s: the optimum of %s was found with the %s model, kappa %g, beta %g, tol %g, "
+                        "max_iter %d, this run simulates with the %s model, kappa %g, beta %g, tol %g, max_iter %d "
+                        "(give the same --model, --kappa, --beta, --tol, --max-iter)", opt_name, in->name, o->cloth,
+                        o->kappa, o->beta, o->tol, o->max_iter, m.cloth, m.kappa, m.beta, m.tol, m.max_iter);
+  return cf_error_set(err, CF_EINVAL, "%s: the optimum of %s was found with the stiffnesses k_stretch %g, k_shear %g, "
+                      "k_bend %g, this run simulates with k_stretch %g, k_shear %g, k_bend %g (regress holds one set "
+                      "for every recording: give them with --k-stretch, --k-shear, --k-bend, and sweep with them)",
+                      opt_name, in->name, o->k_stretch, o->k_shear, o->k_bend, m.k_stretch, m.k_shear, m.k_bend);
 }
 
 /* The study items: targets, S, V and the optima of opt; *m of them, the

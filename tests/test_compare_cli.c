@@ -27,15 +27,7 @@
 static const char *exe;
 static char dir[] = "/tmp/cf_compare_cli.XXXXXX";
 
-static int run(char **out, char **err, const char *a0, ...) {
-  char *argv[32] = {(char *)exe, (char *)a0};
-  va_list ap;
-  va_start(ap, a0);
-  for (int i = 2; i < 31 && (argv[i] = va_arg(ap, char *)); i++) {
-  }
-  va_end(ap);
-  return cf_test_run(argv, dir, out, err);
-}
+#define run(out, err, ...) cf_test_run_args(exe, dir, out, err, __VA_ARGS__)
 
 static void make_rec(const char *path) {
   cf_test_rec_spec sp = {.rows = 5, .cols = 4, .T = 150, .width = 0.42, .height = 0.594, .rho = 0.1042,
@@ -114,13 +106,11 @@ static void synth_model(void) {
 }
 
 static void error_case(const char *needle, const char *a0, ...) {
-  char *argv[32] = {(char *)exe, (char *)a0}, *out = NULL, *err = NULL;
+  char *out = NULL, *err = NULL;
   va_list ap;
   va_start(ap, a0);
-  for (int i = 2; i < 31 && (argv[i] = va_arg(ap, char *)); i++) {
-  }
+  int st = cf_test_run_va(exe, dir, &out, &err, a0, ap);
   va_end(ap);
-  int st = cf_test_run(argv, dir, &out, &err);
   CHECK(st == 1 && err && strstr(err, needle) && strchr(err, '\n') == err + strlen(err) - 1,
         "%s ...: exit %d, stderr '%s' (expected one line with '%s')", a0, st, err ? err : "", needle);
   free(out), free(err);

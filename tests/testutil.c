@@ -130,3 +130,19 @@ int cf_test_cli_end(const char *dir, const char *name) {
   if (system(cmd)) fprintf(stderr, "could not remove %s\n", dir);
   return cf_test_done(name);
 }
+
+int cf_test_run_va(const char *exe, const char *dir, char **out, char **err, const char *a0, va_list ap) {
+  char *argv[32] = {(char *)exe, (char *)a0};
+  for (int i = 2; i < 31 && (argv[i] = va_arg(ap, char *)); i++) {
+  }
+  argv[31] = NULL;
+  return cf_test_run(argv, dir, out, err);
+}
+
+int cf_test_run_args(const char *exe, const char *dir, char **out, char **err, const char *a0, ...) {
+  va_list ap;
+  va_start(ap, a0);
+  int st = cf_test_run_va(exe, dir, out, err, a0, ap);
+  va_end(ap);
+  return st;
+}

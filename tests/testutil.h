@@ -3,6 +3,7 @@
  * status is the number of failed checks (0 = pass). */
 #ifndef CF_TESTUTIL_H
 #define CF_TESTUTIL_H
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -29,6 +30,10 @@ char *cf_test_slurp(const char *path, size_t *len);
  * returns the exit status (-1 if it did not exit normally).  *out and *err
  * (when not NULL) get what it printed (malloc'ed, NULL if unreadable). */
 int cf_test_run(char *const argv[], const char *dir, char **out, char **err);
+/* cf_test_run of exe with the arguments a0, ... (NULL-terminated, at most
+ * 30); the va_list form for helpers that take the arguments themselves. */
+int cf_test_run_args(const char *exe, const char *dir, char **out, char **err, const char *a0, ...);
+int cf_test_run_va(const char *exe, const char *dir, char **out, char **err, const char *a0, va_list ap);
 /* cf_test_run that must succeed: its stdout (malloc'ed), or NULL after a
  * failed check naming what and the stderr. */
 char *cf_test_run_ok(char *const argv[], const char *dir, const char *what);

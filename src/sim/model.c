@@ -97,23 +97,27 @@ typedef struct {
   int nrows, nnodes, nT, cap_rows, cap_nodes, cap_T;
 } sizes;
 
+void cf_model_set_row(cf_model *md, int r, int kind, int node, const int *nb, int nl, const double *T, double c0,
+                      double scale) {
+  int nn = md->row_ptr[r], nt = md->tptr[r];
+  md->kind[r] = kind;
+  md->node[r] = node;
+  memcpy(md->nodes + nn, nb, sizeof(int) * nl);
+  memcpy(md->T + nt, T, sizeof(double) * nl * nl);
+  md->row_ptr[r + 1] = nn + nl;
+  md->tptr[r + 1] = nt + nl * nl;
+  md->c0[r] = c0;
+  md->scale[r] = scale;
+}
+
 static int add_row(cf_model *md, sizes *s, int kind, int node, const int *nb, int nl,
                    const double *T, double c0, double scale) {
   if (s->nrows + 1 > s->cap_rows || s->nnodes + nl > s->cap_nodes || s->nT + nl * nl > s->cap_T)
     return CF_ENOMEM; /* capacities are computed exactly beforehand */
   int r = s->nrows++;
-  md->kind[r] = kind;
-  md->node[r] = node;
-  md->row_ptr[r] = s->nnodes;
-  md->tptr[r] = s->nT;
-  memcpy(md->nodes + s->nnodes, nb, sizeof(int) * nl);
-  memcpy(md->T + s->nT, T, sizeof(double) * nl * nl);
+  cf_model_set_row(md, r, kind, node, nb, nl, T, c0, scale);
   s->nnodes += nl;
   s->nT += nl * nl;
-  md->row_ptr[r + 1] = s->nnodes;
-  md->tptr[r + 1] = s->nT;
-  md->c0[r] = c0;
-  md->scale[r] = scale;
   return CF_OK;
 }
 

@@ -41,6 +41,11 @@ cf_model *cf_model_alloc_mode(const cf_mesh *mesh, int mode, cf_error *err);
  * rows (NULL: out of memory), and the groups built once its rows are in. */
 cf_model *cf_model_empty(const cf_mesh *mesh);
 int cf_model_finish(cf_model *md);
+/* Fill row r over the nodes nb[nl] with the nl x nl tensor T, its node and
+ * tensor slots from row_ptr[r], tptr[r] (the arrays have the room), and
+ * set row_ptr[r + 1], tptr[r + 1]. */
+void cf_model_set_row(cf_model *md, int r, int kind, int node, const int *nb, int nl, const double *T, double c0,
+                      double scale);
 
 /* model_rows.c.  The constraint rows of the cloth model p->model (see
  * cf_cloth_model): the inextensible model's (without the F rows when

@@ -27,7 +27,6 @@
  * 9 simulations run on the worker processes of parallel.c, 9 per recording
  * for a batch of recordings, then the refits with 3 kappa (at most 40
  * simulations each), one recording per worker. */
-#include <gsl/gsl_multifit.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +34,7 @@
 
 #include "cf_fit.h"
 #include "parallel.h"
+#include "quadfit.h"
 
 enum { B = CF_CONF_BLOCKS, NS = 9 };
 /* STEP: the stencil's half-width relative to the fit.  Measured on 20
@@ -118,23 +118,9 @@ static int conf_item(int i, void *arg, void *out, cf_error *err) {
  * the stencil values f[9] at x, y in {-1, 0, 1} into c[6]; 0, or 1 if GSL
  * fails. */
 static int quadratic(const double f[NS], double c[6]) {
-  gsl_matrix *X = gsl_matrix_alloc(NS, 6), *cov = gsl_matrix_alloc(6, 6);
-  gsl_vector *yv = gsl_vector_alloc(NS), *cv = gsl_vector_alloc(6);
-  gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc(NS, 6);
-  int bad = !X || !cov || !yv || !cv || !w;
-  double chisq;
-  for (int k = 0; !bad && k < NS; k++) {
-    double u = k / 3 - 1, v = k % 3 - 1;
-    double row[6] = {1, u, v, u * u, u * v, v * v};
-    for (int q = 0; q < 6; q++) gsl_matrix_set(X, k, q, row[q]);
-    gsl_vector_set(yv, k, f[k]);
-  }
-  if (!bad) bad = gsl_multifit_linear(X, yv, cv, cov, &chisq, w) != 0;
-  for (int q = 0; !bad && q < 6; q++) c[q] = gsl_vector_get(cv, q);
-  gsl_multifit_linear_free(w);
-  gsl_vector_free(cv), gsl_vector_free(yv);
-  gsl_matrix_free(cov), gsl_matrix_free(X);
-  return bad;
+  double u[2 * NS];
+  for (int k = 0; k < NS; k++) u[2 * k] = k / 3 - 1, u[2 * k + 1] = k % 3 - 1;
+  return cf_quad_fit(2, NS, u, f, c, NULL);
 }
 
 /* The stationary point of the quadratic with gradient (g1, g2) at 0 and

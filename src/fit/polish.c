@@ -35,7 +35,6 @@
  * +-20 % design, and its quadratic's minimum is biased towards larger alpha
  * (confidence.c). */
 #include <gsl/gsl_linalg.h>
-#include <gsl/gsl_multifit.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,8 +42,9 @@
 
 #include "cf_fit.h"
 #include "parallel.h"
+#include "quadfit.h"
 
-enum { MAXP = 27, MAXC = 10, ROUNDS = 2 };
+enum { MAXP = 27, ROUNDS = 2 };
 static const double REL_STEP = 0.2, MU_STEP_MIN = 0.1;
 
 typedef struct {
@@ -93,53 +93,25 @@ static unsigned long long design_id(int i, const void *arg) {
   return cf_task_id("polish", i, x, 10);
 }
 
-/* The regressors of the quadratic at u: 1, u_j, u_j u_k (j <= k). */
-static int regressors(int n, const double *u, double *row) {
-  int q = 0;
-  row[q++] = 1;
-  for (int j = 0; j < n; j++) row[q++] = u[j];
-  for (int j = 0; j < n; j++)
-    for (int k = j; k < n; k++) row[q++] = u[j] * u[k];
-  return q;
-}
-
 /* Least squares over the finite records: gradient g and Hessian H at u = 0,
  * rms residual; 0, or 1 with why when too few points or GSL fails. */
 static int quadratic(const design *d, const design_rec *r, double g[3], double H[3][3], double *c0, double *rms,
                      char *why, size_t size) {
-  int n = d->n, nc = regressors(n, (double[3]){0}, (double[MAXC]){0}), m = 0;
-  for (int i = 0; i < d->np; i++) m += isfinite(r[i].e);
-  if (m < nc + n) return snprintf(why, size, "%d of the %d design simulations failed", d->np - m, d->np), 1;
-  gsl_matrix *X = gsl_matrix_alloc(m, nc), *cov = gsl_matrix_alloc(nc, nc);
-  gsl_vector *y = gsl_vector_alloc(m), *c = gsl_vector_alloc(nc);
-  gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc(m, nc);
-  int bad = !X || !cov || !y || !c || !w;
-  for (int i = 0, k = 0; !bad && i < d->np; i++) {
+  int n = d->n, nc = cf_quad_terms(n), m = 0;
+  double u[MAXP * 3], y[MAXP], c[CF_QUAD_MAXC];
+  for (int i = 0; i < d->np; i++) {
     if (!isfinite(r[i].e)) continue;
-    double u[3], row[MAXC];
-    for (int j = 0; j < n; j++) u[j] = unit(i, j);
-    regressors(n, u, row);
-    for (int q = 0; q < nc; q++) gsl_matrix_set(X, k, q, row[q]);
-    gsl_vector_set(y, k++, r[i].e);
+    for (int j = 0; j < n; j++) u[m * n + j] = unit(i, j);
+    y[m++] = r[i].e;
   }
-  double chisq = 0;
-  if (!bad) bad = gsl_multifit_linear(X, y, c, cov, &chisq, w) != 0;
-  if (!bad) {
-    int q = 1 + n;
-    *c0 = gsl_vector_get(c, 0);
-    for (int j = 0; j < n; j++) g[j] = gsl_vector_get(c, 1 + j);
-    for (int j = 0; j < n; j++)
-      for (int k = j; k < n; k++) {
-        double v = gsl_vector_get(c, q++);
-        H[j][k] = H[k][j] = j == k ? 2 * v : v;
-      }
-    *rms = sqrt(chisq / m);
-  } else
-    snprintf(why, size, "the least-squares quadratic failed");
-  gsl_multifit_linear_free(w);
-  gsl_vector_free(c), gsl_vector_free(y);
-  gsl_matrix_free(cov), gsl_matrix_free(X);
-  return bad;
+  if (m < nc + n) return snprintf(why, size, "%d of the %d design simulations failed", d->np - m, d->np), 1;
+  if (cf_quad_fit(n, m, u, y, c, rms)) return snprintf(why, size, "the least-squares quadratic failed"), 1;
+  int q = 1 + n;
+  *c0 = c[0];
+  for (int j = 0; j < n; j++) g[j] = c[1 + j];
+  for (int j = 0; j < n; j++)
+    for (int k = j; k < n; k++, q++) H[j][k] = H[k][j] = j == k ? 2 * c[q] : c[q];
+  return 0;
 }
 
 /* Minimize g.u + u'Hu/2 over the free coordinates (held[j]: u_j fixed at

@@ -107,7 +107,7 @@ static void stretched_corners(const double *rec) {
   base.kappa = 1e-3;
   cf_fit_point truth = {.delta = 0.041, .alpha = 0.307, .kappa = 1e-3};
   cf_error err;
-  cf_fit_target tg0 = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0};
+  cf_fit_target tg0 = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0};
   cf_fit_run *run0 = cf_fit_run_alloc(&tg0, &base, &err);
   cf_fit_result r0 = {0};
   CHECK(run0 && cf_fit_run_eval(run0, &truth, 0, 0, 0, NULL, &r0) == CF_OK && r0.status == CF_OK,
@@ -116,7 +116,7 @@ static void stretched_corners(const double *rec) {
   for (int seed = 0; seed < 4; seed++) {
     double stretch = seed == 0 ? 1e-3 : 0, noise = seed == 0 ? 0 : 1e-4; /* 0.1 %, or 0.1 mm noise */
     double *pos = stretch_corners(rec, stretch, noise, 1000 + seed);
-    cf_fit_target tg = {ROWS, COLS, T, 0.01, pos, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0};
+    cf_fit_target tg = {ROWS, COLS, T, 0.01, pos, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0};
     cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
     CHECK(run != NULL, "seed %d: %s", seed, run ? "" : err.msg);
     if (run) {
@@ -147,7 +147,7 @@ static void stretched_corners(const double *rec) {
     free(pos);
   }
   double *far = stretch_corners(rec, 0.05, 0, 1);
-  cf_fit_target tg = {ROWS, COLS, T, 0.01, far, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0};
+  cf_fit_target tg = {ROWS, COLS, T, 0.01, far, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0};
   cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
   cf_fit_result res = {0};
   CHECK(run && cf_fit_run_eval(run, &truth, 0, 0, 0, NULL, &res) == CF_OK, "5 %% stretch: alloc/eval");
@@ -163,7 +163,7 @@ int main(void) {
   cf_test_rec_spec sp = {.rows = ROWS, .cols = COLS, .T = T, .width = 0.42, .height = 0.594, .rho = 0.1042,
                          .delta = 0.041, .alpha = 0.307, .amplitude = 0.075, .frequency = 0.6, .dt = 0.01};
   double *rec = cf_test_shaken_recording(&sp);
-  cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0};
+  cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0};
   cf_params base;
   cf_params_default(&base);
   cf_error err;

@@ -152,6 +152,8 @@ int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in,
                          "--table-extent): mu is the cloth's friction on it", in[i].path);
   cf_params q;
   if (cf_cli_cloth_model(cmd, m, &q)) return 1;
+  if (m && m->rest && strcmp(m->rest, "first-frame") && strcmp(m->rest, "flat"))
+    return cf_cli_fail(cmd, "invalid --rest '%s': expected first-frame or flat", m->rest);
   for (int i = 0; i < n; i++)
     if (q.model >= CF_CLOTH_ELASTIC && cf_fit_target_has_obstacles(&in[i].tg))
       return cf_cli_fail(cmd, "%s: --model %s has no contacts (the recording has a %s): use the inextensible or "
@@ -161,6 +163,7 @@ int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in,
     in[i].fixed.mu = mu;
     in[i].base.model = q.model, in[i].base.k_stretch = q.k_stretch, in[i].base.k_shear = q.k_shear;
     in[i].base.k_bend = q.k_bend;
+    in[i].tg.rest_flat = m && m->rest && !strcmp(m->rest, "flat");
   }
   return 0;
 }

@@ -125,6 +125,7 @@ void cf_cli_bar_end(cf_cli_bar *b);
 typedef struct {
   const char *kappa, *beta, *tol, *max_iter, *mu;
   const char *model, *k_stretch, *k_shear, *k_bend; /* the cloth model and its stiffnesses */
+  const char *rest;  /* the rest metric: "first-frame" (default) or "flat" */
 } cf_cli_model;
 #define CF_CLI_FIT_KAPPA "1e-3"
 #define CF_CLI_FIT_TOL "1e-4"
@@ -133,11 +134,12 @@ typedef struct {
   {"--kappa", &(m).kappa, NULL}, {"--beta", &(m).beta, NULL}, {"--tol", &(m).tol, NULL},              \
       {"--max-iter", &(m).max_iter, NULL}, {"--mu", &(m).mu, NULL}, {"--model", &(m).model, NULL},    \
       {"--k-stretch", &(m).k_stretch, NULL}, {"--k-shear", &(m).k_shear, NULL},                       \
-      {"--k-bend", &(m).k_bend, NULL}
+      {"--k-bend", &(m).k_bend, NULL}, {"--rest", &(m).rest, NULL}
 /* Their usage words and --help section (the end of each command's help). */
 #define CF_CLI_MODEL_USAGE                                                                               \
   "[--kappa K] [--beta B] [--tol T] [--max-iter N] [--mu M]\n"                                            \
-  "                            [--model NAME] [--k-stretch S] [--k-shear H] [--k-bend B]"
+  "                            [--model NAME] [--k-stretch S] [--k-shear H] [--k-bend B]\n"                 \
+  "                            [--rest first-frame|flat]"
 #define CF_CLI_MODEL_HELP                                                              \
   "\n"                                                                                 \
   "The cloth model, and the parameters held fixed:\n"                                      \
@@ -157,6 +159,11 @@ typedef struct {
   "  --k-stretch S, --k-shear H, --k-bend B  its stiffnesses in N/m (defaults\n"       \
   "               50, 1, 0.1); fit varies the model's stretch and shear ones,\n"      \
   "               starting here, and holds k-bend (mass-spring's bending springs)\n"   \
+  "  --rest first-frame|flat  the lengths the cloth keeps: those of the first\n"      \
+  "               frame's marker lattice (default), or of a flat lattice whose\n"     \
+  "               spacings are the largest mean recorded marker distances, the\n"     \
+  "               first frame moved onto it as the start: for a cloth that starts\n"  \
+  "               bent (its first frame's chords are shorter than the cloth)\n"      \
   "These defaults are the settings recommended for fitting: with them the error\n"    \
   "surface of a shaken sheet is smooth down to the 0.1 mm marker noise.  The\n"       \
   "simulator's own defaults (--kappa 0 --tol 1e-3, those of clothfit simulate)\n"    \
@@ -166,9 +173,10 @@ typedef struct {
   "sqrt(tol)), so the error surface has a ~0.25 cm floor (docs/simulator.md).\n"
 /* Check m's values (finite, kappa >= 0, beta >= 0, 0 < tol < 1, max_iter
  * a count >= 1, mu >= 0 and only for recordings with a table, a known
- * model, stiffnesses > 0, no table or stick with the elastic models) and
- * set fixed.kappa, fixed.beta, base.tol, base.max_iter, fixed.mu,
- * base.model and base's stiffnesses of in[0..n) (n = 0: only check).  0,
+ * model, stiffnesses > 0, no table or stick with the elastic models, a
+ * rest metric first-frame or flat) and set fixed.kappa, fixed.beta,
+ * base.tol, base.max_iter, fixed.mu, base.model, base's stiffnesses and
+ * tg.rest_flat of in[0..n) (n = 0: only check).  0,
  * or 1 after printing the one-line error naming the option and value. */
 int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in, int n);
 /* The cloth model and stiffnesses of m (--model, --k-stretch, --k-shear,

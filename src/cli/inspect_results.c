@@ -57,6 +57,7 @@ static void model_text(const char *indent, const cf_res_model *m) {
   printf("%smodel settings kappa %g, beta %g, tol %g, max_iter %d", indent, m->kappa, m->beta, m->tol, m->max_iter);
   if (isfinite(m->mu)) printf(", mu %g", m->mu);
   if (m->cloth[0] && strcmp(m->cloth, "inextensible")) printf(", %s model", m->cloth);
+  if (!strcmp(m->rest, "flat")) printf(", flat rest metric");
   const double k[3] = {m->k_stretch, m->k_shear, m->k_bend};
   for (int j = 0; j < 3; j++)
     if (isfinite(k[j])) printf(", %s %g", cf_fit_stiffness_name(j), k[j]);
@@ -158,6 +159,7 @@ static void json_model(const cf_res_model *m) {
   cf_cli_json_num("k_stretch", m->k_stretch, 0);
   cf_cli_json_num("k_shear", m->k_shear, 0);
   cf_cli_json_num("k_bend", m->k_bend, 0);
+  cf_cli_json_str("rest_metric", m->rest[0] ? m->rest : "first-frame", 0);
 }
 
 static void json_array(const char *key, const double *v, int n) {

@@ -87,6 +87,14 @@ typedef struct {
    * (0, the default) or CF_CONTACT_IPOPT, the interior-point baseline
    * (bench/hitting.sh compares them, thesis Table 4.8). */
   int contact_solver;
+  /* The rest metric (the lengths the cloth keeps): 0 (SPEC §4) the first
+   * frame's marker lattice refined; 1 a flat lattice whose column and row
+   * spacings are the largest per-frame means of the recorded horizontal and
+   * vertical neighbour distances (a cloth that starts bent: the chords of
+   * its first frame are shorter than its material, and an inextensible
+   * model would hold them; docs/models.md measures it), the first frame
+   * projected onto it as the start (cf_sim_project_state). */
+  int rest_flat;
 } cf_fit_target;
 /* 1 when tg has a table (extent not empty). */
 int cf_fit_target_has_table(const cf_fit_target *tg);

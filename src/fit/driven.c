@@ -25,6 +25,7 @@ struct cf_fit_run {
   double span_max;  /* two controlled markers in one lattice row: the rest
                        length of the row between them (0: no limit) */
   cf_drive_fix fix; /* what clamp_span does to the recording (drive_check) */
+  double *x0;       /* rest_flat: the start (the first frame's lattice refined), else NULL */
   char bad[256];    /* drive_check: why the recording cannot be followed
                        ("": it can); every evaluation fails with it */
 };
@@ -32,6 +33,7 @@ struct cf_fit_run {
 void cf_fit_run_free(cf_fit_run *r) {
   if (!r) return;
   cf_mesh_free(r->mesh);
+  free(r->x0);
   free(r->marker_node);
   free(r->kin);
   free(r->ctrl);
@@ -41,7 +43,7 @@ void cf_fit_run_free(cf_fit_run *r) {
   free(r);
 }
 
-static double row_span(const cf_fit_target *tg, const int *ctrl, int n_ctrl);
+static double row_span(const cf_fit_target *tg, const cf_mesh *rest, const int *ctrl, int n_ctrl);
 static void drive_check(cf_fit_run *r);
 
 /* Frame 0 complete, controlled markers present in every frame. */
@@ -101,6 +103,54 @@ static int setup_nodes(cf_fit_run *r, cf_error *err) {
 
 const cf_params *cf_fit_run_params(const cf_fit_run *r) { return &r->base; }
 
+/* The largest per-frame mean of the distances of the markers (i, j) and
+ * (i + di, j + dj) over the frames where both are present. */
+static double spacing(const cf_fit_target *tg, int di, int dj) {
+  int R = tg->rows, C = tg->cols, K = R * C;
+  double best = 0;
+  for (int t = 0; t < tg->T; t++) {
+    const double *P = tg->pos + (size_t)t * K * 3;
+    double sum = 0;
+    int n = 0;
+    for (int i = 0; i + di < R; i++)
+      for (int j = 0; j + dj < C; j++) {
+        const double *p = P + 3 * (i * C + j), *q = P + 3 * ((i + di) * C + j + dj);
+        if (isnan(p[0]) || isnan(q[0])) continue;
+        sum += sqrt((q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]) + (q[2] - p[2]) * (q[2] - p[2]));
+        n++;
+      }
+    if (n > 0 && sum / n > best) best = sum / n;
+  }
+  return best;
+}
+
+/* tg->rest_flat: the rest mesh a flat lattice of the recorded spacings,
+ * the first frame's refined lattice (r->mesh on entry) kept as the start. */
+static int flat_rest(cf_fit_run *r, cf_error *err) {
+  const cf_fit_target *tg = r->tg;
+  int R = tg->rows, C = tg->cols;
+  double a = spacing(tg, 0, 1), b = spacing(tg, 1, 0);
+  double *lat = malloc(sizeof(double) * 3 * R * C);
+  if (!lat) return cf_error_set(err, CF_ENOMEM, "out of memory");
+  for (int i = 0; i < R; i++)
+    for (int j = 0; j < C; j++) {
+      double *p = lat + 3 * (i * C + j);
+      p[0] = j * a, p[1] = 0, p[2] = -i * b;
+    }
+  cf_mesh *flat = a > 0 && b > 0 ? cf_mesh_lattice_refine(R, C, lat) : NULL;
+  free(lat);
+  r->x0 = malloc(sizeof(double) * 3 * r->mesh->n_nodes);
+  if (!flat || !r->x0) {
+    cf_mesh_free(flat);
+    return cf_error_set(err, CF_EINVAL, "recording: no flat rest lattice from the marker distances (spacings %g, %g m)",
+                        a, b);
+  }
+  memcpy(r->x0, r->mesh->x, sizeof(double) * 3 * r->mesh->n_nodes);
+  cf_mesh_free(r->mesh);
+  r->mesh = flat;
+  return CF_OK;
+}
+
 cf_fit_run *cf_fit_run_alloc(const cf_fit_target *tg, const cf_params *base, cf_error *err) {
   int top[2] = {0, tg->cols - 1};
   const int *ctrl = tg->n_ctrl > 0 ? tg->ctrl : top;
@@ -122,9 +172,10 @@ cf_fit_run *cf_fit_run_alloc(const cf_fit_target *tg, const cf_params *base, cf_
   int rc = r->ctrl && r->mesh ? CF_OK
                               : cf_error_set(err, CF_EINVAL, "recording: the first frame's lattice "
                                                              "does not make a valid mesh (degenerate quads)");
+  if (rc == CF_OK && tg->rest_flat) rc = flat_rest(r, err);
   if (rc == CF_OK) {
     memcpy(r->ctrl, ctrl, sizeof(int) * n_ctrl);
-    r->span_max = row_span(tg, ctrl, n_ctrl);
+    r->span_max = row_span(tg, r->mesh, ctrl, n_ctrl);
     rc = setup_nodes(r, err);
     if (rc == CF_OK) drive_check(r);
   }
@@ -137,15 +188,18 @@ cf_fit_run *cf_fit_run_alloc(const cf_fit_target *tg, const cf_params *base, cf_
 
 /* Two controlled markers on one lattice row (the usual two top corners):
  * the boundary between them is inextensible, so their recorded distance may
- * not exceed the row's length at frame 0.  Marker noise (~0.1 mm) on a
- * straight, taut top edge would otherwise ask the edge to stretch, and the
- * projection cannot meet its tolerance. */
-static double row_span(const cf_fit_target *tg, const int *ctrl, int n_ctrl) {
+ * not exceed the row's length at rest (the rest mesh's nodes of the markers
+ * between them).  Marker noise (~0.1 mm) on a straight, taut top edge would
+ * otherwise ask the edge to stretch, and the projection cannot meet its
+ * tolerance. */
+static double row_span(const cf_fit_target *tg, const cf_mesh *rest, const int *ctrl, int n_ctrl) {
   if (n_ctrl != 2 || ctrl[0] / tg->cols != ctrl[1] / tg->cols) return 0;
   int a = ctrl[0] < ctrl[1] ? ctrl[0] : ctrl[1], b = ctrl[0] ^ ctrl[1] ^ a;
   double L = 0;
   for (int j = a; j < b; j++) {
-    const double *p = tg->pos + 3 * j, *q = p + 3;
+    int u = cf_mesh_lattice_node(tg->rows, tg->cols, j / tg->cols, j % tg->cols);
+    int v = cf_mesh_lattice_node(tg->rows, tg->cols, (j + 1) / tg->cols, (j + 1) % tg->cols);
+    const double *p = rest->x + 3 * u, *q = rest->x + 3 * v;
     L += sqrt((q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]) + (q[2] - p[2]) * (q[2] - p[2]));
   }
   return L;
@@ -308,6 +362,10 @@ static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double pr
   if (s && put_obstacles(tg, s, pt->mu, &err)) {
     cf_sim_free(s);
     s = NULL;
+  }
+  if (s && r->x0) { /* a flat rest: start from the first frame moved onto it */
+    cf_sim_set_state(s, r->x0, NULL);
+    if (cf_sim_project_state(s, &err)) cf_sim_free(s), s = NULL;
   }
   if (!s) {
     fail(res, err.code, err.msg);

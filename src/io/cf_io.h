@@ -342,6 +342,8 @@ typedef struct {           /* the model settings a part was computed with */
   char cloth[32];          /* the cloth model ("inextensible"; files written before: that) */
   double k_stretch, k_shear, k_bend; /* its stiffnesses (N/m; NaN: not the model's); a
                               fit's: at its optimum, fitted or held (cf_res_fit.stiffness) */
+  char rest[16];           /* the rest metric: "first-frame" (files written before: that) or
+                              "flat" (cf_fit_target.rest_flat) */
 } cf_res_model;
 
 typedef struct {           /* how sure a fitted (delta, alpha) is (src/fit confidence.c) */

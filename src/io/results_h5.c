@@ -94,9 +94,10 @@
  * relative tolerance) and max_iter (its iterations per step before a
  * simulation fails), cloth_model and its stiffnesses k_stretch, k_shear,
  * k_bend (N/m, NaN: not the model's; a fit's: at its optimum, the fitted
- * ones named by the fit's attr stiffness_fitted); parts of files written
- * before they were recorded read as the defaults every run used then (0,
- * 0, 1e-3, 50, inextensible).
+ * ones named by the fit's attr stiffness_fitted), rest_metric
+ * ("first-frame" or "flat"); parts of files written before they were
+ * recorded read as the defaults every run used then (0, 0, 1e-3, 50,
+ * inextensible, first-frame).
  * Written whole and atomically (temporary name + rename); read back by
  * results_read.c.  Attributes are described once, in tables shared by the
  * writer and the reader (results_fields.h). */
@@ -118,7 +119,7 @@
 #define FM(st, m)                                                                                          \
   FD(st, "kappa", m.kappa), FD(st, "beta", m.beta), FD(st, "tol", m.tol), FI(st, "max_iter", m.max_iter),   \
       FD(st, "mu_held", m.mu), FS(st, "cloth_model", m.cloth), FD(st, "k_stretch", m.k_stretch),           \
-      FD(st, "k_shear", m.k_shear), FD(st, "k_bend", m.k_bend)
+      FD(st, "k_shear", m.k_shear), FD(st, "k_bend", m.k_bend), FS(st, "rest_metric", m.rest)
 /* a cf_res_conf (the confidence of an optimum), in fit/ and sweep/ alike */
 #define FC(st, c)                                                                                        \
   FI(st, "confidence", c.done), FD(st, "delta_lo", c.delta[0]), FD(st, "delta_hi", c.delta[1]),          \

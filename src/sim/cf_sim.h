@@ -275,6 +275,14 @@ void cf_sim_free(cf_sim *s);
 /* Replace positions and/or velocities (NULL keeps the current one).  The
  * substep level the steps run at (see cf_sim_step) is kept. */
 void cf_sim_set_state(cf_sim *s, const double *x, const double *v);
+/* Move the current positions onto the constraints (the projection, the
+ * kinematic nodes held, at most CF_PROJECT_STATE_ITERS iterations) and set
+ * the velocities to 0: a start that is not on the rest metric's
+ * constraints (a recording's first frame with a flat rest metric,
+ * cf_fit_target.rest_flat).  Nothing for the models without constraints.
+ * On failure the state is unchanged and err says why. */
+#define CF_PROJECT_STATE_ITERS 500
+int cf_sim_project_state(cf_sim *s, cf_error *err);
 /* Advance one step dt.  kin_pos[n_kin*3]: positions of the kinematic nodes
  * at the new time (NULL: they stay where they are).  A step whose projection
  * does not converge is retried as two half steps (kinematic nodes moving

@@ -225,6 +225,19 @@ void cf_sim_set_state(cf_sim *s, const double *x, const double *v) {
   if (s->ct) cf_contact_reset(s->ct);
 }
 
+int cf_sim_project_state(cf_sim *s, cf_error *err) {
+  if (!s->proj) return CF_OK;
+  memcpy(s->xn, s->x, sizeof(double) * 3 * s->n);
+  cf_proj_result pr;
+  cf_error perr;
+  int rc = cf_proj_solve(s->proj, s->xn, s->p.tol, CF_PROJECT_STATE_ITERS, 0, &pr, &perr);
+  cf_proj_invalidate(s->proj);
+  if (rc) return cf_error_set(err, rc, "projecting the start onto the constraints: %s", perr.msg);
+  memcpy(s->x, s->xn, sizeof(double) * 3 * s->n);
+  memset(s->v, 0, sizeof(double) * 3 * s->n);
+  return CF_OK;
+}
+
 int cf_sim_set_obstacles(cf_sim *s, const cf_obstacle *obs, int n_obs, const cf_contact_params *cp,
                          cf_error *err) {
   for (int k = 0; k < n_obs; k++)

@@ -22,8 +22,10 @@ struct cf_sstep {
   /* The matrix's pattern is the same every step: the first step assembles
    * it as a triplet and CHOLMOD sums it into A, and the later steps add
    * their values straight into A's slots, slot[k] for the k-th put (the
-   * sorting and transposing of the triplet were half of an elastic step:
-   * A2 mass-spring shake 208 -> 90 us per step, bench_driven) */
+   * bundled A2 shake, `bench_driven REC 0.041 0.307 3 1e-3 1e-4 active-set
+   * MODEL`, when it was added: elastic 182 -> 158 us per step, mass-spring
+   * 208 -> 182; most of the rest is CHOLMOD's numeric factorization and its
+   * permutation of A) */
   cholmod_sparse *A;
   int *slot;
   long nput;
@@ -159,7 +161,8 @@ static void put(cf_sstep *s, int a, int b, double val, const double *vs) {
 /* Each run's force -w C grad C into the right-hand side and its summed
  * Gauss-Newton Hessian sum_r w_r grad C_r grad C_r^T into the matrix, one
  * block per run (an element's 12 strain rows share their 4 nodes: 12 times
- * fewer entries for CHOLMOD to sort than one block per row). */
+ * fewer entries for CHOLMOD to sort than one block per row; the A2 elastic
+ * shake of bench_driven 481 -> 182 us per step when it was added). */
 static void shear_terms(cf_sstep *s, const double *x, const double *vs) {
   const cf_model *F = s->F;
   double h = s->p.dt;

@@ -1,7 +1,7 @@
 /* test_compare.c — the four cloth models of thesis Table 4.3 tell their own
  * recordings apart (issue 15, acceptance 3): for each model, two recordings
  * made by it (an A2 sheet of 5 x 4 markers, its top corners shaken along
- * an oblique horizontal axis for 4 s, 0.1 mm marker noise; the fitting
+ * an oblique horizontal axis for 3 s, 0.1 mm marker noise; the fitting
  * mesh, step and kappa, so the model contains the truth), each with its own
  * truth and noise seed.  cf_fit_compare fits all four from the start
  * `clothfit compare` uses (the centre of the parameter box, delta = rho/2,
@@ -18,7 +18,7 @@
 #include "synthrec.h"
 #include "testutil.h"
 
-enum { ROWS = 5, COLS = 4, T = 400 };
+enum { ROWS = 5, COLS = 4, T = 300 };
 static const double RHO = 0.1042;
 
 typedef struct {

@@ -91,7 +91,7 @@ static int check_values(cmp_args *a) {
 }
 
 /* A row of the fit into the results' form. */
-static void store_row(const cf_compare_row *r, const cf_params *base, cf_res_compare_row *o) {
+static void store_row(const cf_compare_row *r, cf_res_compare_row *o) {
   memset(o, 0, sizeof *o);
   snprintf(o->model, sizeof o->model, "%s", cf_cloth_model_name(r->model));
   o->status = r->status;
@@ -100,7 +100,7 @@ static void store_row(const cf_compare_row *r, const cf_params *base, cf_res_com
   int m = r->model;
   o->k_stretch = m == CF_CLOTH_ELASTIC || m == CF_CLOTH_MASS_SPRING ? r->fit.k_stretch : NAN;
   o->k_shear = m != CF_CLOTH_INEXTENSIBLE ? r->fit.k_shear : NAN;
-  o->k_bend = m == CF_CLOTH_MASS_SPRING ? (r->fit.k_bend > 0 ? r->fit.k_bend : base->k_bend) : NAN;
+  o->k_bend = m == CF_CLOTH_MASS_SPRING ? r->fit.k_bend : NAN; /* held at base's (cf_fit_compare) */
   snprintf(o->fitted, sizeof o->fitted, "delta alpha");
   for (int j = 0; j < r->nk; j++)
     snprintf(o->fitted + strlen(o->fitted), sizeof o->fitted - strlen(o->fitted), " %s",
@@ -153,7 +153,7 @@ static int run(const cmp_args *a, const cf_fit_input *in, cf_res_rec *rec) {
   cf_res_compare *c = &rec->compare;
   memset(c, 0, sizeof *c);
   c->n = a->n;
-  for (int i = 0; i < a->n; i++) store_row(&rows[i], &in->base, &c->row[i]);
+  for (int i = 0; i < a->n; i++) store_row(&rows[i], &c->row[i]);
   double dt = in->tg.dt;
   c->train_t0_s = t0 * dt, c->train_t1_s = t1 * dt, c->test_t0_s = t1 * dt, c->test_t1_s = T * dt;
   c->start_delta = o.delta0, c->start_alpha = o.alpha0;

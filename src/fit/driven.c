@@ -103,6 +103,10 @@ static int setup_nodes(cf_fit_run *r, cf_error *err) {
 
 const cf_params *cf_fit_run_params(const cf_fit_run *r) { return &r->base; }
 
+static double dist(const double *p, const double *q) {
+  return sqrt((q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]) + (q[2] - p[2]) * (q[2] - p[2]));
+}
+
 /* The largest per-frame mean of the distances of the markers (i, j) and
  * (i + di, j + dj) over the frames where both are present. */
 static double spacing(const cf_fit_target *tg, int di, int dj) {
@@ -116,7 +120,7 @@ static double spacing(const cf_fit_target *tg, int di, int dj) {
       for (int j = 0; j + dj < C; j++) {
         const double *p = P + 3 * (i * C + j), *q = P + 3 * ((i + di) * C + j + dj);
         if (isnan(p[0]) || isnan(q[0])) continue;
-        sum += sqrt((q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]) + (q[2] - p[2]) * (q[2] - p[2]));
+        sum += dist(p, q);
         n++;
       }
     if (n > 0 && sum / n > best) best = sum / n;
@@ -199,8 +203,7 @@ static double row_span(const cf_fit_target *tg, const cf_mesh *rest, const int *
   for (int j = a; j < b; j++) {
     int u = cf_mesh_lattice_node(tg->rows, tg->cols, j / tg->cols, j % tg->cols);
     int v = cf_mesh_lattice_node(tg->rows, tg->cols, (j + 1) / tg->cols, (j + 1) % tg->cols);
-    const double *p = rest->x + 3 * u, *q = rest->x + 3 * v;
-    L += sqrt((q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]) + (q[2] - p[2]) * (q[2] - p[2]));
+    L += dist(rest->x + 3 * u, rest->x + 3 * v);
   }
   return L;
 }

@@ -278,9 +278,9 @@ cf_ustep *cf_ustep_alloc(const cf_mesh *m, const double *mass, const cf_params *
   int rc = u->fidx ? CF_OK : CF_ENOMEM;
   for (int i = 0; rc == CF_OK && i < u->n; i++) u->fidx[i] = is_kin[i] ? -1 : u->nf++;
   if (rc == CF_OK && (p->ks > 0 || p->model != CF_CLOTH_INEXTENSIBLE)) {
-    if (!u->diagonal && p->model != CF_CLOTH_MASS_SPRING) u->K = cf_bending_matrix(m, mass, &u->cc);
-    u->shear = u->diagonal || u->K || p->model == CF_CLOTH_MASS_SPRING ? cf_sstep_alloc(m, mass, p, is_kin, u->K, err)
-                                                                      : NULL;
+    int needs_k = !u->diagonal && p->model != CF_CLOTH_MASS_SPRING; /* mass-spring: bending by springs */
+    if (needs_k) u->K = cf_bending_matrix(m, mass, &u->cc);
+    u->shear = !needs_k || u->K ? cf_sstep_alloc(m, mass, p, is_kin, u->K, err) : NULL;
     rc = u->shear ? CF_OK : CF_ENOMEM;
   } else if (rc == CF_OK && !u->diagonal && u->nf > 0) {
     u->K = cf_bending_matrix(m, mass, &u->cc);

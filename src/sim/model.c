@@ -208,7 +208,7 @@ static int build_rows(cf_model *md, const adjacency *a, int mode) {
 
 static int padded(int w) { return (w + CF_KERN_TILE - 1) / CF_KERN_TILE * CF_KERN_TILE; }
 
-static int same_nodes(const cf_model *md, int r, int q) {
+int cf_model_same_nodes(const cf_model *md, int r, int q) {
   int nl = md->row_ptr[r + 1] - md->row_ptr[r];
   return md->row_ptr[q + 1] - md->row_ptr[q] == nl &&
          !memcmp(md->nodes + md->row_ptr[r], md->nodes + md->row_ptr[q], sizeof(int) * nl);
@@ -218,7 +218,7 @@ static int same_nodes(const cf_model *md, int r, int q) {
 static int group_end(const cf_model *md, int r) {
   int nl = md->row_ptr[r + 1] - md->row_ptr[r], e = r + 1;
   while (e < md->nrows && e - r < CF_GROUP_MAX_ROWS && (e - r + 1) * nl <= GROUP_SLOTS &&
-         same_nodes(md, r, e))
+         cf_model_same_nodes(md, r, e))
     e++;
   return e;
 }

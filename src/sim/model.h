@@ -57,6 +57,10 @@ cf_model *cf_model_constraints_alloc(const cf_mesh *mesh, const cf_params *p, cf
  * model with ks = 0). */
 cf_model *cf_model_energy_alloc(const cf_mesh *mesh, const cf_params *p, cf_error *err);
 
+/* 1 when rows r and q are over the same node list (shear.c sums such runs
+ * into one block; the row groups below are made of them). */
+int cf_model_same_nodes(const cf_model *md, int r, int q);
+
 /* g[l*3+d] = sum_j T_lj p_j[d] for the local nodes of row r; returns
  * C_r + c0_r = sum_l <p_l, g_l>.  The gradient of C_r w.r.t. p_l is 2 g_l. */
 double cf_model_row_half_grad(const cf_model *md, int r, const double *x, double *g);

@@ -11,8 +11,9 @@
  *   and its Gauss-Newton Hessian is positive semidefinite, which the
  *   implicit step needs);
  * - a membrane strain at a Gauss point of rest area A: with s, t the
- *   orthonormal rest frame of the element there (s along the element's
- *   first parametric direction), C_11 = |x_s|^2 - 1 = 2 e11, C_22 =
+ *   orthonormal rest frame of the element there (s along the material's
+ *   warp, the first edge of element 0 at rest, projected on the element),
+ *   C_11 = |x_s|^2 - 1 = 2 e11, C_22 =
  *   |x_t|^2 - 1, C_12 = <x_s, x_t> = g12, with w = A k_stretch / 4 on the
  *   first two and A k_shear on the third: k_stretch/2 (e11^2 + e22^2) +
  *   k_shear/2 g12^2 per unit area;
@@ -254,8 +255,10 @@ static int membrane_point(rows *R, const cf_element_rule *r, int q, int l, const
   for (int d = 0; d < 3; d++) nrm[d] = (a[(d + 1) % 3] * b[(d + 2) % 3] - a[(d + 2) % 3] * b[(d + 1) % 3]) / J;
   double dn = dir[0] * nrm[0] + dir[1] * nrm[1] + dir[2] * nrm[2], l1 = 0;
   for (int d = 0; d < 3; d++) l1 += pow(e1[d] = dir[d] - dn * nrm[d], 2);
-  if (l1 < 0.01) /* the warp nearly normal to the element: its own first direction */
-    for (int d = 0; d < 3; d++) l1 = E, e1[d] = a[d];
+  if (l1 < 0.01) { /* the warp nearly normal to the element: its own first direction */
+    l1 = E;
+    memcpy(e1, a, sizeof e1);
+  }
   for (int d = 0; d < 3; d++) e1[d] /= sqrt(l1);
   for (int d = 0; d < 3; d++) e2[d] = nrm[(d + 1) % 3] * e1[(d + 2) % 3] - nrm[(d + 2) % 3] * e1[(d + 1) % 3];
   /* (d/dxi, d/deta) = (d/ds, d/dt) M, M = [[e1.a, e1.b], [e2.a, e2.b]] */

@@ -58,12 +58,6 @@ void cf_sstep_free(cf_sstep *s) {
   free(s);
 }
 
-static int same_nodes(const cf_model *F, int r, int q) {
-  int nl = F->row_ptr[r + 1] - F->row_ptr[r];
-  return F->row_ptr[q + 1] - F->row_ptr[q] == nl &&
-         !memcmp(F->nodes + F->row_ptr[r], F->nodes + F->row_ptr[q], sizeof(int) * nl);
-}
-
 /* The runs of rows over the same nodes, and the largest run's Hessian. */
 static int find_runs(cf_sstep *s) {
   const cf_model *F = s->F;
@@ -71,7 +65,7 @@ static int find_runs(cf_sstep *s) {
   if (!s->run) return CF_ENOMEM;
   int maxnl = 0;
   for (int r = 0; r < F->nrows; r++) {
-    if (r == 0 || !same_nodes(F, r - 1, r)) s->run[s->nruns++] = r;
+    if (r == 0 || !cf_model_same_nodes(F, r - 1, r)) s->run[s->nruns++] = r;
     int nl = F->row_ptr[r + 1] - F->row_ptr[r];
     if (nl > maxnl) maxnl = nl;
   }

@@ -31,6 +31,7 @@ double *cf_test_shaken_recording(const cf_test_rec_spec *sp) {
   p.alpha = sp->alpha;
   p.dt = sp->dt > 0 ? sp->dt : 0.01;
   p.kappa = sp->kappa;
+  p.beta = sp->beta;
   if (sp->tol > 0) p.tol = sp->tol;
   p.model = sp->model;
   if (sp->k_stretch > 0) p.k_stretch = sp->k_stretch;

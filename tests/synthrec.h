@@ -17,6 +17,7 @@ typedef struct {
   int model;               /* cf_cloth_model (0: inextensible) */
   double k_stretch, k_shear, k_bend; /* its stiffnesses (0: cf_params_default's) */
   double axis[3];          /* the shake's direction (0: across the plane, y) */
+  double beta;             /* Rayleigh damping on K (0: none) */
 } cf_test_rec_spec;
 
 /* [T*rows*cols*3] malloc'ed; exits the test with a message on failure. */

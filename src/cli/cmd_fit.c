@@ -53,9 +53,10 @@ static const char *help =
     "for delta and alpha, and a flag when the fit is not identifiable (the error\n"
     "surface is flat or a saddle there, its minimum lies far from the fit, or an\n"
     "interval is wider than +-50 %).  Then Nelder-Mead from the fit with 3 x the\n"
-    "held kappa (at most 40 simulations): when the fit moves by more than 25 % of\n"
-    "delta or alpha, it depends on the bending stiffness assumed and is flagged\n"
-    "too.  Calibration: on 20 recordings made by the model with known parameters,\n"
+    "held kappa, then with the held beta raised to kappa x the training window's\n"
+    "length (at most 40 simulations each): when the fit moves by more than 25 % of\n"
+    "delta or alpha, it depends on the bending stiffness or the damping assumed\n"
+    "and is flagged too.  Calibration: on 20 recordings made by the model with known parameters,\n"
     "the intervals hold the truth in at least 16 (tests/test_confidence.c: 19 in\n"
     "its run of 2026-11-26; docs/confidence.md).\n"
     "--no-confidence skips it.\n"
@@ -97,7 +98,9 @@ static const char *help =
     "                        or null), identifiable (true, false or null: not\n"
     "                        computed or unknown), identifiable_why, kappa_shift\n"
     "                        ([delta, alpha]: the fit's move refitted with kappa\n"
-    "                        x3, fractions; null: not checked), polish\n"
+    "                        x3, fractions; null: not checked), beta_shift (the\n"
+    "                        same with beta = kappa x the window's length),\n"
+    "                        polish\n"
     "                        (quadratic or none), polished (true: delta, alpha, mu\n"
     "                        are the quadratic's minimum), polish_evaluations,\n"
     "                        nm_delta, nm_alpha, nm_mu, nm_train_error_cm\n"
@@ -106,7 +109,7 @@ static const char *help =
     "                        journal)\n"
     "  --polish quadratic|none  polish the optimum as above (default: quadratic\n"
     "                        for a recording with a table, none otherwise)\n"
-    "  --no-confidence       no intervals (9 + at most 40 simulations fewer)\n"
+    "  --no-confidence       no intervals (9 + at most 80 simulations fewer)\n"
     CF_CLI_MODEL_HELP;
 
 typedef struct {

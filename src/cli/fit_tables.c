@@ -228,10 +228,17 @@ void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size) {
                    c->identifiable == 1 ? "identifiable" : c->identifiable == 0 ? "NOT IDENTIFIABLE: " : "unknown: ",
                    c->identifiable == 1 ? "" : c->why);
   if (m < 0 || (size_t)(n + m) >= size || c->identifiable != 1) return;
-  if (isfinite(c->kappa_shift[0]))
-    snprintf(buf + n + m, size - (size_t)(n + m), " (refitted with kappa x3 it moves delta %+.0f %%, alpha %+.0f %%)",
-             100 * c->kappa_shift[0], 100 * c->kappa_shift[1]);
-  else snprintf(buf + n + m, size - (size_t)(n + m), " (kappa not checked)");
+  if (!isfinite(c->kappa_shift[0])) {
+    snprintf(buf + n + m, size - (size_t)(n + m), " (kappa and beta not checked)");
+    return;
+  }
+  int k = snprintf(buf + n + m, size - (size_t)(n + m), " (refitted with kappa x3 it moves delta %+.0f %%, alpha %+.0f %%",
+                   100 * c->kappa_shift[0], 100 * c->kappa_shift[1]);
+  if (k < 0 || (size_t)(n + m + k) >= size) return;
+  if (isfinite(c->beta_shift[0]))
+    snprintf(buf + n + m + k, size - (size_t)(n + m + k), ", with a large beta delta %+.0f %%, alpha %+.0f %%)",
+             100 * c->beta_shift[0], 100 * c->beta_shift[1]);
+  else snprintf(buf + n + m + k, size - (size_t)(n + m + k), "; beta not checked)");
 }
 
 /* ,"key":[v0,v1], or null when v0 is not finite. */
@@ -258,6 +265,7 @@ void cf_cli_json_conf(const cf_res_conf *c) {
   printf(",\"identifiable\":%s", c->identifiable == 1 ? "true" : c->identifiable == 0 ? "false" : "null");
   cf_cli_json_str("identifiable_why", c->why, 0);
   json_pair("kappa_shift", c->kappa_shift[0], c->kappa_shift[1]);
+  json_pair("beta_shift", c->beta_shift[0], c->beta_shift[1]);
 }
 
 void cf_cli_polish_text(const cf_res_fit *f, char *buf, size_t size) {

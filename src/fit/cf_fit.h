@@ -441,9 +441,13 @@ typedef struct {
   double kappa_shift[2]; /* how far the fit moves, as fractions of delta and alpha,
                             refitted with the held kappa tripled (NaN: not checked:
                             kappa 0, not identifiable already, or the refit failed) */
+  double beta_shift[2];  /* the same refitted with the held beta raised to kappa x the
+                            window's length (s) (NaN: not checked, as above, or the
+                            held beta is already that large) */
 } cf_confidence;
 /* For n recordings at once (9 simulations each on the worker processes,
- * then a Nelder-Mead refit of at most 40 with 3 kappa, confidence.c):
+ * then Nelder-Mead refits of at most 40 with 3 kappa and with a large
+ * beta, confidence.c):
  * tg[n], at[n] the fitted points (beta and kappa from fixed), windows
  * [t0[j], t1[j]) (NULL: whole recordings; t1 <= 0: to the end). */
 int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *fixed,

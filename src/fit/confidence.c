@@ -22,11 +22,12 @@
  * definite: flat in some direction, or a saddle), when its minimum lies more
  * than two stencil steps (60 %) from the fit, or when an interval's
  * half-width exceeds half the estimate, or when the fit moves by more
- * than KAPPA_MAX_SHIFT with the held kappa tripled (kappa_refits: a model
- * assumption the data do not separate from delta and alpha).  The stencil's
- * 9 simulations run on the worker processes of parallel.c, 9 per recording
- * for a batch of recordings, then the refits with 3 kappa (at most 40
- * simulations each), one recording per worker. */
+ * than HELD_MAX_SHIFT with the held kappa tripled or with a large held beta
+ * (held_checks: model assumptions the data do not separate from delta and
+ * alpha).  The stencil's 9 simulations run on the worker processes of
+ * parallel.c, 9 per recording for a batch of recordings, then the refits
+ * with 3 kappa and with a large beta (at most 40 simulations each), one
+ * recording per worker. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,8 +46,8 @@ enum { B = CF_CONF_BLOCKS, NS = 9 };
  * does over a few per cent), not the noise of the data. */
 static const double STEP = 0.3, T_QUANTILE = 2.365, MAX_REL = 0.5;
 /* The held bending stiffness: Nelder-Mead from the fit with KAPPA_FACTOR x
- * kappa (at most KAPPA_EVALS evaluations, no restarts), and a fit that
- * moves by more than KAPPA_MAX_SHIFT of its delta or alpha is not
+ * kappa (at most HELD_EVALS evaluations, no restarts), and a fit that
+ * moves by more than HELD_MAX_SHIFT of its delta or alpha is not
  * identifiable (the recording does not tell the aerodynamic parameters from
  * the bending the fit assumed).  Measured on the bundled study (refits with
  * --kappa 3e-3 and 3e-4 from the fits at 1e-3, docs/confidence.md): shakes
@@ -55,8 +56,22 @@ static const double STEP = 0.3, T_QUANTILE = 2.365, MAX_REL = 0.5;
  * curvature): it saw 4-17 % where the refits moved 54-96 % (the valleys of
  * twist fits are long and curved) and flagged 3 of the study's 8 fits that
  * are more than 50 % off. */
-static const double KAPPA_FACTOR = 3, KAPPA_MAX_SHIFT = 0.25;
-enum { KAPPA_EVALS = 40 };
+static const double KAPPA_FACTOR = 3, HELD_MAX_SHIFT = 0.25;
+enum { HELD_EVALS = 40 };
+/* The held Rayleigh damping on K (beta, default 0).  beta / kappa is the
+ * time in which overdamped bending modes relax, so the check sets it to
+ * BETA_TIME window lengths: bending damped so strongly that it relaxes no
+ * faster than the window lasts, the far end from the fit's undamped
+ * bending.  A fit that moves by more than HELD_MAX_SHIFT then has its
+ * alpha standing in for bending dissipation the model was told is absent.
+ * Measured on the bundled study (refits from the fits at kappa 1e-3,
+ * docs/confidence.md): with beta 6e-3 (kappa x 6 s, the windows' length)
+ * the 16 shakes moved by at most 12 %, denim-A3-twist-slow-I alpha -46 %
+ * and stiff-cotton-A3-twist-slow-I delta +68 %, alpha -44 % (alpha +134 %
+ * and +115 % off the truth, stable under kappa x 3); with 1e-2 the same
+ * (at most 13 %; -49 %, +67 %).  No scale of beta that the recording
+ * gives: the window's length is the longest relaxation it can show. */
+static const double BETA_TIME = 1;
 
 typedef struct {
   double sum[B]; /* sum of e_i over the frames of each block */
@@ -165,7 +180,7 @@ static void judge(const cf_fit_point *at, const stencil_rec *r, cf_confidence *o
   memset(out, 0, sizeof *out);
   out->center[0] = at->delta, out->center[1] = at->alpha;
   for (int q = 0; q < 2; q++) out->interval[q][0] = out->interval[q][1] = out->se[q] = NAN;
-  out->kappa_shift[0] = out->kappa_shift[1] = NAN;
+  out->kappa_shift[0] = out->kappa_shift[1] = out->beta_shift[0] = out->beta_shift[1] = NAN;
   for (int k = 0; k < NS; k++)
     if (r[k].status != CF_OK) {
       out->identifiable = -1;
@@ -216,43 +231,92 @@ static void judge(const cf_fit_point *at, const stencil_rec *r, cf_confidence *o
              100 * rd, 100 * ra, 100 * MAX_REL);
 }
 
-/* The held kappa (see KAPPA_FACTOR): Nelder-Mead refits of the fits judge
- * found identifiable, from each fit with kappa x KAPPA_FACTOR, one per
- * worker process (their journal task ids differ from the fits' by start,
- * budget and restarts); each one's move into kappa_shift, and a move beyond
- * KAPPA_MAX_SHIFT flags it.  Nothing with kappa = 0. */
-static int kappa_refits(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *fixed,
-                        const cf_fit_point *at, const int *t0, const int *t1, int workers,
-                        const cf_fit_journal *kept, cf_confidence *out, cf_error *err) {
-  if (!(fixed->kappa > 0)) return CF_OK;
-  int m = 0, *idx = malloc(sizeof(int) * ((size_t)n + 1));
-  const cf_fit_target **tgs = malloc(sizeof *tgs * ((size_t)n + 1));
-  cf_nm_options *o = calloc((size_t)n + 1, sizeof *o);
-  cf_nm_result *nr = calloc((size_t)n + 1, sizeof *nr);
-  int rc = idx && tgs && o && nr ? CF_OK : cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
-  for (int j = 0; !rc && j < n; j++) {
-    if (out[j].identifiable != 1) continue;
-    cf_nm_options_default(&o[m], tg[j]->rho, at[j].delta, at[j].alpha);
-    o[m].t0 = t0 ? t0[j] : 0, o[m].t1 = t1 ? t1[j] : 0;
-    o[m].max_evals = KAPPA_EVALS, o[m].restarts = 0;
-    tgs[m] = tg[j], idx[m++] = j;
+/* One held parameter's check: Nelder-Mead refits (at most HELD_EVALS
+ * evaluations, no restarts) of the fits still identifiable among idx[m],
+ * from each fit with the held point fk, one recording per worker process
+ * (their journal task ids differ from the fits' by the held point, start,
+ * budget and restarts); each one's move into shift[] of its confidence, and
+ * a move beyond HELD_MAX_SHIFT flags it, naming what. */
+typedef struct {
+  const cf_fit_target *const *tg;
+  const cf_params *base;
+  const cf_fit_point *at;
+  const int *t0, *t1;
+  int workers;
+  const cf_fit_journal *kept;
+  cf_confidence *out;
+} held_ctx;
+
+static int held_refits(const held_ctx *h, const int *idx, int m, const cf_fit_point *fk, int beta,
+                       const char *what, cf_error *err) {
+  const cf_fit_target **tgs = malloc(sizeof *tgs * ((size_t)m + 1));
+  cf_nm_options *o = calloc((size_t)m + 1, sizeof *o);
+  cf_nm_result *nr = calloc((size_t)m + 1, sizeof *nr);
+  int n = 0, *at_idx = malloc(sizeof(int) * ((size_t)m + 1));
+  int rc = tgs && o && nr && at_idx ? CF_OK : cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
+  for (int q = 0; !rc && q < m; q++) {
+    int j = idx[q];
+    if (h->out[j].identifiable != 1) continue;
+    cf_nm_options_default(&o[n], h->tg[j]->rho, h->at[j].delta, h->at[j].alpha);
+    o[n].t0 = h->t0 ? h->t0[j] : 0, o[n].t1 = h->t1 ? h->t1[j] : 0;
+    o[n].max_evals = HELD_EVALS, o[n].restarts = 0;
+    tgs[n] = h->tg[j], at_idx[n++] = j;
   }
+  if (!rc && n) rc = cf_fit_nelder_mead_batch(n, tgs, h->base, fk, o, h->workers, h->kept, NULL, nr, err);
+  for (int q = 0; !rc && q < n; q++) {
+    cf_confidence *c = &h->out[at_idx[q]];
+    if (nr[q].start_failed || !isfinite(nr[q].f_best)) continue;
+    double *sh = beta ? c->beta_shift : c->kappa_shift;
+    sh[0] = nr[q].best[0] / h->at[at_idx[q]].delta - 1;
+    sh[1] = nr[q].best[1] / h->at[at_idx[q]].alpha - 1;
+    if (fmax(fabs(sh[0]), fabs(sh[1])) <= HELD_MAX_SHIFT) continue;
+    c->identifiable = 0;
+    snprintf(c->why, sizeof c->why, "the fit depends on the %s it moves delta %+.0f %%, alpha %+.0f %% (more than %.0f %%)",
+             what, 100 * sh[0], 100 * sh[1], 100 * HELD_MAX_SHIFT);
+  }
+  for (int q = 0; nr && q < n; q++) cf_nm_result_free(&nr[q]);
+  free(tgs), free(o), free(nr), free(at_idx);
+  return rc;
+}
+
+/* The training window's length (s). */
+static double window_length(const held_ctx *h, int j) {
+  int t0 = h->t0 ? h->t0[j] : 0, t1 = h->t1 ? h->t1[j] : 0;
+  if (t1 <= 0 || t1 > h->tg[j]->T) t1 = h->tg[j]->T;
+  return (t1 - t0) * h->tg[j]->dt;
+}
+
+/* The held kappa and beta (see KAPPA_FACTOR, BETA_TIME): first every
+ * identifiable fit with kappa x KAPPA_FACTOR, then those still identifiable
+ * with beta = kappa x BETA_TIME x the window's length, one batch per
+ * window length (the refits of a batch share their held point).  Nothing
+ * with kappa = 0. */
+static int held_checks(const held_ctx *h, int n, const cf_fit_point *fixed, cf_error *err) {
+  if (!(fixed->kappa > 0)) return CF_OK;
+  int *idx = calloc((size_t)n + 1, sizeof(int)), *done = calloc((size_t)n + 1, sizeof(int));
+  if (!idx || !done) {
+    free(idx), free(done);
+    return cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
+  }
+  for (int j = 0; j < n; j++) idx[j] = j;
   cf_fit_point fk = *fixed;
   fk.kappa *= KAPPA_FACTOR;
-  if (!rc && m) rc = cf_fit_nelder_mead_batch(m, tgs, base, &fk, o, workers, kept, NULL, nr, err);
-  for (int q = 0; !rc && q < m; q++) {
-    cf_confidence *c = &out[idx[q]];
-    if (nr[q].start_failed || !isfinite(nr[q].f_best)) continue;
-    c->kappa_shift[0] = nr[q].best[0] / at[idx[q]].delta - 1;
-    c->kappa_shift[1] = nr[q].best[1] / at[idx[q]].alpha - 1;
-    if (fmax(fabs(c->kappa_shift[0]), fabs(c->kappa_shift[1])) <= KAPPA_MAX_SHIFT) continue;
-    c->identifiable = 0;
-    snprintf(c->why, sizeof c->why, "the fit depends on the bending stiffness held fixed: with kappa x%g it moves "
-             "delta %+.0f %%, alpha %+.0f %% (more than %.0f %%)", KAPPA_FACTOR, 100 * c->kappa_shift[0],
-             100 * c->kappa_shift[1], 100 * KAPPA_MAX_SHIFT);
+  char what[96];
+  snprintf(what, sizeof what, "bending stiffness held fixed: with kappa x%g", KAPPA_FACTOR);
+  int rc = held_refits(h, idx, n, &fk, 0, what, err);
+  for (int j = 0; !rc && j < n; j++) {
+    if (done[j]) continue;
+    double T = window_length(h, j);
+    int m = 0;
+    for (int k = j; k < n; k++)
+      if (!done[k] && window_length(h, k) == T) idx[m++] = k, done[k] = 1;
+    fk = *fixed;
+    fk.beta = fixed->kappa * BETA_TIME * T;
+    if (!(fk.beta > fixed->beta)) continue;
+    snprintf(what, sizeof what, "damping held fixed: with beta %.3g (kappa x %.3g s)", fk.beta, BETA_TIME * T);
+    rc = held_refits(h, idx, m, &fk, 1, what, err);
   }
-  for (int q = 0; nr && q < m; q++) cf_nm_result_free(&nr[q]);
-  free(idx), free(tgs), free(o), free(nr);
+  free(idx), free(done);
   return rc;
 }
 
@@ -273,7 +337,8 @@ int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_para
   conf_ctx c = {tg, base, fixed, at, t0, t1};
   int rc = cf_parallel_run_kept(n * NS, workers, sizeof *r, NULL, conf_item, &c, r, NULL, kept, "conf", conf_id, err);
   for (int j = 0; !rc && j < n; j++) judge(&at[j], r + (size_t)j * NS, &out[j]);
-  if (!rc) rc = kappa_refits(n, tg, base, fixed, at, t0, t1, workers, kept, out, err);
+  held_ctx h = {tg, base, at, t0, t1, workers, kept, out};
+  if (!rc) rc = held_checks(&h, n, fixed, err);
   free(r);
   return rc;
 }

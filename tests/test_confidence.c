@@ -65,7 +65,7 @@ static cf_fit_point fit(const cf_fit_target *tg, const cf_params *base, const cf
  * mismatch pulls furthest from the truth is flagged, and every fit within
  * 10 % of the truth is not.  When written: the kappa 1e-5 shake at 0.9 Hz
  * (delta -30 %) moved +30 % with kappa x3; the beta 5e-3 shake at 0.9 Hz
- * (delta +31 %, alpha +61 %) moved -22 %, -30 % with beta 4e-3, and the
+ * (delta +28 %, alpha +55 %) moved -22 %, -30 % with beta 4e-3, and the
  * other seven within 10 % of the truth moved by at most 11.7 %.  Seeds
  * 6000-6002, shakes at 0.5, 0.7, 0.9 Hz; prints every move. */
 static void held_kappa(void) { /* and beta */

@@ -75,6 +75,7 @@
 #include <time.h>
 
 #include "cf_sim.h"
+#include "cusick.h"
 #include "forkmap.h"
 #include "testutil.h"
 
@@ -83,7 +84,7 @@
 static const double KAPPA[NK] = {0.005, 0.025, 0.05}, THESIS[NK] = {23.2, 52.4, 77.3};
 /* rings x sectors: 768, 900, 1008, 1120, 1200 nodes, elements of aspect ~1 */
 static const int MESH[NM][2] = {{7, 96}, {8, 100}, {8, 112}, {9, 112}, {9, 120}};
-static const double RI = 0.09, RO = 0.15;
+static const double RI = CF_CUSICK_RI, RO = CF_CUSICK_RO;
 /* DC is sampled every 50 ms over the last T_AVG s; at rest means the means
  * of its two halves differ by at most DRIFT pp.  (The quasi-inextensible
  * rings are at rest from ~1 s on: DC ranges over <= 0.3 pp in the window
@@ -98,53 +99,6 @@ typedef struct {
   int folds, ok;
   char msg[200];
 } drape;
-
-/* ---- drape coefficient: area of the union of the projected elements ---- */
-#define NPIX 1200
-static unsigned char pix[NPIX * NPIX];
-
-static void raster_tri(const double *a, const double *b, const double *c) {
-  const double h = 2 * RO / NPIX;
-  double d = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
-  if (fabs(d) < 1e-30) return;
-  int i0 = (int)floor((fmin(a[0], fmin(b[0], c[0])) + RO) / h - 0.5);
-  int i1 = (int)ceil((fmax(a[0], fmax(b[0], c[0])) + RO) / h - 0.5);
-  int j0 = (int)floor((fmin(a[1], fmin(b[1], c[1])) + RO) / h - 0.5);
-  int j1 = (int)ceil((fmax(a[1], fmax(b[1], c[1])) + RO) / h - 0.5);
-  if (i0 < 0) i0 = 0;
-  if (j0 < 0) j0 = 0;
-  if (i1 > NPIX - 1) i1 = NPIX - 1;
-  if (j1 > NPIX - 1) j1 = NPIX - 1;
-  for (int j = j0; j <= j1; j++)
-    for (int i = i0; i <= i1; i++) {
-      double px = (i + 0.5) * h - RO, py = (j + 0.5) * h - RO;
-      double l1 = ((b[0] - px) * (c[1] - py) - (b[1] - py) * (c[0] - px)) / d;
-      double l2 = ((c[0] - px) * (a[1] - py) - (c[1] - py) * (a[0] - px)) / d;
-      if (l1 >= 0 && l2 >= 0 && 1 - l1 - l2 >= 0) pix[j * NPIX + i] = 1;
-    }
-}
-
-/* 100 (|shadow of the table disk and the ring| - |disk|) / |flat ring|;
- * each bilinear quad is covered by its four corner triangles. */
-static double drape_coefficient(const cf_mesh *m, const double *x) {
-  const double h = 2 * RO / NPIX;
-  memset(pix, 0, sizeof pix);
-  for (int j = 0; j < NPIX; j++)
-    for (int i = 0; i < NPIX; i++) {
-      double px = (i + 0.5) * h - RO, py = (j + 0.5) * h - RO;
-      if (px * px + py * py <= RI * RI) pix[j * NPIX + i] = 1;
-    }
-  for (int e = 0; e < m->n_elems; e++) {
-    const int *q = m->elems + 4 * e;
-    const double *p[4];
-    for (int i = 0; i < 4; i++) p[i] = x + 3 * q[i];
-    for (int i = 0; i < 4; i++) raster_tri(p[i], p[(i + 1) % 4], p[(i + 2) % 4]);
-  }
-  long n = 0;
-  for (int k = 0; k < NPIX * NPIX; k++) n += pix[k];
-  double ring = M_PI * (RO * RO - RI * RI);
-  return 100 * (n * h * h - M_PI * RI * RI) / ring;
-}
 
 /* Folds: maxima of the projected radius along the hem (3 mm hysteresis). */
 static int count_folds(const double *x, int n_rad, int n_ang) {
@@ -200,20 +154,7 @@ static void run(int i, void *out) {
   int *kin = malloc(sizeof(int) * n_ang);
   double *x0 = malloc(sizeof(double) * 3 * m->n_nodes);
   for (int j = 0; j < n_ang; j++) kin[j] = j; /* the inner circle */
-  memcpy(x0, m->x, sizeof(double) * 3 * m->n_nodes);
-  /* smooth perturbation, the same on every mesh: modes 1..16 in theta,
-   * growing linearly from the held circle, at most ~0.5 mm */
-  double c[17], s[17];
-  unsigned long long seed = 99;
-  for (int n = 1; n <= 16; n++) {
-    c[n] = cf_test_rand(&seed);
-    s[n] = cf_test_rand(&seed);
-  }
-  for (int k = n_ang; k < m->n_nodes; k++) {
-    double X = x0[3 * k], Y = x0[3 * k + 1], th = atan2(Y, X), z = 0;
-    for (int n = 1; n <= 16; n++) z += c[n] * cos(n * th) + s[n] * sin(n * th);
-    x0[3 * k + 2] += 0.0005 * (hypot(X, Y) - RI) / (RO - RI) * z / 4;
-  }
+  cf_test_cusick_start(m, x0);
   cf_params p;
   cf_params_default(&p);
   p.rho = p.delta = 100;
@@ -234,7 +175,7 @@ static void run(int i, void *out) {
   for (int k = 1; rc == CF_OK && k <= steps; k++) {
     rc = cf_sim_step(sim, NULL, &err);
     if (rc == CF_OK && k > avg_from && (k - avg_from) % 50 == 0) {
-      double dc = drape_coefficient(m, cf_sim_x(sim));
+      double dc = cf_test_cusick_dc(m, cf_sim_x(sim));
       half[k > mid] += dc;
       nh[k > mid]++;
       d->dc_min = fmin(d->dc_min, dc);

@@ -119,15 +119,18 @@ static void energy_split(const cf_mesh *m, const double *x, double kappa) {
     for (int i = 0; i < m->nv; i++)
       for (int d = 0; d < 3; d++) nr[3 * el[i] + d] += c[d];
   }
-  double En = 0, Et = 0;
+  double En = 0, Et = 0, band[3] = {0, 0, 0};
   for (int i = 0; i < n; i++) {
     if (m->is_boundary[i]) continue;
     const double *L = Sx + 3 * i, *N = nr + 3 * i;
     double ln = (L[0] * N[0] + L[1] * N[1] + L[2] * N[2]) / sqrt(N[0] * N[0] + N[1] * N[1] + N[2] * N[2]);
-    En += ln * ln / ms[i], Et += (L[0] * L[0] + L[1] * L[1] + L[2] * L[2] - ln * ln) / ms[i];
+    double l2 = L[0] * L[0] + L[1] * L[1] + L[2] * L[2], r = hypot(m->x[3 * i], m->x[3 * i + 1]);
+    En += ln * ln / ms[i], Et += (l2 - ln * ln) / ms[i];
+    band[(r - RI) < 0.01 ? 0 : (r - RI) < 0.03 ? 1 : 2] += l2 / ms[i];
   }
-  printf("bending energy / rho: normal %.4g, tangential %.4g J m^2/kg (tangential %.1f %%)\n", 0.5 * kappa * En,
-         0.5 * kappa * Et, 100 * Et / (En + Et));
+  printf("bending energy / rho: normal %.4g, tangential %.4g J m^2/kg (tangential %.1f %%); within 1 cm of the "
+         "table's edge %.1f %%, 1-3 cm %.1f %%, beyond %.1f %%\n", 0.5 * kappa * En, 0.5 * kappa * Et,
+         100 * Et / (En + Et), 100 * band[0] / (En + Et), 100 * band[1] / (En + Et), 100 * band[2] / (En + Et));
   free(Sx), free(ms), free(nr);
 }
 

@@ -30,8 +30,11 @@
  * 5-9 mm below the held circle) through element-scale strains that the
  * node-averaged E, F, G rows do not see (radial edges up to 10 % longer or
  * shorter, the bands' means alternating, and up to 9 % along the first
- * parallels); the bending matrix, which also acts in the plane, charges
- * these ~ kappa eps^2 / h^2, hence the stiffening with every refinement.
+ * parallels).  Why that droop costs more on finer meshes is open: the
+ * guess that the bending matrix, which also acts in the plane, charges
+ * these strains ~ kappa eps^2 / h^2 does not hold (the tangential part of
+ * the Laplacian carries 2.3-2.8 % of the bending energy on 704-1386 nodes;
+ * docs/locking.md, "Cusick", measures this and more with bench/cusick_scan).
  * With the shear free the parallels keep their lengths by shearing into
  * folds (3.5 % on the first parallel, <= 0.5 % on the others; the radial
  * bands still alternate by ~4 %, and the first free ring still hangs

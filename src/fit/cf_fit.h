@@ -282,11 +282,8 @@ typedef struct {
 typedef struct {
   int applied;         /* 1: x is the quadratic's minimum; 0: x = x0, why says why */
   double x[3];         /* the estimate */
-  double center[3], step[3]; /* the last design (applied) */
-  double f_model;      /* the quadratic's value at x (cm) */
   double rms;          /* rms residual of the quadratic on its design (cm) */
   int evaluations;     /* design simulations run (27 or 9 per round) */
-  int failed;          /* of them failed */
   char why[160];       /* "" when applied */
 } cf_polish_result;
 /* The design's simulations run on the worker processes (kept: their

@@ -162,8 +162,8 @@ static void place(design *d, const double x[3]) {
   }
 }
 
-/* One round: simulate the design, fit, minimize; 0 with u (design units)
- * and the model's value, or 1 with why. */
+/* One round: simulate the design, fit, minimize; 0 with u (design units),
+ * or 1 with why. */
 static int one_round(design *d, int workers, const cf_fit_journal *kept, double u[3], cf_polish_result *res,
                      cf_error *err) {
   design_rec r[MAXP];
@@ -172,18 +172,11 @@ static int one_round(design *d, int workers, const cf_fit_journal *kept, double 
                                 design_id, err);
   if (rc) return -rc;
   res->evaluations += d->np;
-  for (int i = 0; i < d->np; i++) res->failed += !isfinite(r[i].e);
   double g[3] = {0}, H[3][3] = {{0}}, c0 = 0, lo[3];
   if (quadratic(d, r, g, H, &c0, &res->rms, res->why, sizeof res->why)) return 1;
   for (int j = 0; j < d->n; j++) lo[j] = -d->c[j] / d->s[j];
   if (minimum(d->n, g, H, lo, u))
     return snprintf(res->why, sizeof res->why, "the error surface is not a bowl around the fit (flat or a saddle)"), 1;
-  double f = c0;
-  for (int j = 0; j < d->n; j++) {
-    f += g[j] * u[j];
-    for (int k = 0; k < d->n; k++) f += 0.5 * u[j] * H[j][k] * u[k];
-  }
-  res->f_model = f;
   return 0;
 }
 
@@ -209,7 +202,6 @@ int cf_fit_polish(const cf_fit_target *tg, const cf_params *base, const cf_fit_p
     for (int j = 0; j < d.n; j++) out = fmax(out, fabs(u[j]));
     if (out <= 1 + 1e-9) {
       for (int j = 0; j < d.n; j++) res->x[j] = d.c[j] + d.s[j] * u[j];
-      memcpy(res->center, d.c, sizeof d.c), memcpy(res->step, d.s, sizeof d.s);
       res->applied = 1;
       res->why[0] = 0; /* an earlier round's reason for moving */
       return CF_OK;

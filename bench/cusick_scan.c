@@ -1,8 +1,10 @@
 /* cusick_scan.c — one run of Cusick's drape (thesis §2.7.2,
  * tests/test_cusick.c) with its settings on the command line, printing the
- * drape coefficient every 0.2 s, its mean over the last 0.6 s, and how the
+ * drape coefficient every 0.2 s, its mean over the last 0.6 s, how the
  * bending energy of the end state splits between the normal and the
- * tangential part of the Laplacian.  The measurements of docs/locking.md
+ * tangential part of the Laplacian and over the distance from the table's
+ * edge, and (polar meshes) how far the first free rings hang below the
+ * table.  The measurements of docs/locking.md
  * ("Cusick") were made with it.
  *
  *   build/bench/cusick_scan N_RAD N_ANG KAPPA [KS T TOL MESH]
@@ -178,6 +180,15 @@ int main(int argc, char **argv) {
   printf("%s %dx%d, %d nodes, kappa %g, ks %g, tol %g: DC %.1f %% (mean over the last %.1f s)\n", kind, n_rad, n_ang,
          m->n_nodes, p.kappa, p.ks, p.tol, sum / ns, 0.05 * ns);
   energy_split(m, cf_sim_x(sim), p.kappa);
+  if (!strcmp(kind, "polar")) { /* how far the first rings of free nodes hang below the table */
+    printf("mean drop of the free rings nearest the table (rest distance from its edge: drop, mm):");
+    for (int k = 1; k <= 3 && k <= n_rad; k++) {
+      double z = 0;
+      for (int j = 0; j < n_ang; j++) z += cf_sim_x(sim)[3 * (k * n_ang + j) + 2];
+      printf(" %.1f: %.1f", 1000 * (RO - RI) * k / n_rad, -1000 * z / n_ang);
+    }
+    printf("\n");
+  }
   cf_sim_free(sim);
   cf_mesh_free(m);
   free(kin), free(x0);

@@ -52,7 +52,7 @@ static void one(const truth *t) {
   cf_compare_row rows[CF_CLOTH_MODELS];
   memset(rows, 0, sizeof rows);
   cf_error err = {0, ""};
-  int rc = cf_fit_compare(&tg, &base, &fixed, CF_CLOTH_MODELS, models, &o, 0, NULL, rows, &err);
+  int rc = cf_fit_compare(&tg, &base, &fixed, CF_CLOTH_MODELS, models, &o, 0, NULL, NULL, rows, &err);
   CHECK(rc == CF_OK, "compare: %s", err.msg);
   const char *name = cf_cloth_model_name(t->model);
   printf("recording of the %s model, delta %g alpha %g k_stretch %g k_shear %g (seed %llu):\n", name, t->delta,

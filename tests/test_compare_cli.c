@@ -5,6 +5,10 @@
  *     with a small budget: the table, the elastic model's lower testing
  *     error, its fitted stiffnesses in the JSON, the results file and its
  *     `inspect` (text and JSON), every model's row;
+ *   - the same compare killed (SIGKILL) once its journal holds the first
+ *     model's row: the rerun takes that row from RESULTS.h5.journal
+ *     (tasks_resumed 1), computes the other, gives the same testing errors
+ *     as the uninterrupted run, and removes the journal;
  *   - fit --model elastic: the stiffnesses fitted and stored (cloth_model,
  *     stiffness_fitted, k_stretch, k_shear);
  *   - synth [cloth] model = mass-spring: the recording and its truth (model,
@@ -22,6 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cf_sim.h"
 #include "cli_json.h"
@@ -43,11 +50,58 @@ static void make_rec(const char *path) {
   free(pos);
 }
 
+#define COMPARE_ARGS "--models", "inextensible,elastic", "--start", "0.03,0.3", "--max-evals", "60"
+
+/* Records of kind "compare" in the journal at path (0 if none). */
+static int journal_rows(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  char line[4096];
+  int n = 0;
+  while (fgets(line, sizeof line, f)) n += strstr(line, " compare ") != NULL;
+  fclose(f);
+  return n;
+}
+
+/* The compare of compare() into dir/killed.h5 on one worker, killed as
+ * soon as its journal holds a model's row; then rerun: the row resumed,
+ * the testing errors those of the uninterrupted run (ref: its JSON). */
+static void resumed(const char *rec, const char *ref) {
+  char res[600], jr[700];
+  snprintf(res, sizeof res, "%s/killed.h5", dir);
+  snprintf(jr, sizeof jr, "%s.journal", res);
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(127);
+    execl(exe, exe, "compare", rec, COMPARE_ARGS, "--workers", "1", "-o", res, (char *)NULL);
+    _exit(127);
+  }
+  struct timespec ts = {0, 2000000L}; /* 2 ms */
+  int rows = 0, st = 0;
+  for (int k = 0; k < 60000 && !(rows = journal_rows(jr)) && waitpid(pid, &st, WNOHANG) == 0; k++) nanosleep(&ts, NULL);
+  kill(pid, SIGKILL);
+  waitpid(pid, &st, 0);
+  usleep(100000); /* the worker dies with it (PR_SET_PDEATHSIG) */
+  CHECK(rows == 1, "the killed compare's journal held %d model rows (expected 1)", rows);
+  char *out = NULL, *err = NULL;
+  st = run(&out, &err, "compare", rec, COMPARE_ARGS, "--workers", "1", "-o", res, "--json", NULL);
+  CHECK(st == 0, "compare after the kill: exit %d: %s", st, err ? err : "");
+  const char *j = out ? cf_test_last_line(out) : "";
+  CHECK(cf_test_json_num(j, "tasks_resumed") == 1, "tasks_resumed after the kill: %s", j);
+  const char *models[2] = {"\"model\":\"inextensible\"", "\"model\":\"elastic\""};
+  for (int m = 0; m < 2; m++) {
+    const char *a = strstr(j, models[m]), *b = strstr(ref, models[m]);
+    double ea = a ? cf_test_json_num(a, "test_error_cm") : NAN, eb = b ? cf_test_json_num(b, "test_error_cm") : NAN;
+    CHECK(ea == eb, "%s: testing error %.9g after the kill, %.9g uninterrupted", models[m], ea, eb);
+  }
+  CHECK(access(jr, F_OK) != 0, "the journal outlives the finished compare");
+  free(out), free(err);
+}
+
 static void compare(const char *rec) {
   char res[600], *out = NULL, *err = NULL;
   snprintf(res, sizeof res, "%s/cmp.h5", dir);
-  int st = run(&out, &err, "compare", rec, "--models", "inextensible,elastic", "--start", "0.03,0.3", "--max-evals",
-               "60", "--workers", "2", "-o", res, "--json", NULL);
+  int st = run(&out, &err, "compare", rec, COMPARE_ARGS, "--workers", "2", "-o", res, "--json", NULL);
   CHECK(st == 0, "compare exit %d: %s", st, err ? err : "");
   const char *j = out ? cf_test_last_line(out) : "";
   CHECK(out && strstr(out, "lowest testing error: elastic") && strstr(out, "k_stretch"), "table:\n%s", out ? out : "");
@@ -58,6 +112,7 @@ static void compare(const char *rec) {
   double e_in = cf_test_json_num(j, "test_error_cm"); /* the first row: inextensible */
   CHECK(ks > 1 && ks < 100 && e_el < e_in / 3, "elastic k_stretch %g (truth 10), testing errors %g (elastic) %g", ks,
         e_el, e_in);
+  resumed(rec, j);
   free(out), free(err);
   st = run(&out, &err, "inspect", res, NULL);
   CHECK(st == 0 && out && strstr(out, "compare") && strstr(out, "lowest testing error: elastic"), "inspect:\n%s",

@@ -12,7 +12,8 @@
 
 static const char *help =
     "usage: clothfit compare REC.h5 [--models LIST] [--train A:B] [--start D,A]\n"
-    "                        [--max-evals N] [--workers N] [-o RESULTS.h5] [--json]\n"
+    "                        [--max-evals N] [--workers N] [-o RESULTS.h5] [--restart]\n"
+    "                        [--json]\n"
     "                        " CF_CLI_MODEL_USAGE "\n"
     "\n"
     "Fit each cloth model to the recording and compare them (thesis §4.1.4, Table\n"
@@ -39,19 +40,26 @@ static const char *help =
     "  --max-evals N   simulations per fit (default 100 per fitted parameter)\n"
     "  --workers N     worker processes (default 0: all cores)\n"
     "  -o RESULTS.h5   store the comparison (/recordings/NAME/compare, added to\n"
-    "                  the file if it exists; clothfit inspect shows it)\n"
+    "                  the file if it exists; clothfit inspect shows it); the\n"
+    "                  grid start's points and each model's finished fit go to\n"
+    "                  RESULTS.h5.journal as they finish, so a rerun after a\n"
+    "                  crash computes only the missing ones\n"
+    "  --restart       discard the journal of an earlier, different run\n"
     "  --json          also print the comparison as one JSON object: recording,\n"
     "                  train_window_s, test_window_s, best, models (each: model,\n"
     "                  status, reason, delta, alpha, k_stretch, k_shear, k_bend,\n"
     "                  fitted, train_error_cm, test_error_cm, test_std_cm,\n"
     "                  test_max_d_cm, sim_wall_s, iterations_per_step,\n"
-    "                  evaluations, converged, fit_wall_s)\n"
+    "                  evaluations, converged, fit_wall_s), tasks_resumed (taken\n"
+    "                  from the journal)\n"
     CF_CLI_MODEL_HELP;
 
 typedef struct {
   const char *models, *train, *start, *max_evals, *workers, *out;
   cf_cli_model model;
-  int json, nw, me, n;
+  int json, nw, me, n, restart;
+  cf_cli_tasks tk; /* the journal: grid start, the models' fits */
+  int resumed;     /* tasks of the journal taken from it */
   int list[CF_CLOTH_MODELS];
   double f0, f1, d0, a0;
 } cmp_args;
@@ -115,7 +123,7 @@ static void store_row(const cf_compare_row *r, cf_res_compare_row *o) {
 /* The best point of the default grid over [t0, t1) with in's (the
  * inextensible) model, pruned beyond 1.5 x the best: 0, or 1 after the
  * error. */
-static int grid_start(const cmp_args *a, const cf_fit_input *in, int t0, int t1, double *d0, double *a0) {
+static int grid_start(cmp_args *a, const cf_fit_input *in, int t0, int t1, double *d0, double *a0) {
   cf_cli_grid gd, ga;
   if (cf_cli_grids("compare", NULL, NULL, &gd, &ga)) return 1;
   cf_res_rec scratch;
@@ -123,7 +131,7 @@ static int grid_start(const cmp_args *a, const cf_fit_input *in, int t0, int t1,
   cf_cli_bar bar;
   cf_error err = {0, ""};
   cf_cli_bar_start(&bar, "compare: sweep", (long)gd.n * ga.n);
-  int rc = cf_cli_sweep(in, &gd, &ga, NULL, t0, t1, a->nw, 1.5, &bar, NULL, &scratch, &err);
+  int rc = cf_cli_sweep(in, &gd, &ga, NULL, t0, t1, a->nw, 1.5, &bar, &a->tk, &scratch, &err);
   cf_cli_bar_end(&bar);
   if (!rc && scratch.sweep.best < 0) rc = cf_error_set(&err, CF_ENOCONV, "%s: every point of the grid start failed "
                                                        "(give --start D,A)", in->path);
@@ -132,7 +140,7 @@ static int grid_start(const cmp_args *a, const cf_fit_input *in, int t0, int t1,
   return rc ? cf_cli_fail("compare", "%s", err.msg) : 0;
 }
 
-static int run(const cmp_args *a, const cf_fit_input *in, cf_res_rec *rec) {
+static int run(cmp_args *a, const cf_fit_input *in, cf_res_rec *rec) {
   int t0, t1, T = in->tg.T;
   cf_cli_window_frames(in, a->f0 * (T - 1) * in->tg.dt, a->f1 * (T - 1) * in->tg.dt, &t0, &t1);
   if (t1 - t0 < 2 || T - t1 < 2)
@@ -146,7 +154,8 @@ static int run(const cmp_args *a, const cf_fit_input *in, cf_res_rec *rec) {
   cf_cli_bar bar;
   cf_error err = {0, ""};
   cf_cli_bar_start(&bar, "compare", a->n);
-  int rc = cf_fit_compare(&in->tg, &in->base, &in->fixed, a->n, a->list, &o, a->nw, &bar.fp, rows, &err);
+  int rc = cf_fit_compare(&in->tg, &in->base, &in->fixed, a->n, a->list, &o, a->nw, cf_cli_tasks_kept(&a->tk),
+                          &bar.fp, rows, &err);
   cf_cli_bar_end(&bar);
   if (rc) return cf_cli_fail("compare", "%s: %s", in->path, err.msg);
   cf_res_rec_describe(rec, in);
@@ -169,7 +178,8 @@ int cmd_compare(int argc, char **argv) {
   const cf_cli_opt opts[] = {{"--models", &a.models, NULL},       {"--train", &a.train, NULL},
                              {"--start", &a.start, NULL},         {"--max-evals", &a.max_evals, NULL},
                              {"--workers", &a.workers, NULL},     {"-o", &a.out, NULL},
-                             {"--json", NULL, &a.json},           CF_CLI_MODEL_OPTS(a.model),
+                             {"--json", NULL, &a.json},           {"--restart", NULL, &a.restart},
+                             CF_CLI_MODEL_OPTS(a.model),
                              {NULL, NULL, NULL}};
   const char *path = NULL;
   int npos = 0;
@@ -184,10 +194,14 @@ int cmd_compare(int argc, char **argv) {
     if (a.list[i] >= CF_CLOTH_ELASTIC && cf_fit_target_has_obstacles(&in->tg))
       rc = cf_cli_fail("compare", "%s: the %s model has no contacts (the recording has a %s): leave it out of "
                        "--models", in->path, cf_cloth_model_name(a.list[i]), in->tg.stick ? "stick" : "table");
-  rc = rc || cf_cli_results_begin("compare", a.out, &res, argc, argv, a.nw, NULL);
+  rc = rc ||
+       cf_cli_tasks_begin("compare", &(cf_cli_task_opts){a.out, NULL, a.restart}, argc, argv, &path, 1, NULL, &a.tk) ||
+       cf_cli_results_begin("compare", a.out, &res, argc, argv, a.nw, NULL);
   cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
   if (!rc && !rec) rc = cf_cli_fail("compare", "out of memory");
   rc = rc || run(&a, in, rec) || cf_cli_results_write("compare", a.out, &res);
+  a.resumed = cf_journal_used(a.tk.journal);
+  rc = cf_cli_tasks_end("compare", &a.tk) || rc;
   if (!rc) {
     cf_cli_compare_text(rec);
     if (a.out) printf("results: %s\n", a.out);
@@ -196,7 +210,7 @@ int cmd_compare(int argc, char **argv) {
       cf_cli_json_str("recording", rec->recording, 1);
       cf_cli_compare_json(&rec->compare);
       cf_cli_json_str("output", a.out, 0);
-      printf("}\n");
+      printf(",\"tasks_resumed\":%d}\n", a.resumed);
     }
   }
   cf_results_free(&res);

@@ -324,12 +324,14 @@ typedef struct {
 /* Fit the n models (models[n], cf_cloth_model) to tg, one per worker
  * process (0: all cores); rows[n] (output).  base: the settings (its model
  * is replaced, its stiffnesses start the fits), fixed: held parameters
- * (beta, kappa, mu).  progress counts models done.  An error only for bad
+ * (beta, kappa, mu).  kept (may be NULL): a journal; a model's row it holds
+ * is read instead of computed, and every row computed is kept as it
+ * finishes.  progress counts models done.  An error only for bad
  * arguments or a failed worker; a model whose fit cannot start or whose
  * simulation fails has its row's status set. */
 int cf_fit_compare(const cf_fit_target *tg, const cf_params *base, const cf_fit_point *fixed, int n,
-                   const int *models, const cf_compare_options *o, int workers, const cf_fit_progress *progress,
-                   cf_compare_row *rows, cf_error *err);
+                   const int *models, const cf_compare_options *o, int workers, const struct cf_fit_journal *kept,
+                   const cf_fit_progress *progress, cf_compare_row *rows, cf_error *err);
 
 /* ------------------------------------------------------------- grid sweep */
 typedef struct {

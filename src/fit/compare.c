@@ -76,13 +76,28 @@ static int compare_item(int i, void *arg, void *out, cf_error *werr) {
   return CF_OK;
 }
 
+/* A model's task id: everything its row depends on (the model, the start,
+ * the windows and budget, the held parameters, the stiffnesses it starts
+ * from, the recording's length, density and rest metric). */
+static unsigned long long compare_id(int i, const void *arg) {
+  const compare_ctx *c = arg;
+  const cf_compare_options *o = c->o;
+  const cf_params *b = c->base;
+  const cf_fit_point *f = c->fixed;
+  double x[] = {c->models[i], o->delta0, o->alpha0, o->t0, o->t1, o->test_t0, o->test_t1, o->max_evals,
+                f->kappa, f->beta, f->mu, b->tol, b->max_iter, b->k_stretch, b->k_shear, b->k_bend,
+                c->tg->T, c->tg->rho, c->tg->rest_flat};
+  return cf_task_id("compare", i, x, (int)(sizeof x / sizeof x[0]));
+}
+
 int cf_fit_compare(const cf_fit_target *tg, const cf_params *base, const cf_fit_point *fixed, int n,
-                   const int *models, const cf_compare_options *o, int workers, const cf_fit_progress *progress,
-                   cf_compare_row *rows, cf_error *err) {
+                   const int *models, const cf_compare_options *o, int workers, const cf_fit_journal *kept,
+                   const cf_fit_progress *progress, cf_compare_row *rows, cf_error *err) {
   for (int i = 0; i < n; i++)
     if (models[i] < 0 || models[i] >= CF_CLOTH_MODELS)
       return cf_error_set(err, CF_EINVAL, "compare: model %d of %d is %d, expected 0..%d", i + 1, n, models[i],
                           CF_CLOTH_MODELS - 1);
   compare_ctx c = {tg, base, fixed, models, o};
-  return cf_parallel_run(n, workers, sizeof *rows, NULL, compare_item, NULL, &c, rows, progress, err);
+  return cf_parallel_run_kept(n, workers, sizeof *rows, NULL, compare_item, &c, rows, progress, kept, "compare",
+                              compare_id, err);
 }

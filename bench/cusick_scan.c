@@ -98,6 +98,10 @@ static void energy_split(const cf_mesh *m, const double *x, double kappa) {
   int n = m->n_nodes;
   double *Sx = calloc(3 * (size_t)n, sizeof(double)), *ms = calloc(n, sizeof(double));
   double *nr = calloc(3 * (size_t)n, sizeof(double));
+  if (!Sx || !ms || !nr) {
+    fprintf(stderr, "cusick_scan: out of memory\n");
+    exit(1);
+  }
   for (int e = 0; e < m->n_elems; e++) {
     const int *el = m->elems + (size_t)e * m->nv;
     const double *p[CF_MAX_NV], *q[CF_MAX_NV];
@@ -168,7 +172,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   cf_sim_set_state(sim, x0, NULL);
-  int steps = (int)lround(T / p.dt), from = steps - 600, ns = 0;
+  int steps = (int)lround(T / p.dt), from = steps - (int)lround(0.6 / p.dt), ns = 0;
+  if (from < 0) {
+    fprintf(stderr, "cusick_scan: T = %g s: at least 0.6 s (DC is averaged over the last 0.6 s)\n", T);
+    return 2;
+  }
   for (int k = 1; k <= steps; k++) {
     if (cf_sim_step(sim, NULL, &err)) {
       fprintf(stderr, "cusick_scan: step %d: %s\n", k, err.msg);

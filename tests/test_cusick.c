@@ -33,7 +33,7 @@
  * parallels).  Why that droop costs more on finer meshes is open: the
  * guess that the bending matrix, which also acts in the plane, charges
  * these strains ~ kappa eps^2 / h^2 does not hold (the tangential part of
- * the Laplacian carries 2.3-2.8 % of the bending energy on 704-1386 nodes;
+ * the Laplacian carries 2.3-2.5 % of the bending energy on 704-2640 nodes;
  * docs/locking.md, "Cusick", measures this and more with bench/cusick_scan).
  * With the shear free the parallels keep their lengths by shearing into
  * folds (3.5 % on the first parallel, <= 0.5 % on the others; the radial

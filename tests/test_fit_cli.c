@@ -505,6 +505,12 @@ static void fit_recovers(const char *rec, int T, const char *start) {
           cf->alpha[1], d, a);
     const char *iv = strstr(j, "\"delta_interval\":[");
     CHECK(iv && fabs(strtod(iv + 18, NULL) - cf->delta[0]) <= 1e-8 * fabs(cf->delta[0]), "JSON interval: %s", j);
+    /* the held kappa and beta checked (kappa 1e-3 > 0): moves in the file and the JSON alike */
+    const char *bs = strstr(j, "\"beta_shift\":[");
+    CHECK(isfinite(cf->kappa_shift[0]) && isfinite(cf->beta_shift[0]) && bs &&
+              fabs(strtod(bs + 14, NULL) - cf->beta_shift[0]) <= 1e-8 * fmax(fabs(cf->beta_shift[0]), 1e-12) &&
+              strstr(o, "with beta = kappa x the window"),
+          "held checks: kappa_shift %g, beta_shift %g: %s", cf->kappa_shift[0], cf->beta_shift[0], j);
   }
   cf_results_free(&r);
   free(o), free(e);

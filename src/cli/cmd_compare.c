@@ -12,8 +12,8 @@
 
 static const char *help =
     "usage: clothfit compare REC.h5 [--models LIST] [--train A:B] [--start D,A]\n"
-    "                        [--max-evals N] [--workers N] [-o RESULTS.h5] [--restart]\n"
-    "                        [--json]\n"
+    "                        [--max-evals N] [--workers N] [-o RESULTS.h5]\n"
+    "                        [--restart] [--json]\n"
     "                        " CF_CLI_MODEL_USAGE "\n"
     "\n"
     "Fit each cloth model to the recording and compare them (thesis §4.1.4, Table\n"

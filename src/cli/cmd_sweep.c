@@ -64,9 +64,10 @@ static const char *help =
     "  --restart            discard the journal of an earlier, different run\n"
     "  --confidence         95 % intervals around each recording's best grid point\n"
     "                       and whether it is identifiable, as clothfit fit reports\n"
-    "                       them (9 more simulations and a refit of at most 40 per\n"
-    "                       recording; not with --shard);\n"
-    "                       --json delta_interval, alpha_interval, identifiable\n"
+    "                       them (9 more simulations and two refits of at most 40\n"
+    "                       each per recording; not with --shard); --json\n"
+    "                       delta_interval, alpha_interval, identifiable,\n"
+    "                       kappa_shift, beta_shift\n"
     "  --json               one JSON object on the last line\n"
     CF_CLI_MODEL_HELP;
 

@@ -228,17 +228,14 @@ void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size) {
                    c->identifiable == 1 ? "identifiable" : c->identifiable == 0 ? "NOT IDENTIFIABLE: " : "unknown: ",
                    c->identifiable == 1 ? "" : c->why);
   if (m < 0 || (size_t)(n + m) >= size || c->identifiable != 1) return;
-  if (!isfinite(c->kappa_shift[0])) {
-    snprintf(buf + n + m, size - (size_t)(n + m), " (kappa and beta not checked)");
-    return;
-  }
-  int k = snprintf(buf + n + m, size - (size_t)(n + m), " (refitted with kappa x3 it moves delta %+.0f %%, alpha %+.0f %%",
-                   100 * c->kappa_shift[0], 100 * c->kappa_shift[1]);
-  if (k < 0 || (size_t)(n + m + k) >= size) return;
+  char kp[80] = "kappa not checked", bp[100] = "beta not checked";
+  if (isfinite(c->kappa_shift[0]))
+    snprintf(kp, sizeof kp, "refitted with kappa x3 it moves delta %+.0f %%, alpha %+.0f %%", 100 * c->kappa_shift[0],
+             100 * c->kappa_shift[1]);
   if (isfinite(c->beta_shift[0]))
-    snprintf(buf + n + m + k, size - (size_t)(n + m + k), ", with a large beta delta %+.0f %%, alpha %+.0f %%)",
-             100 * c->beta_shift[0], 100 * c->beta_shift[1]);
-  else snprintf(buf + n + m + k, size - (size_t)(n + m + k), "; beta not checked)");
+    snprintf(bp, sizeof bp, "with beta = kappa x the window delta %+.0f %%, alpha %+.0f %%", 100 * c->beta_shift[0],
+             100 * c->beta_shift[1]);
+  snprintf(buf + n + m, size - (size_t)(n + m), " (%s; %s)", kp, bp);
 }
 
 /* ,"key":[v0,v1], or null when v0 is not finite. */

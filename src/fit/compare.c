@@ -76,9 +76,10 @@ static int compare_item(int i, void *arg, void *out, cf_error *werr) {
   return CF_OK;
 }
 
-/* A model's task id: everything its row depends on (the model, the start,
- * the windows and budget, the held parameters, the stiffnesses it starts
- * from, the recording's length, density and rest metric). */
+/* A model's task id within one run (the journal's key covers the command
+ * line and the input files): the model, the start, the windows and budget,
+ * the held parameters, the stiffnesses it starts from, the recording's
+ * length, density and rest metric. */
 static unsigned long long compare_id(int i, const void *arg) {
   const compare_ctx *c = arg;
   const cf_compare_options *o = c->o;

@@ -279,18 +279,20 @@ static int held_refits(const held_ctx *h, const int *idx, int m, const cf_fit_po
   return rc;
 }
 
-/* The training window's length (s). */
+/* The training window's length (s), to 0.1 s (at least 0.1 s): the
+ * recordings of a batch whose windows differ by less share one held beta,
+ * so that their refits run together on the workers. */
 static double window_length(const held_ctx *h, int j) {
   int t0 = h->t0 ? h->t0[j] : 0, t1 = h->t1 ? h->t1[j] : 0;
   if (t1 <= 0 || t1 > h->tg[j]->T) t1 = h->tg[j]->T;
-  return (t1 - t0) * h->tg[j]->dt;
+  return fmax(1, round(10 * (t1 - t0) * h->tg[j]->dt)) / 10;
 }
 
 /* The held kappa and beta (see KAPPA_FACTOR, BETA_TIME): first every
  * identifiable fit with kappa x KAPPA_FACTOR, then those still identifiable
  * with beta = kappa x BETA_TIME x the window's length, one batch per
- * window length (the refits of a batch share their held point).  Nothing
- * with kappa = 0. */
+ * window length (the refits of a batch share their held point; lengths to
+ * 0.1 s).  Nothing with kappa = 0. */
 static int held_checks(const held_ctx *h, int n, const cf_fit_point *fixed, cf_error *err) {
   if (!(fixed->kappa > 0)) return CF_OK;
   int *idx = calloc((size_t)n + 1, sizeof(int)), *done = calloc((size_t)n + 1, sizeof(int));
@@ -313,7 +315,8 @@ static int held_checks(const held_ctx *h, int n, const cf_fit_point *fixed, cf_e
     fk = *fixed;
     fk.beta = fixed->kappa * BETA_TIME * T;
     if (!(fk.beta > fixed->beta)) continue;
-    snprintf(what, sizeof what, "damping held fixed: with beta %.3g (kappa x %.3g s)", fk.beta, BETA_TIME * T);
+    snprintf(what, sizeof what, "damping held fixed: with beta %.3g (kappa x %.3g s, the window)", fk.beta,
+             BETA_TIME * T);
     rc = held_refits(h, idx, m, &fk, 1, what, err);
   }
   free(idx), free(done);

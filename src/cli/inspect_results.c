@@ -159,7 +159,7 @@ static void json_model(const cf_res_model *m) {
   cf_cli_json_num("k_stretch", m->k_stretch, 0);
   cf_cli_json_num("k_shear", m->k_shear, 0);
   cf_cli_json_num("k_bend", m->k_bend, 0);
-  cf_cli_json_str("rest_metric", m->rest[0] ? m->rest : "first-frame", 0);
+  cf_cli_json_str("rest_metric", m->rest, 0); /* "first-frame" for files without it (cf_res_model_default) */
 }
 
 static void json_array(const char *key, const double *v, int n) {

@@ -143,11 +143,13 @@ static int flat_rest(cf_fit_run *r, cf_error *err) {
     }
   cf_mesh *flat = a > 0 && b > 0 ? cf_mesh_lattice_refine(R, C, lat) : NULL;
   free(lat);
-  r->x0 = malloc(sizeof(double) * 3 * r->mesh->n_nodes);
-  if (!flat || !r->x0) {
-    cf_mesh_free(flat);
+  if (!flat)
     return cf_error_set(err, CF_EINVAL, "recording: no flat rest lattice from the marker distances (spacings %g, %g m)",
                         a, b);
+  r->x0 = malloc(sizeof(double) * 3 * r->mesh->n_nodes);
+  if (!r->x0) {
+    cf_mesh_free(flat);
+    return cf_error_set(err, CF_ENOMEM, "out of memory");
   }
   memcpy(r->x0, r->mesh->x, sizeof(double) * 3 * r->mesh->n_nodes);
   cf_mesh_free(r->mesh);

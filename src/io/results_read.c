@@ -95,13 +95,18 @@ static int read_reasons(rd *r, cf_res_sweep *w) {
   return bad(r, "reason", "wrong length");
 }
 
+/* The held-parameter checks' moves, absent in older files: not checked. */
+static void conf_unchecked(cf_res_conf *c) {
+  c->kappa_shift[0] = c->kappa_shift[1] = c->beta_shift[0] = c->beta_shift[1] = NAN;
+}
+
 static int read_sweep(rd *r, void *part) {
   cf_res_sweep *w = part;
   int rc = read_mu_axis(r, &w->nm, &w->mu);
   if (!rc) rc = read_axes_grids(r, w->nm, &w->nd, &w->na, &w->delta, &w->alpha, &w->e, &w->s, &w->status);
   if (!rc) rc = read_grid(r, "pruned", H5T_NATIVE_UCHAR, w->nm, w->nd, w->na, (void **)&w->pruned);
   if (!rc) rc = read_reasons(r, w);
-  w->conf.kappa_shift[0] = w->conf.kappa_shift[1] = w->conf.beta_shift[0] = w->conf.beta_shift[1] = NAN; /* absent in older files */
+  conf_unchecked(&w->conf);
   read_fields(r->g, w, cf_res_sweep_fields);
   if (!rc && (w->best < -1 || w->best >= cf_res_sweep_points(w))) rc = bad(r, "best_index", "outside the grid");
   return rc;
@@ -109,7 +114,7 @@ static int read_sweep(rd *r, void *part) {
 
 static int read_fit(rd *r, void *part) {
   cf_res_fit *f = part;
-  f->conf.kappa_shift[0] = f->conf.kappa_shift[1] = f->conf.beta_shift[0] = f->conf.beta_shift[1] = NAN; /* absent in older files */
+  conf_unchecked(&f->conf);
   read_fields(r->g, f, cf_res_fit_fields);
   hsize_t d[2];
   if (!cf_h5_read_dataset(r->g, "path", H5T_NATIVE_DOUBLE, 2, d, (void **)&f->path) || d[1] != 4)

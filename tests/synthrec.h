@@ -1,6 +1,6 @@
 /* synthrec.h — test helper: recordings made by the model itself.  A W x H
  * sheet hangs in the xz plane (row 0 on top), its rows x cols marker
- * lattice refined once into the simulation mesh (the fitting mesh), the two
+ * lattice refined into the simulation mesh (by default as the fitting mesh), the two
  * top corners shaken across the plane (axis y) with amplitude A (m) and
  * frequency f (Hz); markers are sampled at the lattice nodes every step. */
 #ifndef CF_SYNTHREC_H
@@ -18,6 +18,7 @@ typedef struct {
   double k_stretch, k_shear, k_bend; /* its stiffnesses (0: cf_params_default's) */
   double axis[3];          /* the shake's direction (0: across the plane, y) */
   double beta;             /* Rayleigh damping on K (0: none) */
+  int split;               /* the mesh: lattice cells split split x split (0: 2) */
 } cf_test_rec_spec;
 
 /* [T*rows*cols*3] malloc'ed; exits the test with a message on failure. */

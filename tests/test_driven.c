@@ -3,7 +3,8 @@
  * them, prunes exactly, reports failures as +inf, and rejects recordings
  * whose first frame or controlled corners are missing; corners stretched
  * beyond the cloth's top edge (issue 18) are pulled together or refused.
- * A window's evaluation stops at its end; pruned sweeps keep the optimum. */
+ * A window's evaluation stops at its end; pruned sweeps keep the optimum.
+ * A finer mesh (--split) reproduces recordings made on it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +108,7 @@ static void stretched_corners(const double *rec) {
   base.kappa = 1e-3;
   cf_fit_point truth = {.delta = 0.041, .alpha = 0.307, .kappa = 1e-3};
   cf_error err;
-  cf_fit_target tg0 = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0};
+  cf_fit_target tg0 = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0};
   cf_fit_run *run0 = cf_fit_run_alloc(&tg0, &base, &err);
   cf_fit_result r0 = {0};
   CHECK(run0 && cf_fit_run_eval(run0, &truth, 0, 0, 0, NULL, &r0) == CF_OK && r0.status == CF_OK,
@@ -116,7 +117,7 @@ static void stretched_corners(const double *rec) {
   for (int seed = 0; seed < 4; seed++) {
     double stretch = seed == 0 ? 1e-3 : 0, noise = seed == 0 ? 0 : 1e-4; /* 0.1 %, or 0.1 mm noise */
     double *pos = stretch_corners(rec, stretch, noise, 1000 + seed);
-    cf_fit_target tg = {ROWS, COLS, T, 0.01, pos, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0};
+    cf_fit_target tg = {ROWS, COLS, T, 0.01, pos, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0};
     cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
     CHECK(run != NULL, "seed %d: %s", seed, run ? "" : err.msg);
     if (run) {
@@ -147,7 +148,7 @@ static void stretched_corners(const double *rec) {
     free(pos);
   }
   double *far = stretch_corners(rec, 0.05, 0, 1);
-  cf_fit_target tg = {ROWS, COLS, T, 0.01, far, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0};
+  cf_fit_target tg = {ROWS, COLS, T, 0.01, far, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0};
   cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
   cf_fit_result res = {0};
   CHECK(run && cf_fit_run_eval(run, &truth, 0, 0, 0, NULL, &res) == CF_OK, "5 %% stretch: alloc/eval");
@@ -158,12 +159,50 @@ static void stretched_corners(const double *rec) {
   free(far);
 }
 
+/* --split: a recording made on the lattice split 3 x 3 is reproduced
+ * exactly (e = 0 at the truth) by the driven simulation on the same mesh,
+ * and not by the default split 2 (a different discretisation); a split out
+ * of range is refused by name. */
+static void finer_mesh(void) {
+  enum { SPLIT = 3 };
+  cf_test_rec_spec sp = {.rows = ROWS, .cols = COLS, .T = T, .width = 0.42, .height = 0.594, .rho = 0.1042,
+                         .delta = 0.041, .alpha = 0.307, .amplitude = 0.075, .frequency = 0.6, .dt = 0.01,
+                         .kappa = 1e-3, .split = SPLIT};
+  double *rec = cf_test_shaken_recording(&sp);
+  cf_params base;
+  cf_params_default(&base);
+  cf_fit_point truth = {.delta = 0.041, .alpha = 0.307, .kappa = 1e-3};
+  cf_error err;
+  double e[2] = {NAN, NAN};
+  for (int k = 0; k < 2; k++) {
+    cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, k ? 0 : SPLIT};
+    cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
+    CHECK(run != NULL, "split %d: %s", tg.split, run ? "" : err.msg);
+    if (!run) continue;
+    int nodes = k ? (2 * (ROWS - 1) + 1) * (2 * (COLS - 1) + 1) : (SPLIT * (ROWS - 1) + 1) * (SPLIT * (COLS - 1) + 1);
+    CHECK(cf_fit_run_mesh(run)->n_nodes == nodes, "split %d: %d nodes, expected %d", tg.split,
+          cf_fit_run_mesh(run)->n_nodes, nodes);
+    cf_fit_result res;
+    CHECK(cf_fit_run_eval(run, &truth, 0, 0, 0, NULL, &res) == CF_OK && res.status == CF_OK, "split %d: %s",
+          tg.split, res.reason);
+    e[k] = res.err.e_cm;
+    cf_fit_run_free(run);
+  }
+  printf("recording made on the lattice split %d: error at the truth %.3g cm with split %d, %.3g cm with split 2\n",
+         SPLIT, e[0], SPLIT, e[1]);
+  CHECK(e[0] < 1e-9, "split %d: error at the truth %.3g cm on the recording's own mesh", SPLIT, e[0]);
+  CHECK(e[1] > 1e-3, "split 2: error %.3g cm on a recording made on another mesh", e[1]);
+  cf_fit_target bad = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, CF_LATTICE_SPLIT_MAX + 1};
+  CHECK(cf_fit_run_alloc(&bad, &base, &err) == NULL && strstr(err.msg, "split"), "split %d: %s", bad.split, err.msg);
+  free(rec);
+}
+
 int main(void) {
   cf_runtime_init();
   cf_test_rec_spec sp = {.rows = ROWS, .cols = COLS, .T = T, .width = 0.42, .height = 0.594, .rho = 0.1042,
                          .delta = 0.041, .alpha = 0.307, .amplitude = 0.075, .frequency = 0.6, .dt = 0.01};
   double *rec = cf_test_shaken_recording(&sp);
-  cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0};
+  cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0};
   cf_params base;
   cf_params_default(&base);
   cf_error err;
@@ -221,6 +260,7 @@ int main(void) {
   cf_fit_run_free(run);
   sweep_prunes_exactly(&tg, &base);
   stretched_corners(rec);
+  finer_mesh();
   free(rec);
   return cf_test_done("test_driven");
 }

@@ -108,11 +108,11 @@ static int same_v(const double *a, const double *b, int n) {
   return 1;
 }
 
-static const cf_res_model MODEL = {1e-3, 0.02, 1e-4, 50, NAN, "inextensible", NAN, NAN, NAN, "first-frame"};
+static const cf_res_model MODEL = {1e-3, 0.02, 1e-4, 50, NAN, "inextensible", NAN, NAN, NAN, "first-frame", 2};
 
 static int same_model(const cf_res_model *a, const cf_res_model *b) {
   return a->kappa == b->kappa && a->beta == b->beta && a->tol == b->tol && a->max_iter == b->max_iter &&
-         same(a->mu, b->mu);
+         same(a->mu, b->mu) && a->split == b->split;
 }
 
 static void fill_rec(cf_res_rec *r, int k) {
@@ -143,7 +143,7 @@ static void fill_rec(cf_res_rec *r, int k) {
   double pos[4 * 6 * 3], sim[4 * 6 * 3]; /* a 2x3 lattice in 4 frames, a missing marker, a failure at frame 3 */
   for (int i = 0; i < 72; i++) pos[i] = 0.125 * i - 3, sim[i] = i >= 54 ? NAN : 0.1 * i + 1e-3 * k;
   pos[7] = NAN;
-  cf_fit_target tg = {2, 3, 4, 0.01, pos, NULL, 0, NULL, 0.1804, {0}, NULL, 0, 0, 0};
+  cf_fit_target tg = {2, 3, 4, 0.01, pos, NULL, 0, NULL, 0.1804, {0}, NULL, 0, 0, 0, 0};
   cf_res_set_series(r, fe, &tg, sim, 0.021, 0.33);
   if (k == 1) { /* a recording with a table: contacts per frame, NaN after the failure */
     r->series.contacts = malloc(sizeof(double) * 4);
@@ -209,15 +209,17 @@ static void compare(const cf_results *a, const cf_results *b) {
 /* A file written before the model settings were recorded: they read as
  * the defaults every run used then. */
 static void settings_missing(const char *path) {
-  const char *groups[2] = {"/recordings/zeta/sweep", "/regression"}, *names[3] = {"kappa", "beta", "tol"};
+  const char *groups[2] = {"/recordings/zeta/sweep", "/regression"},
+             *names[4] = {"kappa", "beta", "tol", "mesh_split"};
   hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
   for (int g = 0; g < 2; g++)
-    for (int k = 0; k < 3; k++) CHECK(H5Adelete_by_name(f, groups[g], names[k], H5P_DEFAULT) >= 0, "delete");
+    for (int k = 0; k < 4; k++) CHECK(H5Adelete_by_name(f, groups[g], names[k], H5P_DEFAULT) >= 0, "delete");
   H5Fclose(f);
   cf_results r;
   cf_error err = {0, ""};
   cf_res_model def = cf_res_model_default();
-  CHECK(def.kappa == 0 && def.beta == 0 && def.tol == 1e-3, "defaults %g %g %g", def.kappa, def.beta, def.tol);
+  CHECK(def.kappa == 0 && def.beta == 0 && def.tol == 1e-3 && def.split == 2, "defaults %g %g %g %d", def.kappa,
+        def.beta, def.tol, def.split);
   CHECK(cf_results_read(path, &r, &err) == CF_OK, "%s", err.msg);
   const cf_res_rec *z = cf_results_rec(&r, "zeta", 0);
   CHECK(z && same_model(&z->sweep.model, &def) && same_model(&z->fit.model, &MODEL), "sweep / fit settings");
@@ -456,6 +458,8 @@ static void cli_errors(const char *rec, const char *nolat) {
   FAIL_CASE("invalid --beta 'abc'", "regress", (char *)rec, "--from", "none.h5", "--beta", "abc", "-o", out);
   FAIL_CASE("invalid --kappa '1e-3x'", "predict", (char *)rec, "--kappa", "1e-3x");
   FAIL_CASE("invalid --tol '1'", "experiment", "aero", "--tol", "1", "-o", out);
+  FAIL_CASE("invalid --split '0': expected a count 1..8", "fit", (char *)rec, "--split", "0", "-o", out);
+  FAIL_CASE("invalid --split '9'", "compare", (char *)rec, "--split", "9", "-o", out);
 }
 
 static const char *fit_keys[] = {"delta", "alpha", "mu", "mean_error_cm", "mean_std_cm", "method", "evaluations"};
@@ -541,7 +545,7 @@ static void fit_model(const char *rec) {
   free(o), free(e);
   cf_results r;
   cf_error err = {0, ""};
-  cf_res_model want = {0, 0, 1e-3, 50, NAN, "inextensible", NAN, NAN, NAN, "first-frame"};
+  cf_res_model want = {0, 0, 1e-3, 50, NAN, "inextensible", NAN, NAN, NAN, "first-frame", 2};
   CHECK(cf_results_read(res, &r, &err) == CF_OK && r.n == 1, "%s", err.msg);
   if (r.n == 1)
     CHECK(r.recs[0].has_fit && r.recs[0].has_sweep && same_model(&r.recs[0].fit.model, &want) &&
@@ -553,6 +557,21 @@ static void fit_model(const char *rec) {
         "regress: %d '%s'", st, e ? e : "");
   free(o), free(e);
   inspect_results(res); /* a fit and a sweep made by the commands */
+  /* --split 3: the finer mesh in the text, the JSON and -o; regress with
+   * the default mesh refuses that optimum, naming the split */
+  snprintf(res, sizeof res, "%s/split.h5", dir);
+  st = run(&o, &e, "fit", rec, "--start", "0.041,0.307", "--max-evals", "2", "--split", "3", "--no-confidence",
+           "--json", "-o", res, NULL);
+  j = cf_test_last_line(o);
+  CHECK(st == 0 && cf_test_json_num(j, "mesh_split") == 3 && strstr(o, "mesh split 3"), "fit --split 3: %d '%s' '%s'",
+        st, o ? o : "", e ? e : "");
+  free(o), free(e);
+  CHECK(cf_results_read(res, &r, &err) == CF_OK && r.n == 1 && r.recs[0].fit.model.split == 3, "split stored: %s",
+        err.msg);
+  cf_results_free(&r);
+  st = run(&o, &e, "regress", rec, "--from", res, NULL);
+  CHECK(st == 1 && e && strstr(e, "split 3") && strstr(e, "--split"), "regress: %d '%s'", st, e ? e : "");
+  free(o), free(e);
 }
 
 /* A grid whose lowest delta is the truth and whose alpha axis ends at it:

@@ -157,8 +157,13 @@ static void test_square_tri(void) {
   cf_mesh_free(m);
 }
 
-static void test_lattice(void) {
-  const int rows = 4, cols = 5, R = 2 * rows - 1, C = 2 * cols - 1;
+/* A marker lattice refined with every split of cells: the mesh's shape
+ * (nodes, quads, boundary, corners), the markers reproduced bit for bit at
+ * cf_mesh_lattice_node, and every node on the bilinear interpolation of its
+ * cell (checked on a lattice whose markers lie on a bilinear map, which
+ * the refinement must then reproduce everywhere). */
+static void lattice_split(int split) {
+  const int rows = 4, cols = 5, R = split * (rows - 1) + 1, C = split * (cols - 1) + 1;
   double mk[4 * 5 * 3];
   unsigned long long s = 99;
   /* a hanging lattice (row 0 on top) with random non-planar noise */
@@ -169,41 +174,66 @@ static void test_lattice(void) {
       p[1] = 0.02 * cf_test_rand(&s);
       p[2] = 0.594 - 0.198 * r + 0.01 * cf_test_rand(&s);
     }
-  cf_mesh *m = cf_mesh_lattice_refine(rows, cols, mk);
-  CHECK(m != NULL, "cf_mesh_lattice_refine failed");
+  cf_mesh *m = cf_mesh_lattice_refine(rows, cols, split, mk);
+  CHECK(m != NULL, "cf_mesh_lattice_refine (split %d) failed", split);
   if (!m) return;
   CHECK(m->nv == 4 && m->n_nodes == R * C && m->n_elems == (R - 1) * (C - 1),
-        "lattice: nv %d nodes %d elems %d", m->nv, m->n_nodes, m->n_elems);
-  CHECK(m->n_bedges == 2 * (R - 1) + 2 * (C - 1), "lattice: n_bedges = %d", m->n_bedges);
-  CHECK(count(m->is_corner, m->n_nodes) == 4, "lattice: corners = %d", count(m->is_corner, m->n_nodes));
+        "lattice split %d: nv %d nodes %d elems %d", split, m->nv, m->n_nodes, m->n_elems);
+  CHECK(m->n_bedges == 2 * (R - 1) + 2 * (C - 1), "lattice split %d: n_bedges = %d", split, m->n_bedges);
+  CHECK(count(m->is_corner, m->n_nodes) == 4, "lattice split %d: corners = %d", split,
+        count(m->is_corner, m->n_nodes));
   int bad = 0;
   for (int r = 0; r < rows; r++)
     for (int c = 0; c < cols; c++) {
-      int k = cf_mesh_lattice_node(rows, cols, r, c);
-      CHECK(k == (2 * r) * C + 2 * c, "lattice_node(%d,%d) = %d", r, c, k);
+      int k = cf_mesh_lattice_node(rows, cols, split, r, c);
+      CHECK(k == (split * r) * C + split * c, "lattice_node(%d,%d) split %d = %d", r, c, split, k);
       if (k < 0 || k >= m->n_nodes) continue;
       /* the marker itself, bit for bit */
       bad += memcmp(m->x + 3 * k, mk + 3 * (r * cols + c), 3 * sizeof(double)) != 0;
     }
-  CHECK(bad == 0, "lattice: %d markers not reproduced exactly at their nodes", bad);
-  /* midpoints are averages of the two (edge) or four (cell) markers */
-  double dev = 0;
-  for (int a = 0; a < R; a++)
+  CHECK(bad == 0, "lattice split %d: %d markers not reproduced exactly at their nodes", split, bad);
+  /* split 2, the fitting mesh: every node the mean of its two or four
+   * markers summed as the refinement always did, bit for bit (the study's
+   * fits must not move with a new version's rounding) */
+  for (int a = 0; split == 2 && a < R; a++)
     for (int b = 0; b < C; b++) {
-      if (a % 2 == 0 && b % 2 == 0) continue;
       int i0 = a / 2, i1 = (a + 1) / 2, j0 = b / 2, j1 = (b + 1) / 2;
-      for (int d = 0; d < 3; d++) {
-        double e = (mk[3 * (i0 * cols + j0) + d] + mk[3 * (i0 * cols + j1) + d] + mk[3 * (i1 * cols + j0) + d] +
-                    mk[3 * (i1 * cols + j1) + d]) / 4;
-        dev = fmax(dev, fabs(m->x[3 * (a * C + b) + d] - e));
-      }
+      for (int d = 0; d < 3; d++)
+        bad += m->x[3 * (a * C + b) + d] != 0.25 * (mk[3 * (i0 * cols + j0) + d] + mk[3 * (i0 * cols + j1) + d] +
+                                                    mk[3 * (i1 * cols + j0) + d] + mk[3 * (i1 * cols + j1) + d]);
     }
-  CHECK(dev <= 4e-16, "lattice: midpoints deviate from averages by %g", dev);
-  /* the 3x4 lattice refines to 5x7 (SPEC §4) */
-  cf_mesh *m2 = cf_mesh_lattice_refine(3, 4, mk);
+  CHECK(bad == 0, "lattice split 2: %d coordinates differ from the markers' mean", bad);
+  cf_mesh_free(m);
+  /* markers on a bilinear map f(u, v) (u the row, v the column, in marker
+   * units): node (a, b) must be f(a / split, b / split) */
+  const double f0[3] = {0.1, -0.2, 0.5}, fu[3] = {0.02, 0.03, -0.2}, fv[3] = {0.1, 0.01, 0.004},
+               fuv[3] = {0.003, -0.007, 0.002};
+  for (int r = 0; r < rows; r++)
+    for (int c = 0; c < cols; c++)
+      for (int d = 0; d < 3; d++) mk[3 * (r * cols + c) + d] = f0[d] + fu[d] * r + fv[d] * c + fuv[d] * r * c;
+  m = cf_mesh_lattice_refine(rows, cols, split, mk);
+  double dev = 0;
+  for (int a = 0; m && a < R; a++)
+    for (int b = 0; b < C; b++)
+      for (int d = 0; d < 3; d++) {
+        double u = (double)a / split, v = (double)b / split;
+        dev = fmax(dev, fabs(m->x[3 * (a * C + b) + d] - (f0[d] + fu[d] * u + fv[d] * v + fuv[d] * u * v)));
+      }
+  CHECK(m && dev <= 1e-15, "lattice split %d: nodes off the bilinear map by %g", split, dev);
+  cf_mesh_free(m);
+}
+
+static void test_lattice(void) {
+  for (int split = 1; split <= 4; split++) lattice_split(split);
+  /* the 3x4 lattice refines to 5x7 with the default split (SPEC §4) */
+  double mk[3 * 4 * 3];
+  for (int j = 0; j < 12; j++) mk[3 * j] = 0.1 * (j % 4), mk[3 * j + 1] = 0, mk[3 * j + 2] = -0.1 * (j / 4);
+  cf_mesh *m2 = cf_mesh_lattice_refine(3, 4, CF_LATTICE_SPLIT_DEFAULT, mk);
   CHECK(m2 && m2->n_nodes == 35 && m2->n_elems == 24, "3x4 lattice: %d nodes", m2 ? m2->n_nodes : -1);
   cf_mesh_free(m2);
-  cf_mesh_free(m);
+  CHECK(cf_mesh_lattice_refine(3, 4, 0, mk) == NULL, "split 0 accepted");
+  CHECK(cf_mesh_lattice_refine(3, 4, CF_LATTICE_SPLIT_MAX + 1, mk) == NULL, "split %d accepted",
+        CF_LATTICE_SPLIT_MAX + 1);
 }
 
 static void test_finalize_errors(void) {
@@ -310,7 +340,7 @@ static void test_rejects_bad_arguments(void) {
   CHECK(cf_mesh_ring(0.2, 0.1, 2, 16, 0) == NULL, "ring r_out < r_in accepted");
   CHECK(cf_mesh_ring(0.1, 0.2, 2, 2, 0) == NULL, "ring n_ang = 2 accepted");
   CHECK(cf_mesh_square_tri(1, 5, 0.5, 1, 0) == NULL, "square_tri jitter 0.5 accepted");
-  CHECK(cf_mesh_lattice_refine(1, 5, NULL) == NULL, "lattice 1 row accepted");
+  CHECK(cf_mesh_lattice_refine(1, 5, 2, NULL) == NULL, "lattice 1 row accepted");
 }
 
 int main(void) {

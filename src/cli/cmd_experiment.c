@@ -319,7 +319,7 @@ static int regress_all(const exp_args *a, cf_fit_input *in, const cf_fit_journal
 
 /* The settings of this run, kept as the config text of the provenance. */
 static char *settings(const exp_args *a) {
-  size_t size = 800 + strlen(a->dataset) + strlen(a->recdir) + (a->dgrid ? strlen(a->dgrid) : 0) +
+  size_t size = 900 + strlen(a->dataset) + strlen(a->recdir) + (a->dgrid ? strlen(a->dgrid) : 0) +
                 (a->agrid ? strlen(a->agrid) : 0);
   for (int i = 0; i < a->n; i++) size += strlen(a->csv[i]) + 4;
   char *t = malloc(size);
@@ -327,11 +327,12 @@ static char *settings(const exp_args *a) {
   const cf_cli_model *m = &a->model; /* checked: short numbers */
   int k = snprintf(t, size, "[experiment]\nname = aero\ndataset = %s\nrecordings = %s\ndelta_grid = %s\nalpha_grid = %s\n"
                    "prune = %g\nrefine = %s\nmax_evals = %d\nregress_evals = %d\nmaps = %d\ndt = 0.01\n"
-                   "kappa = %s\nbeta = %s\ntol = %s\nmax_iter = %s\nfiles =",
+                   "kappa = %s\nbeta = %s\ntol = %s\nmax_iter = %s\nmodel = %s\nrest = %s\nsplit = %s\nfiles =",
                    a->dataset, a->recdir, a->dgrid ? a->dgrid : "0.05:1:15*rho", a->agrid ? a->agrid : "0.05:4:16*rho",
                    a->pruning, a->no_refine ? "no" : "nelder-mead, whole recording", a->evals,
                    a->revals, !a->no_maps, m->kappa ? m->kappa : CF_CLI_FIT_KAPPA, m->beta ? m->beta : "0",
-                   m->tol ? m->tol : CF_CLI_FIT_TOL, m->max_iter ? m->max_iter : "50");
+                   m->tol ? m->tol : CF_CLI_FIT_TOL, m->max_iter ? m->max_iter : "50",
+                   m->model ? m->model : "inextensible", m->rest ? m->rest : "first-frame", m->split ? m->split : "2");
   for (int i = 0; i < a->n && k > 0 && (size_t)k < size; i++) k += snprintf(t + k, size - k, "\n  %s", a->csv[i]);
   if (k > 0 && (size_t)k < size) snprintf(t + k, size - k, "\n");
   return t;

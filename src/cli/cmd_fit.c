@@ -311,8 +311,8 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   }
   char held_mu[48] = "";
   if (f->n_params < 3 && isfinite(f->model.mu)) snprintf(held_mu, sizeof held_mu, ", mu %g", f->model.mu);
-  printf("model             kappa %g, beta %g, tol %g, max_iter %d%s (held fixed), rest metric %s\n", f->model.kappa,
-         f->model.beta, f->model.tol, f->model.max_iter, held_mu, f->model.rest);
+  printf("model             kappa %g, beta %g, tol %g, max_iter %d%s (held fixed), rest metric %s, mesh split %d\n",
+         f->model.kappa, f->model.beta, f->model.tol, f->model.max_iter, held_mu, f->model.rest, f->model.split);
   if (strcmp(f->model.cloth, "inextensible")) {
     printf("cloth model       %s:", f->model.cloth);
     const double k[3] = {f->model.k_stretch, f->model.k_shear, f->model.k_bend};
@@ -359,6 +359,7 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_json_num("k_bend", f->model.k_bend, 0);
   cf_cli_json_str("stiffness_fitted", f->stiffness, 0);
   cf_cli_json_str("rest_metric", f->model.rest, 0);
+  printf(",\"mesh_split\":%d", f->model.split);
   cf_cli_json_str("recording", rec->recording, 0);
   printf(",\"tasks_resumed\":%d", a->resumed);
   cf_cli_json_str("output", a->out, 0);

@@ -154,6 +154,10 @@ int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in,
   if (cf_cli_cloth_model(cmd, m, &q)) return 1;
   if (m && m->rest && strcmp(m->rest, "first-frame") && strcmp(m->rest, "flat"))
     return cf_cli_fail(cmd, "invalid --rest '%s': expected first-frame or flat", m->rest);
+  int split = CF_LATTICE_SPLIT_DEFAULT;
+  if (m && m->split && !(cf_cli_parse_int(m->split, 1, &split) && split <= CF_LATTICE_SPLIT_MAX))
+    return cf_cli_fail(cmd, "invalid --split '%s': expected a count 1..%d (lattice cells split N x N)", m->split,
+                       CF_LATTICE_SPLIT_MAX);
   for (int i = 0; i < n; i++)
     if (q.model >= CF_CLOTH_ELASTIC && cf_fit_target_has_obstacles(&in[i].tg))
       return cf_cli_fail(cmd, "%s: --model %s has no contacts (the recording has a %s): use the inextensible or "
@@ -164,6 +168,7 @@ int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in,
     in[i].base.model = q.model, in[i].base.k_stretch = q.k_stretch, in[i].base.k_shear = q.k_shear;
     in[i].base.k_bend = q.k_bend;
     in[i].tg.rest_flat = m && m->rest && !strcmp(m->rest, "flat");
+    in[i].tg.split = split;
   }
   return 0;
 }

@@ -126,6 +126,7 @@ typedef struct {
   const char *kappa, *beta, *tol, *max_iter, *mu;
   const char *model, *k_stretch, *k_shear, *k_bend; /* the cloth model and its stiffnesses */
   const char *rest;  /* the rest metric: "first-frame" (default) or "flat" */
+  const char *split; /* the mesh: lattice cells split N x N (default 2) */
 } cf_cli_model;
 #define CF_CLI_FIT_KAPPA "1e-3"
 #define CF_CLI_FIT_TOL "1e-4"
@@ -134,12 +135,12 @@ typedef struct {
   {"--kappa", &(m).kappa, NULL}, {"--beta", &(m).beta, NULL}, {"--tol", &(m).tol, NULL},              \
       {"--max-iter", &(m).max_iter, NULL}, {"--mu", &(m).mu, NULL}, {"--model", &(m).model, NULL},    \
       {"--k-stretch", &(m).k_stretch, NULL}, {"--k-shear", &(m).k_shear, NULL},                       \
-      {"--k-bend", &(m).k_bend, NULL}, {"--rest", &(m).rest, NULL}
+      {"--k-bend", &(m).k_bend, NULL}, {"--rest", &(m).rest, NULL}, {"--split", &(m).split, NULL}
 /* Their usage words and --help section (the end of each command's help). */
 #define CF_CLI_MODEL_USAGE                                                                               \
   "[--kappa K] [--beta B] [--tol T] [--max-iter N] [--mu M]\n"                                            \
   "                            [--model NAME] [--k-stretch S] [--k-shear H] [--k-bend B]\n"                 \
-  "                            [--rest first-frame|flat]"
+  "                            [--rest first-frame|flat] [--split N]"
 #define CF_CLI_MODEL_HELP                                                              \
   "\n"                                                                                 \
   "The cloth model, and the parameters held fixed:\n"                                      \
@@ -164,6 +165,11 @@ typedef struct {
   "               spacings are the largest mean recorded marker distances, the\n"     \
   "               first frame moved onto it as the start: for a cloth that starts\n"  \
   "               bent (its first frame's chords are shorter than the cloth)\n"      \
+  "  --split N    the simulation mesh: every cell of the marker lattice split\n"       \
+  "               N x N, 1..8 (default 2: 4x5 markers -> 7x9 nodes; synth makes\n"    \
+  "               its recordings with 4); the nodes grow as N^2, the time of a\n"    \
+  "               simulation faster (an A2 recording at 4: ~60 times that at 2;\n"   \
+  "               docs/models.md)\n"                                                  \
   "These defaults are the settings recommended for fitting: with them the error\n"    \
   "surface of a shaken sheet is smooth down to the 0.1 mm marker noise.  The\n"       \
   "simulator's own defaults (--kappa 0 --tol 1e-3, those of clothfit simulate)\n"    \
@@ -174,9 +180,10 @@ typedef struct {
 /* Check m's values (finite, kappa >= 0, beta >= 0, 0 < tol < 1, max_iter
  * a count >= 1, mu >= 0 and only for recordings with a table, a known
  * model, stiffnesses > 0, no table or stick with the elastic models, a
- * rest metric first-frame or flat) and set fixed.kappa, fixed.beta,
- * base.tol, base.max_iter, fixed.mu, base.model, base's stiffnesses and
- * tg.rest_flat of in[0..n) (n = 0: only check).  0,
+ * rest metric first-frame or flat, a split 1..CF_LATTICE_SPLIT_MAX) and
+ * set fixed.kappa, fixed.beta, base.tol, base.max_iter, fixed.mu,
+ * base.model, base's stiffnesses, tg.rest_flat and tg.split of in[0..n)
+ * (n = 0: only check).  0,
  * or 1 after printing the one-line error naming the option and value. */
 int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in, int n);
 /* The cloth model and stiffnesses of m (--model, --k-stretch, --k-shear,

@@ -319,13 +319,14 @@ static int check_model(const cf_fit_input *in, const cf_res_rec *r, const char *
   if (cf_res_model_equal(o, &m)) return CF_OK;
   int stiffness_only = !strcmp(o->cloth, m.cloth) && o->kappa == m.kappa && o->beta == m.beta && o->tol == m.tol &&
                        o->max_iter == m.max_iter && (o->mu == m.mu || (isnan(o->mu) && isnan(m.mu))) &&
-                       !strcmp(o->rest, m.rest);
+                       !strcmp(o->rest, m.rest) && o->split == m.split;
   if (!stiffness_only)
     return cf_error_set(err, CF_EINVAL, "%s: the optimum of %s was found with the %s model, kappa %g, beta %g, tol %g, "
-                        "max_iter %d, rest metric %s, this run simulates with the %s model, kappa %g, beta %g, tol %g, "
-                        "max_iter %d, rest metric %s (give the same --model, --kappa, --beta, --tol, --max-iter, "
-                        "--rest)", opt_name, in->name, o->cloth, o->kappa, o->beta, o->tol, o->max_iter, o->rest,
-                        m.cloth, m.kappa, m.beta, m.tol, m.max_iter, m.rest);
+                        "max_iter %d, rest metric %s, split %d, this run simulates with the %s model, kappa %g, beta "
+                        "%g, tol %g, max_iter %d, rest metric %s, split %d (give the same --model, --kappa, --beta, "
+                        "--tol, --max-iter, --rest, --split)", opt_name, in->name, o->cloth, o->kappa, o->beta,
+                        o->tol, o->max_iter, o->rest, o->split, m.cloth, m.kappa, m.beta, m.tol, m.max_iter, m.rest,
+                        m.split);
   return cf_error_set(err, CF_EINVAL, "%s: the optimum of %s was found with the stiffnesses k_stretch %g, k_shear %g, "
                       "k_bend %g, this run simulates with k_stretch %g, k_shear %g, k_bend %g (regress holds one set "
                       "for every recording: give them with --k-stretch, --k-shear, --k-bend, and sweep with them)",

@@ -58,6 +58,7 @@ static void model_text(const char *indent, const cf_res_model *m) {
   if (isfinite(m->mu)) printf(", mu %g", m->mu);
   if (m->cloth[0] && strcmp(m->cloth, "inextensible")) printf(", %s model", m->cloth);
   if (!strcmp(m->rest, "flat")) printf(", flat rest metric");
+  if (m->split != CF_LATTICE_SPLIT_DEFAULT) printf(", mesh split %d", m->split);
   const double k[3] = {m->k_stretch, m->k_shear, m->k_bend};
   for (int j = 0; j < 3; j++)
     if (isfinite(k[j])) printf(", %s %g", cf_fit_stiffness_name(j), k[j]);
@@ -160,6 +161,7 @@ static void json_model(const cf_res_model *m) {
   cf_cli_json_num("k_shear", m->k_shear, 0);
   cf_cli_json_num("k_bend", m->k_bend, 0);
   cf_cli_json_str("rest_metric", m->rest, 0); /* "first-frame" for files without it (cf_res_model_default) */
+  json_int("mesh_split", m->split);           /* 2 for files without it */
 }
 
 static void json_array(const char *key, const double *v, int n) {

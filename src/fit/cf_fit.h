@@ -95,7 +95,15 @@ typedef struct {
    * model would hold them; docs/models.md measures it), the first frame
    * projected onto it as the start (cf_sim_project_state). */
   int rest_flat;
+  /* The simulation mesh: every cell of the marker lattice split split x
+   * split (0: CF_LATTICE_SPLIT_DEFAULT, 2, SPEC §4; at most
+   * CF_LATTICE_SPLIT_MAX).  A finer mesh bends more like the continuum
+   * (the inextensible sheet stiffens on coarse meshes, docs/locking.md) at
+   * the price of ~split^2 the nodes; `synth` makes its recordings with 4. */
+  int split;
 } cf_fit_target;
+/* tg's split, 0 read as the default. */
+int cf_fit_target_split(const cf_fit_target *tg);
 /* 1 when tg has a table (extent not empty). */
 int cf_fit_target_has_table(const cf_fit_target *tg);
 /* 1 when tg has a table or a stick: its simulations have contacts. */
@@ -112,7 +120,7 @@ typedef struct {
 } cf_fit_point;
 
 /* A prepared driven simulation: the simulation mesh is the marker lattice
- * of frame 0 refined once (4x5 -> 7x9, 3x4 -> 5x7), at rest, and the
+ * of frame 0 refined (split 2, the default: 4x5 -> 7x9, 3x4 -> 5x7), at rest, and the
  * controlled markers' nodes follow their recorded trajectories exactly.
  * Keeps a pointer to the target (which must outlive it). */
 typedef struct cf_fit_run cf_fit_run;

@@ -79,7 +79,7 @@ static int compare_item(int i, void *arg, void *out, cf_error *werr) {
 /* A model's task id within one run (the journal's key covers the command
  * line and the input files): the model, the start, the windows and budget,
  * the held parameters, the stiffnesses it starts from, the recording's
- * length, density and rest metric. */
+ * length, density, rest metric and mesh. */
 static unsigned long long compare_id(int i, const void *arg) {
   const compare_ctx *c = arg;
   const cf_compare_options *o = c->o;
@@ -87,7 +87,7 @@ static unsigned long long compare_id(int i, const void *arg) {
   const cf_fit_point *f = c->fixed;
   double x[] = {c->models[i], o->delta0, o->alpha0, o->t0, o->t1, o->test_t0, o->test_t1, o->max_evals,
                 f->kappa, f->beta, f->mu, b->tol, b->max_iter, b->k_stretch, b->k_shear, b->k_bend,
-                c->tg->T, c->tg->rho, c->tg->rest_flat};
+                c->tg->T, c->tg->rho, c->tg->rest_flat, cf_fit_target_split(c->tg)};
   return cf_task_id("compare", i, x, (int)(sizeof x / sizeof x[0]));
 }
 

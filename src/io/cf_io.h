@@ -344,6 +344,8 @@ typedef struct {           /* the model settings a part was computed with */
                               fit's: at its optimum, fitted or held (cf_res_fit.stiffness) */
   char rest[16];           /* the rest metric: "first-frame" (files written before: that) or
                               "flat" (cf_fit_target.rest_flat) */
+  int split;               /* the mesh: lattice cells split split x split (cf_fit_target.split;
+                              files written before: 2) */
 } cf_res_model;
 
 typedef struct {           /* how sure a fitted (delta, alpha) is (src/fit confidence.c) */

@@ -64,11 +64,15 @@ int cf_mesh_finalize(cf_mesh *m, cf_error *err);
 cf_mesh *cf_mesh_grid(int nx, int ny, const double origin[3],
                       const double u[3], const double v[3], int quads);
 /* Refine a rows x cols marker lattice ([rows*cols*3], row-major, row 0 =
- * top) to a (2rows-1) x (2cols-1) quad mesh by bilinear interpolation:
- * marker (r,c) becomes node (2r)*(2cols-1) + 2c (SPEC §4). */
-cf_mesh *cf_mesh_lattice_refine(int rows, int cols, const double *markers);
+ * top) to a quad mesh by bilinear interpolation, every cell split
+ * split x split (1 <= split <= CF_LATTICE_SPLIT_MAX; SPEC §4 fits on 2:
+ * 4x5 markers -> 7x9 nodes): (split(rows-1)+1) x (split(cols-1)+1) nodes,
+ * marker (r,c) at node (split r)*(split(cols-1)+1) + split c.  NULL on bad
+ * arguments or a degenerate lattice. */
+enum { CF_LATTICE_SPLIT_DEFAULT = 2, CF_LATTICE_SPLIT_MAX = 8 };
+cf_mesh *cf_mesh_lattice_refine(int rows, int cols, int split, const double *markers);
 /* Index of the node holding marker (r, c) in cf_mesh_lattice_refine. */
-int cf_mesh_lattice_node(int rows, int cols, int r, int c);
+int cf_mesh_lattice_node(int rows, int cols, int split, int r, int c);
 /* Lumped-mass weights of a rows x cols marker lattice at positions x
  * [rows*cols*3] (row-major), normalized to sum to rows*cols: for a regular
  * lattice corners : edges : interior = 1 : 2 : 4 (SPEC §6, §7).  The

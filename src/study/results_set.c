@@ -12,7 +12,8 @@
 
 cf_res_model cf_res_model_of(const cf_fit_input *in) {
   cf_res_model m = {in->fixed.kappa, in->fixed.beta, in->base.tol, in->base.max_iter,
-                    cf_fit_target_has_table(&in->tg) ? in->fixed.mu : NAN, "", NAN, NAN, NAN, ""};
+                    cf_fit_target_has_table(&in->tg) ? in->fixed.mu : NAN, "", NAN, NAN, NAN, "",
+                    cf_fit_target_split(&in->tg)};
   snprintf(m.rest, sizeof m.rest, "%s", in->tg.rest_flat ? "flat" : "first-frame");
   int model = in->base.model;
   snprintf(m.cloth, sizeof m.cloth, "%s", cf_cloth_model_name(model));

@@ -513,8 +513,15 @@ static void fit_recovers(const char *rec, int T, const char *start) {
     const char *bs = strstr(j, "\"beta_shift\":[");
     CHECK(isfinite(cf->kappa_shift[0]) && isfinite(cf->beta_shift[0]) && bs &&
               fabs(strtod(bs + 14, NULL) - cf->beta_shift[0]) <= 1e-8 * fmax(fabs(cf->beta_shift[0]), 1e-12) &&
-              strstr(o, "with beta = kappa x the window"),
+              strstr(o, "= kappa x the window"),
           "held checks: kappa_shift %g, beta_shift %g: %s", cf->kappa_shift[0], cf->beta_shift[0], j);
+    /* the beta checked: kappa x the training window (the first half, to 0.1 s), in the file,
+     * the JSON and the text */
+    double window = 0.5 * T * 0.01, bc = cf_test_json_num(j, "beta_checked");
+    char want[64];
+    snprintf(want, sizeof want, "with beta %.3g = kappa x the window", cf->beta_checked);
+    CHECK(fabs(cf->beta_checked - 1e-3 * window) <= 1e-3 * 0.1 && bc == cf->beta_checked && strstr(o, want),
+          "beta checked %g (file), %g (JSON), window %g s: %s", cf->beta_checked, bc, window, o);
   }
   cf_results_free(&r);
   free(o), free(e);

@@ -57,7 +57,7 @@ static const char *help =
     "refit of at most 40 each with 3 x kappa and with a large beta per recording;\n"
     "--no-confidence skips them); the flagged fits are listed after the tables, and\n"
     "--json has delta_interval, alpha_interval, identifiable, kappa_shift,\n"
-    "beta_shift per recording.\n"
+    "beta_shift, beta_checked per recording.\n"
     "\n"
     "The study is crash-safe as clothfit sweep is: its finished grid points,\n"
     "Nelder-Mead fits, confidence stencil and regression simulations go to\n"

@@ -100,6 +100,7 @@ static const char *help =
     "                        ([delta, alpha]: the fit's move refitted with kappa\n"
     "                        x3, fractions; null: not checked), beta_shift (the\n"
     "                        same with beta = kappa x the window's length),\n"
+    "                        beta_checked (that beta; null: not checked),\n"
     "                        polish\n"
     "                        (quadratic or none), polished (true: delta, alpha, mu\n"
     "                        are the quadratic's minimum), polish_evaluations,\n"

@@ -67,7 +67,7 @@ static const char *help =
     "                       them (9 more simulations and two refits of at most 40\n"
     "                       each per recording; not with --shard); --json\n"
     "                       delta_interval, alpha_interval, identifiable,\n"
-    "                       kappa_shift, beta_shift\n"
+    "                       kappa_shift, beta_shift, beta_checked\n"
     "  --json               one JSON object on the last line\n"
     CF_CLI_MODEL_HELP;
 

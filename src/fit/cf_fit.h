@@ -451,6 +451,7 @@ typedef struct {
   double beta_shift[2];  /* the same refitted with the held beta raised to kappa x the
                             window's length (s) (NaN: not checked, as above, or the
                             held beta is already that large) */
+  double beta_checked;   /* the held beta of that refit (NaN: not checked) */
 } cf_confidence;
 /* For n recordings at once (9 simulations each on the worker processes,
  * then Nelder-Mead refits of at most 40 with 3 kappa and with a large

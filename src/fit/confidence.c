@@ -181,6 +181,7 @@ static void judge(const cf_fit_point *at, const stencil_rec *r, cf_confidence *o
   out->center[0] = at->delta, out->center[1] = at->alpha;
   for (int q = 0; q < 2; q++) out->interval[q][0] = out->interval[q][1] = out->se[q] = NAN;
   out->kappa_shift[0] = out->kappa_shift[1] = out->beta_shift[0] = out->beta_shift[1] = NAN;
+  out->beta_checked = NAN;
   for (int k = 0; k < NS; k++)
     if (r[k].status != CF_OK) {
       out->identifiable = -1;
@@ -267,6 +268,7 @@ static int held_refits(const held_ctx *h, const int *idx, int m, const cf_fit_po
     cf_confidence *c = &h->out[at_idx[q]];
     if (nr[q].start_failed || !isfinite(nr[q].f_best)) continue;
     double *sh = beta ? c->beta_shift : c->kappa_shift;
+    if (beta) c->beta_checked = fk->beta;
     sh[0] = nr[q].best[0] / h->at[at_idx[q]].delta - 1;
     sh[1] = nr[q].best[1] / h->at[at_idx[q]].alpha - 1;
     if (fmax(fabs(sh[0]), fabs(sh[1])) <= HELD_MAX_SHIFT) continue;

@@ -47,7 +47,8 @@
  *                          fit's move refitted with kappa x3, fractions;
  *                          NaN: not checked; absent in older files),
  *                          beta_shift_delta, beta_shift_alpha (the same
- *                          with beta = kappa x the window's length);
+ *                          with beta = kappa x the window's length),
+ *                          beta_checked (that beta; NaN: not checked);
  *                          polish ("quadratic" | "none"; absent in older
  *                          files), polished (1: delta, alpha, mu are the
  *                          quadratic's minimum), polish_evaluations,
@@ -129,7 +130,7 @@
       FD(st, "alpha_lo", c.alpha[0]), FD(st, "alpha_hi", c.alpha[1]), FI(st, "identifiable", c.identifiable), \
       FS(st, "identifiable_why", c.why), FD(st, "kappa_shift_delta", c.kappa_shift[0]),                    \
       FD(st, "kappa_shift_alpha", c.kappa_shift[1]), FD(st, "beta_shift_delta", c.beta_shift[0]),          \
-      FD(st, "beta_shift_alpha", c.beta_shift[1])
+      FD(st, "beta_shift_alpha", c.beta_shift[1]), FD(st, "beta_checked", c.beta_checked)
 
 const cf_res_field cf_res_rec_fields[] = {
     FS(cf_res_rec, "recording", recording),     FS(cf_res_rec, "material", meta.material),

@@ -1,17 +1,36 @@
 /* marker_distance.c — how far apart two ingested recordings of the same
  * lattice are: the mean distance (cm) between corresponding markers over
- * the frames of each half and of the last second (missing markers
- * skipped).  Used to measure what one setting of `clothfit synth` moves its
- * recording by (docs/models.md).
+ * the frames of each half and of the last 100 frames (missing markers
+ * skipped).  Markers are paired by their place in /markers/position, frames
+ * by index: meant for two recordings of one `clothfit synth` config with
+ * one setting changed, ingested alike (docs/models.md); recordings with
+ * other frame times are refused.
  *   ./build/bench/marker_distance A.h5 B.h5 */
 #include <hdf5.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-/* /markers/position of path, [*T][*K][3], malloc'ed; NULL after a message. */
-static double *positions(const char *path, hsize_t *T, hsize_t *K) {
+/* /time[0..1] of path into t (NaN when missing or shorter). */
+static void frame_times(hid_t f, double t[2]) {
+  t[0] = t[1] = NAN;
+  hid_t d = H5Dopen2(f, "/time", H5P_DEFAULT), sp = d < 0 ? -1 : H5Dget_space(d);
+  hsize_t n = 0;
+  if (sp >= 0 && H5Sget_simple_extent_ndims(sp) == 1 && H5Sget_simple_extent_dims(sp, &n, NULL) >= 0 && n >= 2) {
+    double *x = malloc(sizeof(double) * n);
+    if (x && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, x) >= 0) t[0] = x[0], t[1] = x[1];
+    free(x);
+  }
+  if (sp >= 0) H5Sclose(sp);
+  if (d >= 0) H5Dclose(d);
+}
+
+/* /markers/position of path, [*T][*K][3], malloc'ed, and its first two
+ * frame times t; NULL after a message. */
+static double *positions(const char *path, hsize_t *T, hsize_t *K, double t[2]) {
   hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  t[0] = t[1] = NAN;
+  if (f >= 0) frame_times(f, t);
   hid_t d = f < 0 ? -1 : H5Dopen2(f, "/markers/position", H5P_DEFAULT);
   hid_t sp = d < 0 ? -1 : H5Dget_space(d);
   hsize_t n[3] = {0, 0, 0};
@@ -45,8 +64,14 @@ int main(int argc, char **argv) {
   }
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   hsize_t Ta, Ka, Tb, Kb;
-  double *a = positions(argv[1], &Ta, &Ka), *b = a ? positions(argv[2], &Tb, &Kb) : NULL;
+  double ta[2], tb[2];
+  double *a = positions(argv[1], &Ta, &Ka, ta), *b = a ? positions(argv[2], &Tb, &Kb, tb) : NULL;
   int rc = !a || !b;
+  if (!rc && !(fabs(ta[0] - tb[0]) < 1e-9 && fabs(ta[1] - tb[1]) < 1e-9)) {
+    fprintf(stderr, "marker_distance: %s starts at %g s every %g s, %s at %g s every %g s (expected the same frames)\n",
+            argv[1], ta[0], ta[1] - ta[0], argv[2], tb[0], tb[1] - tb[0]);
+    rc = 1;
+  }
   if (!rc && (Ka != Kb || Ta < 4 || Tb < 4)) {
     fprintf(stderr, "marker_distance: %s has %llu markers, %s %llu (expected the same lattice, >= 4 frames)\n", argv[1],
             (unsigned long long)Ka, argv[2], (unsigned long long)Kb);

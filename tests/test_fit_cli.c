@@ -568,14 +568,38 @@ static void fit_model(const char *rec) {
    * the default mesh refuses that optimum, naming the split */
   snprintf(res, sizeof res, "%s/split.h5", dir);
   st = run(&o, &e, "fit", rec, "--start", "0.041,0.307", "--max-evals", "2", "--split", "3", "--no-confidence",
-           "--json", "-o", res, NULL);
+           "--kappa", "0", "--tol", "1e-3", "--json", "-o", res, NULL);
   j = cf_test_last_line(o);
   CHECK(st == 0 && cf_test_json_num(j, "mesh_split") == 3 && strstr(o, "mesh split 3"), "fit --split 3: %d '%s' '%s'",
         st, o ? o : "", e ? e : "");
+  double e3 = cf_test_json_num(j, "train_error_cm");
+  free(o), free(e);
+  /* the recording was made on the default mesh (kappa 0, tol 1e-3): at the truth only that mesh
+   * reproduces it, to its noise (0.1 mm per coordinate: a mean distance of 1.6 x 0.1 mm) */
+  st = run(&o, &e, "fit", rec, "--start", "0.041,0.307", "--max-evals", "2", "--no-confidence", "--kappa", "0",
+           "--tol", "1e-3", "--json", NULL);
+  double e2 = st == 0 ? cf_test_json_num(cf_test_last_line(o), "train_error_cm") : NAN;
+  printf("at the truth: training error %.4f cm on the default mesh, %.4f cm on split 3\n", e2, e3);
+  CHECK(e2 < 0.025 && e3 > 5 * e2, "training error at the truth %.4g cm (split 2) against %.4g cm (split 3)", e2, e3);
+  free(o), free(e);
+  /* predict puts the optimum's error beside its own only from the same settings */
+  st = run(&o, &e, "predict", rec, "--optima", res, NULL);
+  CHECK(st == 1 && e && strstr(e, "split 3") && !strchr(e, '\n')[1], "predict, another split: %d '%s'", st,
+        e ? e : "");
+  free(o), free(e);
+  st = run(&o, &e, "predict", rec, "--optima", res, "--split", "3", "--kappa", "0", "--tol", "1e-3", "--json", NULL);
+  CHECK(st == 0 && cf_test_json_num(cf_test_last_line(o), "delta_opt") > 0, "predict --split 3: %d '%s'", st,
+        e ? e : "");
   free(o), free(e);
   CHECK(cf_results_read(res, &r, &err) == CF_OK && r.n == 1 && r.recs[0].fit.model.split == 3, "split stored: %s",
         err.msg);
   cf_results_free(&r);
+  st = run(&o, &e, "inspect", res, NULL);
+  CHECK(st == 0 && o && strstr(o, "mesh split 3"), "inspect: %d '%s'", st, o ? o : "");
+  free(o), free(e);
+  st = run(&o, &e, "inspect", res, "--json", NULL);
+  CHECK(st == 0 && o && strstr(o, "\"mesh_split\":3"), "inspect --json: %d '%s'", st, o ? o : "");
+  free(o), free(e);
   st = run(&o, &e, "regress", rec, "--from", res, NULL);
   CHECK(st == 1 && e && strstr(e, "split 3") && strstr(e, "--split"), "regress: %d '%s'", st, e ? e : "");
   free(o), free(e);

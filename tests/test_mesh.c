@@ -224,7 +224,7 @@ static void lattice_split(int split) {
 }
 
 static void test_lattice(void) {
-  for (int split = 1; split <= 4; split++) lattice_split(split);
+  for (int split = 1; split <= CF_LATTICE_SPLIT_MAX; split++) lattice_split(split);
   /* the 3x4 lattice refines to 5x7 with the default split (SPEC §4) */
   double mk[3 * 4 * 3];
   for (int j = 0; j < 12; j++) mk[3 * j] = 0.1 * (j % 4), mk[3 * j + 1] = 0, mk[3 * j + 2] = -0.1 * (j / 4);

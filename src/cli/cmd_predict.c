@@ -109,10 +109,13 @@ static int predict_one(pred_args *a, const cf_fit_input *in, pred_row *p) {
   double s;
   char reason[256];
   cf_error err = {0, ""};
+  const cf_res_rec *r = a->have_opt ? cf_results_rec(&a->opt, in->name, 0) : NULL;
+  /* e* beside e^ only when both come from the same model settings */
+  if (r && cf_res_optimum(r, &p->ds, &p->as, &p->es, &s) && !a->no_eval &&
+      cf_cli_check_model(in, r, a->optima, &err))
+    return cf_cli_fail("predict", "%s", err.msg);
   if (!a->no_eval && p->d >= 0 && p->a >= 0 && cf_cli_eval(in, p->d, p->a, NULL, &p->e, &s, reason, &err))
     return cf_cli_fail("predict", "%s", err.msg);
-  const cf_res_rec *r = a->have_opt ? cf_results_rec(&a->opt, in->name, 0) : NULL;
-  if (r) cf_res_optimum(r, &p->ds, &p->as, &p->es, &s);
   return 0;
 }
 

@@ -268,6 +268,12 @@ void cf_cli_polish_text(const cf_res_fit *f, char *buf, size_t size);
 /* ,"polish":..,"polished":..,"polish_evaluations":..,"nm_delta":..,
  * "nm_alpha":..,"nm_mu":..,"nm_train_error_cm":..,"polish_why":.. */
 void cf_cli_json_polish(const cf_res_fit *f);
+/* The optimum of r must come from the model settings in carries (cloth
+ * model, kappa, beta, tol, max_iter, mu, rest metric, mesh split,
+ * stiffnesses), or its error E* and a start taken from it would not belong
+ * to this run: CF_OK, or CF_EINVAL with a message naming opt_name, both
+ * settings and the options to give. */
+int cf_cli_check_model(const cf_fit_input *in, const cf_res_rec *r, const char *opt_name, cf_error *err);
 /* Simulate at (delta, alpha): per-frame errors fe[T] (may be NULL) and the
  * mean error / std over the whole recording (+inf if the simulation fails,
  * with reason). */

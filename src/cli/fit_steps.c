@@ -312,9 +312,7 @@ int cf_cli_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_err
   return with_file(in, err, rc);
 }
 
-/* The optimum r of in must come from the model settings in carries, or its
- * error (E*) and the least-squares start would not belong to this run. */
-static int check_model(const cf_fit_input *in, const cf_res_rec *r, const char *opt_name, cf_error *err) {
+int cf_cli_check_model(const cf_fit_input *in, const cf_res_rec *r, const char *opt_name, cf_error *err) {
   const cf_res_model *o = cf_res_optimum_model(r);
   cf_res_model m = cf_res_model_of(in);
   if (cf_res_model_equal(o, &m)) return CF_OK;
@@ -355,7 +353,7 @@ static int study_items(const cf_fit_input *in, int n, const cf_results *opt, con
     if (!isfinite(in[i].S))
       return cf_error_set(err, CF_EINVAL, "%s: no cloth size, so no S (ingest with --size A2|A3|WxH)", in[i].path);
     if (!isfinite(in[i].V)) return cf_error_set(err, CF_EINVAL, "%s: no marker speed can be measured (V)", in[i].path);
-    if (check_model(&in[i], r, opt_name, err)) return CF_EINVAL;
+    if (cf_cli_check_model(&in[i], r, opt_name, err)) return CF_EINVAL;
     names[(*m)++] = in[i].name;
   }
   return CF_OK;

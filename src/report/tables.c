@@ -217,6 +217,10 @@ static int table_46(cf_rtable *t, const cf_res_regression *g) {
   snprintf(t->note, sizeof t->note, "start_lsq: least squares on the optima; fitted: Nelder-Mead on R (%d evaluations, "
            "%d iterations) over %d recording(s), simulated with kappa %g, beta %g, tol %g.", g->evaluations,
            g->iterations, g->n_used, g->model.kappa, g->model.beta, g->model.tol);
+  if (g->model.split != cf_res_model_default().split) {
+    size_t k = strlen(t->note);
+    snprintf(t->note + k - 1, sizeof t->note - (k - 1), ", on the mesh split %d.", g->model.split);
+  }
   return 0;
 }
 

@@ -97,9 +97,10 @@ typedef struct {
   int rest_flat;
   /* The simulation mesh: every cell of the marker lattice split split x
    * split (0: CF_LATTICE_SPLIT_DEFAULT, 2, SPEC §4; at most
-   * CF_LATTICE_SPLIT_MAX).  A finer mesh bends more like the continuum
-   * (the inextensible sheet stiffens on coarse meshes, docs/locking.md) at
-   * the price of ~split^2 the nodes; `synth` makes its recordings with 4. */
+   * CF_LATTICE_SPLIT_MAX).  A finer mesh resolves smaller folds at the
+   * price of ~split^2 the nodes (and more projection iterations: an A2
+   * recording at 4 takes ~60 times as long, docs/models.md); `synth` makes
+   * its recordings with 4. */
   int split;
 } cf_fit_target;
 /* tg's split, 0 read as the default. */

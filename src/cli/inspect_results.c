@@ -58,7 +58,7 @@ static void model_text(const char *indent, const cf_res_model *m) {
   if (isfinite(m->mu)) printf(", mu %g", m->mu);
   if (m->cloth[0] && strcmp(m->cloth, "inextensible")) printf(", %s model", m->cloth);
   if (!strcmp(m->rest, "flat")) printf(", flat rest metric");
-  if (m->split != CF_LATTICE_SPLIT_DEFAULT) printf(", mesh split %d", m->split);
+  if (m->split != cf_res_model_default().split) printf(", mesh split %d", m->split);
   const double k[3] = {m->k_stretch, m->k_shear, m->k_bend};
   for (int j = 0; j < 3; j++)
     if (isfinite(k[j])) printf(", %s %g", cf_fit_stiffness_name(j), k[j]);

@@ -318,7 +318,6 @@ static void fail(cf_fit_result *res, int status, const char *msg) {
   res->err.e_cm = res->err.s_cm = res->err.d_max_cm = INFINITY;
 }
 
-/* cf_fit_run_eval; sim[T*K*3] (may be NULL) receives the simulated markers. */
 int cf_fit_target_split(const cf_fit_target *tg) { return tg->split > 0 ? tg->split : CF_LATTICE_SPLIT_DEFAULT; }
 
 int cf_fit_target_has_table(const cf_fit_target *tg) {
@@ -347,6 +346,7 @@ static int put_obstacles(const cf_fit_target *tg, cf_sim *s, double mu, cf_error
   return cf_sim_set_obstacles(s, o, n, &cp, err);
 }
 
+/* cf_fit_run_eval; sim[T*K*3] (may be NULL) receives the simulated markers. */
 static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double prune_bound, cf_frame_error *fe,
                 cf_fit_result *res, double *sim, double *contacts) {
   const cf_fit_target *tg = r->tg;

@@ -355,9 +355,9 @@ typedef struct {           /* how sure a fitted (delta, alpha) is (src/fit confi
   char why[200];
   double kappa_shift[2];   /* the fit's move refitted with the held kappa tripled,
                               fractions of delta and alpha (NaN: not checked) */
-  double beta_checked;     /* that held beta (NaN: not checked; files written before) */
   double beta_shift[2];    /* the same with the held beta = kappa x the window's
                               length (NaN: not checked) */
+  double beta_checked;     /* that held beta (NaN: not checked; files written before) */
 } cf_res_conf;
 
 typedef struct {           /* a grid sweep of one recording */

@@ -23,8 +23,9 @@ meson test -C build-asan --suite fast --print-errorlogs --num-processes 2 "$@" |
 secs=${CLOTHFIT_FUZZ_SECONDS:-20}
 if [ "$secs" -gt 0 ]; then
   ok=0 bad=0
+  bash scripts/fuzz.sh --build-only >build-asan/fuzz_build.log 2>&1 || { tail -20 build-asan/fuzz_build.log; exit 1; }
   for t in motive csv obj ply; do
-    if FUZZ_TARGETS=$t bash scripts/fuzz.sh "$secs" >"build-asan/fuzz_$t.log" 2>&1; then
+    if FUZZ_BUILD=0 FUZZ_TARGETS=$t bash scripts/fuzz.sh "$secs" >"build-asan/fuzz_$t.log" 2>&1; then
       ok=$((ok + 1)); echo "fuzz_$t: ${secs} s, no crash"
     else
       bad=$((bad + 1)); status=1; echo "fuzz_$t: FAILED (see build-asan/fuzz_$t.log)"; tail -20 "build-asan/fuzz_$t.log"

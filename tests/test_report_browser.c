@@ -20,6 +20,7 @@
  * skipped elsewhere (exit 77), both with a message naming what is missing.
  *
  * usage: test_report_browser CLOTHFIT_EXE */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,7 +153,8 @@ int main(int argc, char **argv) {
   char *so = NULL, *se = NULL, *cmd[] = {argv[1], "report", res, "-o", out, "--json", NULL};
   int st = cf_test_run(cmd, dir, &so, &se);
   CHECK(st == 0, "clothfit report: exit %d (is gnuplot installed?): %s", st, se ? se : "");
-  int figures = so ? (int)cf_test_json_num(cf_test_last_line(so), "figures") : 0;
+  double nfig = so ? cf_test_json_num(cf_test_last_line(so), "figures") : NAN; /* NaN: no JSON */
+  int figures = isfinite(nfig) ? (int)nfig : -1;
   CHECK(figures == 11, "clothfit report drew %d figures, expected 11", figures);
   free(so), free(se);
 

@@ -11,7 +11,8 @@
  * defaults kappa = 1e-3 and tol = 1e-4, 0.1 mm noise) with mu = 0, 0.3 and
  * 1.0 and seeds 11, 12, 13; (delta, alpha) of polyester A2 (0.026, 0.17).
  * The grid start is coarser than fit's default to keep the test short:
- * 7 x 7 (delta, alpha) points of the default ranges at mu = 0, 0.5, 1, 1.5.
+ * 7 x 7 (delta, alpha) points of the default ranges at mu = 0, 0.5, 1, 1.5,
+ * pruned (--prune: the grid's optimum, Nelder-Mead's start, stays exact).
  * The fit polishes Nelder-Mead's optimum (the default for a recording with a
  * table: the minimum of a quadratic fitted to the error on 27 points around
  * it, src/fit/polish.c), since the laid cloth's error is rough: the truth's
@@ -81,8 +82,8 @@ static double fit_at(const char *h5, char **json, const char *mu, const char *to
 /* The three-parameter fit from the (delta, alpha, mu) grid. */
 static double fit3(const char *h5, char **json) {
   char *a[] = {(char *)exe, "fit", (char *)h5, "--params", "delta,alpha,mu", "--delta-grid", "0.05:1:7*rho",
-               "--alpha-grid", "0.05:4:7*rho", "--mu-grid", "0:1.5:4", "--train", "0:1", "--no-confidence", "--json",
-               NULL};
+               "--alpha-grid", "0.05:4:7*rho", "--mu-grid", "0:1.5:4", "--prune", "--train", "0:1", "--no-confidence",
+               "--json", NULL};
   char *o = run(a, "fit");
   *json = o ? strdup(cf_test_last_line(o)) : NULL;
   free(o);

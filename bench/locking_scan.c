@@ -9,7 +9,9 @@
  * 23x23 (529), 30x30 (900) on the 1 m square, as in test_locking; 4..6: the
  * refinements triangles 41x41 (1681), 51x51 (2601), quads 40x40 (1600); 7..9:
  * quads on the jittered nodes of triangle meshes 0, 1 and 4 (irregular quads:
- * the same nodes as those triangles, without their diagonals).  SEED:
+ * the same nodes as those triangles, without their diagonals); 10..12:
+ * near-equilateral irregular triangles (cf_mesh_square_hex, jitter 0.15) of
+ * 471, 912 and 1863 nodes.  SEED:
  * the noise seed (test_locking uses 7).  KAPPA: bending stiffness.  T:
  * simulated seconds.  NOISE_MODE 0: Gaussian noise of SIGMA (m, default
  * 0.003) on every coordinate of every node (test_locking); 1: not on the
@@ -85,6 +87,12 @@ static int slack_initial_state(cf_sim *s, const cf_mesh *m, const int *kin, unsi
 
 static cf_mesh *make_mesh(int which, double *h) {
   double o[3] = {0, 0, 0}, u[3] = {1, 0, 0}, v[3] = {0, 1, 0};
+  if (which >= 10) { /* near-equilateral irregular triangles: 20, 28, 40 nodes per even row */
+    static const int hn[3] = {20, 28, 40};
+    int n = hn[which - 10 < 3 ? which - 10 : 2];
+    *h = 1.0 / (n - 1);
+    return cf_mesh_square_hex(1.0, n, 0.15, 50 + (uint64_t)which, 0);
+  }
   if (which >= 7) { /* jittered quads: the grid's quads on the nodes of triangle mesh 0, 1 or 4
                      * (both number node (i, j) as j n + i) */
     static const int tn[3] = {22, 31, 41};
@@ -126,8 +134,8 @@ int main(int argc, char **argv) {
   int which = atoi(argv[1]), mode = argc > 5 ? atoi(argv[5]) : 0;
   unsigned long long seed = strtoull(argv[2], 0, 10);
   double kappa = atof(argv[3]), T = atof(argv[4]), sigma = argc > 6 ? atof(argv[6]) : 0.003;
-  if (which < 0 || which > 9 || !(T > 0) || mode < 0 || mode > 4) {
-    fprintf(stderr, "locking_scan: MESH must be 0..9, T > 0 and NOISE_MODE 0..4\n");
+  if (which < 0 || which > 12 || !(T > 0) || mode < 0 || mode > 4) {
+    fprintf(stderr, "locking_scan: MESH must be 0..12, T > 0 and NOISE_MODE 0..4\n");
     return 2;
   }
   cf_runtime_init();

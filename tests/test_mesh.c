@@ -157,6 +157,48 @@ static void test_square_tri(void) {
   cf_mesh_free(m);
 }
 
+/* The near-equilateral triangulation: counts, a closed square boundary,
+ * counterclockwise triangles of sides close to h, total area side^2. */
+static void test_square_hex(void) {
+  const int n = 9;
+  const double side = 0.8, h = side / (n - 1);
+  cf_mesh *m = cf_mesh_square_hex(side, n, 0.15, 99, -0.1);
+  CHECK(m != NULL && m->nv == 3, "cf_mesh_square_hex failed");
+  if (!m) return;
+  int ny = (int)lround(side / (h * sqrt(0.75))) + 1; /* 10 rows: 5 of 9 nodes, 5 of 10 */
+  CHECK(ny == 10 && m->n_nodes == 95 && m->n_elems == 9 * (2 * n - 1), "square_hex: %d nodes, %d triangles",
+        m->n_nodes, m->n_elems);
+  CHECK(count(m->is_corner, m->n_nodes) == 4, "square_hex: corners = %d", count(m->is_corner, m->n_nodes));
+  check_bedges(m, "square_hex");
+  int off_side = 0, cw = 0;
+  for (int i = 0; i < m->n_nodes; i++) {
+    const double *p = m->x + 3 * i;
+    int on = fabs(p[0]) < 1e-15 || fabs(p[0] - side) < 1e-15 || fabs(p[1]) < 1e-15 || fabs(p[1] - side) < 1e-15;
+    off_side += m->is_boundary[i] && !on;
+    CHECK(p[2] == -0.1, "square_hex: z of node %d", i);
+  }
+  double lmin = INFINITY, lmax = 0;
+  for (int e = 0; e < m->n_elems; e++) {
+    const int *q = m->elems + 3 * e;
+    const double *a = m->x + 3 * q[0], *b = m->x + 3 * q[1], *c = m->x + 3 * q[2];
+    cw += (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]) <= 0;
+    for (int k = 0; k < 3; k++) {
+      const double *u = m->x + 3 * q[k], *v = m->x + 3 * q[(k + 1) % 3];
+      double l = hypot(u[0] - v[0], u[1] - v[1]);
+      lmin = fmin(lmin, l), lmax = fmax(lmax, l);
+    }
+  }
+  CHECK(off_side == 0 && cw == 0, "square_hex: %d boundary nodes off the square, %d triangles not counterclockwise",
+        off_side, cw);
+  CHECK(lmin > 0.2 * h && lmax < 1.6 * h, "square_hex: edges %.3g .. %.3g h", lmin / h, lmax / h);
+  double M = total_mass(m);
+  CHECK(fabs(M - side * side) <= 1e-13 * side * side, "square_hex: total mass %.17g != %.17g", M, side * side);
+  cf_mesh *m2 = cf_mesh_square_hex(side, n, 0.15, 99, -0.1);
+  CHECK(m2 && !memcmp(m2->x, m->x, sizeof(double) * 3 * m->n_nodes), "square_hex: same seed, another mesh");
+  cf_mesh_free(m2);
+  cf_mesh_free(m);
+}
+
 /* A marker lattice refined with every split of cells: the mesh's shape
  * (nodes, quads, boundary, corners), the markers reproduced bit for bit at
  * cf_mesh_lattice_node, and every node on the bilinear interpolation of its
@@ -340,6 +382,7 @@ static void test_rejects_bad_arguments(void) {
   CHECK(cf_mesh_ring(0.2, 0.1, 2, 16, 0) == NULL, "ring r_out < r_in accepted");
   CHECK(cf_mesh_ring(0.1, 0.2, 2, 2, 0) == NULL, "ring n_ang = 2 accepted");
   CHECK(cf_mesh_square_tri(1, 5, 0.5, 1, 0) == NULL, "square_tri jitter 0.5 accepted");
+  CHECK(cf_mesh_square_hex(1, 2, 0.1, 1, 0) == NULL, "square_hex n = 2 accepted");
   CHECK(cf_mesh_lattice_refine(1, 5, 2, NULL) == NULL, "lattice 1 row accepted");
 }
 
@@ -349,6 +392,7 @@ int main(void) {
   test_grid(0);
   test_ring();
   test_square_tri();
+  test_square_hex();
   test_lattice();
   test_finalize_errors();
   test_area_error();

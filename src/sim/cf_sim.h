@@ -91,6 +91,13 @@ cf_mesh *cf_mesh_tube(double length, double circumference, int n_along, int n_ar
  * n x n nodes, interior nodes jittered by up to `jitter` x spacing,
  * each cell split along a random diagonal (seeded, deterministic). */
 cf_mesh *cf_mesh_square_tri(double side, int n, double jitter, uint64_t seed, double z0);
+/* Irregular triangulation of the square [0,side]^2 close to what a mesh
+ * generator makes (nearly equilateral, valence ~6): rows of nodes
+ * sqrt(3)/2 x spacing apart, every other row offset by half a spacing (and
+ * closed by nodes on the square's sides), interior nodes jittered by up to
+ * `jitter` x spacing, each pair of rows zipped into triangles.  n nodes on
+ * the even rows, spacing side / (n - 1). */
+cf_mesh *cf_mesh_square_hex(double side, int n, double jitter, uint64_t seed, double z0);
 
 /* Lumped masses of unit density: m_k = sum_j int N_k N_j dA at positions x
  * (pass m->x for the rest state). */

@@ -207,3 +207,66 @@ cf_mesh *cf_mesh_square_tri(double side, int n, double jitter, uint64_t seed, do
   free(diag);
   return finalized(m);
 }
+
+/* Node x positions of row j of cf_mesh_square_hex (before jitter): even
+ * rows i h, i = 0 .. n-1; odd rows 0, (i + 1/2) h, side (n + 1 nodes). */
+static int hex_row(int n, int j, double h, double side, double *xs) {
+  if (j % 2 == 0) {
+    for (int i = 0; i < n; i++) xs[i] = i * h;
+    return n;
+  }
+  xs[0] = 0;
+  for (int i = 0; i + 1 < n; i++) xs[i + 1] = (i + 0.5) * h;
+  xs[n] = side;
+  return n + 1;
+}
+
+cf_mesh *cf_mesh_square_hex(double side, int n, double jitter, uint64_t seed, double z0) {
+  if (n < 3 || !(side > 0) || jitter < 0 || jitter >= 0.5) return NULL;
+  double h = side / (n - 1);
+  int ny = (int)lround(side / (h * sqrt(0.75))) + 1, nodes = 0, elems = 0;
+  for (int j = 0; j < ny; j++) nodes += j % 2 ? n + 1 : n;
+  for (int j = 0; j + 1 < ny; j++) elems += 2 * n - 1; /* a strip of rows n and n+1: (n-1) + n */
+  cf_mesh *m = cf_mesh_alloc(3, nodes, elems);
+  double *xs = malloc(sizeof(double) * (size_t)(n + 1));
+  int *start = malloc(sizeof(int) * (size_t)(ny + 1));
+  if (!m || !xs || !start) {
+    cf_mesh_free(m), free(xs), free(start);
+    return NULL;
+  }
+  uint64_t s = seed;
+  double hy = side / (ny - 1);
+  start[0] = 0;
+  for (int j = 0; j < ny; j++) {
+    int c = hex_row(n, j, h, side, xs);
+    start[j + 1] = start[j] + c;
+    for (int i = 0; i < c; i++) {
+      double *p = m->x + 3 * (start[j] + i);
+      double ju = uniform01(&s) * 2 - 1, jv = uniform01(&s) * 2 - 1;
+      int in = i > 0 && i < c - 1, jn = j > 0 && j < ny - 1;
+      p[0] = xs[i] + (in ? jitter * h * ju : 0);
+      p[1] = j * hy + (jn ? jitter * hy * jv : 0);
+      p[2] = z0;
+    }
+  }
+  /* each strip between rows j (below) and j+1 (above) zipped from left to
+   * right: advance the row whose next node lies further left; every
+   * triangle counterclockwise seen from +z */
+  int e = 0;
+  for (int j = 0; j + 1 < ny; j++) {
+    int a = start[j], ae = start[j + 1] - 1, b = start[j + 1], be = start[j + 2] - 1;
+    while (a < ae || b < be) {
+      int *q = m->elems + 3 * (size_t)e++;
+      if (b == be || (a < ae && m->x[3 * (a + 1)] <= m->x[3 * (b + 1)])) {
+        q[0] = a, q[1] = a + 1, q[2] = b;
+        a++;
+      } else {
+        q[0] = a, q[1] = b + 1, q[2] = b;
+        b++;
+      }
+    }
+  }
+  free(xs), free(start);
+  return finalized(m);
+}
+

@@ -3,7 +3,7 @@
 # suite again under AddressSanitizer + UndefinedBehaviorSanitizer, built with
 # clang in build-asan, then every libFuzzer target (the readers: Motive CSV,
 # generic CSV, OBJ, PLY) for CLOTHFIT_FUZZ_SECONDS each (default 20; 0 skips),
-# counted as one test per target.  Extra arguments go to the meson test runs.
+# two at a time, counted as one test per target.  Extra arguments go to the meson test runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -24,12 +24,22 @@ secs=${CLOTHFIT_FUZZ_SECONDS:-20}
 if [ "$secs" -gt 0 ]; then
   ok=0 bad=0
   bash scripts/fuzz.sh --build-only >build-asan/fuzz_build.log 2>&1 || { tail -20 build-asan/fuzz_build.log; exit 1; }
-  for t in motive csv obj ply; do
-    if FUZZ_BUILD=0 FUZZ_TARGETS=$t bash scripts/fuzz.sh "$secs" >"build-asan/fuzz_$t.log" 2>&1; then
-      ok=$((ok + 1)); echo "fuzz_$t: ${secs} s, no crash"
-    else
-      bad=$((bad + 1)); status=1; echo "fuzz_$t: FAILED (see build-asan/fuzz_$t.log)"; tail -20 "build-asan/fuzz_$t.log"
-    fi
+  # two targets at a time (each fuzzer is one process; the machine has two cores)
+  for pair in "motive csv" "obj ply"; do
+    pids=()
+    for t in $pair; do
+      FUZZ_BUILD=0 FUZZ_TARGETS=$t bash scripts/fuzz.sh "$secs" >"build-asan/fuzz_$t.log" 2>&1 &
+      pids+=($!)
+    done
+    i=0
+    for t in $pair; do
+      if wait "${pids[$i]}"; then
+        ok=$((ok + 1)); echo "fuzz_$t: ${secs} s, no crash"
+      else
+        bad=$((bad + 1)); status=1; echo "fuzz_$t: FAILED (see build-asan/fuzz_$t.log)"; tail -20 "build-asan/fuzz_$t.log"
+      fi
+      i=$((i + 1))
+    done
   done
   # the same summary lines as meson test, so .ci/run counts the fuzzers too
   printf 'Ok:                 %d\nFail:               %d\n' "$ok" "$bad"

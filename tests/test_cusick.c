@@ -71,7 +71,11 @@
  * 19.6 % (spread 0.9 pp, 8 folds), 0.025: 55.7 56.3 56.7 57.9 58.1 %
  * (2.4 pp, 6 folds), 0.05: 78.4 78.7 78.8 80.2 80.3 % (1.8 pp, 6 folds);
  * the same to 0.1 pp when run to 2.0 or 2.5 s.  The 9-ring meshes sit
- * ~1.4 pp above the 7- and 8-ring ones. */
+ * ~1.4 pp above the 7- and 8-ring ones.  Those were runs to 1.6 s, averaged
+ * over 1.0-1.6 s; to keep CI short the test runs to 1.3 s and averages over
+ * 1.0-1.3 s (2026-11-27): the same DCs and spreads but 18.6 for 18.7 % on
+ * 768 nodes at kappa 0.005, drifts <= 0.2 pp, in 224 s of CPU against
+ * 312 s. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,9 +95,9 @@ static const double RI = CF_CUSICK_RI, RO = CF_CUSICK_RO;
 /* DC is sampled every 50 ms over the last T_AVG s; at rest means the means
  * of its two halves differ by at most DRIFT pp.  (The quasi-inextensible
  * rings are at rest from ~1 s on: DC ranges over <= 0.3 pp in the window
- * and drifts by <= 0.1 pp; with ks = 0 the projection kept single nodes
+ * and drifts by <= 0.2 pp; with ks = 0 the projection kept single nodes
  * jumping by ~0.3 mm per step, and DC fluctuated by up to ~3 pp.) */
-static const double T_END = 1.6, T_AVG = 0.6, DRIFT = 1.0, SPREAD = 3.0;
+static const double T_END = 1.3, T_AVG = 0.3, DRIFT = 1.0, SPREAD = 3.0;
 /* ks > 0: quasi-inextensible; 1 is the shear-free limit (see above). */
 static const double KS = 1;
 

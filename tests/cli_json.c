@@ -20,3 +20,8 @@ double cf_test_json_num(const char *json, const char *key) {
   const char *p = json ? strstr(json, k) : NULL;
   return p && strncmp(p + strlen(k), "null", 4) ? strtod(p + strlen(k), NULL) : NAN;
 }
+
+int cf_test_json_int(const char *json, const char *key) {
+  double v = cf_test_json_num(json, key);
+  return isfinite(v) ? (int)v : -1;
+}

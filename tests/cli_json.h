@@ -6,4 +6,6 @@
 const char *cf_test_last_line(const char *s);
 /* The number after "key": in json (NAN if absent or null). */
 double cf_test_json_num(const char *json, const char *key);
+/* The same as an int, -1 if absent, null or not finite (no cast of a NaN). */
+int cf_test_json_int(const char *json, const char *key);
 #endif

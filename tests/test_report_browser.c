@@ -20,7 +20,6 @@
  * skipped elsewhere (exit 77), both with a message naming what is missing.
  *
  * usage: test_report_browser CLOTHFIT_EXE */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,8 +152,7 @@ int main(int argc, char **argv) {
   char *so = NULL, *se = NULL, *cmd[] = {argv[1], "report", res, "-o", out, "--json", NULL};
   int st = cf_test_run(cmd, dir, &so, &se);
   CHECK(st == 0, "clothfit report: exit %d (is gnuplot installed?): %s", st, se ? se : "");
-  double nfig = so ? cf_test_json_num(cf_test_last_line(so), "figures") : NAN; /* NaN: no JSON */
-  int figures = isfinite(nfig) ? (int)nfig : -1;
+  int figures = cf_test_json_int(cf_test_last_line(so), "figures"); /* -1: no JSON */
   CHECK(figures == 11, "clothfit report drew %d figures, expected 11", figures);
   free(so), free(se);
 

@@ -54,9 +54,9 @@ static const char *help =
     "surface is flat or a saddle there, its minimum lies far from the fit, or an\n"
     "interval is wider than +-50 %).  Then Nelder-Mead from the fit with 3 x the\n"
     "held kappa, then with the held beta raised to kappa x the training window's\n"
-    "length (at most 40 simulations each): when the fit moves by more than 25 % of\n"
-    "delta or alpha, it depends on the bending stiffness or the damping assumed\n"
-    "and is flagged too.  Calibration: on 20 recordings made by the model with\n"
+    "length, then with the other rest metric (--rest; at most 40 simulations each):\n"
+    "when the fit moves by more than 25 % of delta or alpha, it depends on the\n"
+    "bending stiffness, the damping or the lengths assumed and is flagged too.  Calibration: on 20 recordings made by the model with\n"
     "known parameters, the intervals hold the truth in at least 16\n"
     "(tests/test_confidence.c: 19 in its run of 2026-11-26; docs/confidence.md).\n"
     "--no-confidence skips it.\n"
@@ -101,6 +101,7 @@ static const char *help =
     "                        x3, fractions; null: not checked), beta_shift (the\n"
     "                        same with beta = kappa x the window's length),\n"
     "                        beta_checked (that beta; null: not checked),\n"
+    "                        rest_shift (the same with the other rest metric),\n"
     "                        polish\n"
     "                        (quadratic or none), polished (true: delta, alpha, mu\n"
     "                        are the quadratic's minimum), polish_evaluations,\n"
@@ -110,7 +111,7 @@ static const char *help =
     "                        journal)\n"
     "  --polish quadratic|none  polish the optimum as above (default: quadratic\n"
     "                        for a recording with a table, none otherwise)\n"
-    "  --no-confidence       no intervals (9 + at most 80 simulations fewer)\n"
+    "  --no-confidence       no intervals (9 + at most 120 simulations fewer)\n"
     CF_CLI_MODEL_HELP;
 
 typedef struct {
@@ -296,7 +297,7 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
          f->s_train);
   if (isfinite(f->e_test)) printf("testing           the other frames: error %.4f cm, std %.4f cm\n", f->e_test, f->s_test);
   printf("whole recording   error %.4f cm, std %.4f cm\n", f->e_all, f->s_all);
-  char conf[400];
+  char conf[512];
   cf_cli_conf_text(&f->conf, conf, sizeof conf);
   if (conf[0]) printf("confidence        %s\n", conf);
   if (f->conf.done && f->conf.identifiable == 0)

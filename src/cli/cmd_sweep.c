@@ -64,10 +64,10 @@ static const char *help =
     "  --restart            discard the journal of an earlier, different run\n"
     "  --confidence         95 % intervals around each recording's best grid point\n"
     "                       and whether it is identifiable, as clothfit fit reports\n"
-    "                       them (9 more simulations and two refits of at most 40\n"
-    "                       each per recording; not with --shard); --json\n"
+    "                       them (9 more simulations and three refits of at most\n"
+    "                       40 each per recording; not with --shard); --json\n"
     "                       delta_interval, alpha_interval, identifiable,\n"
-    "                       kappa_shift, beta_shift, beta_checked\n"
+    "                       kappa_shift, beta_shift, beta_checked, rest_shift\n"
     "  --json               one JSON object on the last line\n"
     CF_CLI_MODEL_HELP;
 
@@ -176,7 +176,7 @@ static void report(const sweep_args *a, const cf_results *res, const cf_fit_inpu
              w->best < 0 ? ", no valid point" : "");
   }
   for (int i = 0; i < v.n; i++) {
-    char conf[400];
+    char conf[512];
     cf_cli_conf_text(&v.recs[i].sweep.conf, conf, sizeof conf);
     if (conf[0]) printf("  %s: %s\n", v.recs[i].name, conf);
   }

@@ -275,6 +275,7 @@ int cf_cli_confidence_at(const cf_cli_conf_item *it, int n, int workers, const c
     o->kappa_shift[0] = c[k].kappa_shift[0], o->kappa_shift[1] = c[k].kappa_shift[1];
     o->beta_shift[0] = c[k].beta_shift[0], o->beta_shift[1] = c[k].beta_shift[1];
     o->beta_checked = c[k].beta_checked;
+    o->rest_shift[0] = c[k].rest_shift[0], o->rest_shift[1] = c[k].rest_shift[1];
     snprintf(o->why, sizeof o->why, "%s", c[k].why);
   }
   free(tg), free(at), free(t0), free(t1), free(c);

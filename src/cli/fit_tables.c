@@ -228,14 +228,17 @@ void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size) {
                    c->identifiable == 1 ? "identifiable" : c->identifiable == 0 ? "NOT IDENTIFIABLE: " : "unknown: ",
                    c->identifiable == 1 ? "" : c->why);
   if (m < 0 || (size_t)(n + m) >= size || c->identifiable != 1) return;
-  char kp[80] = "kappa not checked", bp[120] = "beta not checked";
+  char kp[80] = "kappa not checked", bp[120] = "beta not checked", rp[120] = "rest metric not checked";
   if (isfinite(c->kappa_shift[0]))
     snprintf(kp, sizeof kp, "refitted with kappa x3 it moves delta %+.0f %%, alpha %+.0f %%", 100 * c->kappa_shift[0],
              100 * c->kappa_shift[1]);
   if (isfinite(c->beta_shift[0]))
     snprintf(bp, sizeof bp, "with beta %.3g = kappa x the window delta %+.0f %%, alpha %+.0f %%", c->beta_checked,
              100 * c->beta_shift[0], 100 * c->beta_shift[1]);
-  snprintf(buf + n + m, size - (size_t)(n + m), " (%s; %s)", kp, bp);
+  if (isfinite(c->rest_shift[0]))
+    snprintf(rp, sizeof rp, "with the other rest metric delta %+.0f %%, alpha %+.0f %%", 100 * c->rest_shift[0],
+             100 * c->rest_shift[1]);
+  snprintf(buf + n + m, size - (size_t)(n + m), " (%s; %s; %s)", kp, bp, rp);
 }
 
 /* ,"key":[v0,v1], or null when v0 is not finite. */
@@ -264,6 +267,7 @@ void cf_cli_json_conf(const cf_res_conf *c) {
   json_pair("kappa_shift", c->kappa_shift[0], c->kappa_shift[1]);
   json_pair("beta_shift", c->beta_shift[0], c->beta_shift[1]);
   cf_cli_json_num("beta_checked", c->beta_checked, 0);
+  json_pair("rest_shift", c->rest_shift[0], c->rest_shift[1]);
 }
 
 void cf_cli_polish_text(const cf_res_fit *f, char *buf, size_t size) {

@@ -453,10 +453,13 @@ typedef struct {
                             window's length (s) (NaN: not checked, as above, or the
                             held beta is already that large) */
   double beta_checked;   /* the held beta of that refit (NaN: not checked) */
+  double rest_shift[2];  /* the same refitted with the other rest metric (tg.rest_flat
+                            toggled: the nominal flat lattice for a fit on the first
+                            frame's, and back) (NaN: not checked, as for kappa) */
 } cf_confidence;
 /* For n recordings at once (9 simulations each on the worker processes,
- * then Nelder-Mead refits of at most 40 with 3 kappa and with a large
- * beta, confidence.c):
+ * then Nelder-Mead refits of at most 40 with 3 kappa, with a large beta
+ * and with the other rest metric, confidence.c):
  * tg[n], at[n] the fitted points (beta and kappa from fixed), windows
  * [t0[j], t1[j]) (NULL: whole recordings; t1 <= 0: to the end). */
 int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *fixed,

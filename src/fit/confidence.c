@@ -22,12 +22,13 @@
  * definite: flat in some direction, or a saddle), when its minimum lies more
  * than two stencil steps (60 %) from the fit, or when an interval's
  * half-width exceeds half the estimate, or when the fit moves by more
- * than HELD_MAX_SHIFT with the held kappa tripled or with a large held beta
- * (held_checks: model assumptions the data do not separate from delta and
- * alpha).  The stencil's 9 simulations run on the worker processes of
- * parallel.c, 9 per recording for a batch of recordings, then the refits
- * with 3 kappa and with a large beta (at most 40 simulations each), one
- * recording per worker. */
+ * than HELD_MAX_SHIFT with the held kappa tripled, with a large held beta
+ * or with the other rest metric (held_checks: model assumptions the data do
+ * not separate from delta and alpha).  The stencil's 9 simulations run on
+ * the worker processes of parallel.c, 9 per recording for a batch of
+ * recordings, then the refits with 3 kappa, with a large beta and with the
+ * other rest metric (at most 40 simulations each), one recording per
+ * worker. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,19 @@ enum { HELD_EVALS = 40 };
  * (at most 13 %; -49 %, +67 %).  No scale of beta that the recording
  * gives: the window's length is the longest relaxation it can show. */
 static const double BETA_TIME = 1;
+/* The held rest metric (cf_fit_target.rest_flat): the lengths the cloth
+ * keeps, those of the recording's first frame (the default, SPEC §4) or of
+ * a flat lattice of the recorded marker spacings.  A sheet that starts bent
+ * (the top corners held closer than the cloth is wide) has first-frame
+ * chords shorter than its material, which the inextensible model then
+ * holds; a fit whose delta or alpha moves by more than HELD_MAX_SHIFT when
+ * refitted with the other metric has them standing in for lengths the
+ * recording does not give.  Measured on the bundled study (refits from
+ * the fits with --rest flat, docs/confidence.md): the 16 shakes moved by
+ * at most 21 % (stiff-cotton-A3-shake-slow-I's alpha), the twists by up to
+ * 98 %; denim-A2-twist-slow-I, alpha +58 % off the truth and moved by at
+ * most 14 % with 3 kappa or the large beta, moved delta +34 %, alpha
+ * +29 %. */
 
 typedef struct {
   double sum[B]; /* sum of e_i over the frames of each block */
@@ -182,6 +196,7 @@ static void judge(const cf_fit_point *at, const stencil_rec *r, cf_confidence *o
   for (int q = 0; q < 2; q++) out->interval[q][0] = out->interval[q][1] = out->se[q] = NAN;
   out->kappa_shift[0] = out->kappa_shift[1] = out->beta_shift[0] = out->beta_shift[1] = NAN;
   out->beta_checked = NAN;
+  out->rest_shift[0] = out->rest_shift[1] = NAN;
   for (int k = 0; k < NS; k++)
     if (r[k].status != CF_OK) {
       out->identifiable = -1;
@@ -232,12 +247,8 @@ static void judge(const cf_fit_point *at, const stencil_rec *r, cf_confidence *o
              100 * rd, 100 * ra, 100 * MAX_REL);
 }
 
-/* One held parameter's check: Nelder-Mead refits (at most HELD_EVALS
- * evaluations, no restarts) of the fits still identifiable among idx[m],
- * from each fit with the held point fk, one recording per worker process
- * (their journal task ids differ from the fits' by the held point, start,
- * budget and restarts); each one's move into shift[] of its confidence, and
- * a move beyond HELD_MAX_SHIFT flags it, naming what. */
+/* The held assumptions checked by refits, and the context they share. */
+enum held_kind { HELD_KAPPA, HELD_BETA, HELD_REST };
 typedef struct {
   const cf_fit_target *const *tg;
   const cf_params *base;
@@ -248,8 +259,15 @@ typedef struct {
   cf_confidence *out;
 } held_ctx;
 
-static int held_refits(const held_ctx *h, const int *idx, int m, const cf_fit_point *fk, int beta,
-                       const char *what, cf_error *err) {
+/* One held assumption's check: Nelder-Mead refits (at most HELD_EVALS
+ * evaluations, no restarts) of the fits still identifiable among idx[m],
+ * from each fit with the held point fk, on the targets alt (NULL: the
+ * fits' own), one recording per worker process (their journal task ids
+ * differ from the fits' by the held point or target, start, budget and
+ * restarts); each one's move into the shift of its confidence that which
+ * names, and a move beyond HELD_MAX_SHIFT flags it, naming what. */
+static int held_refits(const held_ctx *h, const int *idx, int m, const cf_fit_point *fk,
+                       const cf_fit_target *const *alt, enum held_kind which, const char *what, cf_error *err) {
   const cf_fit_target **tgs = malloc(sizeof *tgs * ((size_t)m + 1));
   cf_nm_options *o = calloc((size_t)m + 1, sizeof *o);
   cf_nm_result *nr = calloc((size_t)m + 1, sizeof *nr);
@@ -261,14 +279,14 @@ static int held_refits(const held_ctx *h, const int *idx, int m, const cf_fit_po
     cf_nm_options_default(&o[n], h->tg[j]->rho, h->at[j].delta, h->at[j].alpha);
     o[n].t0 = h->t0 ? h->t0[j] : 0, o[n].t1 = h->t1 ? h->t1[j] : 0;
     o[n].max_evals = HELD_EVALS, o[n].restarts = 0;
-    tgs[n] = h->tg[j], at_idx[n++] = j;
+    tgs[n] = alt ? alt[j] : h->tg[j], at_idx[n++] = j;
   }
   if (!rc && n) rc = cf_fit_nelder_mead_batch(n, tgs, h->base, fk, o, h->workers, h->kept, NULL, nr, err);
   for (int q = 0; !rc && q < n; q++) {
     cf_confidence *c = &h->out[at_idx[q]];
     if (nr[q].start_failed || !isfinite(nr[q].f_best)) continue;
-    double *sh = beta ? c->beta_shift : c->kappa_shift;
-    if (beta) c->beta_checked = fk->beta;
+    double *sh = which == HELD_BETA ? c->beta_shift : which == HELD_REST ? c->rest_shift : c->kappa_shift;
+    if (which == HELD_BETA) c->beta_checked = fk->beta;
     sh[0] = nr[q].best[0] / h->at[at_idx[q]].delta - 1;
     sh[1] = nr[q].best[1] / h->at[at_idx[q]].alpha - 1;
     if (fmax(fabs(sh[0]), fabs(sh[1])) <= HELD_MAX_SHIFT) continue;
@@ -307,7 +325,7 @@ static int held_checks(const held_ctx *h, int n, const cf_fit_point *fixed, cf_e
   fk.kappa *= KAPPA_FACTOR;
   char what[96];
   snprintf(what, sizeof what, "bending stiffness held fixed: with kappa x%g", KAPPA_FACTOR);
-  int rc = held_refits(h, idx, n, &fk, 0, what, err);
+  int rc = held_refits(h, idx, n, &fk, NULL, HELD_KAPPA, what, err);
   for (int j = 0; !rc && j < n; j++) {
     if (done[j]) continue;
     double T = window_length(h, j);
@@ -319,9 +337,30 @@ static int held_checks(const held_ctx *h, int n, const cf_fit_point *fixed, cf_e
     if (!(fk.beta > fixed->beta)) continue;
     snprintf(what, sizeof what, "damping held fixed: with beta %.3g (kappa x %.3g s, the window)", fk.beta,
              BETA_TIME * T);
-    rc = held_refits(h, idx, m, &fk, 1, what, err);
+    rc = held_refits(h, idx, m, &fk, NULL, HELD_BETA, what, err);
   }
   free(idx), free(done);
+  return rc;
+}
+
+/* The held rest metric (see the measurement above): every fit still
+ * identifiable refitted on its target with rest_flat toggled. */
+static int held_rest(const held_ctx *h, int n, const cf_fit_point *fixed, cf_error *err) {
+  cf_fit_target *alt = malloc(sizeof *alt * ((size_t)n + 1));
+  const cf_fit_target **ap = malloc(sizeof *ap * ((size_t)n + 1));
+  int *idx = malloc(sizeof(int) * ((size_t)n + 1));
+  int rc = alt && ap && idx ? CF_OK : cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
+  for (int j = 0; !rc && j < n; j++) {
+    alt[j] = *h->tg[j];
+    alt[j].rest_flat = !alt[j].rest_flat;
+    ap[j] = &alt[j], idx[j] = j;
+  }
+  /* the commands give a batch one rest metric; named by the first's */
+  char what[96];
+  snprintf(what, sizeof what, "rest metric held fixed: with the %s lengths",
+           n > 0 && h->tg[0]->rest_flat ? "first frame's" : "flat lattice's");
+  if (!rc && n > 0) rc = held_refits(h, idx, n, fixed, ap, HELD_REST, what, err);
+  free(alt), free(ap), free(idx);
   return rc;
 }
 
@@ -344,6 +383,7 @@ int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_para
   for (int j = 0; !rc && j < n; j++) judge(&at[j], r + (size_t)j * NS, &out[j]);
   held_ctx h = {tg, base, at, t0, t1, workers, kept, out};
   if (!rc) rc = held_checks(&h, n, fixed, err);
+  if (!rc) rc = held_rest(&h, n, fixed, err);
   free(r);
   return rc;
 }

@@ -358,6 +358,8 @@ typedef struct {           /* how sure a fitted (delta, alpha) is (src/fit confi
   double beta_shift[2];    /* the same with the held beta = kappa x the window's
                               length (NaN: not checked) */
   double beta_checked;     /* that held beta (NaN: not checked; files written before) */
+  double rest_shift[2];    /* the same with the other rest metric (NaN: not checked;
+                              files written before) */
 } cf_res_conf;
 
 typedef struct {           /* a grid sweep of one recording */

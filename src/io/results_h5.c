@@ -48,7 +48,10 @@
  *                          NaN: not checked; absent in older files),
  *                          beta_shift_delta, beta_shift_alpha (the same
  *                          with beta = kappa x the window's length),
- *                          beta_checked (that beta; NaN: not checked);
+ *                          beta_checked (that beta; NaN: not checked),
+ *                          rest_shift_delta, rest_shift_alpha (the same
+ *                          with the other rest metric; absent in older
+ *                          files);
  *                          polish ("quadratic" | "none"; absent in older
  *                          files), polished (1: delta, alpha, mu are the
  *                          quadratic's minimum), polish_evaluations,
@@ -130,7 +133,8 @@
       FD(st, "alpha_lo", c.alpha[0]), FD(st, "alpha_hi", c.alpha[1]), FI(st, "identifiable", c.identifiable), \
       FS(st, "identifiable_why", c.why), FD(st, "kappa_shift_delta", c.kappa_shift[0]),                    \
       FD(st, "kappa_shift_alpha", c.kappa_shift[1]), FD(st, "beta_shift_delta", c.beta_shift[0]),          \
-      FD(st, "beta_shift_alpha", c.beta_shift[1]), FD(st, "beta_checked", c.beta_checked)
+      FD(st, "beta_shift_alpha", c.beta_shift[1]), FD(st, "beta_checked", c.beta_checked),            \
+      FD(st, "rest_shift_delta", c.rest_shift[0]), FD(st, "rest_shift_alpha", c.rest_shift[1])
 
 const cf_res_field cf_res_rec_fields[] = {
     FS(cf_res_rec, "recording", recording),     FS(cf_res_rec, "material", meta.material),

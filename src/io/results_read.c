@@ -98,6 +98,7 @@ static int read_reasons(rd *r, cf_res_sweep *w) {
 /* The held-parameter checks' moves, absent in older files: not checked. */
 static void conf_unchecked(cf_res_conf *c) {
   c->kappa_shift[0] = c->kappa_shift[1] = c->beta_shift[0] = c->beta_shift[1] = c->beta_checked = NAN;
+  c->rest_shift[0] = c->rest_shift[1] = NAN;
 }
 
 static int read_sweep(rd *r, void *part) {

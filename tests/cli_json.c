@@ -21,6 +21,13 @@ double cf_test_json_num(const char *json, const char *key) {
   return p && strncmp(p + strlen(k), "null", 4) ? strtod(p + strlen(k), NULL) : NAN;
 }
 
+double cf_test_json_first(const char *json, const char *key) {
+  char k[128];
+  snprintf(k, sizeof k, "\"%s\":[", key);
+  const char *p = json ? strstr(json, k) : NULL;
+  return p ? strtod(p + strlen(k), NULL) : NAN;
+}
+
 int cf_test_json_int(const char *json, const char *key) {
   double v = cf_test_json_num(json, key);
   return isfinite(v) ? (int)v : -1;

@@ -8,4 +8,6 @@ const char *cf_test_last_line(const char *s);
 double cf_test_json_num(const char *json, const char *key);
 /* The same as an int, -1 if absent, null or not finite (no cast of a NaN). */
 int cf_test_json_int(const char *json, const char *key);
+/* The first number of "key":[a, ...] in json (NAN if absent or null). */
+double cf_test_json_first(const char *json, const char *key);
 #endif

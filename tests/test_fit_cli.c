@@ -507,12 +507,10 @@ static void fit_recovers(const char *rec, int T, const char *start) {
               cf->delta[1] - cf->delta[0] < d && cf->alpha[1] - cf->alpha[0] < a,
           "intervals delta [%g, %g] alpha [%g, %g] around (%g, %g)", cf->delta[0], cf->delta[1], cf->alpha[0],
           cf->alpha[1], d, a);
-    const char *iv = strstr(j, "\"delta_interval\":[");
-    CHECK(iv && fabs(strtod(iv + 18, NULL) - cf->delta[0]) <= 1e-8 * fabs(cf->delta[0]), "JSON interval: %s", j);
+    CHECK(fabs(cf_test_json_first(j, "delta_interval") - cf->delta[0]) <= 1e-8 * fabs(cf->delta[0]), "JSON interval: %s", j);
     /* the held kappa and beta checked (kappa 1e-3 > 0): moves in the file and the JSON alike */
-    const char *bs = strstr(j, "\"beta_shift\":[");
-    CHECK(isfinite(cf->kappa_shift[0]) && isfinite(cf->beta_shift[0]) && bs &&
-              fabs(strtod(bs + 14, NULL) - cf->beta_shift[0]) <= 1e-8 * fmax(fabs(cf->beta_shift[0]), 1e-12) &&
+    CHECK(isfinite(cf->kappa_shift[0]) && isfinite(cf->beta_shift[0]) &&
+              fabs(cf_test_json_first(j, "beta_shift") - cf->beta_shift[0]) <= 1e-8 * fmax(fabs(cf->beta_shift[0]), 1e-12) &&
               strstr(o, "= kappa x the window"),
           "held checks: kappa_shift %g, beta_shift %g: %s", cf->kappa_shift[0], cf->beta_shift[0], j);
     /* the beta checked: kappa x the training window (the first half, to 0.1 s), in the file,
@@ -526,9 +524,8 @@ static void fit_recovers(const char *rec, int T, const char *start) {
      * "not checked" in all three when the other metric's refit could not start (on
      * this recording the first frame does not project onto the flat lattice within
      * tol 1e-4: violation 5.4e-4 when written) */
-    const char *rs = strstr(j, "\"rest_shift\":[");
     int rest_ok = isfinite(cf->rest_shift[0])
-                      ? rs && fabs(strtod(rs + 14, NULL) - cf->rest_shift[0]) <= 1e-8 * fmax(fabs(cf->rest_shift[0]), 1e-12) &&
+                      ? fabs(cf_test_json_first(j, "rest_shift") - cf->rest_shift[0]) <= 1e-8 * fmax(fabs(cf->rest_shift[0]), 1e-12) &&
                             strstr(o, "with the other rest metric delta")
                       : isnan(cf->rest_shift[1]) && strstr(j, "\"rest_shift\":null") && strstr(o, "rest metric not checked");
     CHECK(rest_ok, "rest check: rest_shift %g, %g: %s", cf->rest_shift[0], cf->rest_shift[1], j);

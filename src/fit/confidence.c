@@ -260,7 +260,8 @@ typedef struct {
 } held_ctx;
 
 /* One held assumption's check: Nelder-Mead refits (at most HELD_EVALS
- * evaluations, no restarts) of the fits still identifiable among idx[m],
+ * evaluations, no restarts) of the fits still identifiable among idx[m]
+ * (NULL: the first m),
  * from each fit with the held point fk, on the targets alt (NULL: the
  * fits' own), one recording per worker process (their journal task ids
  * differ from the fits' by the held point or target, start, budget and
@@ -274,7 +275,7 @@ static int held_refits(const held_ctx *h, const int *idx, int m, const cf_fit_po
   int n = 0, *at_idx = malloc(sizeof(int) * ((size_t)m + 1));
   int rc = tgs && o && nr && at_idx ? CF_OK : cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
   for (int q = 0; !rc && q < m; q++) {
-    int j = idx[q];
+    int j = idx ? idx[q] : q;
     if (h->out[j].identifiable != 1) continue;
     cf_nm_options_default(&o[n], h->tg[j]->rho, h->at[j].delta, h->at[j].alpha);
     o[n].t0 = h->t0 ? h->t0[j] : 0, o[n].t1 = h->t1 ? h->t1[j] : 0;
@@ -348,19 +349,18 @@ static int held_checks(const held_ctx *h, int n, const cf_fit_point *fixed, cf_e
 static int held_rest(const held_ctx *h, int n, const cf_fit_point *fixed, cf_error *err) {
   cf_fit_target *alt = malloc(sizeof *alt * ((size_t)n + 1));
   const cf_fit_target **ap = malloc(sizeof *ap * ((size_t)n + 1));
-  int *idx = malloc(sizeof(int) * ((size_t)n + 1));
-  int rc = alt && ap && idx ? CF_OK : cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
+  int rc = alt && ap ? CF_OK : cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
   for (int j = 0; !rc && j < n; j++) {
     alt[j] = *h->tg[j];
     alt[j].rest_flat = !alt[j].rest_flat;
-    ap[j] = &alt[j], idx[j] = j;
+    ap[j] = &alt[j];
   }
   /* the commands give a batch one rest metric; named by the first's */
   char what[96];
   snprintf(what, sizeof what, "rest metric held fixed: with the %s lengths",
            n > 0 && h->tg[0]->rest_flat ? "first frame's" : "flat lattice's");
-  if (!rc && n > 0) rc = held_refits(h, idx, n, fixed, ap, HELD_REST, what, err);
-  free(alt), free(ap), free(idx);
+  if (!rc && n > 0) rc = held_refits(h, NULL, n, fixed, ap, HELD_REST, what, err);
+  free(alt), free(ap);
   return rc;
 }
 

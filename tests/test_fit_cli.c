@@ -627,7 +627,8 @@ static void grid_edge(const char *rec) {
   CHECK(e && strstr(e, "clothfit sweep: warning: rec: the grid optimum is on the edge of the grid: ") &&
         strstr(e, want), "sweep stderr '%s'", e ? e : "");
   free(o), free(e);
-  st = run(&o, &e, "fit", rec, "--start", "0.041,0.307", "--max-evals", "4", "--json", NULL);
+  /* no confidence: 9 + up to 120 simulations that this check does not read */
+  st = run(&o, &e, "fit", rec, "--start", "0.041,0.307", "--max-evals", "4", "--no-confidence", "--json", NULL);
   j = cf_test_last_line(o);
   CHECK(st == 0 && strstr(j, "\"on_grid_edge\":null"), "fit from a given start: %d %s", st, j);
   free(o), free(e);
@@ -713,7 +714,7 @@ static void fit_falls_back(const char *rec, const cf_res_sweep *w) {
   snprintf(start, sizeof start, "%.17g,%.17g", w->delta[k / w->na], w->alpha[k % w->na]);
   snprintf(res, sizeof res, "%s/fallback.h5", dir);
   int st = run(&o, &e, "fit", rec, "--start", start, "--train", "0:1", "--max-iter", "2", "--max-evals", "30",
-               "--workers", "2", "--json", "-o", res, NULL);
+               "--workers", "2", "--no-confidence", "--json", "-o", res, NULL);
   const char *j = cf_test_last_line(o);
   int fe = cf_test_json_int(j, "failed_evaluations"), ev = cf_test_json_int(j, "evaluations"); /* -1: no JSON */
   CHECK(st == 0 && strstr(j, "\"start\":\"grid\",\"starts_tried\":[\"given\",\"grid\"]") &&

@@ -11,7 +11,7 @@
  * quads on the jittered nodes of triangle meshes 0, 1 and 4 (irregular quads:
  * the same nodes as those triangles, without their diagonals); 10..12:
  * near-equilateral irregular triangles (cf_mesh_square_hex, jitter 0.15) of
- * 471, 912 and 1863 nodes.  SEED:
+ * 471, 912 and 1863 nodes; 13: quads 35x35 (1225).  SEED:
  * the noise seed (test_locking uses 7).  KAPPA: bending stiffness.  T:
  * simulated seconds.  NOISE_MODE 0: Gaussian noise of SIGMA (m, default
  * 0.003) on every coordinate of every node (test_locking); 1: not on the
@@ -112,6 +112,7 @@ static cf_mesh *make_mesh(int which, double *h) {
     case 4: return cf_mesh_square_tri(1.0, 41, 0.25, 44, 0);
     case 5: return cf_mesh_square_tri(1.0, 51, 0.25, 45, 0);
     case 6: return cf_mesh_grid(40, 40, o, u, v, 1);
+    case 13: return cf_mesh_grid(35, 35, o, u, v, 1);
     default: return cf_mesh_grid(side[which], side[which], o, u, v, 1);
   }
 }
@@ -134,8 +135,8 @@ int main(int argc, char **argv) {
   int which = atoi(argv[1]), mode = argc > 5 ? atoi(argv[5]) : 0;
   unsigned long long seed = strtoull(argv[2], 0, 10);
   double kappa = atof(argv[3]), T = atof(argv[4]), sigma = argc > 6 ? atof(argv[6]) : 0.003;
-  if (which < 0 || which > 12 || !(T > 0) || mode < 0 || mode > 4) {
-    fprintf(stderr, "locking_scan: MESH must be 0..12, T > 0 and NOISE_MODE 0..4\n");
+  if (which < 0 || which > 13 || !(T > 0) || mode < 0 || mode > 4) {
+    fprintf(stderr, "locking_scan: MESH must be 0..13, T > 0 and NOISE_MODE 0..4\n");
     return 2;
   }
   cf_runtime_init();

@@ -11,7 +11,8 @@
 # every core type, exit 1 otherwise.  docs/locking.md §12 says why the
 # average and not each seed (which does not hold: 5 of 10 within 5 cm
 # there), and that whether it answers issue 15's acceptance 2 is open.
-# Runs two simulations at a time: ~10 minutes per core type on 2 cores.
+# Runs two simulations at a time: 25 min 11 s for the default two core types
+# on 2 cores (AMD EPYC, 2026-11-27: 3.29 and 4.62 cm, PASS).
 #   bench/locking_means.sh [BUILD_DIR [CORETYPE ...]]
 set -euo pipefail
 cd "$(dirname "$0")/.."

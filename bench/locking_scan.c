@@ -87,6 +87,10 @@ static int slack_initial_state(cf_sim *s, const cf_mesh *m, const int *kin, unsi
 
 static cf_mesh *make_mesh(int which, double *h) {
   double o[3] = {0, 0, 0}, u[3] = {1, 0, 0}, v[3] = {0, 1, 0};
+  if (which == 13) { /* quads 35 x 35 */
+    *h = 1.0 / 34;
+    return cf_mesh_grid(35, 35, o, u, v, 1);
+  }
   if (which >= 10) { /* near-equilateral irregular triangles: 20, 28, 40 nodes per even row */
     static const int hn[3] = {20, 28, 40};
     int n = hn[which - 10 < 3 ? which - 10 : 2];
@@ -112,7 +116,6 @@ static cf_mesh *make_mesh(int which, double *h) {
     case 4: return cf_mesh_square_tri(1.0, 41, 0.25, 44, 0);
     case 5: return cf_mesh_square_tri(1.0, 51, 0.25, 45, 0);
     case 6: return cf_mesh_grid(40, 40, o, u, v, 1);
-    case 13: return cf_mesh_grid(35, 35, o, u, v, 1);
     default: return cf_mesh_grid(side[which], side[which], o, u, v, 1);
   }
 }

@@ -8,11 +8,11 @@
 # Prints every free corner, the largest distance between the four corners
 # of each seed, and the one between the four meshes' corners averaged over
 # the seeds; PASS when those averages lie within 5 cm of each other for
-# every core type, exit 1 otherwise.  docs/locking.md §12 says why the
-# average and not each seed (which does not hold: 5 of 10 within 5 cm
-# there), and that whether it answers issue 15's acceptance 2 is open.
-# Runs two simulations at a time: 25 min 11 s for the default two core types
-# on 2 cores (AMD EPYC, 2026-11-27: 3.29 and 4.62 cm, PASS).
+# every core type, exit 1 otherwise.  docs/locking.md §12 has the figures:
+# neither each seed (4 of 10 within 5 cm) nor the averages (3.69 cm with
+# this machine's Zen kernels, 6.25 cm with Sandybridge's) hold there.
+# Runs two simulations at a time: about 25 minutes for the default two core
+# types on 2 cores.
 #   bench/locking_means.sh [BUILD_DIR [CORETYPE ...]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,11 +30,7 @@ for ct in "${types[@]}"; do
   for seed in 3 5 7 11 23; do
     for pair in "10 11" "13 6"; do
       for m in $pair; do
-        if [ -n "$ct" ]; then
-          OPENBLAS_CORETYPE=$ct "$scan" "$m" "$seed" 1e-4 6 2>/dev/null | grep '^mesh' >"$tmp/run.$m" &
-        else
-          "$scan" "$m" "$seed" 1e-4 6 2>/dev/null | grep '^mesh' >"$tmp/run.$m" &
-        fi
+        env ${ct:+OPENBLAS_CORETYPE=$ct} "$scan" "$m" "$seed" 1e-4 6 2>/dev/null | grep '^mesh' >"$tmp/run.$m" &
       done
       wait
       for m in $pair; do cat "$tmp/run.$m" >>"$out"; done

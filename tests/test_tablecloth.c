@@ -9,33 +9,36 @@
  * The recordings are experiments/tablecloth.ini's (made by the fitting model
  * itself: the lattice refined once, dt 0.01 s at 100 Hz, the fitting
  * defaults kappa = 1e-3 and tol = 1e-4, 0.1 mm noise) with mu = 0, 0.3 and
- * 1.0 and seeds 11, 12, 13; (delta, alpha) of polyester A2 (0.026, 0.17).
+ * 1.0 and seeds 11, 12, 13; (delta, alpha) of polyester A2 (0.026, 0.17);
+ * and laid in 0.5 s instead of the experiment's 1.5 s (thesis §4.3.1: "laid
+ * dynamically").  Why the faster lay: laid slowly, the cloth's error at the
+ * truth moved by up to 0.77 cm with the solver's tolerance (0.8-1.2e-4),
+ * more than alpha 10 % off adds, so alpha within 10 % held or failed with
+ * the machine (on an AMD EPYC with OpenBLAS core type Zen the mu = 0.3 fit
+ * ended 18.3 % low; docs/contacts.md, "On another machine the mu = 0.3 fit
+ * fails").  Laid in 0.5 s, the truth's error varies by 0.12-0.21 cm over
+ * those tolerances and alpha or delta 10 % off give 0.38-0.91 cm (docs/
+ * contacts.md, "A fast lay identifies alpha").
  * The grid start is coarser than fit's default to keep the test short:
  * 7 x 7 (delta, alpha) points of the default ranges at mu = 0, 0.5, 1, 1.5,
  * pruned (--prune: the grid's optimum, Nelder-Mead's start, stays exact).
- * The fit polishes Nelder-Mead's optimum (the default for a recording with a
- * table: the minimum of a quadratic fitted to the error on 27 points around
- * it, src/fit/polish.c), since the laid cloth's error is rough: the truth's
- * own error moves by up to 0.77 cm between the solver tolerances 0.8 and
- * 1.2e-4, more than what separates alpha's neighbours 10 % apart, and the
- * simplex alone stopped in dips of that noise with alpha 7.7, 11.3 and
- * 13.6 % low.
+ * The fit tries to polish Nelder-Mead's optimum (the default for a
+ * recording with a table: the minimum of a quadratic fitted to the error on
+ * 27 points around it, src/fit/polish.c), and keeps Nelder-Mead's point when
+ * the quadratic misses those points by more than the error's noise at the
+ * optimum explains (a lack-of-fit F test): on these smooth surfaces it does.
  * Asserted:
  *   - the ingested /table is the synthetic table (height, extent, to 1e-9 m);
- *   - each fit was polished and reports a mu in [0, 3]; Nelder-Mead's
- *     training error is at most 5 % above the truth's noise band (the
- *     largest of the truth's errors at the tolerances 0.8, 0.9, 1, 1.1 and
- *     1.2 x 1e-4), and the polished point's at most 25 % above it (it is
- *     not chosen for its own error, which is one draw of the noise: five
- *     draws at the truth underestimate that noise's range);
+ *   - each fit tried the polish and either applied it or says why not, and
+ *     reports a mu in [0, 3]; Nelder-Mead's training error is at most 5 %
+ *     above the truth's noise band (the largest of the truth's errors at
+ *     the tolerances 0.8, 0.9, 1, 1.1 and 1.2 x 1e-4), and the reported
+ *     point's at most 25 % above it (a polished point is not chosen for its
+ *     own error, which is one draw of the noise);
  *   - acceptance 5: the frictionless recording's mu below 0.05, mu = 0.3
  *     and 1.0 within 20 %, delta and alpha within 10 % for all three (when
- *     written: mu 0.0022, +4.2 %, +16.2 %; delta +2.1, -1.2, -2.6 %; alpha
- *     -4.6, -6.0, -6.1 %).
- * Known failure: on an AMD EPYC whose OpenBLAS core type is Zen the mu = 0.3
- * fit is not polished and its alpha is 18.3 % low, with the code that passes
- * elsewhere; docs/contacts.md ("On another machine the mu = 0.3 fit fails")
- * has what was measured and what it would take.
+ *     written, on an AMD EPYC, Zen kernels: mu 0.0168, -1.1 %, +5.4 %; delta
+ *     -1.6, -1.7, +0.1 %; alpha -4.2, -3.7, -1.0 %; none polished).
  * usage: test_tablecloth CLOTHFIT_EXE SOURCE_ROOT */
 #include <math.h>
 #include <stdio.h>
@@ -54,10 +57,10 @@ static char *run(char *const *argv, const char *what) { return cf_test_run_ok(ar
 
 /* Synthesize and ingest the recording with friction mu; returns 0 or -1. */
 static int make(double mu, int seed, char *h5, size_t size) {
-  /* experiments/tablecloth.ini with its seed and mu changed (the last value of a key wins) */
+  /* experiments/tablecloth.ini with its seed, mu and lay_time changed (the last value of a key wins) */
   char src[600], extra[200], stem[32];
   snprintf(src, sizeof src, "%s/experiments/tablecloth.ini", root);
-  snprintf(extra, sizeof extra, "[recording]\nseed = %d\n[table]\nmu = %g\n", seed, mu);
+  snprintf(extra, sizeof extra, "[recording]\nseed = %d\n[table]\nmu = %g\nlay_time = 0.5\n", seed, mu);
   snprintf(stem, sizeof stem, "tc%d", seed);
   if (cf_test_synth_ingest(exe, dir, src, extra, stem, h5, size)) return -1;
   cf_recording r;
@@ -118,8 +121,9 @@ int main(int argc, char **argv) {
     double nd = cf_test_json_num(j, "nm_delta"), na = cf_test_json_num(j, "nm_alpha"), nm = cf_test_json_num(j, "nm_mu");
     printf("mu %.1f: Nelder-Mead's optimum delta %+.1f %% alpha %+.1f %% mu %.4f, training error %.4f cm\n", truth[i],
            100 * (nd / D - 1), 100 * (na / A - 1), nm, cf_test_json_num(j, "nm_train_error_cm"));
-    CHECK(strstr(j, "\"polish\":\"quadratic\",\"polished\":true") != NULL,
-          "mu %g: the fit of a recording with a table was not polished: %s", truth[i], j);
+    CHECK(strstr(j, "\"polish\":\"quadratic\",\"polished\":true") != NULL ||
+              (strstr(j, "\"polish\":\"quadratic\",\"polished\":false") && strstr(j, "\"polish_why\":\"")),
+          "mu %g: the fit of a recording with a table was neither polished nor says why not: %s", truth[i], j);
     printf("mu %.1f: fitted delta %.4f (%+.1f %%) alpha %.4f (%+.1f %%) mu %.4f (%+.1f %%; grid start %.2f, %g "
            "evaluations), training error %.4f cm; at the truth %.4f cm (%.4f cm at most at the tolerances "
            "0.8-1.2e-4)\n", truth[i], d_fit[i], 100 * (d_fit[i] / D - 1), a_fit, 100 * (a_fit / A - 1), mu_fit[i],
@@ -129,7 +133,7 @@ int main(int argc, char **argv) {
     double e_nm = cf_test_json_num(j, "nm_train_error_cm");
     CHECK(e_nm <= 1.05 * e_band, "mu %g: Nelder-Mead's training error %.4f cm is more than 5 %% above the truth's "
           "noise band (at most %.4f cm)", truth[i], e_nm, e_band);
-    CHECK(e_fit <= 1.25 * e_band, "mu %g: the polished fit's training error %.4f cm is more than 25 %% above the "
+    CHECK(e_fit <= 1.25 * e_band, "mu %g: the fit's training error %.4f cm is more than 25 %% above the "
           "truth's noise band (at most %.4f cm)", truth[i], e_fit, e_band);
     CHECK(fabs(d_fit[i] / D - 1) <= 0.1, "mu %g: delta fitted as %g, more than 10 %% off %g", truth[i], d_fit[i], D);
     CHECK(fabs(a_fit / A - 1) <= 0.1, "mu %g: alpha fitted as %g, more than 10 %% off %g", truth[i], a_fit, A);

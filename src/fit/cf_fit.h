@@ -281,8 +281,10 @@ void cf_nm_options_stiffness(cf_nm_options *o, const cf_params *base);
  * max(20 % of mu, 0.1) of mu), held at the physical bounds 0: an estimate
  * of the parameters that averages out a rough error surface's noise (a laid
  * cloth's; polish.c says why and what it measured).  Not trusted, and x0
- * kept, when the quadratic is not a bowl or its minimum stays outside the
- * design after moving the design there once. */
+ * kept, when the quadratic is not a bowl, misses the design by more than
+ * the centre's replicates at 0.8-1.2 x the solver's tolerance explain
+ * (lack-of-fit F test, 5 %), or its minimum stays outside the design after
+ * moving the design there once. */
 typedef struct {
   int n;          /* parameters: 2 (delta, alpha) or 3 (+ mu) */
   double x0[3];   /* the point polished (Nelder-Mead's optimum) */
@@ -292,7 +294,7 @@ typedef struct {
   int applied;         /* 1: x is the quadratic's minimum; 0: x = x0, why says why */
   double x[3];         /* the estimate */
   double rms;          /* rms residual of the quadratic on its design (cm) */
-  int evaluations;     /* design simulations run (27 or 9 per round) */
+  int evaluations;     /* design simulations run (27 or 9 per round, and 4 replicates) */
   char why[160];       /* "" when applied */
 } cf_polish_result;
 /* The design's simulations run on the worker processes (kept: their

@@ -294,7 +294,7 @@ typedef struct {
   int applied;         /* 1: x is the quadratic's minimum; 0: x = x0, why says why */
   double x[3];         /* the estimate */
   double rms;          /* rms residual of the quadratic on its design (cm) */
-  int evaluations;     /* design simulations run (27 or 9 per round, and 4 replicates) */
+  int evaluations;     /* design simulations run (31 or 13 per round: 27 or 9 and the centre's 4 replicates) */
   char why[160];       /* "" when applied */
 } cf_polish_result;
 /* The design's simulations run on the worker processes (kept: their

@@ -120,17 +120,21 @@ static unsigned long long design_id(int i, const void *arg) {
   return cf_task_id("polish", i, x, 10);
 }
 
-/* The lack-of-fit F test: 1 with why when the quadratic (residual sum of
- * squares ss_res on df_res degrees of freedom) misses the design by more
- * than the centre's replicates' spread explains at 5 %. */
-static int lack_of_fit(const design *d, const design_rec *r, int df_res, double ss_res, char *why, size_t size) {
+/* The lack-of-fit F test of the quadratic fitted to the finite records
+ * with rms residual rms: 1 with why when it misses the design by more than
+ * the centre's replicates' spread explains at 5 %. */
+static int lack_of_fit(const design *d, const design_rec *r, double rms, char *why, size_t size) {
   double y[1 + NREP], mean = 0, ss_pe = 0;
-  int k = 0, centre = (d->np - 1) / 2;
-  for (int i = 0; i < d->np + NREP; i++)
-    if ((i == centre || i >= d->np) && isfinite(r[i].e)) y[k++] = r[i].e, mean += r[i].e;
+  int k = 0, m = 0, centre = (d->np - 1) / 2;
+  for (int i = 0; i < d->np + NREP; i++) {
+    if (!isfinite(r[i].e)) continue;
+    m++;
+    if (i == centre || i >= d->np) y[k++] = r[i].e, mean += r[i].e;
+  }
   mean /= k > 0 ? k : 1;
   for (int q = 0; q < k; q++) ss_pe += (y[q] - mean) * (y[q] - mean);
-  int df_pe = k - 1, df_lof = df_res - df_pe;
+  double ss_res = rms * rms * m; /* cf_quad_fit's rms is sqrt(ss_res / m) */
+  int df_pe = k - 1, df_lof = m - cf_quad_terms(d->n) - df_pe;
   if (df_pe < 2 || df_lof < 1) return 0; /* too few to test */
   double ss_lof = fmax(ss_res - ss_pe, 0), ms_pe = ss_pe / df_pe, ms_lof = ss_lof / df_lof;
   double F = ms_pe > 0 ? ms_lof / ms_pe : ms_lof > 0 ? INFINITY : 0, F95 = gsl_cdf_fdist_Qinv(0.05, df_lof, df_pe);
@@ -153,7 +157,6 @@ static int quadratic(const design *d, const design_rec *r, double g[3], double H
   if (m < nc + n)
     return snprintf(why, size, "%d of the %d design simulations failed", d->np + NREP - m, d->np + NREP), 1;
   if (cf_quad_fit(n, m, u, y, c, rms)) return snprintf(why, size, "the least-squares quadratic failed"), 1;
-  if (lack_of_fit(d, r, m - nc, *rms * *rms * m, why, size)) return 1;
   int q = 1 + n;
   *c0 = c[0];
   for (int j = 0; j < n; j++) g[j] = c[1 + j];
@@ -221,7 +224,9 @@ static int one_round(design *d, int workers, const cf_fit_journal *kept, double 
   if (rc) return -rc;
   res->evaluations += d->np + NREP;
   double g[3] = {0}, H[3][3] = {{0}}, c0 = 0, lo[3];
-  if (quadratic(d, r, g, H, &c0, &res->rms, res->why, sizeof res->why)) return 1;
+  if (quadratic(d, r, g, H, &c0, &res->rms, res->why, sizeof res->why) ||
+      lack_of_fit(d, r, res->rms, res->why, sizeof res->why))
+    return 1;
   for (int j = 0; j < d->n; j++) lo[j] = -d->c[j] / d->s[j];
   if (minimum(d->n, g, H, lo, u))
     return snprintf(res->why, sizeof res->why, "the error surface is not a bowl around the fit (flat or a saddle)"), 1;

@@ -124,9 +124,12 @@ int cf_fit_nelder_mead(cf_fit_run *run, const cf_fit_point *base, const cf_nm_op
   }
   res->f_start = objective(x, &c);
   res->start_failed = c.failed > 0;
-  int rc = CF_OK, status = res->start_failed ? GSL_FAILURE : GSL_CONTINUE;
-  if (!res->start_failed) gsl_multimin_fminimizer_set(m, &fn, x, step);
   int max_evals = o->max_evals > 0 ? o->max_evals : 200;
+  /* GSL's set evaluates the dim + 1 vertices of the first simplex: within
+   * a budget that cannot pay for them (--max-evals 1: the error at the start
+   * alone) the start is the result, and the budget holds. */
+  int rc = CF_OK, status = res->start_failed || c.evals + dim + 1 > max_evals ? GSL_FAILURE : GSL_CONTINUE;
+  if (status == GSL_CONTINUE) gsl_multimin_fminimizer_set(m, &fn, x, step);
   double tol = o->size_tol > 0 ? o->size_tol : 1e-4, f_conv = INFINITY;
   for (int restart = 0;; restart++) {
     while (status == GSL_CONTINUE && c.evals < max_evals && rc == CF_OK) {

@@ -8,11 +8,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 status=0
-meson test -C build --print-errorlogs --num-processes 2 "$@" || status=1
 if [ ! -f build-asan/build.ninja ]; then
   CC=clang meson setup build-asan --buildtype=debugoptimized \
     -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 fi
+# The sanitizer and fuzzer builds run beside the main suite at the lowest
+# priority (nice 19): they take the CPU its tests leave idle (tests waiting
+# on their subprocesses, on Slurm, on the browser) instead of adding their
+# ~190 CPU-seconds after it; what is left of them runs after the suite.
+(nice -n 19 ninja -C build-asan && nice -n 19 bash scripts/fuzz.sh --build-only) >build-asan/background_build.log 2>&1 &
+bg=$!
+meson test -C build --print-errorlogs --num-processes 2 "$@" || status=1
+if ! wait $bg; then tail -20 build-asan/background_build.log; exit 1; fi
 ninja -C build-asan >/dev/null
 # intercept_tls_get_addr=0: LeakSanitizer (LLVM 14) misreads glibc's dynamic TLS
 # blocks (HDF5's thread-local error stacks) now and then and dies in its tracer
@@ -23,7 +30,6 @@ meson test -C build-asan --suite fast --print-errorlogs --num-processes 2 "$@" |
 secs=${CLOTHFIT_FUZZ_SECONDS:-20}
 if [ "$secs" -gt 0 ]; then
   ok=0 bad=0
-  bash scripts/fuzz.sh --build-only >build-asan/fuzz_build.log 2>&1 || { tail -20 build-asan/fuzz_build.log; exit 1; }
   # two targets at a time (each fuzzer is one process; the machine has two cores)
   for pair in "motive csv" "obj ply"; do
     pids=()

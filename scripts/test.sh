@@ -16,7 +16,10 @@ fi
 # priority (nice 19): they take the CPU its tests leave idle (tests waiting
 # on their subprocesses, on Slurm, on the browser) instead of adding their
 # ~190 CPU-seconds after it; what is left of them runs after the suite.
-(nice -n 19 ninja -C build-asan && nice -n 19 bash scripts/fuzz.sh --build-only) >build-asan/background_build.log 2>&1 &
+# The fuzz targets are built only when they will run (CLOTHFIT_FUZZ_SECONDS > 0).
+secs=${CLOTHFIT_FUZZ_SECONDS:-20}
+(nice -n 19 ninja -C build-asan && if [ "$secs" -gt 0 ]; then nice -n 19 bash scripts/fuzz.sh --build-only; fi) \
+  >build-asan/background_build.log 2>&1 &
 bg=$!
 meson test -C build --print-errorlogs --num-processes 2 "$@" || status=1
 if ! wait $bg; then tail -20 build-asan/background_build.log; exit 1; fi
@@ -27,7 +30,6 @@ ninja -C build-asan >/dev/null
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:intercept_tls_get_addr=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 meson test -C build-asan --suite fast --print-errorlogs --num-processes 2 "$@" || status=1
-secs=${CLOTHFIT_FUZZ_SECONDS:-20}
 if [ "$secs" -gt 0 ]; then
   ok=0 bad=0
   # two targets at a time (each fuzzer is one process; the machine has two cores)

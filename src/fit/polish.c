@@ -120,20 +120,16 @@ static unsigned long long design_id(int i, const void *arg) {
   return cf_task_id("polish", i, x, 10);
 }
 
-/* The lack-of-fit F test of the quadratic fitted to the finite records
- * with rms residual rms: 1 with why when it misses the design by more than
- * the centre's replicates' spread explains at 5 %. */
-static int lack_of_fit(const design *d, const design_rec *r, double rms, char *why, size_t size) {
+/* The lack-of-fit F test of the quadratic fitted to m finite records with
+ * residual sum of squares ss_res: 1 with why when it misses the design by
+ * more than the centre's replicates' spread explains at 5 %. */
+static int lack_of_fit(const design *d, const design_rec *r, int m, double ss_res, char *why, size_t size) {
   double y[1 + NREP], mean = 0, ss_pe = 0;
-  int k = 0, m = 0, centre = (d->np - 1) / 2;
-  for (int i = 0; i < d->np + NREP; i++) {
-    if (!isfinite(r[i].e)) continue;
-    m++;
-    if (i == centre || i >= d->np) y[k++] = r[i].e, mean += r[i].e;
-  }
+  int k = 0, centre = (d->np - 1) / 2;
+  for (int i = 0; i < d->np + NREP; i++)
+    if (isfinite(r[i].e) && (i == centre || i >= d->np)) y[k++] = r[i].e, mean += r[i].e;
   mean /= k > 0 ? k : 1;
   for (int q = 0; q < k; q++) ss_pe += (y[q] - mean) * (y[q] - mean);
-  double ss_res = rms * rms * m; /* cf_quad_fit's rms is sqrt(ss_res / m) */
   int df_pe = k - 1, df_lof = m - cf_quad_terms(d->n) - df_pe;
   if (df_pe < 2 || df_lof < 1) return 0; /* too few to test */
   double ss_lof = fmax(ss_res - ss_pe, 0), ms_pe = ss_pe / df_pe, ms_lof = ss_lof / df_lof;
@@ -143,10 +139,11 @@ static int lack_of_fit(const design *d, const design_rec *r, double rms, char *w
                   "over the tolerances) explains (F %.3g > %.3g)", sqrt(ms_lof), sqrt(ms_pe), F, F95), 1;
 }
 
-/* Least squares over the finite records: gradient g and Hessian H at u = 0,
- * rms residual; 0, or 1 with why when too few points or GSL fails. */
+/* Least squares over the m_out finite records: gradient g and Hessian H at
+ * u = 0, rms residual (sqrt(ss_res / m_out)); 0, or 1 with why when too few
+ * points or GSL fails. */
 static int quadratic(const design *d, const design_rec *r, double g[3], double H[3][3], double *c0, double *rms,
-                     char *why, size_t size) {
+                     int *m_out, char *why, size_t size) {
   int n = d->n, nc = cf_quad_terms(n), m = 0;
   double u[MAXP * 3], y[MAXP], c[CF_QUAD_MAXC];
   for (int i = 0; i < d->np + NREP; i++) {
@@ -157,6 +154,7 @@ static int quadratic(const design *d, const design_rec *r, double g[3], double H
   if (m < nc + n)
     return snprintf(why, size, "%d of the %d design simulations failed", d->np + NREP - m, d->np + NREP), 1;
   if (cf_quad_fit(n, m, u, y, c, rms)) return snprintf(why, size, "the least-squares quadratic failed"), 1;
+  *m_out = m;
   int q = 1 + n;
   *c0 = c[0];
   for (int j = 0; j < n; j++) g[j] = c[1 + j];
@@ -224,8 +222,9 @@ static int one_round(design *d, int workers, const cf_fit_journal *kept, double 
   if (rc) return -rc;
   res->evaluations += d->np + NREP;
   double g[3] = {0}, H[3][3] = {{0}}, c0 = 0, lo[3];
-  if (quadratic(d, r, g, H, &c0, &res->rms, res->why, sizeof res->why) ||
-      lack_of_fit(d, r, res->rms, res->why, sizeof res->why))
+  int m = 0;
+  if (quadratic(d, r, g, H, &c0, &res->rms, &m, res->why, sizeof res->why) ||
+      lack_of_fit(d, r, m, res->rms * res->rms * m, res->why, sizeof res->why))
     return 1;
   for (int j = 0; j < d->n; j++) lo[j] = -d->c[j] / d->s[j];
   if (minimum(d->n, g, H, lo, u))

@@ -17,7 +17,9 @@
  * triangulated polar ring of N_RAD x N_ANG cells (interior nodes jittered
  * by 0.3 of a cell, random diagonals) with every triangle split into three
  * quads at its centroid and edge midpoints (6 N_RAD N_ANG nodes or so; the
- * midpoints of the held and free circles' edges put back on their circle).
+ * midpoints of the held and free circles' edges put back on their circle);
+ * or hex: near-equilateral triangles in N_RAD layers (hex_ring below;
+ * N_ANG is then the seed of the nodes' jitter).
  * rho = delta = 100, alpha = 1000, dt = 1 ms as in test_cusick. */
 #include <math.h>
 #include <stdio.h>
@@ -89,6 +91,50 @@ static cf_mesh *split_ring(int nr, int na) {
   return m;
 }
 
+/* A ring of near-equilateral triangles: nr + 1 circles of nodes (the
+ * held one, nr - 1 jittered ones, the free edge), each with as many nodes
+ * as its circumference holds at the edge length h = 2 (RO - RI) / (sqrt 3
+ * nr), consecutive circles zipped together by angle; interior nodes moved
+ * by up to 0.15 h at random (seed) in radius and angle, as
+ * cf_mesh_square_hex does on the square. */
+static cf_mesh *hex_ring(int nr, unsigned long long seed) {
+  double s = (RO - RI) / nr, h = 2 * s / sqrt(3);
+  int *cnt = malloc(sizeof(int) * (nr + 1)), *first = malloc(sizeof(int) * (nr + 2)), nn = 0, F = 0;
+  for (int k = 0; k <= nr; k++) {
+    cnt[k] = (int)lround(2 * M_PI * (RI + k * s) / h);
+    first[k] = nn, nn += cnt[k];
+    if (k > 0) F += cnt[k] + cnt[k - 1];
+  }
+  first[nr + 1] = nn;
+  double *th = malloc(sizeof(double) * nn);
+  cf_mesh *m = cf_mesh_alloc(3, nn, F);
+  for (int k = 0; k <= nr; k++)
+    for (int j = 0; j < cnt[k]; j++) {
+      int in = k > 0 && k < nr, i = first[k] + j;
+      double step = 2 * M_PI / cnt[k], r = RI + k * s + (in ? 0.15 * h * cf_test_rand(&seed) : 0);
+      th[i] = step * (j + 0.5 * (k % 2) + (in ? 0.15 * h / (r * step) * cf_test_rand(&seed) : 0));
+      m->x[3 * i] = r * cos(th[i]), m->x[3 * i + 1] = r * sin(th[i]), m->x[3 * i + 2] = 0;
+    }
+  int e = 0;
+  for (int k = 0; k < nr; k++) { /* zip circle k (inner) to k + 1 by angle, counter-clockwise */
+    int na = cnt[k], nb = cnt[k + 1], a0 = first[k], b0 = first[k + 1], i = 0, j = 0;
+    while (i < na || j < nb) {
+      double ta = th[a0 + (i + 1) % na] + (i + 1 >= na ? 2 * M_PI : 0);
+      double tb = th[b0 + (j + 1) % nb] + (j + 1 >= nb ? 2 * M_PI : 0);
+      int *t = m->elems + 3 * e++;
+      t[0] = a0 + i % na, t[1] = b0 + j % nb;
+      if (j == nb || (i < na && ta < tb)) t[2] = a0 + (++i) % na;
+      else t[2] = b0 + (++j) % nb;
+    }
+  }
+  free(cnt), free(first), free(th);
+  if (cf_mesh_finalize(m, NULL) != CF_OK) {
+    cf_mesh_free(m);
+    return NULL;
+  }
+  return m;
+}
+
 /* 1/2 kappa sum_i |L_i|^2 m_i over the interior nodes, L = M^-1 S x with S
  * the rest stiffness of bending.c, split into the part along the node's
  * normal (the continuum's 2H n for an isometry) and the rest. */
@@ -148,7 +194,9 @@ int main(int argc, char **argv) {
   int n_rad = atoi(argv[1]), n_ang = atoi(argv[2]);
   const char *kind = argc > 7 ? argv[7] : "polar";
   cf_runtime_init();
-  cf_mesh *m = !strcmp(kind, "split") ? split_ring(n_rad, n_ang) : cf_mesh_ring(RI, RO, n_rad, n_ang, 0);
+  cf_mesh *m = !strcmp(kind, "split") ? split_ring(n_rad, n_ang)
+               : !strcmp(kind, "hex")   ? hex_ring(n_rad, (unsigned long long)n_ang)
+                                        : cf_mesh_ring(RI, RO, n_rad, n_ang, 0);
   if (!m) {
     fprintf(stderr, "cusick_scan: bad mesh %s %d x %d\n", kind, n_rad, n_ang);
     return 2;

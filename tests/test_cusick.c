@@ -18,28 +18,23 @@
  * kappa 0.005: 29.2 ... 38.6 % (spread 9.4 pp), 0.025: 70.4 ... 83.3 %
  * (13.0 pp, 5 or 6 folds), 0.05: 85.7 ... 92.3 % (6.6 pp); DC rises with
  * the node count and goes on rising on finer rings (54 % with 2093 nodes,
- * > 62 % with 2880 at kappa = 0.005).  The reason, as far as measured:
- * a surface that keeps G and holds a planar circle of the flat sheet must
- * be tangent to the circle's plane along it (to first order in the
- * distance s from the circle, a tilt shortens the parallel at s, and a
- * periodic tangential shift cannot make it up); if it also keeps E and F
- * (isometry, zero Gaussian curvature) the circle is an asymptotic line and
- * a C^2 drape is flat next to the support, whereas a shearing surface may
- * curve down at once (z ~ -s^2).  The discrete inextensible ring droops
- * anyway (on 768 nodes the first ring of free nodes, 8.6 mm out, hangs
- * 5-9 mm below the held circle) through element-scale strains that the
- * node-averaged E, F, G rows do not see (radial edges up to 10 % longer or
- * shorter, the bands' means alternating, and up to 9 % along the first
- * parallels).  Why that droop costs more on finer meshes is open: the
- * guess that the bending matrix, which also acts in the plane, charges
- * these strains ~ kappa eps^2 / h^2 does not hold (the tangential part of
- * the Laplacian carries 2.3-2.5 % of the bending energy on 704-2640 nodes;
- * docs/locking.md, "Cusick", measures this and more with bench/cusick_scan).
+ * > 62 % with 2880 at kappa = 0.005), and on rings of near-equilateral
+ * triangles as well (35.6 -> 49.9 % from 784 to 1437 nodes).  The reason
+ * (docs/locking.md §7, §17): a continuum sheet that keeps its metric and
+ * holds a planar circle is tangent to the table along it, and a ruling of a
+ * curved part cannot end on the circle (it would have to be tangent to it,
+ * and the tangents of nearby points cross), so the drape is flat next to the
+ * support and folds only beyond straight rulings that pass outside the
+ * table.  A mesh lets the sheet leave the table at an angle of the order of
+ * its first layer (59 deg on 704 nodes, 34 deg on 2640), and the finer the
+ * mesh the nearer to the continuum's flat collar and the stiffer the drape.
  * With the shear free the parallels keep their lengths by shearing into
  * folds (3.5 % on the first parallel, <= 0.5 % on the others; the radial
  * bands still alternate by ~4 %, and the first free ring still hangs
  * 5-9 mm low on 768 nodes, so the independence below is measured, not
- * proven).  Woven fabric is also far softer in shear than along its
+ * proven; on rings of near-equilateral triangles the shear-free drape at
+ * kappa 0.005 is 17.9-18.8 % from 784 to 1697 nodes, within 1 pp of these
+ * quads', docs/locking.md §17).  Woven fabric is also far softer in shear than along its
  * threads, and Cusick's own analysis of the drape test ties DC to the
  * bending and the shear stiffness.
  * Tried without success on the inextensible model (kappa = 0.005,

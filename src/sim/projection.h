@@ -47,22 +47,30 @@ int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
  * matrix is refactored.  The plain chord step (one solve) stalls on fine
  * meshes: its 4x safeguard refactored 6.5 times per step of the 40x40 A2
  * shake.  Used when a factorization costs many solves:
- * cf_spchol_solve_ratio >= CF_PCG_MIN_RATIO, from ~30x30 nodes on (40x40:
- * 67; 20x20: 31; the 7x9 A2 mesh: ~10, where the solves cost more than the
- * factorizations they save).  Measured (A2 sheet, 1 mm noise, steps
- * 50-200): 40x40 ~108 -> ~37 ms per step (factorizations 6.5 -> 0.44 per
- * step); 20x20 4.9 -> 2.4 ms when forced on.  Why not from ~25 on: the
- * inexact steps land elsewhere along the nearly singular directions of
- * flat regions (test_newton_pcg: same M-norm correction, different
- * point), and the final fold of test_locking is path sensitive: with the
- * inexact steps on all four of its meshes (ratios 29-39, and above 50 for
- * the 900-node quads) the free corners ended up to 10.7 cm apart, against
- * 2-3 cm with them on the 900-node mesh only; tol 1e-4 with the chord
- * steps puts them 5.2 cm apart too.  Its 5 cm agreement holds for this
- * solver and is fragile under any change of the iteration path (keeping
- * the Levenberg-Marquardt shift across steps on large meshes, which cuts
- * the factorizations of a 40x40 sheet starting flat from 14 to 7.3 per
- * step, moved the 900-node corner 7 cm). */
+ * cf_spchol_solve_ratio >= CF_PCG_MIN_RATIO (40x40: 67; 20x20: 31; the
+ * 7x9 A2 mesh: ~11, where the solves cost more than the factorizations
+ * they save).  Measured (A2 sheet, 1 mm noise, steps 50-200): 40x40 ~108
+ * -> ~37 ms per step (factorizations 6.5 -> 0.44 per step).  The threshold
+ * lies between two measured meshes (2026-11-27, AMD EPYC, one core; user
+ * time with the inexact steps forced on and off): `clothfit synth` of the
+ * bundled denim-A2-shake-fast-I (13x17 nodes, ratio 22.8) 0.92-1.02 s
+ * without against 1.50-1.58 s with them; test_locking's 471-node triangles
+ * (ratio 29.6) 1.39 -> 0.82 s per simulated second, its 912-node ones
+ * (42.3) 10.4 -> 3.8 s; bench_sim's 20x20 (30.6) 6.1-7.6 -> 3.4-4.7 ms per
+ * steady step.  The inexact steps land elsewhere along the nearly singular
+ * directions of flat regions (test_newton_pcg: same M-norm correction,
+ * different point), so a path-sensitive end state moves with them: the
+ * locking test's final fold on the jittered square lattices it used until
+ * 2026-11-27 ended up to 10.7 cm apart with them on all four meshes,
+ * against 2-3 cm with them on the 900-node mesh only (the threshold was 50
+ * for that reason).  Its near-equilateral triangles (docs/locking.md §9)
+ * keep their agreement with them: their free corners lie 1.1-4.0 cm apart
+ * over the five seeds with OpenBLAS's Zen kernels and 1.0-4.1 cm with
+ * Sandybridge's, against at most 4.06 and 3.40 cm with the chord steps
+ * (docs/locking.md §18).  Keeping the Levenberg-Marquardt shift across
+ * steps on large meshes, which cuts the factorizations of a 40x40 sheet
+ * starting flat from 14 to 7.3 per step, moved the old 900-node corner 7 cm
+ * and is not done. */
 #define CF_NEWTON_ETA 0.5
 #define CF_NEWTON_MAX_CG 8
 /* Factorizations of at least CF_NEWTON_HUGE_FLOPS (~70x70 nodes and up)
@@ -74,7 +82,7 @@ int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
  * 8 stays best (16: +5 %, 32: +25 %). */
 #define CF_NEWTON_HUGE_FLOPS 1e9
 #define CF_NEWTON_MAX_CG_HUGE 32
-#define CF_PCG_MIN_RATIO 50.0
+#define CF_PCG_MIN_RATIO 27.0
 /* The preconditioner solves of PCG run on a single-precision copy of the
  * factor (cf_spchol_keep_single) when a factorization costs at least
  * CF_PCG_SINGLE_FLOPS: 40x40 A2 shake ~20 % per step (steady state, paired

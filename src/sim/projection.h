@@ -70,7 +70,7 @@ int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
  * free corners lie at most 4.03 cm apart over the five seeds with
  * OpenBLAS's Zen and Haswell kernels and 4.13 cm with Sandybridge's, but
  * 5.53 cm with Nehalem's (seed 23; 5.4 cm still when run to rest in 12 s)
- * and with Prescott's two runs still move after 6 s; with the chord steps
+ * and with Prescott's, two runs still move after 6 s; with the chord steps
  * all five kernel sets kept them within 4.06 cm
  * (docs/locking.md §18).  Keeping the Levenberg-Marquardt shift across
  * steps on large meshes, which cuts the factorizations of a 40x40 sheet

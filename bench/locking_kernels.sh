@@ -5,7 +5,8 @@
 # (default: Sandybridge), since the free corners follow the rounding of
 # CHOLMOD's BLAS calls (docs/locking.md §10).  Prints each run's per-seed
 # distances and PASS or FAIL per core type; exit 1 if any fails.  About
-# 3.5 minutes per core type on 2 cores.
+# 1.5 minutes per core type on 2 cores (docs/locking.md §18: Nehalem's and
+# Prescott's kernels fail it since the projection's inexact Newton steps).
 #   bench/locking_kernels.sh [BUILD_DIR [CORETYPE ...]]
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -19,15 +19,16 @@
  * (13.0 pp, 5 or 6 folds), 0.05: 85.7 ... 92.3 % (6.6 pp); DC rises with
  * the node count and goes on rising on finer rings (54 % with 2093 nodes,
  * > 62 % with 2880 at kappa = 0.005), and on rings of near-equilateral
- * triangles as well (35.6 -> 49.9 % from 784 to 1437 nodes).  The reason
- * (docs/locking.md §7, §17): a continuum sheet that keeps its metric and
- * holds a planar circle is tangent to the table along it, and a ruling of a
- * curved part cannot end on the circle (it would have to be tangent to it,
- * and the tangents of nearby points cross), so the drape is flat next to the
- * support and folds only beyond straight rulings that pass outside the
- * table.  A mesh lets the sheet leave the table at an angle of the order of
- * its first layer (59 deg on 704 nodes, 34 deg on 2640), and the finer the
- * mesh the nearer to the continuum's flat collar and the stiffer the drape.
+ * triangles as well (35.6 -> 49.9 % from 784 to 1437 nodes).  What the
+ * continuum allows (docs/locking.md §7, §17): an isometry that holds the
+ * circle has the identity gradient on it, so the sheet leaves the table
+ * horizontally; a developable sheet's curved segments carry a constant
+ * gradient to the boundary, so none reaches the held circle, and the ring
+ * next to the table lies flat in its plane, bounded by chords that do not
+ * enter the table.  That flat part alone gives DC >= 33 % (three flaps cut
+ * off by chords touching the table's edge 120 deg apart) at every kappa:
+ * the meshes' lower values come from the tilt at the support they allow
+ * (59 deg on 704 nodes, 34 deg on 2640), which shrinks under refinement.
  * With the shear free the parallels keep their lengths by shearing into
  * folds (3.5 % on the first parallel, <= 0.5 % on the others; the radial
  * bands still alternate by ~4 %, and the first free ring still hangs

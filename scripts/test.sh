@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Set up, build and run the whole test suite (meson test), then the 'fast'
-# suite again under AddressSanitizer + UndefinedBehaviorSanitizer, built with
-# clang in build-asan, then every libFuzzer target (the readers: Motive CSV,
-# generic CSV, OBJ, PLY) for CLOTHFIT_FUZZ_SECONDS each (default 20; 0 skips),
-# two at a time, counted as one test per target.  Extra arguments go to the meson test runs.
+# Set up, build and run the test suite (meson test) without the suite
+# 'validation' (the physics validations of minutes each: scripts/validate.sh
+# runs them), then the 'fast' suite again under AddressSanitizer +
+# UndefinedBehaviorSanitizer, built with clang in build-asan, then every
+# libFuzzer target (the readers: Motive CSV, generic CSV, OBJ, PLY) for
+# CLOTHFIT_FUZZ_SECONDS each (default 20; 0 skips), two at a time, counted as
+# one test per target.  Extra arguments go to the meson test runs.
+# Everything it writes is in build/, build-asan/, build-fuzz/ and the tests'
+# own temporary folders (docs/testing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -21,7 +25,7 @@ secs=${CLOTHFIT_FUZZ_SECONDS:-20}
 (nice -n 19 ninja -C build-asan && if [ "$secs" -gt 0 ]; then nice -n 19 bash scripts/fuzz.sh --build-only; fi) \
   >build-asan/background_build.log 2>&1 &
 bg=$!
-meson test -C build --print-errorlogs --num-processes 2 "$@" || status=1
+meson test -C build --no-suite validation --print-errorlogs --num-processes 2 "$@" || status=1
 if ! wait $bg; then tail -20 build-asan/background_build.log; exit 1; fi
 ninja -C build-asan >/dev/null
 # intercept_tls_get_addr=0: LeakSanitizer (LLVM 14) misreads glibc's dynamic TLS

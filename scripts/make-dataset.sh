@@ -1,15 +1,15 @@
 #!/bin/sh
-# make-dataset.sh — regenerate a synthetic study (SPEC §11) with `clothfit synth`:
+# make-dataset.sh — regenerate a synthetic study (docs/design.md §11) with `clothfit synth`:
 #   aero-mini (default): the bundled study, one run per config in
 #     datasets/aero-mini/configs/, written to datasets/aero-mini/recordings/;
-#   aero-full: the whole study of thesis Tables A.1/A.2 (issue 16): 4 fabrics x 2 sizes
+#   aero-full: the whole study of thesis Tables A.1/A.2: 4 fabrics x 2 sizes
 #     x 2 motions x 2 speeds x repetitions I and II = 64 recordings of 15 s, not committed
 #     (written to datasets/aero-full/recordings/, with the generated configs beside them in
 #     datasets/aero-full/configs/).  Repetition I is driven "by hands" (synth's defaults:
 #     the corners' amplitude and rate vary by 25 %, the top edge 1 % slack), repetition II
 #     "by a hanger": a more regular motion (5 % variation) with the top edge nearly taut
 #     (0.5 % slack); delta and alpha are those of Table A.1 / A.2;
-#   contacts: the bundled contact recordings (issue 14), one per config in
+#   contacts: the bundled contact recordings, one per config in
 #     datasets/contacts/configs/ (a tablecloth, a hitting), written to
 #     datasets/contacts/recordings/.
 # Every run is deterministic (seeded), so the files come out byte-identical whatever the

@@ -27,7 +27,7 @@ if [ ${#missing[@]} -gt 0 ] || [ ${#chromium[@]} -gt 0 ]; then
     apt-get install -y -qq "${chromium[@]}" >/dev/null
   fi
 fi
-# CHOLMOD must use the serial OpenBLAS (SPEC §4): the reference BLAS is
+# CHOLMOD must use the serial OpenBLAS: the reference BLAS is
 # several times slower and the threaded OpenBLAS fights our own workers.
 arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
 for alt in libblas.so.3 liblapack.so.3 libopenblas.so.0; do

@@ -20,20 +20,23 @@
 #include "qp.h"
 #include "testutil.h"
 
+/* The test's scratch folder: the scenario copies and the runs' output files. */
+static char dir[] = "/tmp/cf_contact_cli.XXXXXX";
+
 /* `clothfit simulate` on a copy of the scenario cfg with extra INI text
  * appended (NULL: none), --json: its status, stdout and stderr (malloc'ed,
  * caller frees). */
 static int simulate(const char *exe, const char *cfg, const char *extra, char **out, char **err) {
-  char *ini = cf_test_slurp(cfg, NULL), path[] = "/tmp/cf_contact_cli_XXXXXX";
-  int fd = mkstemp(path);
-  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  char *ini = cf_test_slurp(cfg, NULL), path[600];
+  snprintf(path, sizeof path, "%s/scenario.ini", dir);
+  FILE *f = fopen(path, "w");
   CHECK(ini && f, "cannot copy %s", cfg);
   *out = *err = NULL;
   if (!ini || !f) return free(ini), -1;
   fprintf(f, "%s\n%s", ini, extra ? extra : "");
   fclose(f);
   char *av[] = {(char *)exe, "simulate", path, "--json", NULL};
-  int st = cf_test_run(av, "/tmp", out, err);
+  int st = cf_test_run(av, dir, out, err);
   unlink(path);
   free(ini);
   return st;
@@ -107,15 +110,16 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s CLOTHFIT_EXE SOURCE_ROOT [--physics]\n", argv[0]);
     return 2;
   }
+  if (!mkdtemp(dir)) return perror("mkdtemp"), 1;
   if (argc > 3 && !strcmp(argv[3], "--physics")) {
     cylinder_runs(argv[1], argv[2]);
-    return cf_test_done("test_contact_cli --physics");
+    return cf_test_cli_end(dir, "test_contact_cli --physics");
   }
   char cfg[1024];
   snprintf(cfg, sizeof cfg, "%s/experiments/table_drop.ini", argv[2]);
   char *av[] = {argv[1], "simulate", cfg, "--json", NULL};
   char *out = NULL, *err = NULL;
-  int st = cf_test_run(av, "/tmp", &out, &err);
+  int st = cf_test_run(av, dir, &out, &err);
   CHECK(st == 0, "status %d: %s", st, err ? err : "");
   const char *j = cf_test_last_line(out ? out : "");
   printf("%s\n", j);
@@ -137,5 +141,5 @@ int main(int argc, char **argv) {
   ipopt_run(argv[1], cfg);
   /* experiments/rotating_sphere.ini (thesis §3.6.2): 1 s within the bounds */
   experiment(argv[1], argv[2], "rotating_sphere.ini", NULL, "rotating sphere");
-  return cf_test_done("test_contact_cli");
+  return cf_test_cli_end(dir, "test_contact_cli");
 }

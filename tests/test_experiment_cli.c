@@ -404,7 +404,7 @@ int main(int argc, char **argv) {
     char ref[400];
     snprintf(ref, sizeof ref, "%s/reports/whole.h5", dir);
     under_mpi(args, ref, "clothfit experiment: 1 of 5 recording(s) without a finite optimum: ");
-    return cf_test_done("test_experiment_cli resume");
+    return cf_test_cli_end(dir, "test_experiment_cli resume");
   }
   int st = cf_test_run(args, dir, &o, &e);
   const char *j = cf_test_last_line(o);
@@ -459,5 +459,5 @@ int main(int argc, char **argv) {
   CHECK(st == 1 && o && !o[0] && e && strstr(e, "aaa-lone") && strstr(e, "sidecar") && nl && !nl[1] &&
         stat(out2, &sb) != 0, "lone CSV: %d '%s'", st, e ? e : "");
   free(o), free(e);
-  return cf_test_done("test_experiment_cli");
+  return cf_test_cli_end(dir, "test_experiment_cli");
 }

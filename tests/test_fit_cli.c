@@ -809,7 +809,7 @@ int main(int argc, char **argv) {
   free(make_rec("rec.h5", 401, CF_TEST_REC_LATTICE, rec, sizeof rec));
   if (argc > 2 && !strcmp(argv[2], "--grid")) {
     fit_recovers(rec, 401, NULL);
-    return cf_test_done("test_fit_cli --grid");
+    return cf_test_cli_end(dir, "test_fit_cli --grid");
   }
   free(make_rec("nolat.h5", 20, 0, nolat, sizeof nolat));
   adapter();
@@ -821,5 +821,5 @@ int main(int argc, char **argv) {
   fit_model(rec);
   pipeline(rec);
   failures();
-  return cf_test_done("test_fit_cli");
+  return cf_test_cli_end(dir, "test_fit_cli");
 }

@@ -108,5 +108,5 @@ int main(int argc, char **argv) {
   if (!mkdtemp(dir)) return perror("mkdtemp"), 2;
   setenv("CLOTHFIT_PROGRESS", "0", 1);
   for (int i = 0; i < N; i++) check_recording(argv[1], argv[2], names[i]);
-  return cf_test_done("test_mismatch");
+  return cf_test_cli_end(dir, "test_mismatch");
 }

@@ -2,7 +2,7 @@
  * mesh exactly (e = 0 at the true parameters), grows its error away from
  * them, prunes exactly, reports failures as +inf, and rejects recordings
  * whose first frame or controlled corners are missing; corners stretched
- * beyond the cloth's top edge (issue 18) are pulled together or refused.
+ * beyond the cloth's top edge (docs/driving.md) are pulled together or refused.
  * A window's evaluation stops at its end; pruned sweeps keep the optimum.
  * A finer mesh (--split) reproduces recordings made on it. */
 #include <math.h>

@@ -97,7 +97,7 @@ static void sweep_prunes_exactly(const cf_fit_target *tg, const cf_params *base)
   cf_sweep_result_free(&ref);
 }
 
-/* Issue 18: recorded corners a little farther apart than the cloth's top
+/* docs/driving.md: recorded corners a little farther apart than the cloth's top
  * edge (marker noise on a taut edge) are pulled together and the
  * simulation meets a tight tolerance, with the pull reported; corners 5 %
  * too far apart are refused, naming the frame and the distance. */

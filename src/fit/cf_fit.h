@@ -13,8 +13,7 @@
  *   are metres.
  * - Missing markers (NaN) are excluded from the errors of the frames where
  *   they are missing (Remark 4.2.3); controlled corners must have no gaps
- *   (ingestion interpolates them, Remark 4.3.3;
- *   docs/design.md §6).
+ *   (ingestion interpolates them, docs/design.md §6).
  */
 #ifndef CF_FIT_H
 #define CF_FIT_H

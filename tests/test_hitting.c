@@ -1,5 +1,5 @@
 /* test_hitting.c — a recording with a stick, fitted with its contacts
- * (issue 14 acceptance 5, second half; thesis §4.3.2), through the commands
+ * (thesis §4.3.2), through the commands
  * a researcher runs: `clothfit synth` (motion = hitting) makes the
  * recording with the stick's endpoint markers, `ingest motive --meta`
  * carries them into /stick, and every fit simulation has the stick.

@@ -174,6 +174,9 @@ static int run_fit(fit_args *a, cf_fit_input *in, cf_res_rec *rec) {
     view.has_fit = 0;
     cf_results v = run_view(a, &view);
     cf_cli_warn_failures("fit", &v, NULL);
+    /* the whole list: err.msg may cut it */
+    return cf_cli_fail("fit", "%s: no finite optimum: the simulation fails at every start tried: %s", in->path,
+                       a->info.tried);
   }
   return cf_cli_fail("fit", "%s", err.msg);
 }

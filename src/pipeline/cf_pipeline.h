@@ -49,7 +49,7 @@ typedef struct {
   int n, per_rho;
 } cf_pipeline_grid;
 /* The default grid for axis 'd' (delta: rho * 0.05..1, 15 points) or 'a'
- * (alpha: rho * 0.05..4, 16 points); SPEC §8. */
+ * (alpha: rho * 0.05..4, 16 points); docs/design.md §8. */
 cf_pipeline_grid cf_pipeline_grid_default(char axis);
 /* The axis for density rho, malloc'ed [g->n] (NULL: out of memory). */
 double *cf_pipeline_axis(const cf_pipeline_grid *g, double rho);
@@ -92,10 +92,11 @@ void cf_pipeline_inputs_free(cf_fit_input *in, int n);
 void cf_pipeline_window_frames(const cf_fit_input *in, double a, double b, int *t0, int *t1);
 
 /* ------------------------------------------------------------------- tasks */
-/* The task model of the sweeping steps (SPEC §9): grid points numbered
- * across a run's recordings, a journal beside the results file that makes
- * the run crash-safe (a rerun resumes; restart discards it), and shards
- * "I/N" (only the tasks with id % N == I run; cf_shards_merge joins them). */
+/* The task model of the sweeping steps (docs/design.md §9, docs/cluster.md):
+ * grid points numbered across a run's recordings, a journal beside the
+ * results file that makes the run crash-safe (a rerun resumes; restart
+ * discards it), and shards "I/N" (only the tasks with id % N == I run;
+ * cf_shards_merge joins them). */
 typedef struct {
   const char *out;   /* the results file (NULL: no journal) */
   const char *shard; /* "I/N" or NULL */
@@ -235,7 +236,7 @@ typedef struct {
   int all_failed;        /* the simulation failed at every start (CF_ENOCONV) */
   double d0, a0;         /* the start that was used */
   char starts[64];       /* the starts tried, blank-separated */
-  char tried[1200];      /* the starts that failed and why */
+  char tried[1200];      /* the starts that failed and why (whole: an error message may cut it) */
 } cf_pipeline_fit_info;
 /* Fit in (with in->fit_mu, mu too, from in->fixed.mu) into rec; tasks
  * (may be NULL): the journal of the grid, the fit and the stencil.  With

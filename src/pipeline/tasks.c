@@ -1,4 +1,6 @@
-/* tasks.c — the task model of the sweeping steps (SPEC §9): task ids, the journal that makes a sweep crash-safe, and shards.
+/* tasks.c — the task model of the sweeping steps (docs/design.md §9,
+ * docs/cluster.md): task ids, the journal that makes a sweep crash-safe,
+ * and shards.
  *
  * A command's tasks are its grid points, recording after recording in
  * command-line order: task id = (points of the recordings before) + grid

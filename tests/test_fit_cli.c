@@ -486,7 +486,7 @@ static void fit_recovers(const char *rec, int T, const char *start) {
         "%s", j);
   /* the default grid holds the truth inside; a given start has no grid */
   CHECK(strstr(j, start ? "\"on_grid_edge\":null" : "\"on_grid_edge\":false"), "%s", j);
-  /* the fitting defaults (fit_cli.h): kappa 1e-3, tol 1e-4 */
+  /* the fitting defaults (cf_pipeline_model_default): kappa 1e-3, tol 1e-4 */
   CHECK(cf_test_json_num(j, "kappa") == 1e-3 && cf_test_json_num(j, "beta") == 0 && cf_test_json_num(j, "tol") == 1e-4 &&
             strstr(o, "model             kappa 0.001, beta 0, tol 0.0001, max_iter 50"),
         "default settings: %s", j);

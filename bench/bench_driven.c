@@ -1,6 +1,6 @@
 /* bench_driven — the speed of one driven simulation of a recording, the unit
- * of work of every fitting command (issue 16: "speed of one simulation at
- * tight tolerances").  Simulates REC.h5 over the whole recording at
+ * of work of every fitting command (docs/cluster.md, "Speed of one
+ * simulation").  Simulates REC.h5 over the whole recording at
  * (delta, alpha) N times and prints the best wall time per simulation and
  * per step, with the projection's counts (steps, substeps, iterations,
  * factorizations), at the fitting commands' settings unless given.

@@ -1,8 +1,8 @@
-/* bench_needles — the sharp points' broad phase at scale (issue 14;
- * docs/contacts.md, "Needles"): an A2 sheet of NX x NY nodes over the
- * needles (3.16) with c1 = C1 (tips every 2 pi / C1 m; c1 c2 = 1.5, the
- * thesis', so the tips stand 3.3 cm below the sheet), the tips within a
- * FIELD x FIELD m square (centred under the sheet) sharp points.
+/* bench_needles — the sharp points' broad phase at scale (docs/contacts.md,
+ * "Needles"): an A2 sheet of NX x NY nodes over the needles (3.16) with
+ * c1 = C1 (tips every 2 pi / C1 m; c1 c2 = 1.5, the thesis', so the tips
+ * stand 3.3 cm below the sheet), the tips within a FIELD x FIELD m square
+ * (centred under the sheet) sharp points.
  *
  * MODE 0: STEPS steps of 10 ms of the sheet dropped on them with the broad
  * phase (contact_points.c); 1: the same with every tip against every

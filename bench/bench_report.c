@@ -1,6 +1,6 @@
 /* bench_report.c — the time of `clothfit report` on a 32-recording study
- * (issue 13, acceptance 5: under 30 s on 2 cores, the study itself
- * excluded).
+ * (target: under 30 s on 2 cores, the study itself excluded;
+ * docs/report.md, "Speed").
  *
  *   bench_report CLOTHFIT_EXE [--recordings N] [--frames T] [--markers 0|1] [--repeat R] [--workers W]
  *                [--keep DIR]

@@ -1,7 +1,7 @@
-/* bench_selfcoll — the self-collision broad phase at scale (SPEC §5: "must
- * scale to 10^4 nodes"): an N x N quad sheet (1 m) crumpled by a seeded
- * smooth displacement field, moved by a small random step; prints the wall
- * time of one cf_selfcoll_detect (thickness 2 mm, omega 0.5) and of one
+/* bench_selfcoll — the self-collision broad phase at scale (docs/design.md
+ * §5: it must scale to 10^4 nodes): an N x N quad sheet (1 m) crumpled by a
+ * seeded smooth displacement field, moved by a small random step; prints the
+ * wall time of one cf_selfcoll_detect (thickness 2 mm, omega 0.5) and of one
  * exact self-intersection count, for N = 25, 50, 100 (625 to 10^4 nodes).
  *   build/bench/bench_selfcoll */
 #include <math.h>

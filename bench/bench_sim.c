@@ -1,4 +1,5 @@
-/* bench_sim.c — timings of the inextensible cloth simulator against SPEC §12.
+/* bench_sim.c — timings of the inextensible cloth simulator against the
+ * targets of docs/design.md §12.
  *
  *   bench_sim [--repeat R] [--reuse 0|1] [--predictor 0|1] [--max-iter N] [--quick] [--json]
  *
@@ -11,19 +12,19 @@
  *    per setting of cf_params.reuse_factor (both by default); median and
  *    minimum wall time are compared with the §12 target (<= 100 ms, stretch
  *    <= 50 ms).  "vs Py ref" divides a fixed reference by the median: the
- *    authors' Python simulator on the same shake, 0.76 s, as SPEC §12 quotes
- *    it (0.13 s per 40 x 40 step likewise).  Those are constants from the
- *    SPEC, timed when it was written on a machine it does not record (it
- *    says "here"), not measured by this program: the authors' Python
- *    simulator is not part of this project or installed on its machines,
- *    so it cannot be run beside this one, and the ratio may mix two
- *    machines.  Peak memory: ru_maxrss, and the
- *    ru_maxrss growth around the first simulation the process runs.
+ *    authors' Python simulator on the same shake, 0.76 s, as docs/design.md
+ *    §12 quotes it (0.13 s per 40 x 40 step likewise).  Those are constants,
+ *    timed when that design was written on a machine it does not record, not
+ *    measured by this program: the authors' Python simulator is not part of
+ *    this project or installed on its machines, so it cannot be run beside
+ *    this one, and the ratio may mix two machines.  Peak memory: ru_maxrss,
+ *    and the ru_maxrss growth around the first simulation the process runs.
  * 2. Per-step cost on n x n node grids of the same sheet (n = 10, 20, 40, 80;
  *    §12: 40 x 40 = 1600 nodes <= 15 ms per step), shaken the same way, with
  *    a deterministic 1 mm out-of-plane (y) perturbation of the initial nodes:
- *    exactly planar large sheets are the singular case of §4 and converge
- *    slowly.  A failing simulation is reported and the next size runs.
+ *    exactly planar large sheets are the singular case of docs/design.md §4
+ *    and converge slowly.  A failing simulation is reported and the next size
+ *    runs.
  *    ms/step is over all steps (100, 100, 200, 60); "steady" over the steps
  *    after the first 50 (10x10 to 40x40; 20 for 80x80), without the start's
  *    transient.
@@ -54,14 +55,14 @@
 
 #define TARGET_A2_MS 100.0
 #define STRETCH_A2_MS 50.0
-/* The authors' Python simulator: fixed reference figures from SPEC §12,
+/* The authors' Python simulator: fixed reference figures from docs/design.md §12,
  * not measured here (see the header). */
 #define PYTHON_A2_MS 760.0
 #define TARGET_40_MS 15.0
 #define PYTHON_40_MS 130.0
 #define TARGET_MEM_MB 50.0
 #define PYTHON_REF_SOURCE                                                                              \
-  "SPEC §12 constants (authors' Python simulator, timed when the SPEC was written, on a machine it " \
+  "docs/design.md §12 constants (authors' Python simulator, timed when that design was written, on a machine it " \
   "does not record; not measured by this run)"
 
 static double now(void) {
@@ -400,7 +401,7 @@ int main(int argc, char **argv) {
   }
 
   /* ----------------------------------------------------------- table */
-  printf("clothfit bench_sim — SPEC §12 (%ld-core machine, CHOLMOD nested OpenMP off), tol %g, max_iter %d, "
+  printf("clothfit bench_sim — docs/design.md §12 (%ld-core machine, CHOLMOD nested OpenMP off), tol %g, max_iter %d, "
          "predictor %d\n\n", sysconf(_SC_NPROCESSORS_ONLN), base.tol, base.max_iter, base.predictor);
   printf("1. DIN A2 shake: %dx%d nodes (%dx%d quads, %d constraint rows), 2 kinematic top corners,\n"
          "   shake A = %.3f m, f = %.1f Hz across the sheet, %d steps x dt %.2f s = %.0f s;\n"
@@ -455,7 +456,7 @@ int main(int argc, char **argv) {
     else printf("%14s  %9s  ", "-", "-");
     if (r->rc) printf("FAILED: %s", r->msg);
     else if (sz[k].n == 40)
-      printf("target <= %.0f ms: %s (Python ref %.0f ms, SPEC §12, not measured here)", TARGET_40_MS,
+      printf("target <= %.0f ms: %s (Python ref %.0f ms, docs/design.md §12, not measured here)", TARGET_40_MS,
              ms <= TARGET_40_MS ? "PASS" : sms >= 0 && sms <= TARGET_40_MS ? "steady PASS" : "FAIL", PYTHON_40_MS);
     putchar('\n');
     if (r->rc == 0 && ms > 0) {

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# `clothfit compare` on one A2 recording (issue 15, acceptance 5; thesis
-# Table 4.3): the bundled polyester-A2-shake-fast-I (6 s at 100 Hz, the 7 x 9
-# fitting mesh) ingested, then the four cloth models fitted on its first
-# half (grid start, Nelder-Mead) and tested on the second, on 2 worker
+# `clothfit compare` on one A2 recording (thesis Table 4.3; docs/models.md,
+# "Speed"): the bundled polyester-A2-shake-fast-I (6 s at 100 Hz, the 7 x 9
+# fitting mesh) ingested, then the four cloth models fitted on its first half
+# (grid start, Nelder-Mead) and tested on the second, on 2 worker
 # processes.  Prints the comparison's table, the wall time of the whole
 # command, each model's time per simulation of the recording (the table's
-# time_s: to the end of the testing window) next to the thesis' (per 14 s
-# on their machine: inextensible 2.10 s, quasi-inextensible 2.20, elastic
-# 1.16, mass-spring 1.30), and PASS when the command takes under 60 s;
-# exits 1 otherwise.
+# time_s: to the end of the testing window) next to the thesis' (per 14 s on
+# their machine: inextensible 2.10 s, quasi-inextensible 2.20, elastic 1.16,
+# mass-spring 1.30), and PASS when the command takes under 60 s; exits 1
+# otherwise.
 #   bench/compare.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."

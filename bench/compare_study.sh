@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `clothfit compare` on every shake recording of the bundled study (issue 15,
-# acceptance 3's last clause: the inextensible model, which made them, should
-# have the lowest testing error on each).  Ingests datasets/aero-mini's shake
+# `clothfit compare` on every shake recording of the bundled study (the
+# inextensible model, which made them, should have the lowest testing error on
+# each; docs/models.md measures it).  Ingests datasets/aero-mini's shake
 # recordings, compares the four cloth models on each (grid start, fitted on
 # the first half, tested on the second) and prints one markdown row per
 # recording (testing error in cm, the lowest in bold) and how many each model

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# `clothfit fit REC.h5` with no options on the bundled shake recordings
-# (issue 12, acceptance 4: delta and alpha within 20 % of the truth on all
-# 16).  Each recording is ingested as `clothfit experiment aero` does, then
-# fitted with the command's defaults (grid start, Nelder-Mead, confidence;
-# the fitting settings kappa 1e-3, tol 1e-4) on all cores.  Prints per
-# recording the fit, the truth, the deviations, the fit's 95 % interval
-# for alpha (* when it holds the truth; "not identifiable" when the fit is
-# flagged so) and the wall seconds; then how many
-# are within 20 %; exits 1 if any is not.  Extra arguments go to
-# every fit (e.g. --kappa 0 --tol 1e-3, the simulator's own settings):
+# `clothfit fit REC.h5` with no options on the bundled shake recordings (the
+# aim: delta and alpha within 20 % of the truth on all 16; docs/simulator.md,
+# "Model parameters held fixed by the fitting commands").  Each recording is
+# ingested as `clothfit experiment aero` does, then fitted with the command's
+# defaults (grid start, Nelder-Mead, confidence; the fitting settings kappa
+# 1e-3, tol 1e-4) on all cores.  Prints per recording the fit, the truth, the
+# deviations, the fit's 95 % interval for alpha (* when it holds the truth;
+# "not identifiable" when the fit is flagged so) and the wall seconds; then
+# how many are within 20 %; exits 1 if any is not.  Extra arguments go to every
+# fit (e.g. --kappa 0 --tol 1e-3, the simulator's own settings):
 #   bench/fit_defaults.sh [BUILD_DIR] [FIT OPTIONS...]
 set -euo pipefail
 cd "$(dirname "$0")/.."

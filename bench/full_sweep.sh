@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The full study's sweep (issue 16, acceptance 6: <= 10 min on 2 cores): the 64
-# recordings of 15 s of thesis Tables A.1/A.2 (scripts/make-dataset.sh aero-full),
-# each ingested as `clothfit experiment aero` does, swept over the default 240-point
-# (delta, alpha) grid at the settings recommended for fitting (the fitting commands'
-# defaults, kappa 1e-3, tol 1e-4) with --prune on all cores.  Prints the wall time of
-# the sweep alone (generation and ingestion excluded) and the optima, checked against
-# the truths of the recordings' sidecars (how many within 20 % in delta and alpha).
+# The full study's sweep (target: <= 10 min on 2 cores, docs/design.md §12): the 64
+# recordings of 15 s of thesis Tables A.1/A.2 (scripts/make-dataset.sh aero-full), each
+# ingested as `clothfit experiment aero` does, swept over the default 240-point (delta,
+# alpha) grid at the settings recommended for fitting (the fitting commands' defaults,
+# kappa 1e-3, tol 1e-4) with --prune on all cores.  Prints the wall time of the sweep
+# alone (generation and ingestion excluded) and the optima, checked against the truths
+# of the recordings' sidecars (how many within 20 % in delta and alpha).
 #   bench/full_sweep.sh [BUILD_DIR [WORK_DIR]]
 # WORK_DIR (default: a temporary folder, removed at the end) keeps the generated
 # recordings for another run: they are generated only when WORK_DIR/recordings is

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The hitting scenario's speed (issue 14, acceptance 6; thesis Table 4.8):
+# The hitting scenario's speed (thesis Table 4.8; docs/contacts.md, "The stick"):
 # a 15 s synthetic hitting recording (datasets/contacts/configs/
 # polyester-A2-hitting-fast-I.ini, 4 hits, made at 120 Hz on the finer
 # synthetic mesh and ingested at 100 Hz) simulated on the 7 x 9 fitting mesh

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ingestion speed (issue 3, acceptance 6; target < 0.2 s): a 15 s, 20-marker,
+# Ingestion speed (target < 0.2 s): a 15 s, 20-marker,
 # 120 Hz Motive export (made by `clothfit synth`: A2 lattice with noise, gaps,
 # fragments and ghosts) ingested with marker processing, resampled to 0.01 s.
 # Prints the best of 5 wall times.   bench/ingest.sh [BUILD_DIR]

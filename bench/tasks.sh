@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Throughput and overhead of the sweep's task runners (issue 16, acceptance 6).
+# Throughput and overhead of the sweep's task runners (docs/cluster.md).
 #   bench/tasks.sh [BUILD_DIR]
 # On one bundled recording (wool-A3-shake-fast-I, ingested as `experiment aero` does):
 #  1. tasks/s of an 8 x 8 sweep (64 simulations of the whole recording) on 1 process

@@ -20,7 +20,7 @@ enum {
   CF_ESOLVER = 5,    /* sparse factorization failed */
   CF_EIO = 6,        /* file input/output (used by src/io) */
   CF_EFORMAT = 7,    /* malformed input file (used by src/io) */
-  CF_ENOTRUN = 8     /* a task left to another shard of a sweep (SPEC §9) */
+  CF_ENOTRUN = 8     /* a task left to another shard of a sweep (docs/design.md §9) */
 };
 
 typedef struct {

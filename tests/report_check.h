@@ -1,5 +1,5 @@
 /* report_check.h — checks of a written report shared by test_report and
- * test_report_browser (issue 13, acceptance 2 and 3): the images' formats
+ * test_report_browser: the images' formats
  * and pixel sizes, the links of index.html, PNG decoding. */
 #ifndef CF_REPORT_CHECK_H
 #define CF_REPORT_CHECK_H

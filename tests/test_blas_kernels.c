@@ -1,6 +1,6 @@
 /* test_blas_kernels.c — a fit's simulations do not depend on the BLAS
- * kernels of the machine that runs them (issue 16: "results do not depend
- * on who ran a task", on a cluster whose nodes differ).
+ * kernels of the machine that runs them (results must not depend on who
+ * ran a task, on a cluster whose nodes differ; docs/cluster.md).
  *
  * Debian's OpenBLAS picks its kernels by CPU at run time (OPENBLAS_CORETYPE
  * overrides the choice), and its kernels round differently: through

@@ -1,4 +1,4 @@
-/* test_cli_errors.c — `clothfit simulate` on bad input (SPEC §2: exit 0
+/* test_cli_errors.c — `clothfit simulate` on bad input (docs/design.md §2: exit 0
  * only on success; cf_io.h: errors name the file, the line or field, and
  * what was expected; writes are atomic).
  *

@@ -1,5 +1,5 @@
 /* test_compare.c — the four cloth models of thesis Table 4.3 tell their own
- * recordings apart (issue 15, acceptance 3): for each model, two recordings
+ * recordings apart (docs/models.md): for each model, two recordings
  * made by it (an A2 sheet of 5 x 4 markers, its top corners shaken along
  * an oblique horizontal axis for 2 s, 0.1 mm marker noise; the fitting
  * mesh, step and kappa, so the model contains the truth), each with its own

@@ -1,5 +1,5 @@
-/* test_confidence.c — fit confidence is calibrated (issue 15, point 5 and
- * acceptance 4): 20 recordings made by the fitting model itself (an A2
+/* test_confidence.c — fit confidence is calibrated (docs/confidence.md):
+ * 20 recordings made by the fitting model itself (an A2
  * sheet shaken at its top corners, 4 s), each with its own marker-noise
  * seed and a true (delta, alpha) drawn uniformly off the default grid's
  * points (delta in rho * [0.2, 0.8], alpha in rho * [0.5, 3.5]); each is

@@ -1,5 +1,5 @@
-/* test_contact.c — obstacles and the contact projection (SPEC §5, thesis
- * §3.2-§3.5, issue 14's first milestone).
+/* test_contact.c — obstacles and the contact projection (thesis
+ * §3.2-§3.5; docs/design.md §5).
  *
  * 1. Every obstacle kind: the outward normal is the gradient of the signed
  *    distance (central differences, 1e-6) at random points, inside and out;
@@ -292,7 +292,7 @@ static void test_sphere(void) {
 }
 
 /* 5: a sheet dropped on a sphere that rotates about the vertical axis
- * (thesis §3.6.2, issue 14 acceptance 3): friction drags it in the
+ * (thesis §3.6.2): friction drags it in the
  * direction of rotation: after 1 s its mean angular velocity about the axis
  * (sum m r x v / sum m r^2, z components) is positive, at least 50 % of the
  * sphere's; opposite rotation, opposite sign (the same run mirrored). */

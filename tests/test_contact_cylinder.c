@@ -1,5 +1,5 @@
 /* test_contact_cylinder.c — friction where few contact nodes hold much
- * cloth (issue 14 acceptance 2, after thesis §3.6.1, whose cylinder size is
+ * cloth (after thesis §3.6.1, whose cylinder size is
  * not given): a 13x13 quad sheet of 1.3 m, rotated 20° about z, dropped on
  * a horizontal cylinder (radius 0.25 m, top at 1.4 m, axis along y) 0.3 m
  * off its centre, a floor below.  A capstan estimate (tension ratio ~2.7

@@ -1,5 +1,5 @@
 /* test_contact_friction.c — Coulomb friction in the contact projection
- * (thesis §3.2 (3.2), §3.4 (3.4); issue 14 acceptance 2, the inclined
+ * (thesis §3.2 (3.2), §3.4 (3.4); the inclined
  * plane): a free A2 sheet (7x9 quads) laid at rest on a plane inclined by
  * theta, mu = 0.5, simulated 1 s.  Static below tan theta = mu, sliding
  * above: with tan theta = 0.9 mu the sheet moves less than 1 mm down the

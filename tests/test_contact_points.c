@@ -1,5 +1,5 @@
-/* test_contact_points.c — the broad phase of the sharp points (issue 14:
- * "a broad phase that scales"; contact_points.c): which (point, triangle)
+/* test_contact_points.c — the broad phase of the sharp points (one that
+ * scales with the mesh; contact_points.c): which (point, triangle)
  * pairs the projection carries.
  *
  * 1. cf_points_near against brute force, over random configurations (a

@@ -1,5 +1,5 @@
 /* test_contact_qp.c — the active set against the interior-point baseline
- * (issue 14 acceptance 4; thesis §3.5, Table 4.8).
+ * (thesis §3.5, Table 4.8).
  *
  * 1. Recorded QPs: five contact scenarios run with the active set (a 7×9 A2
  *    sheet dropped on a table; dropped on a sphere above a floor; laid on a

@@ -1,4 +1,4 @@
-/* test_contact_stick.c — thin and sharp obstacles (SPEC §5; issue 14): the
+/* test_contact_stick.c — thin and sharp obstacles (docs/design.md §5): the
  * stick of the hitting experiments (thesis §4.3.2), a capsule kept outside
  * every node, edge and face of the cloth, and the needles of §3.6.3.
  *
@@ -381,8 +381,8 @@ static needles_result drop_on_needles(const cf_obstacle *o, int self, const char
  * vertical and H = 0; a sheet dropped on them with self-collisions keeps
  * every node at H >= 0 (distance τ0 − ε1), no tip pierces it (no triangle
  * meets the segment from a tip 5 cm down its needle), and it never
- * intersects itself (exact edge-triangle tests at every step; issue 14
- * acceptance 1); without self-collisions it folds through itself between
+ * intersects itself (exact edge-triangle tests at every step); without
+ * self-collisions it folds through itself between
  * the needles (so that check can fail), and the same needles without sharp
  * points (an empty field) let the tips through. */
 static void test_needles(void) {

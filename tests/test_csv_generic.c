@@ -215,7 +215,7 @@ static void test_ingest(const char *exe, const char *dir) {
   remove(csv), remove(meta), remove(out);
 }
 
-/* The table of a recording (/table; issue 14): from --meta or the options,
+/* The table of a recording (/table): from --meta or the options,
  * in the file and in inspect; half a table, a reversed extent, a malformed
  * meta key and a malformed /table are one-line errors, and no file is
  * written. */

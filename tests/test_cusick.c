@@ -1,4 +1,4 @@
-/* Cusick's drape test (thesis §2.7.2, issue 2 acceptance 5): a flat ring
+/* Cusick's drape test (thesis §2.7.2): a flat ring
  * 9-15 cm with its inner circle fixed drapes under gravity; the drape
  * coefficient DC = (projected area of the draped ring) / (flat ring area)
  * (2.22).  Acceptance: DC rises strictly with kappa in {0.005, 0.025, 0.05},
@@ -43,7 +43,7 @@
  * Tried without success on the inextensible model (kappa = 0.005,
  * 768 / 1200 nodes, ks = 0): the Laplacian rows of the held nodes in the
  * bending matrix as well as the interior ones (a clamp instead of a
- * hinge): 30.9 / 37.9 %; the full S^T M^-1 S of SPEC §4 (all rows): 28.7 /
+ * hinge): 30.9 / 37.9 %; the full S^T M^-1 S of thesis §2.5 (all rows): 28.7 /
  * 36.4 %, with the free hem crushed (edge strains 37 / 77 %).  Earlier, by
  * the previous version of this test: the interior rows with the boundary
  * nodes' mass (+5-6 pp on both meshes), the ring meshes (7 x 120 and

@@ -1,4 +1,4 @@
-/* test_determinism.c — simulations are bitwise reproducible (SPEC §2, §9:
+/* test_determinism.c — simulations are bitwise reproducible (docs/design.md §9:
  * sweeps and regressions compare runs).
  *
  * 1. Library: the A2 shake scenario (7x9 hanging quads, top corners shaken

@@ -2,7 +2,7 @@
  * mesh exactly (e = 0 at the true parameters), grows its error away from
  * them, prunes exactly, reports failures as +inf, and rejects recordings
  * whose first frame or controlled corners are missing; corners stretched
- * beyond the cloth's top edge (issue 18) are pulled together or refused.
+ * beyond the cloth's top edge (docs/driving.md) are pulled together or refused.
  * A window's evaluation stops at its end; pruned sweeps keep the optimum.
  * A finer mesh (--split) reproduces recordings made on it. */
 #include <math.h>
@@ -97,7 +97,7 @@ static void sweep_prunes_exactly(const cf_fit_target *tg, const cf_params *base)
   cf_sweep_result_free(&ref);
 }
 
-/* Issue 18: recorded corners a little farther apart than the cloth's top
+/* docs/driving.md: recorded corners a little farther apart than the cloth's top
  * edge (marker noise on a taut edge) are pulled together and the
  * simulation meets a tight tolerance, with the pull reported; corners 5 %
  * too far apart are refused, naming the frame and the distance. */

@@ -4,7 +4,7 @@
  * pulled apart (no simulation can follow it: every failed grid point is
  * reported on stderr, counted in the JSON and kept in the results file, the
  * recording is left out of the study and the command exits with status 1
- * naming it, issue 18), written as Motive 1.21 CSV files
+ * naming it; docs/driving.md), written as Motive 1.21 CSV files
  * (Y-up, metres, markers in reverse lattice order) with the sidecars of
  * `clothfit synth` (NAME.meta.ini; for one recording only NAME.truth.ini,
  * whose [meta] is read and its other sections skipped).  The command must
@@ -124,7 +124,7 @@ static void check_results(const char *out) {
     for (int j = 0; j < N; j++)
       if (!strcmp(study[j].name, c->name)) s = &study[j];
     if (s == &study[N - 1]) { /* no simulation can follow it: no optimum, no fit, and the others go on; the
-                                 reason names the frame where the corners are too far apart (issue 18) */
+                                 reason names the frame where the corners are too far apart */
       CHECK(c->has_sweep && c->sweep.best == -1 && !c->has_fit && strstr(c->sweep.reason[0], "frame 20 ") &&
             strstr(c->sweep.reason[0], "controlled corners are"), "broken: %s", c->has_sweep ? c->sweep.reason[0] : "");
       int kept = 0; /* the failed-point map: every point's status and reason */
@@ -242,7 +242,7 @@ static int kill_when(char **argv, const char *journal, int kind, int count, int 
   return killed ? held : -1;
 }
 
-/* Crash safety of the whole study (issue 16): killed with SIGKILL once its
+/* Crash safety of the whole study (docs/cluster.md): killed with SIGKILL once its
  * journal holds a first Nelder-Mead fit (phase 0: during the refinements),
  * or 4 regression simulations (phase 1: so grid points, fits and stencils
  * too), then run again, it resumes every task the journal held (JSON

@@ -1,11 +1,11 @@
-/* test_fit_cli.c — the fitting commands (issue 4's command layer) on
+/* test_fit_cli.c — the fitting commands on
  * synthetic recordings made by the model itself (synthrec.h):
  *   - the adapter HDF5 recording -> cf_fit_target (lattice markers, weights,
  *     controlled corners, rho, dt, S, V) and its one-line errors;
  *   - the results file: write -> read gives back every field;
  *   - `fit --json` recovers (delta, alpha) within 5 % on a 4 s recording
  *     (from a start 20 % off; with --grid also from the default grid start,
- *     the physics suite) with the keys of SPEC §2, and stores the same
+ *     the physics suite) with the keys of docs/design.md §2, and stores the same
  *     optimum in -o, with 95 % intervals around it (narrower than +-50 %,
  *     identifiable) in the text, the JSON and the file;
  *   - `sweep`, `sensitivity`, `predict --optima` on one results file;
@@ -14,14 +14,14 @@
  *     (files without them read as the defaults); `regress` refuses optima
  *     found with other settings;
  *   - `predict --S --V --rho` gives what cf_formula_predict gives, at Table 4.9's rows;
- *   - `inspect RESULTS.h5` (issue 12): the text names the recordings and
+ *   - `inspect RESULTS.h5`: the text names the recordings and
  *     their best grid points, the JSON holds what the file holds (sweep
  *     grid, best point, failed/pruned counts, fit and its settings,
  *     regression, provenance), on the round trip's file and on files made
  *     by sweep, sensitivity and fit;
  *   - bad input: one line on stderr naming the problem, nothing on stdout,
  *     no output file left;
- *   - failed simulations are loud (issue 18): on a 60-frame recording with
+ *   - failed simulations are loud: on a 60-frame recording with
  *     --max-iter 2 about half of a 4 x 4 sweep fails; the warnings on stderr,
  *     the counts in --json and the failed-point map in -o agree; `fit` from a
  *     failed point falls back to the grid optimum and counts its failed
@@ -454,7 +454,7 @@ static void cli_errors(const char *rec, const char *nolat) {
 
 static const char *fit_keys[] = {"delta", "alpha", "mu", "mean_error_cm", "mean_std_cm", "method", "evaluations"};
 
-/* `fit --json` recovers the truth within 5 %, with the keys of SPEC §2,
+/* `fit --json` recovers the truth within 5 %, with the keys of docs/design.md §2,
  * and -o holds the same optimum and its per-frame errors. */
 static void fit_recovers(const char *rec, int T, const char *start) {
   char res[512], *o = NULL, *e = NULL;
@@ -474,7 +474,7 @@ static void fit_recovers(const char *rec, int T, const char *start) {
         "%s", j);
   /* the default grid holds the truth inside; a given start has no grid */
   CHECK(cf_test_json_is(j, "on_grid_edge", start ? "null" : "false"), "%s", j);
-  /* the fitting defaults (fit_cli.h): kappa 1e-3, tol 1e-4 */
+  /* the fitting defaults (cf_pipeline_model_default): kappa 1e-3, tol 1e-4 */
   CHECK(cf_test_json_num(j, "kappa") == 1e-3 && cf_test_json_num(j, "beta") == 0 && cf_test_json_num(j, "tol") == 1e-4 &&
             strstr(o, "model             kappa 0.001, beta 0, tol 0.0001, max_iter 50"),
         "default settings: %s", j);
@@ -486,7 +486,7 @@ static void fit_recovers(const char *rec, int T, const char *start) {
     CHECK(c->has_fit && fabs(c->fit.x[0] - d) < 1e-8 && fabs(c->fit.x[1] - a) < 1e-8, "stored optimum differs");
     CHECK(c->has_series && c->series.T == T && c->has_sweep == !start, "series / sweep");
     CHECK(fabs(c->fit.e_all - cf_test_json_num(j, "mean_error_cm")) < 1e-8, "stored error differs");
-    /* how sure (issue 15): an interval around the fit on each parameter, a
+    /* how sure (docs/confidence.md): an interval around the fit on each parameter, a
      * clean shake is identifiable, the file holds what the JSON says */
     const cf_res_conf *cf = &c->fit.conf;
     CHECK(cf->done && cf->identifiable == 1 && cf_test_json_is(j, "identifiable", "true") && strstr(o, "confidence "),
@@ -605,7 +605,7 @@ static void fit_model(const char *rec) {
 
 /* A grid whose lowest delta is the truth and whose alpha axis ends at it:
  * the optimum sits on two edges, and sweep says which way to widen each
- * grid (issue 12 point 4; `fit` from its grid start is checked with the
+ * grid (`fit` from its grid start is checked with the
  * default grid in fit_recovers, from a given start it has no grid). */
 static void grid_edge(const char *rec) {
   char *o = NULL, *e = NULL;

@@ -1,4 +1,4 @@
-/* The a-priori formulas (thesis §4.2.3, SPEC §8).
+/* The a-priori formulas (thesis §4.2.3, docs/design.md §8).
  *
  * Table 4.6 (repetition I) is transcribed exactly into cf_formula_thesis_rep1
  * (checked digit for digit).  Table 4.9 lists, for the four A2 hitting

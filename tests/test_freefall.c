@@ -1,5 +1,5 @@
-/* test_freefall.c — the time integrator against closed forms (SPEC §4
- * "Unconstrained step", "Fast projection", "Planar states are singular").
+/* test_freefall.c — the time integrator against closed forms (thesis §2.6,
+ * §2.6.1; planar states: docs/design.md §4).
  *
  * A free flat sheet (no kinematic nodes, kappa = beta = 0) falls as a rigid
  * body: translations do not change C, so the projection must leave the

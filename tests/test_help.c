@@ -1,4 +1,4 @@
-/* test_help.c — `clothfit help` (issue 12): the command list, and for every
+/* test_help.c — `clothfit help`: the command list, and for every
  * command `clothfit help COMMAND` prints exactly what `clothfit COMMAND
  * --help` prints (exit 0, nothing on stderr); `clothfit help nosuch` fails
  * with one line on stderr; and docs/commands.md is exactly what

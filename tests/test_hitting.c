@@ -1,5 +1,5 @@
 /* test_hitting.c — a recording with a stick, fitted with its contacts
- * (issue 14 acceptance 5, second half; thesis §4.3.2), through the commands
+ * (thesis §4.3.2), through the commands
  * a researcher runs: `clothfit synth` (motion = hitting) makes the
  * recording with the stick's endpoint markers, `ingest motive --meta`
  * carries them into /stick, and every fit simulation has the stick.
@@ -110,7 +110,7 @@ static void check_recording(int seed, char *h5_first, size_t size) {
   CHECK(dev <= 2e-3, "seed %d: /stick off the synthetic stick by %.3g m", seed, dev);
   cf_fit_point pt = in.fixed;
   truth(seed, &pt.delta, &pt.alpha);
-  pt.kappa = 1e-3, in.base.tol = 1e-4; /* the fitting commands' defaults (fit_cli.h) */
+  pt.kappa = 1e-3, in.base.tol = 1e-4; /* the fitting defaults (cf_pipeline_model_default) */
   double *contacts = malloc(sizeof(double) * T);
   double with = simulate(&in, &in.tg, &pt, contacts);
   cf_fit_target bare = in.tg;

@@ -1,4 +1,4 @@
-/* test_jacobian.c — the inextensibility constraints C (SPEC §4, (2.7),
+/* test_jacobian.c — the inextensibility constraints C (thesis §2.4, (2.7),
  * (2.11)-(2.16)):
  * - the analytic Jacobian (cf_model_jacobian_dense) equals central finite
  *   differences of cf_model_eval on randomly deformed quad, triangle and
@@ -174,7 +174,7 @@ static void check_row_counts(void) {
   CHECK(nk[CF_ROW_E] == 35, "7x9: %d E rows, expected 35", nk[CF_ROW_E]);
   CHECK(nk[CF_ROW_F] == 39, "7x9: %d F rows, expected 35 + 4 corners", nk[CF_ROW_F]);
   CHECK(nk[CF_ROW_G] == 35, "7x9: %d G rows, expected 35", nk[CF_ROW_G]);
-  /* the edge rows' scales are the squared rest lengths (SPEC §4: c = l^2) */
+  /* the edge rows' scales are the squared rest lengths (docs/design.md §4: c = l^2) */
   double dev = 0;
   for (int r = 0; r < nr; r++)
     if (cf_model_row_kind(md, r) == CF_ROW_EDGE) {

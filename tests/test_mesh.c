@@ -1,4 +1,4 @@
-/* test_mesh.c — mesh generators and mesh utilities (SPEC §4 "Mesh", "Mass"):
+/* test_mesh.c — mesh generators and mesh utilities (docs/design.md §4):
  * node/element/boundary/corner counts of every generator, total lumped mass
  * = area (exact for planar bilinear quads and linear triangles, so compared
  * to the exact polygon area), marker-lattice refinement, the validation in
@@ -267,7 +267,7 @@ static void lattice_split(int split) {
 
 static void test_lattice(void) {
   for (int split = 1; split <= CF_LATTICE_SPLIT_MAX; split++) lattice_split(split);
-  /* the 3x4 lattice refines to 5x7 with the default split (SPEC §4) */
+  /* the 3x4 lattice refines to 5x7 with the default split (thesis §4.2.2) */
   double mk[3 * 4 * 3];
   for (int j = 0; j < 12; j++) mk[3 * j] = 0.1 * (j % 4), mk[3 * j + 1] = 0, mk[3 * j + 2] = -0.1 * (j / 4);
   cf_mesh *m2 = cf_mesh_lattice_refine(3, 4, CF_LATTICE_SPLIT_DEFAULT, mk);

@@ -1,4 +1,4 @@
-/* Metrics of SPEC §7 against hand-computed values: the normalized M-norm
+/* Metrics of docs/design.md §7 against hand-computed values: the normalized M-norm
  * error with unequal weights, missing markers excluded, the spatial standard
  * deviation (population), dispersion, window means, lattice weights 1:2:4. */
 #include <math.h>

@@ -1,5 +1,5 @@
-/* test_mismatch.c — parameter recovery with model mismatch (issue 4,
- * acceptance 3) on recordings of the bundled study datasets/aero-mini:
+/* test_mismatch.c — parameter recovery with model mismatch
+ * on recordings of the bundled study datasets/aero-mini:
  * `clothfit synth` made them on a 4x finer mesh (A2: 13 x 17 nodes instead
  * of the fitting mesh's 7 x 9), with small bending and Rayleigh-on-K
  * damping (kappa = 1e-5, beta = 1e-4), the top corners held 1 % closer than
@@ -84,7 +84,7 @@ static void check_recording(const char *exe, const char *root, const char *name)
   double e_fit = cf_test_json_num(j, "recordings.0.error_cm");
   CHECK(st == 0 && isfinite(d) && isfinite(a) && isfinite(e_fit), "%s: experiment status %d: %s", name, st,
         e ? e : "");
-  /* a good fit is not flagged (issue 15: the shakes are identifiable) */
+  /* a good fit is not flagged (the shakes are identifiable) */
   CHECK(cf_test_json_is(j, "recordings.0.identifiable", "true"), "%s: fit flagged: %s", name, j);
   free(o), free(e);
 

@@ -310,7 +310,7 @@ static void test_h5_roundtrip(const char *path) {
   rmdir(dir);
 }
 
-/* ------------------------------------------ trimmed exports (issue 12) */
+/* ------------------------------------------------------ trimmed exports */
 /* Researchers cut takes to the part they need: the header lines of path
  * (through the 'Frame' row), then its data rows without the first `head`
  * and the last `tail`; with cut_last, the next row cut at a comma before

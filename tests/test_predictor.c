@@ -48,7 +48,7 @@ static int dense_solve(double *A, int n, double *b) {
 
 /* Reference projection; rows all of whose nodes are kinematic are dropped
  * and J M^-1 J^T gets the Tikhonov shift 1e-9 * mean diagonal, as in the
- * projection (SPEC §4: the least-norm correction on planar states). */
+ * projection (docs/design.md §4: the least-norm correction on planar states). */
 static void reference(const cf_model *md, const double *x, const double *invm, const double *v, double *out) {
   int nr = cf_model_nrows(md), nc = 3 * md->n;
   double *J = malloc(sizeof(double) * nr * nc), *A = calloc((size_t)nr * nr, sizeof(double));

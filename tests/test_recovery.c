@@ -1,5 +1,5 @@
-/* Parameter recovery, same model (issue 4, acceptance 2 and 4; issue 12
- * point 5): synthetic recordings made with the fitting mesh, (delta, alpha)
+/* Parameter recovery, same model: synthetic recordings made with the
+ * fitting mesh, (delta, alpha)
  * = (0.041, 0.307) on polyester A2, with 0.1 mm Gaussian marker noise drawn
  * from NSEED different seeds (the motion is the same, only the noise
  * differs).  The default grid sweep on the first recording gives the start

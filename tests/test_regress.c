@@ -1,4 +1,4 @@
-/* Regression recovery (issue 4, acceptance 6): a synthetic study whose
+/* Regression recovery: a synthetic study whose
  * per-recording (delta, alpha) come from known coefficients (Table 4.6,
  * repetition I) through (4.6), with S, V and rho varying across 8
  * recordings (A2/A3, four densities, different shakes).  As `clothfit
@@ -20,8 +20,8 @@
  * for the fitting solver, and the fitted ones must be at least as good
  * (R* <= 1.05 R(true); in practice R* < R(true)).
  *
- * The coefficients (issue 12 point 5).  Every recording's own Nelder-Mead
- * optimum must be within 5 % of its true (delta, alpha) (SPEC §12), and
+ * The coefficients are asserted too.  Every recording's own Nelder-Mead
+ * optimum must be within 5 % of its true (delta, alpha) (docs/design.md §12), and
  * each fitted coefficient must be within 3 sigma of the true one, where
  * sigma is what the noise of the per-recording optima makes of it through
  * the design: a coefficient of a least-squares fit on the optima is

@@ -1,4 +1,4 @@
-/* test_report.c — `clothfit report` (issue 13; src/report).
+/* test_report.c — `clothfit report` (docs/report.md; src/report).
  *
  * A results file is made with the library's writer (tests/resultsgen.c,
  * cf_test_results_small): four recordings — a refined fit with its
@@ -9,14 +9,14 @@
  * sensitivity map and a series without any value — each with its S, V and
  * rho, and a regression with the formula's error of its two recordings
  * (one failed).  Then `clothfit report` is run on it and the test checks:
- *   - the tables (acceptance 1): tables/ID.csv hold exactly the expected
+ *   - the tables: tables/ID.csv hold exactly the expected
  *     rows and numbers, made here from the values read back with
  *     cf_results_read (errors and stds "%.3f", delta, alpha, coefficients,
  *     S, V, rho "%.4f"), Table 4.5's means and Table 4.9's delta^, alpha^
  *     recomputed here; the Markdown and LaTeX (booktabs) files hold the same
  *     rows with the same digits; report.md holds every Markdown table; a
  *     few literal golden lines;
- *   - the figures and the page (acceptance 2): every gnuplot script exits 0
+ *   - the figures and the page: every gnuplot script exits 0
  *     when run again with gnuplot from another folder and writes its SVG
  *     and PNG; every file index.html references exists, every image is a
  *     valid PNG/SVG of more than 1000 bytes with the pixel size its script

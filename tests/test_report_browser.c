@@ -1,5 +1,5 @@
-/* test_report_browser.c — a real browser renders the report (issue 13,
- * acceptance 3; meson suite 'browser').
+/* test_report_browser.c — a real browser renders the report
+ * (meson suite 'browser').
  *
  * The small study of test_report (tests/resultsgen.c: four recordings, a
  * regression) is written with the library's writer, `clothfit report`

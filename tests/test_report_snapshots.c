@@ -1,4 +1,4 @@
-/* test_report_snapshots.c — the 3-D figures of `clothfit report` (issue 13):
+/* test_report_snapshots.c — the 3-D figures of `clothfit report` (docs/report.md):
  * recorded vs simulated markers at chosen instants and the animated GIF.
  *
  * A results file is made here with the library's writer: recording "alpha"

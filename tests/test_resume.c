@@ -1,4 +1,4 @@
-/* test_resume.c — crash-safe sweeps and shards (issue 16, SPEC §9):
+/* test_resume.c — crash-safe sweeps and shards (docs/cluster.md, docs/design.md §9):
  *   - kill -9 at random moments (5 runs, seeded): the rerun of the same
  *     command resumes from RESULTS.h5.journal, runs exactly the tasks the
  *     journal does not hold (tasks_resumed = its records, tasks_resumed +

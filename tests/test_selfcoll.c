@@ -1,5 +1,5 @@
-/* test_selfcoll.c — the cloth's self-collisions (issue 14; thesis §3.3-§3.4,
- * SPEC §5).
+/* test_selfcoll.c — the cloth's self-collisions (thesis §3.3-§3.4;
+ * docs/design.md §5).
  *
  * 1. Detection (selfcoll.c) on hand-made motions of a 2 x 2-element sheet
  *    and a separate node or edge: a node moving through a face is found, one

@@ -2,7 +2,7 @@
  * hanging from its two top corners, shaken across its plane for 5 s.  After
  * every step the max relative constraint violation is <= tol, the total area
  * error (2.23) stays < 1 % and the mean element area error (2.24) < 2 %.
- * The sheet starts exactly planar (SPEC §4: planar states are singular and
+ * The sheet starts exactly planar (docs/design.md §4: planar states are singular and
  * the solver must handle them on purpose).  Run with and without the
  * tangent-space predictor (cf_params.predictor); with it the projection
  * needs fewer iterations and factorizations, and the mean element area

@@ -1,4 +1,4 @@
-/* test_slurm.c — a real Slurm (issue 16, acceptance 2): starts a single-node
+/* test_slurm.c — a real Slurm (docs/cluster.md): starts a single-node
  * Slurm on this machine (scripts/slurm-local.sh: munged, slurmctld, slurmd
  * on localhost), submits the example job array experiments/slurm/
  * aero-sweep.sbatch (3 shards; element 0 submits the merge job with an

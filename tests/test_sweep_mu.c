@@ -1,4 +1,4 @@
-/* test_sweep_mu.c — the mu axis of a sweep (issue 14: `sweep --mu-grid`),
+/* test_sweep_mu.c — the mu axis of a sweep (`sweep --mu-grid`),
  * through the commands a researcher runs, on a short synthetic tablecloth
  * recording (experiments/tablecloth.ini cut to 1.2 s: the cloth reaches the
  * table at ~0.63 s):

@@ -1,4 +1,4 @@
-/* test_synth.c — `clothfit synth` (SPEC §11).
+/* test_synth.c — `clothfit synth` (docs/design.md §11).
  *
  * 1. Exactness: with no noise, gaps, fragments or ghosts (6 decimals, a
  *    simulation step of 0.002 s that does not divide 1/120 s, so samples are

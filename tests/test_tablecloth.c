@@ -1,5 +1,5 @@
-/* test_tablecloth.c — fitting mu, the cloth's friction on a table (issue 14,
- * acceptance 5; thesis §4.3.1), through the commands a researcher runs:
+/* test_tablecloth.c — fitting mu, the cloth's friction on a table (thesis
+ * §4.3.1), through the commands a researcher runs:
  * `clothfit synth` makes a tablecloth recording (motion = tablecloth: the
  * sheet hanging above a table is laid on it and dragged over it), `ingest
  * motive --meta` carries the table into the recording (/table), and `fit
@@ -35,7 +35,7 @@
  *     the tolerances 0.8, 0.9, 1, 1.1 and 1.2 x 1e-4), and the reported
  *     point's at most 25 % above it (a polished point is not chosen for its
  *     own error, which is one draw of the noise);
- *   - acceptance 5: the frictionless recording's mu below 0.05, mu = 0.3
+ *   - the bounds: the frictionless recording's mu below 0.05, mu = 0.3
  *     and 1.0 within 20 %, delta and alpha within 10 % for all three (when
  *     written, on an AMD EPYC, Zen kernels: mu 0.0168, -1.1 %, +5.4 %; delta
  *     -1.6, -1.7, +0.1 %; alpha -4.2, -3.7, -1.0 %; none polished).

@@ -58,7 +58,7 @@ typedef struct {
   const char *models, *train, *start, *max_evals, *workers, *out;
   cf_cli_model model;
   int json, nw, me, n, restart;
-  cf_cli_tasks tk; /* the journal: grid start, the models' fits */
+  cf_pipeline_tasks tk; /* the journal: grid start, the models' fits */
   int resumed;     /* tasks of the journal taken from it */
   int list[CF_CLOTH_MODELS];
   double f0, f1, d0, a0;
@@ -98,77 +98,13 @@ static int check_values(cmp_args *a) {
   return parse_models(a) || cf_cli_workers("compare", a->workers, &a->nw);
 }
 
-/* A row of the fit into the results' form. */
-static void store_row(const cf_compare_row *r, cf_res_compare_row *o) {
-  memset(o, 0, sizeof *o);
-  snprintf(o->model, sizeof o->model, "%s", cf_cloth_model_name(r->model));
-  o->status = r->status;
-  snprintf(o->reason, sizeof o->reason, "%s", r->reason);
-  o->delta = r->fit.delta, o->alpha = r->fit.alpha;
-  int m = r->model;
-  o->k_stretch = m == CF_CLOTH_ELASTIC || m == CF_CLOTH_MASS_SPRING ? r->fit.k_stretch : NAN;
-  o->k_shear = m != CF_CLOTH_INEXTENSIBLE ? r->fit.k_shear : NAN;
-  o->k_bend = m == CF_CLOTH_MASS_SPRING ? r->fit.k_bend : NAN; /* held at base's (cf_fit_compare) */
-  snprintf(o->fitted, sizeof o->fitted, "delta alpha");
-  for (int j = 0; j < r->nk; j++)
-    snprintf(o->fitted + strlen(o->fitted), sizeof o->fitted - strlen(o->fitted), " %s",
-             cf_fit_stiffness_name(r->kpar[j]));
-  int ok = r->status == CF_OK;
-  o->e_train = r->e_train_cm;
-  o->e_test = ok ? r->e_test_cm : NAN, o->s_test = ok ? r->s_test_cm : NAN, o->d_max_test = ok ? r->d_max_test_cm : NAN;
-  o->wall_s = ok ? r->wall_s : NAN, o->iters_per_step = ok ? r->iters_per_step : NAN;
-  o->evaluations = r->evaluations, o->converged = r->converged, o->fit_wall_s = r->fit_wall_s;
-}
-
-/* The best point of the default grid over [t0, t1) with in's (the
- * inextensible) model, pruned beyond 1.5 x the best: 0, or 1 after the
- * error. */
-static int grid_start(cmp_args *a, const cf_fit_input *in, int t0, int t1, double *d0, double *a0) {
-  cf_cli_grid gd, ga;
-  if (cf_cli_grids("compare", NULL, NULL, &gd, &ga)) return 1;
-  cf_res_rec scratch;
-  memset(&scratch, 0, sizeof scratch);
-  cf_cli_bar bar;
-  cf_error err = {0, ""};
-  cf_cli_bar_start(&bar, "compare: sweep", (long)gd.n * ga.n);
-  int rc = cf_cli_sweep(in, &gd, &ga, NULL, t0, t1, a->nw, 1.5, &bar, &a->tk, &scratch, &err);
-  cf_cli_bar_end(&bar);
-  if (!rc && scratch.sweep.best < 0) rc = cf_error_set(&err, CF_ENOCONV, "%s: every point of the grid start failed "
-                                                       "(give --start D,A)", in->path);
-  if (!rc) cf_res_sweep_at(&scratch.sweep, scratch.sweep.best, d0, a0, NULL);
-  cf_res_rec_clear(&scratch);
-  return rc ? cf_cli_fail("compare", "%s", err.msg) : 0;
-}
-
 static int run(cmp_args *a, const cf_fit_input *in, cf_res_rec *rec) {
-  int t0, t1, T = in->tg.T;
-  cf_cli_window_frames(in, a->f0 * (T - 1) * in->tg.dt, a->f1 * (T - 1) * in->tg.dt, &t0, &t1);
-  if (t1 - t0 < 2 || T - t1 < 2)
-    return cf_cli_fail("compare", "%s: the training window holds %d frame(s) and the testing window %d; change "
-                       "--train", in->path, t1 - t0, T - t1);
-  double d0 = a->d0, a0 = a->a0;
-  if (!isfinite(d0) && grid_start(a, in, t0, t1, &d0, &a0)) return 1;
-  cf_compare_options o = {t0, t1, t1, T, a->me, d0, a0};
-  cf_compare_row rows[CF_CLOTH_MODELS];
-  memset(rows, 0, sizeof rows);
   cf_cli_bar bar;
   cf_error err = {0, ""};
-  cf_cli_bar_start(&bar, "compare", a->n);
-  int rc = cf_fit_compare(&in->tg, &in->base, &in->fixed, a->n, a->list, &o, a->nw, cf_cli_tasks_kept(&a->tk),
-                          &bar.fp, rows, &err);
-  cf_cli_bar_end(&bar);
-  if (rc) return cf_cli_fail("compare", "%s: %s", in->path, err.msg);
-  cf_res_rec_describe(rec, in);
-  cf_res_compare *c = &rec->compare;
-  memset(c, 0, sizeof *c);
-  c->n = a->n;
-  for (int i = 0; i < a->n; i++) store_row(&rows[i], &c->row[i]);
-  double dt = in->tg.dt;
-  c->train_t0_s = t0 * dt, c->train_t1_s = t1 * dt, c->test_t0_s = t1 * dt, c->test_t1_s = T * dt;
-  c->start_delta = o.delta0, c->start_alpha = o.alpha0;
-  c->model = cf_res_model_of(in);
-  rec->has_compare = 1;
-  return 0;
+  cf_cli_bar_stages(&bar);
+  int rc = cf_pipeline_compare(in, a->list, a->n, a->f0, a->f1, a->d0, a->a0, a->me, a->nw, &a->tk, &bar.pp, rec,
+                               &err);
+  return rc ? cf_cli_fail("compare", "%s", err.msg) : 0;
 }
 
 int cmd_compare(int argc, char **argv) {
@@ -195,7 +131,7 @@ int cmd_compare(int argc, char **argv) {
       rc = cf_cli_fail("compare", "%s: the %s model has no contacts (the recording has a %s): leave it out of "
                        "--models", in->path, cf_cloth_model_name(a.list[i]), in->tg.stick ? "stick" : "table");
   rc = rc ||
-       cf_cli_tasks_begin("compare", &(cf_cli_task_opts){a.out, NULL, a.restart}, argc, argv, &path, 1, NULL, &a.tk) ||
+       cf_cli_tasks_begin("compare", &(cf_pipeline_task_opts){a.out, NULL, a.restart}, argc, argv, &path, 1, NULL, &a.tk) ||
        cf_cli_results_begin("compare", a.out, &res, argc, argv, a.nw, NULL);
   cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
   if (!rc && !rec) rc = cf_cli_fail("compare", "out of memory");
@@ -215,6 +151,6 @@ int cmd_compare(int argc, char **argv) {
     }
   }
   cf_results_free(&res);
-  cf_cli_free_inputs(in, in ? 1 : 0);
+  cf_pipeline_inputs_free(in, in ? 1 : 0);
   return rc;
 }

@@ -3,23 +3,12 @@
  * the dataset (with its sidecars), sweep the (delta, alpha) grid of each
  * recording, refine the optima by Nelder-Mead, fit the a-priori formulas,
  * and print Tables A.1, 4.5 and 4.6.  Everything goes to one results file
- * (and the recordings next to it).
- *
- * A dataset is a folder of NAME.csv (Motive exports) with, per file,
- *   NAME.meta.ini   ingest metadata (cf_meta_load: material, size, density,
- *                   motion, speed, repetition, lattice = RxC, controlled ...),
- *                   or the [meta] section of NAME.truth.ini;
- *   NAME.truth.ini  optional ground truth ([truth] delta, alpha) of synthetic
- *                   recordings, printed next to the fitted values;
- *   NAME.map        optional marker mapping file (fragments, cells, drops),
- *                   used unless --no-maps.
- * as `clothfit synth` writes them (datasets/aero-mini). */
-#include <dirent.h>
+ * (and the recordings next to it).  The dataset's layout and the study's
+ * stages are the library's (cf_pipeline.h "study"). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "commands.h"
 #include "fit_cli.h"
@@ -89,8 +78,8 @@ typedef struct {
   int prune, no_refine, no_maps, no_report, json, nw, evals, revals, restart, no_conf;
   double pruning; /* cf_cli_prune */
   char report_dir[4096];
-  cf_cli_grid gd, ga;
-  char recdir_buf[4096], dataset_buf[4096];
+  cf_pipeline_grid gd, ga;
+  char recdir_buf[4096], dataset_buf[4200];
   char **csv;   /* the dataset's CSV files, sorted */
   int n;
   long resumed; /* tasks of the journal taken from it: grid points, fits, stencil and regression simulations */
@@ -124,196 +113,35 @@ static int check_values(exp_args *a, const char **pos, int npos) {
   return cf_cli_workers("experiment", a->workers, &a->nw);
 }
 
-static int is_csv(const char *name) {
-  size_t l = strlen(name);
-  return l >= 5 && !strcmp(name + l - 4, ".csv");
-}
-
-static int has_csv(DIR *d) {
-  struct dirent *e;
-  int any = 0;
-  while (!any && (e = readdir(d))) any = is_csv(e->d_name);
-  rewinddir(d);
-  return any;
-}
-
-static int by_name(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
-
 /* The *.csv files of the dataset folder (or of its recordings/ subfolder
  * when it has none itself), sorted. */
 static int list_csv(exp_args *a) {
-  DIR *d = opendir(a->dataset);
-  if (d && !has_csv(d)) {
-    closedir(d);
-    snprintf(a->dataset_buf, sizeof a->dataset_buf, "%s/recordings", a->dataset);
-    d = opendir(a->dataset_buf);
-    if (d) a->dataset = a->dataset_buf;
-    else d = opendir(a->dataset);
-  }
-  if (!d) return cf_cli_fail("experiment", "%s: cannot open the dataset folder (give --dataset DIR)", a->dataset);
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    if (!is_csv(e->d_name)) continue;
-    size_t l = strlen(e->d_name);
-    char **p = realloc(a->csv, sizeof(char *) * (a->n + 1));
-    if (!p) break;
-    a->csv = p;
-    size_t size = strlen(a->dataset) + l + 2;
-    if ((p[a->n] = malloc(size))) snprintf(p[a->n++], size, "%s/%s", a->dataset, e->d_name);
-  }
-  closedir(d);
-  if (!a->n) return cf_cli_fail("experiment", "%s: no Motive CSV files (*.csv) in the dataset folder", a->dataset);
-  qsort(a->csv, (size_t)a->n, sizeof *a->csv, by_name);
-  return 0;
+  cf_error err = {0, ""};
+  int rc = cf_pipeline_dataset_list(a->dataset, &a->csv, &a->n, a->dataset_buf, sizeof a->dataset_buf, &err);
+  a->dataset = a->dataset_buf;
+  return rc ? cf_cli_fail("experiment", "%s", err.msg) : 0;
 }
 
-static int exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0;
-}
-
-/* What the study's results depend on, for the journal's key: every CSV
- * export with the sidecars that exist (the ingested REC.h5 carry their
- * creation time, so they differ between runs of the same study). */
+/* What the study's results depend on, for the journal's key. */
 static int input_files(const exp_args *a, char ***files, int *n) {
-  static const char *ext[] = {".csv", ".meta.ini", ".map", ".truth.ini"};
-  *files = calloc((size_t)a->n * 4 + 1, sizeof **files);
-  if (!*files) return cf_cli_fail("experiment", "out of memory");
-  for (int i = 0; i < a->n; i++) {
-    size_t l = strlen(a->csv[i]) - 4; /* without .csv */
-    for (int k = 0; k < 4; k++) {
-      char *p = malloc(l + strlen(ext[k]) + 1);
-      if (!p) return cf_cli_fail("experiment", "out of memory");
-      snprintf(p, l + strlen(ext[k]) + 1, "%.*s%s", (int)l, a->csv[i], ext[k]);
-      if (exists(p)) (*files)[(*n)++] = p;
-      else free(p);
-    }
-  }
-  return 0;
-}
-
-/* Metadata and marker options from the sidecars of base (csv without .csv). */
-static int sidecars(const char *base, int use_map, cf_rec_meta *meta, cf_marker_opts *mo, cf_error *err) {
-  char p[4200];
-  snprintf(p, sizeof p, "%s.meta.ini", base);
-  int rc;
-  if (exists(p)) {
-    rc = cf_meta_load(p, meta, mo, err);
-  } else {
-    snprintf(p, sizeof p, "%s.truth.ini", base);
-    if (!exists(p)) return cf_error_set(err, CF_EIO, "%s.csv: no sidecar %s.meta.ini or %s.truth.ini", base, base, base);
-    rc = cf_meta_load_section(p, meta, mo, err);
-  }
-  if (!rc && mo->rows < 2) rc = cf_error_set(err, CF_EINVAL, "%s: no lattice = RxC in the metadata", p);
-  snprintf(p, sizeof p, "%s.map", base);
-  if (!rc && use_map && exists(p)) snprintf(mo->map, sizeof mo->map, "%.1000s", p);
-  return rc;
-}
-
-/* Ingest one CSV into REC.h5 and the fitting input.  Under mpirun every
- * rank ingests the CSV into memory (the same bytes give the same input) and
- * rank 0 alone writes REC.h5, so the ranks need no shared folder. */
-static int ingest_one(const exp_args *a, const char *csv, cf_fit_input *in, double truth[2], cf_error *err) {
-  char base[4096], h5[4600], stem[256];
-  snprintf(base, sizeof base, "%.*s", (int)(strlen(csv) - 4), csv);
-  cf_path_stem(csv, stem, sizeof stem);
-  snprintf(h5, sizeof h5, "%s/%s.h5", a->recdir, stem);
-  cf_recording r;
-  cf_recording_init(&r);
-  cf_rec_meta meta = r.meta;
-  cf_marker_opts mo;
-  cf_marker_opts_default(&mo);
-  cf_motive_opts o;
-  cf_motive_opts_default(&o);
-  int rc = sidecars(base, !a->no_maps, &meta, &mo, err);
-  if (!rc) rc = cf_motive_read(csv, &o, &r, err);
-  if (!rc) rc = cf_markers_process(&r, &mo, 0.01, err);
-  if (!rc) {
-    r.meta = meta;
-    cf_sha256_file(csv, r.source_sha256, NULL);
-    if (cf_dist_rank() == 0) rc = cf_recording_write_h5(h5, &r, err);
-  }
-  if (!rc) rc = cf_fit_input_from_recording(&r, h5, in, err);
-  cf_recording_free(&r);
-  char tp[4200];
-  snprintf(tp, sizeof tp, "%s.truth.ini", base);
-  truth[0] = truth[1] = NAN;
-  if (!rc && exists(tp)) rc = cf_truth_load(tp, &truth[0], &truth[1], err);
-  return rc;
-}
-
-static int ingest_all(const exp_args *a, cf_fit_input *in, cf_results *res) {
-  cf_cli_bar bar;
-  cf_cli_bar_start(&bar, "ingest", a->n);
   cf_error err = {0, ""};
-  int rc = 0;
-  for (int i = 0; i < a->n && !rc; i++) {
-    double truth[2];
-    cf_res_rec *rec = NULL;
-    if (ingest_one(a, a->csv[i], &in[i], truth, &err)) rc = cf_cli_fail("experiment", "%s", err.msg);
-    else if (!(rec = cf_results_rec(res, in[i].name, 1))) rc = cf_cli_fail("experiment", "out of memory");
-    else cf_res_rec_describe(rec, &in[i]), rec->truth_delta = truth[0], rec->truth_alpha = truth[1];
-    cf_progress_update(&bar.bar, i + 1);
-  }
-  cf_cli_bar_end(&bar);
-  return rc;
+  return cf_pipeline_dataset_files(a->csv, a->n, files, n, &err) ? cf_cli_fail("experiment", "%s", err.msg) : 0;
 }
 
-static int sweep_all(const exp_args *a, cf_fit_input *in, cf_cli_tasks *tk, cf_results *res) {
+/* The study's stages (cf_pipeline.h), each with its progress bar. */
+static int run_study(const exp_args *a, cf_fit_input *in, cf_pipeline_tasks *tk, cf_results *res) {
   cf_cli_bar bar;
   cf_error err = {0, ""};
-  cf_cli_bar_start(&bar, "sweep", (long)a->n * a->gd.n * a->ga.n);
-  int rc = 0;
-  for (int i = 0; i < a->n && !rc; i++)
-    if (cf_cli_sweep(&in[i], &a->gd, &a->ga, NULL, 0, 0, a->nw, a->pruning, &bar, tk, cf_results_rec(res, in[i].name, 0),
-                     &err))
-      rc = cf_cli_fail("experiment", "%s", err.msg);
-  cf_cli_bar_end(&bar);
-  return rc;
-}
-
-/* Nelder-Mead from each grid optimum, several recordings at once. */
-static int refine_all(const exp_args *a, cf_fit_input *in, const cf_fit_journal *kept, cf_results *res) {
-  if (a->no_refine) return 0;
-  const cf_fit_input **sel = calloc((size_t)a->n, sizeof *sel);
-  cf_res_rec **recs = calloc((size_t)a->n, sizeof *recs);
-  double *d0 = calloc((size_t)a->n, sizeof *d0), *a0 = calloc((size_t)a->n, sizeof *a0);
-  int m = 0, rc = sel && recs && d0 && a0 ? 0 : cf_cli_fail("experiment", "out of memory");
-  for (int i = 0; !rc && i < a->n; i++) {
-    cf_res_rec *rec = cf_results_rec(res, in[i].name, 0);
-    const cf_res_sweep *w = &rec->sweep;
-    if (w->best < 0) continue; /* every grid point failed: nothing to refine */
-    sel[m] = &in[i], recs[m] = rec;
-    cf_res_sweep_at(w, w->best, &d0[m], &a0[m], NULL);
-    m++;
-  }
-  cf_cli_bar bar;
-  cf_error err = {0, ""};
-  cf_cli_bar_start(&bar, "fit", m);
-  if (!rc && cf_cli_refine_many(sel, m, d0, a0, a->evals, a->nw, kept, &bar, recs, &err))
-    rc = cf_cli_fail("experiment", "%s", err.msg);
-  cf_cli_bar_end(&bar);
-  if (!rc && !a->no_conf && cf_cli_confidence(sel, m, a->nw, kept, recs, &err))
-    rc = cf_cli_fail("experiment", "%s", err.msg);
-  free(sel), free(recs), free(d0), free(a0);
-  return rc;
-}
-
-/* Recordings of the study with an optimum (some may fail at every point). */
-static int n_valid(const cf_results *res) {
-  int m = 0;
-  double d, a, e, s;
-  for (int i = 0; i < res->n; i++) m += cf_res_optimum(&res->recs[i], &d, &a, &e, &s) && isfinite(e);
-  return m;
-}
-
-static int regress_all(const exp_args *a, cf_fit_input *in, const cf_fit_journal *kept, cf_results *res) {
-  if (n_valid(res) < 4) return 0; /* the formulas have 4 coefficients each: reported */
-  cf_cli_bar bar;
-  cf_error err = {0, ""};
-  cf_cli_bar_start(&bar, "regress", a->revals);
-  int rc = cf_cli_regress(in, a->n, res, a->out, 1, a->revals, a->nw, kept, &bar, &res->reg, &err);
-  cf_cli_bar_end(&bar);
+  const cf_fit_journal *kept = cf_pipeline_tasks_kept(tk);
+  cf_cli_bar_stages(&bar);
+  if (cf_pipeline_study_ingest(a->csv, a->n, a->recdir, !a->no_maps, in, &bar.pp, res, &err))
+    return cf_cli_fail("experiment", "%s", err.msg);
+  if (cf_cli_model_apply("experiment", &a->model, in, a->n)) return 1;
+  cf_cli_note_driving("experiment", in, a->n);
+  int rc = cf_pipeline_study_sweep(in, a->n, &a->gd, &a->ga, a->nw, a->pruning, tk, &bar.pp, res, &err);
+  if (!rc && !a->no_refine)
+    rc = cf_pipeline_study_refine(in, a->n, a->evals, a->nw, !a->no_conf, kept, &bar.pp, res, &err);
+  if (!rc) rc = cf_pipeline_study_regress(in, a->n, a->out, a->revals, a->nw, kept, &bar.pp, res, &err);
   return rc ? cf_cli_fail("experiment", "%s", err.msg) : 0;
 }
 
@@ -355,7 +183,7 @@ static void report(const exp_args *a, const cf_results *res, const cf_report_sum
     printf("\n");
     cf_cli_table_46(&res->reg);
   } else {
-    printf("\n(no regression: it needs at least 4 recordings with an optimum, there are %d)\n", n_valid(res));
+    printf("\n(no regression: it needs at least 4 recordings with an optimum, there are %d)\n", cf_pipeline_n_valid(res));
   }
   cf_cli_warn_failures("experiment", res, a->out);
   cf_cli_warn_grid_edges("experiment", res);
@@ -399,18 +227,16 @@ int cmd_experiment(int argc, char **argv) {
   int rc = cf_cli_parse("experiment", argc, argv, opts, pos, 2, &npos) || check_values(&a, pos, npos) || list_csv(&a);
   if (!rc && !(in = calloc((size_t)a.n, sizeof *in))) rc = cf_cli_fail("experiment", "out of memory");
   if (!rc) text = settings(&a);
-  cf_cli_tasks tk;
+  cf_pipeline_tasks tk;
   memset(&tk, 0, sizeof tk);
   char **inputs = NULL;
   int n_inputs = 0;
   rc = rc || input_files(&a, &inputs, &n_inputs) ||
-       cf_cli_tasks_begin("experiment", &(cf_cli_task_opts){a.out, NULL, a.restart}, argc, argv,
+       cf_cli_tasks_begin("experiment", &(cf_pipeline_task_opts){a.out, NULL, a.restart}, argc, argv,
                           (const char *const *)inputs, n_inputs, text, &tk);
   /* a fresh results file: the study is recomputed whole (but for the journal's grid points) */
-  rc = rc || (cf_cli_results_stamp(&res, argc, argv, a.nw, text), 0) || ingest_all(&a, in, &res) ||
-       cf_cli_model_apply("experiment", &a.model, in, a.n) || (cf_cli_note_driving("experiment", in, a.n), 0) ||
-       sweep_all(&a, in, &tk, &res) || refine_all(&a, in, cf_cli_tasks_kept(&tk), &res) ||
-       regress_all(&a, in, cf_cli_tasks_kept(&tk), &res) || cf_cli_results_write("experiment", a.out, &res);
+  rc = rc || (cf_pipeline_results_stamp(&res, argc, argv, a.nw, text), 0) || run_study(&a, in, &tk, &res) ||
+       cf_cli_results_write("experiment", a.out, &res);
   a.resumed = cf_journal_used(tk.journal);
   rc = cf_cli_tasks_end("experiment", &tk) || rc;
   cf_strings_free(inputs, n_inputs);
@@ -429,7 +255,7 @@ int cmd_experiment(int argc, char **argv) {
   /* the other ranks are done: a failed report needs no MPI_Abort */
   if (!rc && !a.no_report && lead) rc = cf_cli_collective_status(rrc ? 1 : cf_cli_report_status("experiment", &rs, have_gnuplot));
   cf_results_free(&res);
-  cf_cli_free_inputs(in, a.n);
+  cf_pipeline_inputs_free(in, a.n);
   cf_strings_free(a.csv, a.n);
   free(text);
   return rc;

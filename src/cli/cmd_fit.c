@@ -120,18 +120,13 @@ static const char *help =
 typedef struct {
   const char *params, *start, *train, *max_evals, *workers, *out, *dgrid, *agrid, *mgrid, *polish;
   int fit_mu;          /* --params delta,alpha,mu */
-  cf_cli_grid gd, ga, gm; /* the grid start's grid (gm.n = 0: no mu axis) */
-  double m0;           /* the grid optimum's mu (with a mu axis) */
-
   cf_cli_model model;
-  int prune, json, nw, evals, t0, t1, restart, no_conf;
-  double f0, f1, d0, a0;
-  cf_cli_tasks tk;     /* the journal: grid start, Nelder-Mead fit, confidence stencil */
+  int prune, json, restart, no_conf;
+  cf_pipeline_fit_opts fo; /* the fit's options from these */
+  cf_pipeline_fit_info info; /* what the fit tried */
+  cf_pipeline_tasks tk;     /* the journal: grid start, Nelder-Mead fit, confidence stencil */
   int resumed;         /* tasks of the journal taken from it */
   char start_kind[16]; /* the start asked for */
-  int swept;           /* the grid was swept in this run: rec->sweep is this run's */
-  char starts[64];     /* the starts tried, blank-separated */
-  char tried[1200];    /* the starts that failed and why */
 } fit_args;
 
 static int check_values(fit_args *a) {
@@ -141,132 +136,63 @@ static int check_values(fit_args *a) {
 
   if (a->mgrid && !a->fit_mu)
     return cf_cli_fail("fit", "--mu-grid is the grid start's mu axis: it needs --params delta,alpha,mu");
-  if (cf_cli_grids("fit", a->dgrid, a->agrid, &a->gd, &a->ga)) return 1;
-  a->f0 = 0, a->f1 = 0.5;
-  if (a->train && (!cf_cli_parse_range(a->train, &a->f0, &a->f1) || a->f1 > 1))
+  cf_pipeline_fit_opts *o = &a->fo;
+  cf_pipeline_fit_opts_default(o);
+  if (cf_cli_grids("fit", a->dgrid, a->agrid, &o->gd, &o->ga)) return 1;
+  if (a->train && (!cf_cli_parse_range(a->train, &o->train0, &o->train1) || o->train1 > 1))
     return cf_cli_fail("fit", "invalid --train '%s': expected A:B, fractions with 0 <= A < B <= 1", a->train);
-  a->evals = 200;
-  if (a->max_evals && !cf_cli_parse_int(a->max_evals, 1, &a->evals))
+  if (a->max_evals && !cf_cli_parse_int(a->max_evals, 1, &o->max_evals))
     return cf_cli_fail("fit", "invalid --max-evals '%s': expected a count >= 1", a->max_evals);
   const char *s = a->start ? a->start : "grid";
   if (!strcmp(s, "grid") || !strcmp(s, "apriori")) snprintf(a->start_kind, sizeof a->start_kind, "%s", s);
-  else if (cf_cli_parse_pair(s, &a->d0, &a->a0)) snprintf(a->start_kind, sizeof a->start_kind, "given");
+  else if (cf_cli_parse_pair(s, &o->d0, &o->a0)) snprintf(a->start_kind, sizeof a->start_kind, "given");
   else return cf_cli_fail("fit", "invalid --start '%s': expected grid, apriori or D,A (two numbers >= 0)", s);
+  o->start = a->start_kind, o->prune = a->prune, o->confidence = !a->no_conf;
   if (a->polish && strcmp(a->polish, "quadratic") && strcmp(a->polish, "none"))
     return cf_cli_fail("fit", "invalid --polish '%s': expected quadratic or none", a->polish);
-  return cf_cli_workers("fit", a->workers, &a->nw);
-}
-
-/* A start that could not be used, and why, for the final error. */
-static void note(fit_args *a, const char *kind, double d0, double a0, const char *why) {
-  size_t n = strlen(a->tried);
-  if (isfinite(d0))
-    snprintf(a->tried + n, sizeof a->tried - n, "%s%s (delta %.5g alpha %.5g): %s", n ? "; " : "", kind, d0, a0, why);
-  else snprintf(a->tried + n, sizeof a->tried - n, "%s%s: %s", n ? "; " : "", kind, why);
-}
-
-/* The grid optimum, sweeping the grid over the training window first: 0,
- * 1 after printing the error, 2 if every grid point failed. */
-static int grid_start(fit_args *a, const cf_fit_input *in, cf_res_rec *rec, double *d0, double *a0) {
-  cf_error err = {0, ""};
-  cf_cli_bar bar;
-  cf_cli_bar_start(&bar, "fit: sweep", (long)cf_sweep_n_points(a->gm.n, a->gd.n, a->ga.n));
-  int rc = cf_cli_sweep(in, &a->gd, &a->ga, &a->gm, a->t0, a->t1, a->nw, a->prune, &bar, &a->tk, rec, &err);
-  cf_cli_bar_end(&bar);
-  if (rc) return cf_cli_fail("fit", "%s", err.msg);
-  const cf_res_sweep *w = &rec->sweep;
-  a->swept = 1;
-  if (w->best < 0) {
-    char why[400];
-    snprintf(why, sizeof why, "every one of its %d points failed, first: %.300s", cf_res_sweep_points(w),
-             w->reason[0]);
-    return note(a, "grid", NAN, NAN, why), 2;
-  }
-  cf_res_sweep_at(w, w->best, d0, a0, &a->m0);
-  return 0;
-}
-
-/* The start of kind (given, grid, apriori, centre of the parameter box):
- * 0 with (*d0, *a0), 1 after printing the error, 2 if there is none. */
-static int start_point(fit_args *a, const char *kind, const cf_fit_input *in, cf_res_rec *rec, double *d0,
-                       double *a0) {
-  double rho = in->tg.rho;
-  if (!strcmp(kind, "given")) return *d0 = a->d0, *a0 = a->a0, 0;
-  if (!strcmp(kind, "centre")) return *d0 = 0.5 * rho, *a0 = 2 * rho, 0; /* of [0, rho] x [0, 4 rho] */
-  if (!strcmp(kind, "grid")) return grid_start(a, in, rec, d0, a0);
-  if (!isfinite(in->S) && !strcmp(a->start_kind, kind))
-    return cf_cli_fail("fit", "%s: --start apriori needs the cloth size (ingest with --size A2|A3|WxH)", in->path);
-  if (!isfinite(in->S)) return note(a, kind, NAN, NAN, "no cloth size in the recording"), 2;
-  cf_formula_predict(&cf_formula_thesis_rep1, in->S, in->V, rho, d0, a0);
-  *d0 = fmax(*d0, 0.05 * rho), *a0 = fmax(*a0, 0.05 * rho); /* inside the model's domain */
-  return 0;
-}
-
-/* Nelder-Mead from the start of kind: 0, 1 after printing the error, 2 if
- * the start is missing or its simulation fails (noted). */
-static int try_start(fit_args *a, const char *kind, const cf_fit_input *in, cf_res_rec *rec) {
-  size_t n = strlen(a->starts);
-  snprintf(a->starts + n, sizeof a->starts - n, "%s%s", n ? " " : "", kind);
-  double d0, a0;
-  int rc = start_point(a, kind, in, rec, &d0, &a0);
-  if (rc) return rc;
-  cf_cli_bar bar;
-  cf_error err = {0, ""};
-  char failure[256];
-  cf_fit_input from = *in; /* mu's start: the grid optimum's with a mu axis */
-  if (!strcmp(kind, "grid") && a->gm.n) from.fixed.mu = a->m0;
-  cf_cli_bar_start(&bar, "fit: Nelder-Mead", a->evals);
-  rc = cf_cli_refine(&from, d0, a0, kind, a->t0, a->t1, a->evals, a->nw, cf_cli_tasks_kept(&a->tk), &bar, rec,
-                     failure, &err);
-  cf_cli_bar_end(&bar);
-  if (rc) return cf_cli_fail("fit", "%s", err.msg);
-  if (failure[0]) return note(a, kind, d0, a0, failure), 2;
-  a->d0 = d0, a->a0 = a0;
-  snprintf(rec->fit.starts_tried, sizeof rec->fit.starts_tried, "%s", a->starts);
-  return 0;
+  return cf_cli_workers("fit", a->workers, &o->workers);
 }
 
 /* rec as this run made it: its sweep only if swept now. */
 static cf_results run_view(const fit_args *a, cf_res_rec *view) {
   cf_results v;
   cf_results_init(&v);
-  view->has_sweep = view->has_sweep && a->swept;
+  view->has_sweep = view->has_sweep && a->info.swept;
   v.n = 1, v.recs = view;
   return v;
 }
 
-/* The start asked for, then the grid optimum, the a-priori prediction and
- * the centre of the parameter box, until one's simulation succeeds. */
-static int run_fit(fit_args *a, const cf_fit_input *in, cf_res_rec *rec) {
-  static const char *const next[] = {"grid", "apriori", "centre"};
-  a->t0 = (int)floor(a->f0 * in->tg.T + 0.5), a->t1 = (int)floor(a->f1 * in->tg.T + 0.5);
-  if (a->t1 - a->t0 < 2)
-    return cf_cli_fail("fit", "%s: the training window holds %d frame(s); use a longer --train", in->path,
-                       a->t1 - a->t0);
-  int rc = try_start(a, a->start_kind, in, rec);
-  for (int k = 0; rc == 2 && k < 3; k++)
-    if (strcmp(next[k], a->start_kind)) rc = try_start(a, next[k], in, rec);
-  if (rc != 2) return rc;
-  cf_res_rec view = *rec;
-  view.has_fit = 0;
-  cf_results v = run_view(a, &view);
-  cf_cli_warn_failures("fit", &v, NULL);
-  return cf_cli_fail("fit", "%s: no finite optimum: the simulation fails at every start tried: %s", in->path,
-                     a->tried);
+/* The fit (cf_pipeline_fit), printing its error: when every start failed,
+ * the failed simulations of this run first. */
+static int run_fit(fit_args *a, cf_fit_input *in, cf_res_rec *rec) {
+  cf_cli_bar bar;
+  cf_error err = {0, ""};
+  cf_cli_bar_stages(&bar);
+  if (!cf_pipeline_fit(in, &a->fo, &a->tk, &bar.pp, rec, &a->info, &err)) return 0;
+  if (a->info.all_failed) {
+    cf_res_rec view = *rec;
+    view.has_fit = 0;
+    cf_results v = run_view(a, &view);
+    cf_cli_warn_failures("fit", &v, NULL);
+    /* the whole list: err.msg may cut it */
+    return cf_cli_fail("fit", "%s: no finite optimum: the simulation fails at every start tried: %s", in->path,
+                       a->info.tried);
+  }
+  return cf_cli_fail("fit", "%s", err.msg);
 }
 
 /* The failed simulations of this run: lines of the text (the warnings go
  * to stderr). */
 static void failures_text(const fit_args *a, const cf_res_rec *rec, const cf_results *v) {
   const cf_res_fit *f = &rec->fit;
-  cf_cli_failures n = cf_cli_failures_of(&v->recs[0]);
-  if (strchr(f->starts_tried, ' ')) printf("starts tried      %s (failed: %s)\n", f->starts_tried, a->tried);
+  cf_pipeline_failures n = cf_pipeline_failures_of(&v->recs[0]);
+  if (strchr(f->starts_tried, ' ')) printf("starts tried      %s (failed: %s)\n", f->starts_tried, a->info.tried);
   if (n.failed)
     printf("failed            %d of %d grid points (%.1f %%)\n", n.failed, n.points, 100.0 * n.failed / n.points);
   if (n.nm_failed)
     printf("failed            %d of %d Nelder-Mead evaluations (first: %s)\n", n.nm_failed, n.nm_evals, f->failure);
   if (f->optimum_failure[0]) printf("optimum failed    whole recording: %s\n", f->optimum_failure);
-  if (cf_cli_optimum_borders_failed(&v->recs[0], NULL, NULL) > 0)
+  if (cf_pipeline_optimum_borders_failed(&v->recs[0], NULL, NULL) > 0)
     printf("grid optimum      borders failed grid points (see the warning)\n");
 }
 
@@ -308,7 +234,7 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_warn_failures("fit", &v, a->out);
   /* only this run's grid: with another start, rec's sweep may be older */
   char edge[512];
-  int on_edge = a->swept ? cf_cli_grid_edge(rec, edge, sizeof edge) : -1;
+  int on_edge = a->info.swept ? cf_cli_grid_edge(rec, edge, sizeof edge) : -1;
   if (on_edge > 0) {
     printf("grid edge         the grid optimum is on the edge of the grid: %s\n", edge);
     fprintf(stderr, "clothfit fit: warning: %s: the grid optimum is on the edge of the grid: %s\n", rec->name, edge);
@@ -391,28 +317,23 @@ int cmd_fit(int argc, char **argv) {
   int rc = cf_cli_parse("fit", argc, argv, opts, &path, 1, &npos) || check_values(&a);
   if (!rc && !path) rc = cf_cli_fail("fit", "missing REC.h5 (see --help)");
   rc = rc || cf_cli_load_inputs("fit", &path, 1, &a.model, &in) ||
-       cf_cli_tasks_begin("fit", &(cf_cli_task_opts){a.out, NULL, a.restart}, argc, argv, &path, 1, NULL, &a.tk) ||
-       cf_cli_results_begin("fit", a.out, &res, argc, argv, a.nw, NULL);
+       cf_cli_tasks_begin("fit", &(cf_pipeline_task_opts){a.out, NULL, a.restart}, argc, argv, &path, 1, NULL, &a.tk) ||
+       cf_cli_results_begin("fit", a.out, &res, argc, argv, a.fo.workers, NULL);
   if (!rc && a.fit_mu && !cf_fit_target_has_table(&in->tg))
     rc = cf_cli_fail("fit", "%s: --params delta,alpha,mu needs a table in the recording (/table: ingest with "
                      "--table-height and --table-extent): mu is the cloth's friction on it", path);
   /* fitting mu: --mu is its start (default 0.5) */
   if (!rc && a.fit_mu) in->fit_mu = 1, in->fixed.mu = a.model.mu ? in->fixed.mu : 0.5;
-  if (!rc && a.fit_mu) rc = cf_cli_mu_grid("fit", a.mgrid ? a.mgrid : CF_CLI_MU_GRID, in, 1, &a.gm);
+  if (!rc && a.fit_mu) rc = cf_cli_mu_grid("fit", a.mgrid ? a.mgrid : CF_CLI_MU_GRID, in, 1, &a.fo.gm);
   if (!rc && a.polish) in->polish = !strcmp(a.polish, "quadratic"); /* the loader's default otherwise */
   cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
   if (!rc && !rec) rc = cf_cli_fail("fit", "out of memory");
-  cf_error cerr = {0, ""};
   rc = rc || run_fit(&a, in, rec);
-  if (!rc && a.fit_mu) in->fixed.mu = rec->fit.x[2]; /* the confidence stencil around the fitted mu */
-  if (!rc && !a.no_conf &&
-      cf_cli_confidence((const cf_fit_input *const *)&in, 1, a.nw, cf_cli_tasks_kept(&a.tk), &rec, &cerr))
-    rc = cf_cli_fail("fit", "%s", cerr.msg);
   rc = rc || cf_cli_results_write("fit", a.out, &res);
   a.resumed = cf_journal_used(a.tk.journal);
   rc = cf_cli_tasks_end("fit", &a.tk) || rc;
   if (!rc) report(&a, rec);
   cf_results_free(&res);
-  cf_cli_free_inputs(in, in ? 1 : 0);
+  cf_pipeline_inputs_free(in, in ? 1 : 0);
   return rc;
 }

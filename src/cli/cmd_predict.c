@@ -101,21 +101,11 @@ typedef struct {
 } pred_row;
 
 static int predict_one(pred_args *a, const cf_fit_input *in, pred_row *p) {
-  if (!isfinite(in->S))
-    return cf_cli_fail("predict", "%s: no cloth size, so no S (ingest with --size A2|A3|WxH)", in->path);
-  if (!isfinite(in->V)) return cf_cli_fail("predict", "%s: no marker speed can be measured (V)", in->path);
-  cf_formula_predict(&a->f, in->S, in->V, in->tg.rho, &p->d, &p->a);
-  p->e = p->ds = p->as = p->es = NAN;
-  double s;
-  char reason[256];
   cf_error err = {0, ""};
+  cf_pipeline_prediction q;
   const cf_res_rec *r = a->have_opt ? cf_results_rec(&a->opt, in->name, 0) : NULL;
-  /* e* beside e^ only when both come from the same model settings */
-  if (r && cf_res_optimum(r, &p->ds, &p->as, &p->es, &s) && !a->no_eval &&
-      cf_cli_check_model(in, r, a->optima, &err))
-    return cf_cli_fail("predict", "%s", err.msg);
-  if (!a->no_eval && p->d >= 0 && p->a >= 0 && cf_cli_eval(in, p->d, p->a, NULL, &p->e, &s, reason, &err))
-    return cf_cli_fail("predict", "%s", err.msg);
+  if (cf_pipeline_predict(in, &a->f, r, a->optima, !a->no_eval, &q, &err)) return cf_cli_fail("predict", "%s", err.msg);
+  *p = (pred_row){q.delta, q.alpha, q.e, q.delta_opt, q.alpha_opt, q.e_opt};
   return 0;
 }
 
@@ -154,7 +144,7 @@ static int recordings_mode(pred_args *a, const char **paths, int n) {
                 p[i].as, p[i].es);
     if (a->json) json_rows(in, p, n);
   }
-  cf_cli_free_inputs(in, n);
+  cf_pipeline_inputs_free(in, n);
   free(p);
   return rc;
 }

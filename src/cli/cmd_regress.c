@@ -40,7 +40,7 @@ typedef struct {
   const char *from, *out, *max_evals, *workers;
   cf_cli_model model;
   int json, evals, nw, restart, resumed; /* resumed: simulations taken from the journal */
-  cf_cli_tasks tk; /* the journal (with -o) */
+  cf_pipeline_tasks tk; /* the journal (with -o) */
 } reg_args;
 
 static int check_values(reg_args *a, int npos) {
@@ -62,7 +62,8 @@ static int run(reg_args *a, const cf_fit_input *in, int n, const cf_results *opt
   cf_error err = {0, ""};
   cf_cli_bar bar;
   cf_cli_bar_start(&bar, "regress", a->evals);
-  int rc = cf_cli_regress(in, n, opt, a->from, 0, a->evals, a->nw, cf_cli_tasks_kept(&a->tk), &bar, &res->reg, &err);
+  int rc = cf_pipeline_regress(in, n, opt, a->from, 0, a->evals, a->nw, cf_pipeline_tasks_kept(&a->tk), &bar.pp,
+                               &res->reg, &err);
   cf_cli_bar_end(&bar);
   return rc ? cf_cli_fail("regress", "%s", err.msg) : 0;
 }
@@ -104,7 +105,7 @@ int cmd_regress(int argc, char **argv) {
   if (!rc && !files) rc = cf_cli_fail("regress", "out of memory");
   for (int i = 0; !rc && i < npos; i++) files[i] = pos[i];
   if (!rc) files[npos] = a.from; /* what the run depends on: the recordings and the optima */
-  rc = rc || cf_cli_tasks_begin("regress", &(cf_cli_task_opts){a.out, NULL, a.restart}, argc, argv, files, npos + 1,
+  rc = rc || cf_cli_tasks_begin("regress", &(cf_pipeline_task_opts){a.out, NULL, a.restart}, argc, argv, files, npos + 1,
                                 NULL, &a.tk) ||
        cf_cli_results_begin("regress", a.out, &res, argc, argv, a.nw, NULL) || run(&a, in, npos, &opt, &res) ||
        cf_cli_results_write("regress", a.out, &res);
@@ -113,7 +114,7 @@ int cmd_regress(int argc, char **argv) {
   free(files);
   if (!rc) report(&a, &res.reg);
   cf_results_free(&res), cf_results_free(&opt);
-  cf_cli_free_inputs(in, npos);
+  cf_pipeline_inputs_free(in, npos);
   free(pos);
   return rc;
 }

@@ -33,7 +33,7 @@ typedef struct {
   cf_cli_model model;
   int json, np, nw, restart;
   double D, A, w0, w1;
-  cf_cli_tasks tk; /* the map's journal */
+  cf_pipeline_tasks tk; /* the map's journal */
 } sens_args;
 
 static int check_values(sens_args *a) {
@@ -49,17 +49,6 @@ static int check_values(sens_args *a) {
   if (a->window && !cf_cli_parse_range(a->window, &a->w0, &a->w1))
     return cf_cli_fail("sensitivity", "invalid --window '%s': expected T0:T1 in seconds", a->window);
   return cf_cli_workers("sensitivity", a->workers, &a->nw);
-}
-
-/* Axes: linspace(0, 2 X, n), or the single value X when held; a mu scan
- * over [0, 2 mu] (gm->n = 0 otherwise). */
-static void axes(const sens_args *a, double mu, cf_cli_grid *gd, cf_cli_grid *ga, cf_cli_grid *gm) {
-  int sm = a->scan && !strcmp(a->scan, "mu");
-  int sd = !sm && (!a->scan || !strcmp(a->scan, "delta")), sa = !sm && (!a->scan || !strcmp(a->scan, "alpha"));
-  cf_cli_grid d = {sd ? 0 : a->D, sd ? 2 * a->D : a->D, sd ? a->np : 1, 0};
-  cf_cli_grid al = {sa ? 0 : a->A, sa ? 2 * a->A : a->A, sa ? a->np : 1, 0};
-  cf_cli_grid m = {0, 2 * mu, sm ? a->np : 0, 0};
-  *gd = d, *ga = al, *gm = m;
 }
 
 static void print_cell(double e, int status) {
@@ -125,34 +114,12 @@ static void report(const sens_args *a, const cf_res_rec *rec) {
   cf_cli_json_print(j);
 }
 
-/* The grid as a sweep into a scratch record, then stored as rec->sens. */
 static int run(sens_args *a, const cf_fit_input *in, cf_res_rec *rec) {
-  cf_cli_grid gd, ga, gm;
-  if (a->scan && !strcmp(a->scan, "mu") && !(in->fixed.mu > 0))
-    return cf_cli_fail("sensitivity", "--scan mu needs --mu M > 0: the friction the scan is centred on");
-  axes(a, in->fixed.mu, &gd, &ga, &gm);
-  int t0, t1;
-  cf_cli_window_frames(in, a->w0, a->w1, &t0, &t1);
-  if (t1 - t0 < 2) return cf_cli_fail("sensitivity", "%s: the window holds %d frame(s)", in->path, t1 - t0);
-  cf_res_rec scratch;
-  memset(&scratch, 0, sizeof scratch);
   cf_cli_bar bar;
   cf_error err = {0, ""};
-  cf_cli_bar_start(&bar, "sensitivity", (long)cf_sweep_n_points(gm.n, gd.n, ga.n));
-  int rc = cf_cli_sweep(in, &gd, &ga, &gm, t0, t1, a->nw, 0, &bar, &a->tk, &scratch, &err);
-  cf_cli_bar_end(&bar);
-  if (!rc) {
-    const cf_res_sweep *w = &scratch.sweep;
-    cf_sweep_options o = {w->nd, w->na, w->delta, w->alpha, t0, t1, a->nw, 0, NULL, 0, 0, 0, NULL, 0, w->nm, w->mu};
-    cf_sweep_result sr = {w->nd, w->na, w->e, w->s, NULL, w->status, w->pruned, NULL, w->best, w->wall_s, 0, 0, w->nm};
-    cf_res_rec_describe(rec, in);
-    if (cf_res_set_sens(rec, a->scan ? a->scan : "map", a->D, a->A, &o, &sr))
-      rc = cf_error_set(&err, CF_ENOMEM, "out of memory");
-    char **reason = rec->sens.reason; /* the failure messages: swapped for the "" copies */
-    if (!rc) rec->sens.reason = scratch.sweep.reason, scratch.sweep.reason = reason;
-    rec->sens.model = cf_res_model_of(in); /* a mu scan: centred on --mu */
-  }
-  cf_res_rec_clear(&scratch);
+  cf_cli_bar_stages(&bar);
+  int rc = cf_pipeline_sensitivity(in, a->scan ? a->scan : "map", a->D, a->A, a->np, a->w0, a->w1, a->nw, &a->tk,
+                                   &bar.pp, rec, &err);
   return rc ? cf_cli_fail("sensitivity", "%s", err.msg) : 0;
 }
 
@@ -173,7 +140,7 @@ int cmd_sensitivity(int argc, char **argv) {
   int rc = cf_cli_parse("sensitivity", argc, argv, opts, &path, 1, &npos) || check_values(&a);
   if (!rc && !path) rc = cf_cli_fail("sensitivity", "missing REC.h5 (see --help)");
   rc = rc || cf_cli_load_inputs("sensitivity", &path, 1, &a.model, &in) ||
-       cf_cli_tasks_begin("sensitivity", &(cf_cli_task_opts){a.out, NULL, a.restart}, argc, argv, &path, 1, NULL,
+       cf_cli_tasks_begin("sensitivity", &(cf_pipeline_task_opts){a.out, NULL, a.restart}, argc, argv, &path, 1, NULL,
                           &a.tk) ||
        cf_cli_results_begin("sensitivity", a.out, &res, argc, argv, a.nw, NULL);
   cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
@@ -182,6 +149,6 @@ int cmd_sensitivity(int argc, char **argv) {
   rc = cf_cli_tasks_end("sensitivity", &a.tk) || rc;
   if (!rc) report(&a, rec);
   cf_results_free(&res);
-  cf_cli_free_inputs(in, in ? 1 : 0);
+  cf_pipeline_inputs_free(in, in ? 1 : 0);
   return rc;
 }

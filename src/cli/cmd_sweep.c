@@ -76,7 +76,7 @@ typedef struct {
   cf_cli_model model;
   int prune, json, restart, confidence;
   double pruning; /* cf_cli_prune */
-  cf_cli_grid gd, ga, gm;
+  cf_pipeline_grid gd, ga, gm;
   double w0, w1;
   int nw;
 } sweep_args;
@@ -109,43 +109,28 @@ static int collect(sweep_args *a, const char **pos, int npos, const char ***path
   return 0;
 }
 
-static int run_all(const sweep_args *a, cf_fit_input *in, int n, cf_cli_tasks *tk, cf_results *res) {
-  cf_cli_bar bar;
-  cf_cli_bar_start(&bar, "sweep", (long)n * cf_sweep_n_points(a->gm.n, a->gd.n, a->ga.n));
-  cf_error err = {0, ""};
-  int rc = 0;
-  for (int i = 0; i < n && !rc; i++) {
+static int run_all(const sweep_args *a, cf_fit_input *in, int n, cf_pipeline_tasks *tk, cf_results *res) {
+  for (int i = 0; i < n; i++) {
     int t0, t1;
-    cf_cli_window_frames(&in[i], a->w0, a->w1, &t0, &t1);
-    cf_res_rec *rec = cf_results_rec(res, in[i].name, 1);
+    cf_pipeline_window_frames(&in[i], a->w0, a->w1, &t0, &t1);
     if (t1 - t0 < 2)
-      rc = cf_cli_fail("sweep", "%s: the window %s holds %d frame(s) of a %.3f s recording", in[i].path, a->window,
-                       t1 - t0 > 0 ? t1 - t0 : 0, in[i].duration);
-    else if (!rec || cf_cli_sweep(&in[i], &a->gd, &a->ga, &a->gm, t0, t1, a->nw, a->pruning, &bar, tk, rec, &err))
-      rc = cf_cli_fail("sweep", "%s", rec ? err.msg : "out of memory");
+      return cf_cli_fail("sweep", "%s: the window %s holds %d frame(s) of a %.3f s recording", in[i].path, a->window,
+                         t1 - t0 > 0 ? t1 - t0 : 0, in[i].duration);
   }
-  cf_cli_bar_end(&bar);
-  return rc;
+  cf_cli_bar bar;
+  cf_error err = {0, ""};
+  cf_cli_bar_stages(&bar);
+  int rc = cf_pipeline_sweep_all(in, n, &a->gd, &a->ga, &a->gm, a->w0, a->w1, a->nw, a->pruning, tk, &bar.pp, res,
+                                 &err);
+  return rc ? cf_cli_fail("sweep", "%s", err.msg) : 0;
 }
 
 /* Intervals around each recording's best grid point (--confidence). */
-static int confidence(const sweep_args *a, cf_fit_input *in, int n, cf_cli_tasks *tk, cf_results *res) {
-  cf_cli_conf_item *it = calloc((size_t)n + 1, sizeof *it);
-  if (!it) return cf_cli_fail("sweep", "out of memory");
-  int m = 0;
-  for (int i = 0; i < n; i++) {
-    cf_res_sweep *w = &cf_results_rec(res, in[i].name, 0)->sweep;
-    if (w->best < 0) continue;
-    double d, al;
-    cf_res_sweep_at(w, w->best, &d, &al, &in[i].fixed.mu); /* at the best mu of a mu grid */
-    it[m] = (cf_cli_conf_item){&in[i], d, al, 0, 0, &w->conf, NULL};
-    cf_cli_window_frames(&in[i], a->w0, a->w1, &it[m].t0, &it[m].t1);
-    m++;
-  }
+static int confidence(const sweep_args *a, cf_fit_input *in, int n, cf_pipeline_tasks *tk, cf_results *res) {
   cf_error err = {0, ""};
-  int rc = cf_cli_confidence_at(it, m, a->nw, cf_cli_tasks_kept(tk), &err) ? cf_cli_fail("sweep", "%s", err.msg) : 0;
-  free(it);
-  return rc;
+  if (cf_pipeline_sweep_confidence(in, n, a->w0, a->w1, a->nw, cf_pipeline_tasks_kept(tk), res, &err))
+    return cf_cli_fail("sweep", "%s", err.msg);
+  return 0;
 }
 
 /* A results view of this run's recordings (shallow copies). */
@@ -161,7 +146,7 @@ static cf_results view_of(const cf_results *res, const cf_fit_input *in, int n) 
 }
 
 static void report(const sweep_args *a, const cf_results *res, const cf_fit_input *in, int n,
-                   const cf_cli_tasks *tk) {
+                   const cf_pipeline_tasks *tk) {
   cf_results v = view_of(res, in, n);
   cf_cli_table_a1(&v);
   for (int i = 0; i < v.n; i++) {
@@ -169,7 +154,7 @@ static void report(const sweep_args *a, const cf_results *res, const cf_fit_inpu
     int failed = 0, pruned = 0, other = 0;
     int np = cf_res_sweep_points(w);
     for (int k = 0; k < np; k++)
-      other += w->status[k] == CF_ENOTRUN, failed += cf_cli_point_failed(w->status[k]),
+      other += w->status[k] == CF_ENOTRUN, failed += cf_pipeline_point_failed(w->status[k]),
           pruned += w->pruned[k];
     if (failed || pruned || (w->best < 0 && !other))
       printf("  %s: %d of %d points failed, %d pruned%s\n", v.recs[i].name, failed, np - other, pruned,
@@ -223,12 +208,12 @@ int cmd_sweep(int argc, char **argv) {
   cf_fit_input *in = NULL;
   cf_results res;
   cf_results_init(&res);
-  cf_cli_tasks tk;
+  cf_pipeline_tasks tk;
   memset(&tk, 0, sizeof tk);
   int rc = !pos || cf_cli_parse("sweep", argc, argv, opts, pos, argc, &npos) || check_values(&a) ||
            collect(&a, pos, npos, &paths, &n, &files, &nfiles, &text) ||
            cf_cli_load_inputs("sweep", paths, n, &a.model, &in) || cf_cli_mu_grid("sweep", a.mgrid, in, n, &a.gm) ||
-           cf_cli_tasks_begin("sweep", &(cf_cli_task_opts){a.out, a.shard, a.restart}, argc, argv, paths, n, text, &tk) ||
+           cf_cli_tasks_begin("sweep", &(cf_pipeline_task_opts){a.out, a.shard, a.restart}, argc, argv, paths, n, text, &tk) ||
            cf_cli_results_begin("sweep", a.out, &res, argc, argv, a.nw, text);
   if (!rc) {
     snprintf(res.prov.shard, sizeof res.prov.shard, "%s", tk.shard_n ? a.shard : "");
@@ -239,7 +224,7 @@ int cmd_sweep(int argc, char **argv) {
   rc = cf_cli_tasks_end("sweep", &tk) || rc;
   if (!rc) report(&a, &res, in, n, &tk);
   cf_results_free(&res);
-  cf_cli_free_inputs(in, n);
+  cf_pipeline_inputs_free(in, n);
   cf_strings_free(files, nfiles);
   free(text);
   free(paths);

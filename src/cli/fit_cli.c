@@ -64,12 +64,8 @@ int cf_cli_parse_int(const char *s, int lo, int *v) {
   return 1;
 }
 
-int cf_cli_parse_grid(const char *spec, char axis, cf_cli_grid *g) {
-  if (!spec) {
-    cf_cli_grid d = {0.05, axis == 'd' ? 1.0 : 4.0, axis == 'd' ? 15 : 16, 1};
-    *g = d;
-    return 1;
-  }
+int cf_cli_parse_grid(const char *spec, char axis, cf_pipeline_grid *g) {
+  if (!spec) return *g = cf_pipeline_grid_default(axis), 1;
   const char *c1 = strchr(spec, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
   if (!c2) return 0;
   char nbuf[32];
@@ -85,14 +81,14 @@ int cf_cli_parse_grid(const char *spec, char axis, cf_cli_grid *g) {
          (g->n == 1 || g->hi > g->lo);
 }
 
-int cf_cli_grids(const char *cmd, const char *dspec, const char *aspec, cf_cli_grid *gd, cf_cli_grid *ga) {
+int cf_cli_grids(const char *cmd, const char *dspec, const char *aspec, cf_pipeline_grid *gd, cf_pipeline_grid *ga) {
   int bad_d = !cf_cli_parse_grid(dspec, 'd', gd), bad_a = !bad_d && !cf_cli_parse_grid(aspec, 'a', ga);
   if (!bad_d && !bad_a) return 0;
   return cf_cli_fail(cmd, "invalid --%s-grid '%s': expected A:B:N with 0 <= A < B and N >= 2 (or A:A:1), "
                      "optionally followed by *rho", bad_d ? "delta" : "alpha", bad_d ? dspec : aspec);
 }
 
-int cf_cli_mu_grid(const char *cmd, const char *spec, const cf_fit_input *in, int n, cf_cli_grid *g) {
+int cf_cli_mu_grid(const char *cmd, const char *spec, const cf_fit_input *in, int n, cf_pipeline_grid *g) {
   memset(g, 0, sizeof *g);
   if (!spec) return 0;
   if (!cf_cli_parse_grid(spec, 'm', g) || g->per_rho)
@@ -102,12 +98,6 @@ int cf_cli_mu_grid(const char *cmd, const char *spec, const cf_fit_input *in, in
       return cf_cli_fail(cmd, "%s: --mu-grid needs a table in the recording (/table: ingest with --table-height and "
                          "--table-extent): mu is the cloth's friction on it", in[i].path);
   return 0;
-}
-
-double *cf_cli_axis(const cf_cli_grid *g, double rho) {
-  double *x = malloc(sizeof(double) * g->n), k = g->per_rho ? rho : 1;
-  for (int i = 0; x && i < g->n; i++) x[i] = k * (g->n > 1 ? g->lo + (g->hi - g->lo) * i / (g->n - 1) : g->lo);
-  return x;
 }
 
 int cf_cli_parse_range(const char *s, double *a, double *b) {
@@ -130,47 +120,35 @@ int cf_cli_parse_pair(const char *s, double *a, double *b) {
   return c && number(s, (size_t)(c - s), a) && number(c + 1, strlen(c + 1), b) && *a >= 0 && *b >= 0;
 }
 
-int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in, int n) {
+int cf_cli_model_values(const char *cmd, const cf_cli_model *m, cf_pipeline_model *v) {
   static const char *const name[3] = {"kappa", "beta", "tol"}, *const rule[3] = {"K >= 0", "B >= 0", "0 < T < 1"};
   const char *s[3] = {m && m->kappa ? m->kappa : CF_CLI_FIT_KAPPA, m ? m->beta : NULL,
                       m && m->tol ? m->tol : CF_CLI_FIT_TOL};
-  cf_params p;
-  cf_params_default(&p);
-  double v[3] = {p.kappa, p.beta, p.tol};
+  cf_pipeline_model_default(v);
+  double *x[3] = {&v->kappa, &v->beta, &v->tol};
   for (int k = 0; k < 3; k++)
-    if (s[k] && (!number(s[k], strlen(s[k]), &v[k]) || v[k] < 0 || (k == 2 && !(v[k] > 0 && v[k] < 1))))
+    if (s[k] && (!number(s[k], strlen(s[k]), x[k]) || *x[k] < 0 || (k == 2 && !(*x[k] > 0 && *x[k] < 1))))
       return cf_cli_fail(cmd, "invalid --%s '%s': expected a number with %s", name[k], s[k], rule[k]);
-  int max_iter = p.max_iter;
-  if (m && m->max_iter && !cf_cli_parse_int(m->max_iter, 1, &max_iter))
+  if (m && m->max_iter && !cf_cli_parse_int(m->max_iter, 1, &v->max_iter))
     return cf_cli_fail(cmd, "invalid --max-iter '%s': expected a count >= 1", m->max_iter);
-  double mu = 0;
-  if (m && m->mu && !(number(m->mu, strlen(m->mu), &mu) && mu >= 0))
+  v->mu_given = m && m->mu;
+  if (v->mu_given && !(number(m->mu, strlen(m->mu), &v->mu) && v->mu >= 0))
     return cf_cli_fail(cmd, "invalid --mu '%s': expected a friction coefficient >= 0", m->mu);
-  for (int i = 0; m && m->mu && i < n; i++)
-    if (!cf_fit_target_has_table(&in[i].tg))
-      return cf_cli_fail(cmd, "%s: --mu needs a table in the recording (/table: ingest with --table-height and "
-                         "--table-extent): mu is the cloth's friction on it", in[i].path);
-  cf_params q;
-  if (cf_cli_cloth_model(cmd, m, &q)) return 1;
+  if (cf_cli_cloth_model(cmd, m, &v->cloth)) return 1;
   if (m && m->rest && strcmp(m->rest, "first-frame") && strcmp(m->rest, "flat"))
     return cf_cli_fail(cmd, "invalid --rest '%s': expected first-frame or flat", m->rest);
-  int split = CF_LATTICE_SPLIT_DEFAULT;
-  if (m && m->split && !(cf_cli_parse_int(m->split, 1, &split) && split <= CF_LATTICE_SPLIT_MAX))
+  v->rest_flat = m && m->rest && !strcmp(m->rest, "flat");
+  if (m && m->split && !(cf_cli_parse_int(m->split, 1, &v->split) && v->split <= CF_LATTICE_SPLIT_MAX))
     return cf_cli_fail(cmd, "invalid --split '%s': expected a count 1..%d (lattice cells split N x N)", m->split,
                        CF_LATTICE_SPLIT_MAX);
-  for (int i = 0; i < n; i++)
-    if (q.model >= CF_CLOTH_ELASTIC && cf_fit_target_has_obstacles(&in[i].tg))
-      return cf_cli_fail(cmd, "%s: --model %s has no contacts (the recording has a %s): use the inextensible or "
-                         "quasi-inextensible model", in[i].path, m->model, in[i].tg.stick ? "stick" : "table");
-  for (int i = 0; i < n; i++) {
-    in[i].fixed.kappa = v[0], in[i].fixed.beta = v[1], in[i].base.tol = v[2], in[i].base.max_iter = max_iter,
-    in[i].fixed.mu = mu;
-    in[i].base.model = q.model, in[i].base.k_stretch = q.k_stretch, in[i].base.k_shear = q.k_shear;
-    in[i].base.k_bend = q.k_bend;
-    in[i].tg.rest_flat = m && m->rest && !strcmp(m->rest, "flat");
-    in[i].tg.split = split;
-  }
   return 0;
+}
+
+int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in, int n) {
+  cf_pipeline_model v;
+  cf_error err = {0, ""};
+  if (cf_cli_model_values(cmd, m, &v)) return 1;
+  return cf_pipeline_model_apply(&v, in, n, &err) ? cf_cli_fail(cmd, "%s", err.msg) : 0;
 }
 
 int cf_cli_cloth_model(const char *cmd, const cf_cli_model *m, cf_params *p) {
@@ -195,50 +173,42 @@ int cf_cli_workers(const char *cmd, const char *s, int *workers) {
 }
 
 /* ---------------------------------------------------------------- progress */
-static void bar_update(long done, long total, void *user) {
-  (void)total;
+static void bar_update(void *user, long done) { cf_progress_update(&((cf_cli_bar *)user)->bar, done); }
+
+static void bar_note(void *user, const char *text) {
+  (void)user;
+  fprintf(stderr, "clothfit: warning: %s\n", text);
+}
+
+static void bar_stage(void *user, const char *label, long total) {
   cf_cli_bar *b = user;
-  cf_progress_update(&b->bar, b->offset + done);
+  if (label) cf_progress_start(&b->bar, label, total);
+  else cf_progress_end(&b->bar);
+}
+
+void cf_cli_bar_stages(cf_cli_bar *b) {
+  memset(b, 0, sizeof *b);
+  b->pp = (cf_pipeline_progress){bar_stage, bar_update, bar_note, b};
 }
 
 void cf_cli_bar_start(cf_cli_bar *b, const char *label, long total) {
+  cf_cli_bar_stages(b);
+  b->pp.stage = NULL; /* this one stage */
   cf_progress_start(&b->bar, label, total);
-  b->offset = 0;
-  b->fp.fn = bar_update;
-  b->fp.user = b;
 }
 
 void cf_cli_bar_end(cf_cli_bar *b) { cf_progress_end(&b->bar); }
 
 /* -------------------------------------------------------------- recordings */
-void cf_cli_free_inputs(cf_fit_input *in, int n) {
-  for (int i = 0; in && i < n; i++) cf_fit_input_free(&in[i]);
-  free(in);
-}
-
 int cf_cli_load_inputs(const char *cmd, const char *const *paths, int n, const cf_cli_model *m, cf_fit_input **in) {
-  *in = NULL;
-  if (cf_cli_model_apply(cmd, m, NULL, 0)) return 1;
-  *in = calloc((size_t)n + 1, sizeof **in);
-  if (!*in) return cf_cli_fail(cmd, "out of memory");
+  cf_pipeline_model v;
   cf_error err = {0, ""};
-  for (int i = 0; i < n; i++) {
-    int rc = cf_fit_input_load(paths[i], &(*in)[i], &err);
-    for (int j = 0; !rc && j < i; j++)
-      if (!strcmp((*in)[j].name, (*in)[i].name))
-        rc = cf_error_set(&err, CF_EINVAL, "%s and %s have the same file name '%s' (results are stored by it)",
-                          paths[j], paths[i], (*in)[i].name);
-    if (rc) {
-      cf_cli_free_inputs(*in, n);
-      *in = NULL;
-      return cf_cli_fail(cmd, "%s", err.msg);
-    }
-  }
-  if (cf_cli_model_apply(cmd, m, *in, n)) return 1;
+  *in = NULL;
+  if (cf_cli_model_values(cmd, m, &v)) return 1;
+  if (cf_pipeline_inputs_load(paths, n, &v, in, &err)) return cf_cli_fail(cmd, "%s", err.msg);
   cf_cli_note_driving(cmd, *in, n);
   return 0;
 }
-
 void cf_cli_note_driving(const char *cmd, const cf_fit_input *in, int n) {
   for (int i = 0; i < n && cf_dist_rank() == 0; i++) { /* under mpirun: once */
     cf_fit_run *run = cf_fit_run_alloc(&in[i].tg, &in[i].base, NULL);
@@ -252,31 +222,34 @@ void cf_cli_note_driving(const char *cmd, const cf_fit_input *in, int n) {
   }
 }
 
-void cf_cli_window_frames(const cf_fit_input *in, double a, double b, int *t0, int *t1) {
-  double T = in->tg.T, dt = in->tg.dt;
-  *t0 = (int)fmin(T, floor(a / dt + 0.5));
-  *t1 = isinf(b) ? in->tg.T : (int)fmin(T, floor(b / dt + 0.5));
-}
-
 /* ----------------------------------------------------------------- results */
 int cf_cli_results_begin(const char *cmd, const char *out, cf_results *r, int argc, char **argv, int workers,
                          const char *config_text) {
   cf_error err = {0, ""};
-  cf_results_init(r);
-  if (out && cf_results_read_or_new(out, r, &err))
+  if (cf_pipeline_results_open(out, r, argc, argv, workers, config_text, &err))
     return cf_cli_fail(cmd, "%s (choose another -o file or remove it)", err.msg);
-  cf_cli_results_stamp(r, argc, argv, workers, config_text);
   return 0;
-}
-
-void cf_cli_results_stamp(cf_results *r, int argc, char **argv, int workers, const char *config_text) {
-  cf_results_stamp(r, argc, argv, workers, config_text);
-  r->prov.ranks = cf_dist_size(); /* stamp's hosts is this host; under mpirun, every rank's */
-  cf_dist_hosts(r->prov.hosts, sizeof r->prov.hosts);
 }
 
 int cf_cli_results_write(const char *cmd, const char *out, cf_results *r) {
   cf_error err = {0, ""};
-  if (out && cf_dist_rank() == 0 && cf_results_write(out, r, &err)) return cf_cli_fail(cmd, "%s", err.msg);
+  return cf_pipeline_results_write(out, r, &err) ? cf_cli_fail(cmd, "%s", err.msg) : 0;
+}
+
+/* ------------------------------------------------------------------- tasks */
+int cf_cli_tasks_begin(const char *cmd, const cf_pipeline_task_opts *o, int argc, char **argv,
+                       const char *const *files, int n, const char *config, cf_pipeline_tasks *t) {
+  cf_error err = {0, ""};
+  if (cf_pipeline_tasks_begin(o, argc, argv, files, n, config, t, &err)) return cf_cli_fail(cmd, "%s", err.msg);
+  if (t->journal && cf_journal_torn(t->journal))
+    fprintf(stderr, "clothfit %s: %s: dropped a record cut short by a crash (that task runs again)\n", cmd, t->path);
+  if (t->journal && cf_journal_count(t->journal))
+    fprintf(stderr, "clothfit %s: resuming from %s: %d finished tasks will not run again\n", cmd, t->path,
+            cf_journal_count(t->journal));
   return 0;
+}
+
+int cf_cli_tasks_end(const char *cmd, cf_pipeline_tasks *t) {
+  cf_error err = {0, ""};
+  return cf_pipeline_tasks_end(t, &err) ? cf_cli_fail(cmd, "%s", err.msg) : 0;
 }

@@ -1,13 +1,14 @@
 /* fit_cli.h — what the fitting commands share (sweep, fit, sensitivity,
  * predict, regress, experiment): a table-driven option parser, grid and
- * window values, a progress bar for src/fit's callbacks, loading the
- * recordings (cf_fit_input), the sweep and refinement steps that fill a
- * results record, results files, and the thesis-style tables. */
+ * model values from their option strings, a progress bar for the
+ * pipeline's stages, the library's steps with their errors printed, and
+ * the thesis-style tables.  The steps themselves are the library's
+ * (cf_pipeline.h). */
 #ifndef CF_FIT_CLI_H
 #define CF_FIT_CLI_H
 
+#include "cf_pipeline.h"
 #include "cf_report.h"
-#include "cf_study.h"
 #include "json_out.h"
 #include "progress.h"
 
@@ -28,24 +29,18 @@ int cf_cli_parse(const char *cmd, int argc, char **argv, const cf_cli_opt *opts,
  * "A:B:N*rho" (scaled by each recording's density).  NULL spec: the default
  * of SPEC §8 for axis 'd' (delta: rho * 0.05..1, 15) or 'a' (alpha:
  * rho * 0.05..4, 16). */
-typedef struct {
-  double lo, hi;
-  int n, per_rho;
-} cf_cli_grid;
-int cf_cli_parse_grid(const char *spec, char axis, cf_cli_grid *g);
+int cf_cli_parse_grid(const char *spec, char axis, cf_pipeline_grid *g);
 /* Both grids of --delta-grid / --alpha-grid (NULL: defaults); 0 or the
  * exit status after printing the error. */
-int cf_cli_grids(const char *cmd, const char *dspec, const char *aspec, cf_cli_grid *gd, cf_cli_grid *ga);
+int cf_cli_grids(const char *cmd, const char *dspec, const char *aspec, cf_pipeline_grid *gd, cf_pipeline_grid *ga);
 /* --mu-grid A:B:N (N values of mu, the cloth's friction on the table, from
  * A to B; no *rho): NULL spec gives g->n = 0 (no mu axis).  Every one of
  * the n recordings must have a table.  0 or the exit status after the
  * error line. */
-int cf_cli_mu_grid(const char *cmd, const char *spec, const cf_fit_input *in, int n, cf_cli_grid *g);
+int cf_cli_mu_grid(const char *cmd, const char *spec, const cf_fit_input *in, int n, cf_pipeline_grid *g);
 /* fit --params delta,alpha,mu: the grid start's mu axis unless --mu-grid
  * (thesis Table 4.7: fitted mu from 0 to 2). */
 #define CF_CLI_MU_GRID "0:2:5"
-/* The axis for density rho, malloc'ed [g->n]. */
-double *cf_cli_axis(const cf_cli_grid *g, double rho);
 /* "A:B" numbers with 0 <= A < B (B may be omitted: +inf). */
 int cf_cli_parse_range(const char *s, double *a, double *b);
 /* "D,A": two finite numbers >= 0. */
@@ -56,54 +51,28 @@ int cf_cli_parse_int(const char *s, int lo, int *v);
 int cf_cli_workers(const char *cmd, const char *s, int *workers);
 
 /* ------------------------------------------------------------- tasks */
-/* A grid point whose simulation failed (not one left to another shard). */
-static inline int cf_cli_point_failed(int status) { return status != CF_OK && status != CF_ENOTRUN; }
 /* The message of the sweep's first point that did not simulate ("" if none). */
 const char *cf_cli_first_failure(const cf_res_sweep *w);
 
-/* The task model of the sweeping commands (tasks.c): grid points numbered
- * across the command's recordings, a journal beside the -o file that makes
- * the run crash-safe (rerunning resumes; --restart discards it), and
- * --shard I/N (only the tasks with id % N == I run; `merge` joins shards). */
-typedef struct {
-  const char *out;   /* -o file (NULL: no journal) */
-  const char *shard; /* --shard I/N or NULL */
-  int restart;       /* --restart */
-} cf_cli_task_opts;
-typedef struct {
-  cf_journal *journal;     /* NULL without -o */
-  int shard_i, shard_n;    /* shard_n 0: all tasks */
-  unsigned long long next; /* id of the next sweep's first task */
-  unsigned long long key;  /* hash of what the results depend on */
-  char path[1100];         /* the journal */
-  cf_sweep_checkpoint ck;  /* the journal as src/fit's checkpoint (ctx: this struct) */
-  long resumed, ran;       /* tasks taken from the journal / simulated now */
-  cf_fit_journal kept;     /* the journal for the other loops (cf_cli_tasks_kept) */
-} cf_cli_tasks;
-/* Parse the options, hash the run (command line, the n input files, the
- * config text) and open (or resume) the journal.  0, or the exit status
- * after printing the one-line error. */
-int cf_cli_tasks_begin(const char *cmd, const cf_cli_task_opts *o, int argc, char **argv, const char *const *files,
-                       int n, const char *config, cf_cli_tasks *t);
-/* The journal for src/fit's other loops (Nelder-Mead fits, confidence
- * stencils, regression evaluations: each record "KIND SIZE HEX", the
- * item's bytes in hex without their trailing zeros); NULL without one
- * (no -o, or a rank other than 0). */
-const cf_fit_journal *cf_cli_tasks_kept(cf_cli_tasks *t);
-/* Number the next sweep's tasks and hand it the journal and the shard. */
-void cf_cli_tasks_apply(cf_cli_tasks *t, cf_sweep_options *o);
-/* Close and remove the journal: the command ends (having written its
- * results or reported its error); only a crash leaves it for a rerun. */
-int cf_cli_tasks_end(const char *cmd, cf_cli_tasks *t);
+/* cf_pipeline_tasks_begin, printing the error, and a note when a record cut
+ * short by a crash was dropped or finished tasks are resumed (the task
+ * model: cf_pipeline.h); 0 or the exit status. */
+int cf_cli_tasks_begin(const char *cmd, const cf_pipeline_task_opts *o, int argc, char **argv,
+                       const char *const *files, int n, const char *config, cf_pipeline_tasks *t);
+/* cf_pipeline_tasks_end, printing the error; 0 or the exit status. */
+int cf_cli_tasks_end(const char *cmd, cf_pipeline_tasks *t);
 
 /* ------------------------------------------------------------- progress */
+/* A bar for one stage (start .. end; pass &pp to the pipeline's steps), or
+ * for every stage of a composite step (cf_cli_bar_stages: the pipeline
+ * starts and ends them); its notes are printed as "clothfit: warning: ..". */
 typedef struct {
   cf_progress bar;
-  long offset;        /* work done before the current call */
-  cf_fit_progress fp; /* pass &fp to src/fit */
+  cf_pipeline_progress pp;
 } cf_cli_bar;
 void cf_cli_bar_start(cf_cli_bar *b, const char *label, long total);
 void cf_cli_bar_end(cf_cli_bar *b);
+void cf_cli_bar_stages(cf_cli_bar *b);
 
 /* ------------------------------------------------------- model settings */
 /* The model parameters that are not fitted, held fixed by every command
@@ -129,8 +98,8 @@ typedef struct {
   const char *rest;  /* the rest metric: "first-frame" (default) or "flat" */
   const char *split; /* the mesh: lattice cells split N x N (default 2) */
 } cf_cli_model;
-#define CF_CLI_FIT_KAPPA "1e-3"
-#define CF_CLI_FIT_TOL "1e-4"
+#define CF_CLI_FIT_KAPPA "1e-3" /* CF_PIPELINE_KAPPA */
+#define CF_CLI_FIT_TOL "1e-4"   /* CF_PIPELINE_TOL */
 /* The four entries of a cf_cli_opt table for the cf_cli_model m. */
 #define CF_CLI_MODEL_OPTS(m)                                                                            \
   {"--kappa", &(m).kappa, NULL}, {"--beta", &(m).beta, NULL}, {"--tol", &(m).tol, NULL},              \
@@ -187,6 +156,8 @@ typedef struct {
  * (n = 0: only check).  0,
  * or 1 after printing the one-line error naming the option and value. */
 int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in, int n);
+/* m's values into v (cf_pipeline_model); 0, or 1 after the error. */
+int cf_cli_model_values(const char *cmd, const cf_cli_model *m, cf_pipeline_model *v);
 /* The cloth model and stiffnesses of m (--model, --k-stretch, --k-shear,
  * --k-bend) into p (the rest cf_params_default); 0, or 1 after the error. */
 int cf_cli_cloth_model(const char *cmd, const cf_cli_model *m, cf_params *p);
@@ -196,62 +167,16 @@ int cf_cli_cloth_model(const char *cmd, const cf_cli_model *m, cf_params *p);
  * with them (printing "clothfit CMD: <error>" and returning 1 on the first
  * failure, or when two recordings share a file stem).  *in has n. */
 int cf_cli_load_inputs(const char *cmd, const char *const *paths, int n, const cf_cli_model *m, cf_fit_input **in);
-void cf_cli_free_inputs(cf_fit_input *in, int n);
 /* One stderr note per recording whose recorded top corners the driven
  * simulation pulls together at its tolerance (cf_fit_run_drive_fix,
  * docs/driving.md); cf_cli_load_inputs calls it. */
 void cf_cli_note_driving(const char *cmd, const cf_fit_input *in, int n);
-/* Frames [t0, t1) of the window [a, b) in seconds (b = inf: to the end). */
-void cf_cli_window_frames(const cf_fit_input *in, double a, double b, int *t0, int *t1);
 
 /* ------------------------------------------------------- fitting steps */
-/* Sweep the grid (gd x ga axes for this recording's rho; gm: the mu axis,
- * NULL or gm->n = 0 for none) over frames [t0, t1) into rec->sweep; tasks
- * (may be NULL): journal and shard.  With a mu axis rec->sweep.model.mu is
- * the best point's mu. */
-int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_grid *ga, const cf_cli_grid *gm, int t0,
-                 int t1, int workers, double prune, cf_cli_bar *bar, cf_cli_tasks *tasks, cf_res_rec *rec,
-                 cf_error *err);
 /* The pruning of a sweep from --prune (flag) and --prune-margin M (NULL
  * if not given; implies --prune): *prune = 0 (off) or the margin (>= 1,
  * cf_sweep_options.prune_margin).  Returns 0, or 1 after the error line. */
 int cf_cli_prune(const char *cmd, int flag, const char *margin, double *prune);
-/* Nelder-Mead on (delta, alpha) from (d0, a0) over the training frames
- * [t0, t1), then the per-frame errors at the optimum: rec->fit (training,
- * testing = the other frames, whole recording; failed evaluations) and
- * rec->series.  If the simulation at the start fails, nothing is stored and
- * start_failure[256] says why ("" otherwise): try another start.  kept (may
- * be NULL): the command's journal (the fit is read from it when an earlier
- * run finished it).  With in->polish the optimum is then polished
- * (cf_fit_polish, its design's simulations on `workers` processes). */
-int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *start_kind, int t0, int t1,
-                  int max_evals, int workers, const cf_fit_journal *kept, cf_cli_bar *bar, cf_res_rec *rec,
-                  char start_failure[256], cf_error *err);
-/* The same for n recordings at once from their grid optima (d0[i], a0[i]),
- * training on the whole recording, one recording per worker process (all
- * with the model settings of in[0]); a recording whose start fails keeps
- * its grid optimum (with a warning); those with in[i]->polish are polished
- * one after the other. */
-int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, int max_evals,
-                       int workers, const cf_fit_journal *kept, cf_cli_bar *bar, cf_res_rec *const *recs,
-                       cf_error *err);
-/* How sure each recording's fit (recs[i]->fit, over its training window)
- * is: 95 % intervals and the identifiable flag into recs[i]->fit.conf (9
- * simulations per recording on the workers; recordings without a fit are
- * skipped). */
-int cf_cli_confidence(const cf_fit_input *const *in, int n, int workers, const cf_fit_journal *kept,
-                      cf_res_rec *const *recs, cf_error *err);
-/* The same at given points: each item's (delta, alpha) over its frames
- * [t0, t1) (t1 0: to the end), the result into *out; model (may be NULL:
- * in's) the settings of the point, whose stiffnesses are held (a fit's). */
-typedef struct {
-  const cf_fit_input *in;
-  double delta, alpha;
-  int t0, t1;
-  cf_res_conf *out;
-  const cf_res_model *model;
-} cf_cli_conf_item;
-int cf_cli_confidence_at(const cf_cli_conf_item *it, int n, int workers, const cf_fit_journal *kept, cf_error *err);
 /* One line on the confidence of a fit ("" if not computed) into buf. */
 void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size);
 /* The fits of r that are not identifiable, one line each on stdout after a
@@ -269,35 +194,11 @@ void cf_cli_polish_text(const cf_res_fit *f, char *buf, size_t size);
 /* The members "polish", "polished", "polish_evaluations", "nm_delta",
  * "nm_alpha", "nm_mu", "nm_train_error_cm", "polish_why" of o. */
 void cf_cli_json_polish(json_t *o, const cf_res_fit *f);
-/* The optimum of r must come from the model settings in carries (cloth
- * model, kappa, beta, tol, max_iter, mu, rest metric, mesh split,
- * stiffnesses), or its error E* and a start taken from it would not belong
- * to this run: CF_OK, or CF_EINVAL with a message naming opt_name, both
- * settings and the options to give. */
-int cf_cli_check_model(const cf_fit_input *in, const cf_res_rec *r, const char *opt_name, cf_error *err);
-/* Simulate at (delta, alpha): per-frame errors fe[T] (may be NULL) and the
- * mean error / std over the whole recording (+inf if the simulation fails,
- * with reason). */
-int cf_cli_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_error *fe, double *e, double *s,
-                char reason[256], cf_error *err);
-
-/* The a-priori formulas (4.6) fitted to the recordings (cf_regress_fit:
- * least squares on their optima in opt, named opt_name in messages, then
- * Nelder-Mead on R, simulated with the model settings of in[0]) into g.  A
- * recording without an optimum is an error, or left out with skip_failed;
- * an optimum found with other model settings is an error. */
-int cf_cli_regress(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, int skip_failed,
-                   int max_evals, int workers, const cf_fit_journal *kept, cf_cli_bar *bar, cf_res_regression *g,
-                   cf_error *err);
-
 /* --------------------------------------------------------------- results */
 /* Read OUT (if given and present) into r and stamp this run's provenance;
  * 0 or the exit status after printing the error. */
 int cf_cli_results_begin(const char *cmd, const char *out, cf_results *r, int argc, char **argv, int workers,
                          const char *config_text);
-/* cf_results_stamp, with the ranks and hosts of an mpirun job (collective:
- * every rank calls it). */
-void cf_cli_results_stamp(cf_results *r, int argc, char **argv, int workers, const char *config_text);
 /* Write r to OUT (if given); 0 or the exit status. */
 int cf_cli_results_write(const char *cmd, const char *out, cf_results *r);
 
@@ -323,15 +224,7 @@ int cf_cli_n_failed(const cf_results *r);
  * --max-iter, the state turns non-finite ...) is a failed grid point of its
  * sweep (status, reason "step N (t = X s): ...") or a failed Nelder-Mead
  * evaluation (fit_failures.c); the commands say so. */
-typedef struct {
-  int failed, points;     /* failed grid points of rec's sweep, its points (0: no sweep) */
-  int nm_failed, nm_evals; /* failed Nelder-Mead evaluations of rec's fit, its evaluations */
-} cf_cli_failures;
-cf_cli_failures cf_cli_failures_of(const cf_res_rec *rec);
-/* Whether a grid neighbour (8-neighbourhood) of rec's sweep optimum failed:
- * 1 (with *failed of *neighbours, both may be NULL), 0, or -1 without an
- * optimum of the grid. */
-int cf_cli_optimum_borders_failed(const cf_res_rec *rec, int *failed, int *neighbours);
+/* (the counts: cf_pipeline_failures_of) */
 /* stderr warnings: per recording of r with failures, one line for its grid
  * (how many of the grid failed, the first failed points with the step and
  * time of their failure and the first reason), one for its Nelder-Mead
@@ -345,8 +238,6 @@ long cf_cli_warn_failures(const char *cmd, const cf_results *r, const char *out)
 void cf_cli_json_failures(json_t *o, const cf_res_rec *rec);
 /* The same counts summed over r (no optimum_borders_failed). */
 void cf_cli_json_failure_totals(json_t *o, const cf_results *r);
-/* 1 if rec has an optimum with a finite error. */
-int cf_cli_finite_optimum(const cf_res_rec *rec);
 /* Recordings of r without a finite optimum: 0 if none, else 1 after one
  * error line naming them and why (out: where their failed points are;
  * under mpirun printed by rank 0, and the status is collective, below). */

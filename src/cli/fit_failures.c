@@ -4,7 +4,8 @@
  * of its sweep (status, reason) or counted as a failed Nelder-Mead
  * evaluation; `sweep`, `fit` and `experiment` say how many failed, where
  * and why, on stderr and in their JSON, and `fit` and `experiment` fail
- * when a recording is left without a finite optimum. */
+ * when a recording is left without a finite optimum.  The counts are the
+ * library's (cf_pipeline_failures_of); here they are printed. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,35 +14,6 @@
 #include "fit_cli.h"
 
 enum { LISTED = 3 }; /* failed points named per recording */
-
-cf_cli_failures cf_cli_failures_of(const cf_res_rec *rec) {
-  cf_cli_failures f = {0, 0, 0, 0};
-  const cf_res_sweep *w = &rec->sweep;
-  int n = rec->has_sweep ? cf_res_sweep_points(w) : 0;
-  for (int k = 0; k < n; k++) /* points left to other shards are not this run's */
-    f.points += w->status[k] != CF_ENOTRUN, f.failed += cf_cli_point_failed(w->status[k]);
-  if (rec->has_fit) f.nm_failed = rec->fit.failed_evaluations, f.nm_evals = rec->fit.evaluations;
-  return f;
-}
-
-int cf_cli_optimum_borders_failed(const cf_res_rec *rec, int *failed, int *neighbours) {
-  const cf_res_sweep *w = &rec->sweep;
-  int nf = 0, nn = 0;
-  if (!rec->has_sweep || w->best < 0) return -1;
-  int nda = w->nd * w->na, im = w->best / nda, id = w->best % nda / w->na, ia = w->best % w->na;
-  int nm = w->nm > 0 ? w->nm : 1; /* with a mu axis: the neighbours in it too */
-  for (int m = im - 1; m <= im + 1; m++)
-    for (int i = id - 1; i <= id + 1; i++)
-      for (int j = ia - 1; j <= ia + 1; j++) {
-        if (m < 0 || m >= nm || i < 0 || i >= w->nd || j < 0 || j >= w->na || (m == im && i == id && j == ia))
-          continue;
-        int st = w->status[(m * w->nd + i) * w->na + j];
-        nn += st != CF_ENOTRUN, nf += cf_cli_point_failed(st);
-      }
-  if (failed) *failed = nf;
-  if (neighbours) *neighbours = nn;
-  return nf > 0;
-}
 
 /* Where a failure message says the simulation failed ("step N (t = X s)"
  * of the simulator, "frame N (t = X s)" of the driving) as "step N, t = X
@@ -61,13 +33,13 @@ static void step_of(const char *reason, char *buf, size_t size) {
 
 /* "delta D alpha A" of point k, with " mu M" on a mu grid. */
 /* The warning line of rec's failed grid points. */
-static void warn_grid(const char *cmd, const cf_res_rec *rec, cf_cli_failures f) {
+static void warn_grid(const char *cmd, const cf_res_rec *rec, cf_pipeline_failures f) {
   const cf_res_sweep *w = &rec->sweep;
   fprintf(stderr, "clothfit %s: warning: %s: %d of %d simulations of the grid failed (%.1f %%)", cmd, rec->name,
           f.failed, f.points, 100.0 * f.failed / f.points);
   int listed = 0;
   for (int k = 0; k < cf_res_sweep_points(w) && listed < LISTED; k++) {
-    if (!cf_cli_point_failed(w->status[k])) continue;
+    if (!cf_pipeline_point_failed(w->status[k])) continue;
     char step[64], at[96];
     step_of(w->reason[k], step, sizeof step);
     cf_res_sweep_point_text(w, k, at, sizeof at);
@@ -82,7 +54,7 @@ static void warn_grid(const char *cmd, const cf_res_rec *rec, cf_cli_failures f)
 
 static void warn_borders(const char *cmd, const cf_res_rec *rec) {
   int nf, nn;
-  if (cf_cli_optimum_borders_failed(rec, &nf, &nn) <= 0) return;
+  if (cf_pipeline_optimum_borders_failed(rec, &nf, &nn) <= 0) return;
   char at[96];
   fprintf(stderr, "clothfit %s: warning: %s: the grid optimum (%s) has %d failed grid point(s) among its %d "
           "neighbours: the true optimum may lie where the simulations failed\n", cmd, rec->name,
@@ -94,7 +66,7 @@ long cf_cli_warn_failures(const char *cmd, const cf_results *r, const char *out)
   int recs = 0;
   for (int i = 0; i < r->n; i++) {
     const cf_res_rec *c = &r->recs[i];
-    cf_cli_failures f = cf_cli_failures_of(c);
+    cf_pipeline_failures f = cf_pipeline_failures_of(c);
     if (f.failed) warn_grid(cmd, c, f);
     if (f.nm_failed)
       fprintf(stderr, "clothfit %s: warning: %s: %d of %d Nelder-Mead evaluations failed (first: %s)\n", cmd,
@@ -124,11 +96,11 @@ static void json_fraction(json_t *o, long failed, long points) {
 }
 
 void cf_cli_json_failures(json_t *o, const cf_res_rec *rec) {
-  cf_cli_failures f = cf_cli_failures_of(rec);
+  cf_pipeline_failures f = cf_pipeline_failures_of(rec);
   json_count(o, "failed_points", f.failed, rec->has_sweep);
   json_count(o, "grid_points", f.points, rec->has_sweep);
   json_fraction(o, f.failed, f.points);
-  cf_cli_json_bool(o, "optimum_borders_failed", cf_cli_optimum_borders_failed(rec, NULL, NULL));
+  cf_cli_json_bool(o, "optimum_borders_failed", cf_pipeline_optimum_borders_failed(rec, NULL, NULL));
   json_count(o, "failed_evaluations", f.nm_failed, rec->has_fit);
 }
 
@@ -136,18 +108,13 @@ void cf_cli_json_failure_totals(json_t *o, const cf_results *r) {
   long failed = 0, points = 0, nm_failed = 0;
   int fits = 0;
   for (int i = 0; i < r->n; i++) {
-    cf_cli_failures f = cf_cli_failures_of(&r->recs[i]);
+    cf_pipeline_failures f = cf_pipeline_failures_of(&r->recs[i]);
     failed += f.failed, points += f.points, nm_failed += f.nm_failed, fits += r->recs[i].has_fit;
   }
   json_count(o, "failed_points", failed, 1);
   json_count(o, "grid_points", points, 1);
   json_fraction(o, failed, points);
   json_count(o, "failed_evaluations", nm_failed, fits);
-}
-
-int cf_cli_finite_optimum(const cf_res_rec *rec) {
-  double d, a, e, s;
-  return cf_res_optimum(rec, &d, &a, &e, &s) && isfinite(e);
 }
 
 /* Why rec has no finite optimum, on stderr. */
@@ -162,13 +129,13 @@ static void why_none(const cf_res_rec *c) {
 
 int cf_cli_fail_no_optimum(const char *cmd, const cf_results *r, const char *out) {
   int n = 0;
-  for (int i = 0; i < r->n; i++) n += !cf_cli_finite_optimum(&r->recs[i]);
+  for (int i = 0; i < r->n; i++) n += !cf_pipeline_finite_optimum(&r->recs[i]);
   if (!n) return 0;
   if (cf_dist_rank() > 0) return cf_cli_collective_status(1); /* rank 0 names them */
   fprintf(stderr, "clothfit %s: %d of %d recording(s) without a finite optimum:", cmd, n, r->n);
   for (int i = 0, k = 0; i < r->n; i++) {
     const cf_res_rec *c = &r->recs[i];
-    if (cf_cli_finite_optimum(c)) continue;
+    if (cf_pipeline_finite_optimum(c)) continue;
     fprintf(stderr, "%s %s (", k++ ? ";" : "", c->recording[0] ? c->recording : c->name);
     why_none(c);
     fprintf(stderr, ")");

@@ -18,7 +18,7 @@ typedef struct {
 static point_counts sweep_counts(const cf_res_sweep *w) {
   point_counts c = {0, 0, 0};
   for (int k = 0; k < cf_res_sweep_points(w); k++) {
-    if (cf_cli_point_failed(w->status[k])) c.failed++;
+    if (cf_pipeline_point_failed(w->status[k])) c.failed++;
     else if (w->pruned[k]) c.pruned++;
     else c.ok++;
   }

@@ -1,5 +1,6 @@
 /* cf_fit.h — the public API of src/fit: simulate a cloth driven by a
- * recording, measure how far it is from the recorded cloth (SPEC §7), and
+ * recording, measure how far it is from the recorded cloth (docs/design.md §7),
+ * and
  * (in the modules built on this) fit the parameters.
  *
  * Why it looks like this
@@ -12,7 +13,7 @@
  *   are metres.
  * - Missing markers (NaN) are excluded from the errors of the frames where
  *   they are missing (Remark 4.2.3); controlled corners must have no gaps
- *   (ingestion interpolates them, SPEC §6).
+ *   (ingestion interpolates them, docs/design.md §6).
  */
 #ifndef CF_FIT_H
 #define CF_FIT_H
@@ -87,16 +88,16 @@ typedef struct {
    * (0, the default) or CF_CONTACT_IPOPT, the interior-point baseline
    * (bench/hitting.sh compares them, thesis Table 4.8). */
   int contact_solver;
-  /* The rest metric (the lengths the cloth keeps): 0 (SPEC §4) the first
-   * frame's marker lattice refined; 1 a flat lattice whose column and row
-   * spacings are the largest per-frame means of the recorded horizontal and
-   * vertical neighbour distances (a cloth that starts bent: the chords of
-   * its first frame are shorter than its material, and an inextensible
+  /* The rest metric (the lengths the cloth keeps): 0 (docs/design.md §4) the
+   * first frame's marker lattice refined; 1 a flat lattice whose column and
+   * row spacings are the largest per-frame means of the recorded horizontal
+   * and vertical neighbour distances (a cloth that starts bent: the chords
+   * of its first frame are shorter than its material, and an inextensible
    * model would hold them; docs/models.md measures it), the first frame
    * projected onto it as the start (cf_sim_project_state). */
   int rest_flat;
   /* The simulation mesh: every cell of the marker lattice split split x
-   * split (0: CF_LATTICE_SPLIT_DEFAULT, 2, SPEC §4; at most
+   * split (0: CF_LATTICE_SPLIT_DEFAULT, 2, thesis §4.2.2; at most
    * CF_LATTICE_SPLIT_MAX).  A finer mesh resolves smaller folds at the
    * price of ~split^2 the nodes (and more projection iterations: an A2
    * recording at 4 takes ~60 times as long, docs/models.md); `synth` makes
@@ -146,9 +147,9 @@ typedef struct {
  * frames from t1 on are not simulated (a fit on a training window costs
  * that window).  fe[T] (may be NULL) receives the per-frame errors of frames
  * [0, t1), and is left as it is after.  prune_bound > 0 enables exact
- * pruning (SPEC §8): the run stops as soon as the running sum of e_i over
- * the window exceeds prune_bound * (window frames), and the result is
- * marked pruned (its e_cm a lower bound).
+ * pruning (docs/design.md §8): the run stops as soon as the running sum of
+ * e_i over the window exceeds prune_bound * (window frames), and the result
+ * is marked pruned (its e_cm a lower bound).
  * A failed simulation is not an error of this function: it returns CF_OK
  * with res->status set and e_cm = +inf, so sweeps and optimizers skip it. */
 int cf_fit_run_eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double prune_bound,
@@ -351,13 +352,13 @@ typedef struct {
   const double *alpha;   /* [na] */
   int t0, t1;            /* evaluation window */
   int threads;           /* worker processes; 0: all cores */
-  int prune;             /* exact pruning of hopeless points (SPEC §8) */
+  int prune;             /* exact pruning of hopeless points (docs/design.md §8) */
   const cf_fit_progress *progress; /* points done of nd*na (may be NULL) */
-  /* Task model (SPEC §9): grid point i is task task0 + i of the command.
-   * shard_n > 1: only the tasks with id % shard_n == shard_i run (a Slurm
-   * array element); the others get status CF_ENOTRUN.  checkpoint (may be
-   * NULL): tasks it already holds are not run again, and every finished one
-   * is handed to it at once. */
+  /* Task model (docs/design.md §9): grid point i is task task0 + i of the
+   * command.  shard_n > 1: only the tasks with id % shard_n == shard_i run (a
+   * Slurm array element); the others get status CF_ENOTRUN.  checkpoint (may
+   * be NULL): tasks it already holds are not run again, and every finished
+   * one is handed to it at once. */
   unsigned long long task0;
   int shard_i, shard_n;
   const struct cf_sweep_checkpoint *checkpoint;
@@ -425,8 +426,8 @@ typedef struct {
   int nm;                /* the options' (0: no mu axis) */
 } cf_sweep_result;
 
-/* The default grid of SPEC §8: alpha = rho*linspace(0.05, 4, 16), delta =
- * rho*linspace(0.05, 1, 15); arrays malloc'ed into *delta, *alpha. */
+/* The default grid of docs/design.md §8: alpha = rho*linspace(0.05, 4, 16),
+ * delta = rho*linspace(0.05, 1, 15); arrays malloc'ed into *delta, *alpha. */
 int cf_sweep_default_grid(double rho, double **delta, int *nd, double **alpha, int *na);
 /* Evaluate every grid point on the target on all cores.  The workers are
  * forked processes (see sweep.c for why not threads); each owns its
@@ -493,7 +494,7 @@ void cf_dist_hosts(char *buf, size_t size);
 /* (cf_formula, the eight coefficients, is in cf_common.h: the results
  * files of src/io store it too.) */
 
-/* Table 4.6 of the thesis, repetition I (reference values, SPEC §8). */
+/* Table 4.6 of the thesis, repetition I (reference values). */
 extern const cf_formula cf_formula_thesis_rep1;
 
 /* S of a width x height cloth. */

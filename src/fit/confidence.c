@@ -1,4 +1,4 @@
-/* confidence.c — how sure a fit of (delta, alpha) is (issue 15, point 5).
+/* confidence.c — how sure a fit of (delta, alpha) is (docs/confidence.md).
  *
  * Around the fitted point the mean error is evaluated on a 3 x 3 stencil
  * (delta and alpha at -30 %, 0, +30 %) and a quadratic is fitted to it by
@@ -74,18 +74,17 @@ enum { HELD_EVALS = 40 };
  * gives: the window's length is the longest relaxation it can show. */
 static const double BETA_TIME = 1;
 /* The held rest metric (cf_fit_target.rest_flat): the lengths the cloth
- * keeps, those of the recording's first frame (the default, SPEC §4) or of
- * a flat lattice of the recorded marker spacings.  A sheet that starts bent
- * (the top corners held closer than the cloth is wide) has first-frame
- * chords shorter than its material, which the inextensible model then
- * holds; a fit whose delta or alpha moves by more than HELD_MAX_SHIFT when
- * refitted with the other metric has them standing in for lengths the
- * recording does not give.  Measured on the bundled study (refits from
- * the fits with --rest flat, docs/confidence.md): the 16 shakes moved by
- * at most 21 % (stiff-cotton-A3-shake-slow-I's alpha), the twists by up to
- * 98 %; denim-A2-twist-slow-I, alpha +58 % off the truth and moved by at
- * most 14 % with 3 kappa or the large beta, moved delta +34 %, alpha
- * +29 %. */
+ * keeps, those of the recording's first frame (the default, docs/design.md
+ * §4) or of a flat lattice of the recorded marker spacings.  A sheet that
+ * starts bent (the top corners held closer than the cloth is wide) has
+ * first-frame chords shorter than its material, which the inextensible model
+ * then holds; a fit whose delta or alpha moves by more than HELD_MAX_SHIFT
+ * when refitted with the other metric has them standing in for lengths the
+ * recording does not give.  Measured on the bundled study (refits from the
+ * fits with --rest flat, docs/confidence.md): the 16 shakes moved by at most
+ * 21 % (stiff-cotton-A3-shake-slow-I's alpha), the twists by up to 98 %;
+ * denim-A2-twist-slow-I, alpha +58 % off the truth and moved by at most 14 %
+ * with 3 kappa or the large beta, moved delta +34 %, alpha +29 %. */
 
 typedef struct {
   double sum[B]; /* sum of e_i over the frames of each block */

@@ -1,5 +1,6 @@
 /* distributed.c — the parallel loops of parallel.c across the ranks of an
- * Open MPI job (`mpirun -n N clothfit sweep ...`; SPEC §9, issue 16).
+ * Open MPI job (`mpirun -n N clothfit sweep ...`; docs/design.md §9,
+ * docs/cluster.md).
  *
  * Every rank runs the same command on the same inputs, so every rank calls
  * cf_parallel_run with the same n; the items are handed out dynamically:

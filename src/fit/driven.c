@@ -1,5 +1,5 @@
-/* driven.c — a cloth simulation driven by a recording (SPEC §7, thesis
- * §4.2.2): start at the recorded first frame (the marker lattice refined
+/* driven.c — a cloth simulation driven by a recording (docs/design.md §7,
+ * thesis §4.2.2): start at the recorded first frame (the marker lattice refined
  * once), the controlled markers' nodes follow the recording, and every frame
  * is compared with the recorded markers. */
 #include <math.h>
@@ -220,7 +220,7 @@ static double row_span(const cf_fit_target *tg, const cf_mesh *rest, const int *
  * span_max (1 - max(tol/4, CF_DRIVE_MIN_SLACK)); returns the pull (how much
  * L shrinks, m).
  *
- * Why (issue 18): the boundary between the two corners is inextensible, so
+ * Why (docs/driving.md): the boundary between the two corners is inextensible, so
  * an inextensible sheet cannot put them farther apart than span_max, and
  * marker noise (~0.1 mm) on a taut top edge asks for exactly that.  Near
  * span_max the edge is held straight, a double root of its constraints

@@ -1,4 +1,4 @@
-/* metrics.c — errors between simulated and recorded markers (SPEC §7). */
+/* metrics.c — errors between simulated and recorded markers (docs/design.md §7). */
 #include <math.h>
 #include <stdlib.h>
 

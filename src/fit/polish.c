@@ -49,12 +49,12 @@
  * this was written): truth mu = 0: delta -1.4 -> +3.4 %, alpha -7.7 ->
  * +2.8 %, mu 0.028 -> 0 (at its bound); mu = 0.3: delta -4.7 -> -0.9 %,
  * alpha -11.3 -> -4.9 %, mu +16.0 -> +4.7 %; mu = 1.0: delta -5.4 -> -3.6 %,
- * alpha -13.6 -> -5.2 %, mu +16.3 -> +16.4 %.  (test_tablecloth then
- * asserted the bounds of issue 14 on the polished fits; it lays its cloth
- * fast now.)  Not the default elsewhere: a
- * shaken sheet's error surface is smooth (fit --help) but skewed over a
- * +-20 % design, and its quadratic's minimum is biased towards larger alpha
- * (confidence.c). */
+ * alpha -13.6 -> -5.2 %, mu +16.3 -> +16.4 %.  (test_tablecloth then asserted
+ * its bounds on the polished fits: mu within 20 %, or below 0.05 at mu = 0,
+ * delta and alpha within 10 %; it lays its cloth fast now.)  Not the default
+ * elsewhere: a shaken sheet's error surface is smooth (fit --help) but skewed
+ * over a +-20 % design, and its quadratic's minimum is biased towards larger
+ * alpha (confidence.c). */
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_linalg.h>
 #include <math.h>

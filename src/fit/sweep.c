@@ -1,8 +1,8 @@
 /* sweep.c — grid sweep over (delta, alpha) on all cores (thesis §4.2.2,
- * SPEC §8), on the worker processes of parallel.c.  Each worker owns one
- * driven simulation; results do not depend on the number of workers, except
- * the lower bounds of pruned points (pruning uses the best exact error the
- * workers of the process had seen when a point started, so it stays exact
+ * docs/design.md §8), on the worker processes of parallel.c.  Each worker owns
+ * one driven simulation; results do not depend on the number of workers,
+ * except the lower bounds of pruned points (pruning uses the best exact error
+ * the workers of the process had seen when a point started, so it stays exact
  * for the argmin; under MPI each rank's workers share theirs).
  *
  * Pruning stops a point once its running error sum exceeds the best exact

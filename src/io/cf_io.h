@@ -3,9 +3,9 @@
  * The bottom of the data flow (files -> recording -> simulation/fit ->
  * results -> report): readers and writers of Motive CSV, generic CSV and
  * OBJ/PLY mesh sequences, the HDF5 recording, trajectory and results
- * layouts of SPEC §6, and the in-memory records they fill (cf_recording,
- * cf_results).  Nothing here simulates or fits: src/io depends on
- * cf_common.h only, and everything above it (src/recording, src/sim,
+ * layouts of docs/design.md §6, and the in-memory records they fill
+ * (cf_recording, cf_results).  Nothing here simulates or fits: src/io
+ * depends on cf_common.h only, and everything above it (src/recording, src/sim,
  * src/fit, src/synth, src/study, src/report, src/cli) may use it.
  *
  * Conventions (the same in every folder's header):
@@ -84,8 +84,8 @@ int cf_h5_write_trajectory(const char *path, const cf_trajectory *tr, cf_error *
 
 
 /* ------------------------------------------------- motion-capture recordings */
-/* A recording in memory (SPEC §6): marker positions over time, SI units,
- * z up.  Everything malloc'ed; cf_recording_free releases it. */
+/* A recording in memory (docs/design.md §6): marker positions over time,
+ * SI units, z up.  Everything malloc'ed; cf_recording_free releases it. */
 typedef struct {
   char *key, *value;
 } cf_kv;
@@ -93,10 +93,10 @@ typedef struct {
 typedef struct {           /* /meta of the HDF5 file; "" / NaN = unknown */
   char material[64], size[32], motion[64], speed[64], repetition[64], notes[256];
   double width_m, height_m, density; /* m, m, kg/m^2 */
-  /* The table the cloth is laid on (SPEC §6 /table, attrs height and
-   * extent): table[0] the height of its top face (z, m), table[1..4] the
-   * face's extent x_min, x_max, y_min, y_max (m, in the recording's z-up
-   * frame); table[0] NaN: no table. */
+  /* The table the cloth is laid on (docs/design.md §6 /table, attrs
+   * height and extent): table[0] the height of its top face (z, m),
+   * table[1..4] the face's extent x_min, x_max, y_min, y_max (m, in the
+   * recording's z-up frame); table[0] NaN: no table. */
   double table[5];
 } cf_rec_meta;
 /* 1 when the five values describe a table: finite, x_min < x_max, y_min < y_max. */
@@ -105,18 +105,20 @@ int cf_rec_table_valid(const double table[5]);
  * numbers with x_min < x_max and y_min < y_max. */
 int cf_rec_table_extent_parse(const char *s, double ext[4]);
 
-/* A depth-camera mesh sequence (SPEC §6 /mesh): node positions on the
- * recording's time axis and one fixed connectivity.  n_nodes == 0: none. */
+/* A depth-camera mesh sequence (docs/design.md §6 /mesh): node positions
+ * on the recording's time axis and one fixed connectivity.  n_nodes == 0:
+ * none. */
 typedef struct {
   int n_nodes, n_faces, nv; /* nv = 3 (triangles) or 4 (quads) */
   double *nodes;            /* [T*N*3] m, z up; resampled with the markers */
   int *faces;               /* [F*nv] 0-based node indices */
 } cf_rec_mesh;
 
-/* How the data rows of a source export compare with its header (SPEC §6
- * /quality attributes frames_expected, frames_found, first_frame_number,
- * frame_jumps, edited_export).  Researchers cut takes to the part they
- * need; such exports load, and this records that they were cut. */
+/* How the data rows of a source export compare with its header
+ * (docs/design.md §6 /quality attributes frames_expected, frames_found,
+ * first_frame_number, frame_jumps, edited_export).  Researchers cut takes
+ * to the part they need; such exports load, and this records that they
+ * were cut. */
 typedef struct {
   int known;               /* 1: the reader checked (Motive CSV); 0: nothing recorded */
   int frames_expected;     /* the metadata's "Total Exported Frames", -1 if absent */
@@ -150,7 +152,7 @@ typedef struct {
   cf_rec_export exported; /* the source export's frames against its header */
 } cf_recording;
 
-/* Per-marker data quality of a recording (SPEC §6 /quality). */
+/* Per-marker data quality of a recording (docs/design.md §6 /quality). */
 typedef struct {
   double missing_fraction; /* frames with the marker missing / frames */
   double longest_gap_s;    /* longest run of consecutive missing frames, frames x dt */
@@ -221,8 +223,8 @@ int cf_meshseq_read(const char *dir_or_glob, const cf_meshseq_opts *o, cf_record
 /* Median of the T - 1 steps of t (0 if T < 2). */
 double cf_median_step(const double *t, int T);
 
-/* The HDF5 recording layout of SPEC §6 (/, /meta, /time, /markers, /quality,
- * /source).  Writing is atomic and fills r->created. */
+/* The HDF5 recording layout of docs/design.md §6 (/, /meta, /time,
+ * /markers, /quality, /source).  Writing is atomic and fills r->created. */
 int cf_recording_write_h5(const char *path, cf_recording *r, cf_error *err);
 int cf_recording_read_h5(const char *path, cf_recording *r, cf_error *err);
 
@@ -234,11 +236,12 @@ int cf_io_ensure_parent(const char *path, cf_error *err);
 int cf_io_commit(const char *tmp, const char *path, int ok, cf_error *err);
 
 /* ------------------------------------------ marker lattice of a recording */
-/* What the marker processing of src/recording (cf_markers_process, SPEC §6)
- * did and found: the lattice cells, weights, controlled markers, stick,
- * trimming, merges and ghosts.  It is part of the recording (r->proc) and
- * of its HDF5 file (/markers/lattice, /markers/weight, /quality ...), so
- * the record lives here; the processing itself lives in src/recording. */
+/* What the marker processing of src/recording (cf_markers_process,
+ * docs/design.md §6) did and found: the lattice cells, weights, controlled
+ * markers, stick, trimming, merges and ghosts.  It is part of the
+ * recording (r->proc) and of its HDF5 file (/markers/lattice,
+ * /markers/weight, /quality ...), so the record lives here; the
+ * processing itself lives in src/recording. */
 typedef struct cf_marker_proc cf_marker_proc;
 
 /* The lattice as fitted on the first complete frame. */
@@ -328,8 +331,8 @@ void cf_strings_free(char **s, int n);
 
 
 /* --------------------------------------------- results files (results*.c) */
-/* What sweeps, fits, sensitivity maps and regressions produced (SPEC §6
- * "Results file"), in memory and in HDF5 (layout in results_h5.c).  A
+/* What sweeps, fits, sensitivity maps and regressions produced
+ * (docs/design.md §6), in memory and in HDF5 (layout in results_h5.c).  A
  * results file is rewritten whole and atomically: commands with -o read the
  * existing file (if any), replace the parts they computed and write it back,
  * so `sweep`, `fit`, `sensitivity` and `regress` can fill one file. */
@@ -508,7 +511,7 @@ typedef struct {
   int ranks;               /* MPI ranks of the run (1 without mpirun) */
   char hosts[1024];        /* the hosts of the ranks, "name" or "a x2, b x2" */
   char shard[32];          /* "I/N" for a shard of a sweep (`sweep --shard`), "" otherwise */
-  char task_key[24];       /* hex hash of what the sweep's results depend on (SPEC §9) */
+  char task_key[24];       /* hex hash of what the sweep's results depend on (docs/design.md §9) */
   char *config_text;       /* the experiment config, NULL if none */
   char *history;           /* earlier runs that wrote this file, one a line */
 } cf_res_provenance;
@@ -588,13 +591,13 @@ int cf_results_read_or_new(const char *path, cf_results *r, cf_error *err);
 int cf_results_write(const char *path, cf_results *r, cf_error *err);
 
 /* ------------------------------------------------------------ task journals */
-/* Crash-safe progress of commands that run many tasks (SPEC §9): each
- * finished task is appended to a journal beside the results file as soon as
- * it completes, and a rerun of the same command skips the tasks it finds
- * there.  The journal carries a key, a hash of everything the results
- * depend on (tool version, input files, grid, model settings, config): a
- * journal of another key is refused, so a changed run never reuses stale
- * results.  Format and durability: journal.c. */
+/* Crash-safe progress of commands that run many tasks (docs/design.md §9):
+ * each finished task is appended to a journal beside the results file as
+ * soon as it completes, and a rerun of the same command skips the tasks
+ * it finds there.  The journal carries a key, a hash of everything the
+ * results depend on (tool version, input files, grid, model settings,
+ * config): a journal of another key is refused, so a changed run never
+ * reuses stale results.  Format and durability: journal.c. */
 #include <stdint.h>
 
 /* cf_hash_bytes (cf_common.h) over a NUL-terminated string and its

@@ -1,5 +1,5 @@
-/* csv_generic.c — generic marker CSV files (SPEC §6): a header row naming a
- * time column and x, y, z columns per marker ("{name}_{axis}" by default),
+/* csv_generic.c — generic marker CSV files (docs/design.md §6): a header
+ * row naming a time column and x, y, z columns per marker ("{name}_{axis}" by default),
  * then one row a frame.  The bytes go through the Motive reader's libcsv
  * machinery (motive.c), so line tracking, data cells, ragged rows, times,
  * units, axes and messages are shared; only the header differs.  Also the

@@ -1,4 +1,5 @@
-/* h5traj.c — simulated trajectories to HDF5 (SPEC §6 style), atomically. */
+/* h5traj.c — simulated trajectories to HDF5, atomically, in the style of
+ * the recording layout (docs/design.md §6). */
 #include <errno.h>
 #include <hdf5.h>
 #include <stdio.h>

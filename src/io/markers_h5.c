@@ -1,5 +1,5 @@
 /* markers_h5.c — the results of marker processing in the HDF5 recording
- * (SPEC §6), written after and read with the groups of recording_h5.c:
+ * (docs/design.md §6), written after and read with the groups of recording_h5.c:
  *   /markers/lattice    [K,2] int (row, col), -1 off the lattice; attrs rows,
  *                       cols, method ("pca" | "map" | "none"), angle_deg,
  *                       row_spacing_m, col_spacing_m, spacing_deviation,

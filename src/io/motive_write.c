@@ -1,5 +1,5 @@
 /* motive_write.c — write a recording as an OptiTrack Motive 1.23 CSV export
- * (the layout cf_motive_read ingests, SPEC §6):
+ * (the layout cf_motive_read ingests, docs/design.md §6):
  *   Format Version,1.23,Take Name,...,Length Units,Millimeters,Coordinate Space,Global
  *   (blank)
  *   ,Type,Marker,Marker,Marker,...

@@ -1,4 +1,4 @@
-/* recording_h5.c — a cf_recording to and from the HDF5 layout of SPEC §6:
+/* recording_h5.c — a cf_recording to and from the HDF5 layout of docs/design.md §6:
  *   /            attrs clothfit_format, source_kind, source_file, source_sha256,
  *                created, clothfit_version, git_revision, up_axis, axis_transform,
  *                length_unit_scale, time_offset
@@ -64,7 +64,7 @@ static int write_meta(hid_t f, const cf_rec_meta *m) {
   return ok;
 }
 
-/* /table (SPEC §6), when the recording has one. */
+/* /table (docs/design.md §6), when the recording has one. */
 static int write_table(hid_t f, const cf_rec_meta *m) {
   if (!cf_rec_table_valid(m->table)) return 1;
   hid_t g = H5Gcreate2(f, "table", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);

@@ -1,4 +1,4 @@
-/* results_h5.c — results files in HDF5 (SPEC §6 "Results file"):
+/* results_h5.c — results files in HDF5 (docs/design.md §6):
  *   /                      attrs clothfit_format = "results-1"
  *   /provenance            attrs tool_version, git_revision, hostname,
  *                          start_time, end_time, command, workers, ranks

@@ -20,9 +20,9 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------ marker processing */
-/* SPEC §6 "Marker processing" (thesis §4.2, Remarks 4.2.1, 4.2.3, 4.3.3):
- * from the labelled tracks of a motion-capture recording to the cloth's
- * marker lattice.  cf_markers_process runs, in this order:
+/* Marker processing (docs/design.md §6; thesis §4.2, Remarks 4.2.1, 4.2.3,
+ * 4.3.3): from the labelled tracks of a motion-capture recording to the
+ * cloth's marker lattice.  cf_markers_process runs, in this order:
  *   1. the mapping file (opts.map): explicit merges of label fragments and
  *      explicit drops;
  *   2. automatic fragment merging (fragments.c): a track that

@@ -1,7 +1,7 @@
-/* fragments.c — label fragments and ghosts (SPEC §6, Remark 4.2.1 item 4):
- * Motive loses a marker in fast motion and labels it anew when it
- * reappears, so one physical marker arrives as several tracks.  They are
- * joined by the mapping file's merge lines or automatically; tracks that
+/* fragments.c — label fragments and ghosts (thesis Remark 4.2.1 item 4;
+ * docs/design.md §6): Motive loses a marker in fast motion and labels it anew
+ * when it reappears, so one physical marker arrives as several tracks.  They
+ * are joined by the mapping file's merge lines or automatically; tracks that
  * never come near the cloth (reflections) are dropped. */
 #include <math.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
-/* lattice.c — placing the cloth markers on the rows x cols lattice (SPEC §6
- * "Lattice assignment"): on the first frame where every cloth marker is
+/* lattice.c — placing the cloth markers on the rows x cols lattice
+ * (docs/design.md §6): on the first frame where every cloth marker is
  * present, fit the cloth plane (PCA), take 'up' = world z projected on it
  * and 'across' = the in-plane perpendicular, undo the lattice's in-plane
  * rotation, sort into rows by height and each row by 'across', and check

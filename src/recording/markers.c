@@ -1,6 +1,7 @@
-/* markers.c — the marker-processing pipeline of SPEC §6 (steps in cf_io.h):
- * mapping file, fragment merging, ghosts, lattice, trimming, resampling,
- * gap filling of the controlled and stick markers, lattice weights. */
+/* markers.c — the marker-processing pipeline of docs/design.md §6 (steps in
+ * cf_recording.h): mapping file, fragment merging, ghosts, lattice, trimming,
+ * resampling, gap filling of the controlled and stick markers, lattice
+ * weights. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

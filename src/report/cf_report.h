@@ -1,5 +1,5 @@
-/* cf_report.h — the public API of src/report: the report of a results
- * file (SPEC §10) — tables in CSV, Markdown and LaTeX, figures drawn by
+/* cf_report.h — the public API of src/report: the report of a results file
+ * (docs/design.md §10) — tables in CSV, Markdown and LaTeX, figures drawn by
  * gnuplot, a self-contained HTML page.
  *
  * Above src/study and below src/cli in the data flow (files -> recording ->

@@ -1,6 +1,6 @@
-/* figures.c — the figures of a report (SPEC §10), each a gnuplot script
- * figures/<id>.gp with its data figures/<id>.dat, drawn into <id>.svg and
- * <id>.png by gnuplot run as a separate process.
+/* figures.c — the figures of a report (docs/design.md §10), each a gnuplot
+ * script figures/<id>.gp with its data figures/<id>.dat, drawn into <id>.svg
+ * and <id>.png by gnuplot run as a separate process.
  *
  * Per recording:
  *   <stem>-surface      the sweep's mean error ē(δ, α) as a heat map (thesis

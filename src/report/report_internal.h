@@ -83,7 +83,7 @@ int cf_report_study_figures_write(const cf_results *r, const char *results_path,
 void cf_rfig_head(cf_rbuf *g, const cf_rfigure *f, const char *what, const char *results_path);
 void cf_rfig_png(cf_rbuf *g, const cf_rfigure *f);
 void cf_rfig_tail(cf_rbuf *g);
-/* A plot command built one element at a time: "'<id>.dat' index K SPEC
+/* A plot command built one element at a time: "'<id>.dat' index K <spec>
  * title 'TITLE'" (notitle when title is NULL), joined by a comma and a continued line. */
 typedef struct {
   cf_rbuf *g;

@@ -1,8 +1,8 @@
-/* study_figures.c — the study's figures (SPEC §10, issue 13): the optima
- * δ*, α* of the recordings against the speed measure V and the density ρ,
- * with the fitted a-priori formulas (4.6) drawn through them.  The thesis
- * gives the formulas as numbers only (Table 4.6) and compares them per
- * recording in Table 4.9; these four figures show the same:
+/* study_figures.c — the study's figures (docs/design.md §10, docs/report.md
+ * "Study figures"): the optima δ*, α* of the recordings against the speed
+ * measure V and the density ρ, with the fitted a-priori formulas (4.6) drawn
+ * through them.  The thesis gives the formulas as numbers only (Table 4.6) and
+ * compares them per recording in Table 4.9; these four figures show the same:
  *   study-delta-V    δ* against V        study-delta-rho  δ* against ρ
  *   study-alpha-V    α* against V        study-alpha-rho  α* against ρ
  * A formula is linear in S, V and ρ; against one input the other two are

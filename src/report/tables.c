@@ -1,5 +1,5 @@
-/* tables.c — the thesis' tables of a results file (SPEC §10) as cells of
- * text, and each table as CSV, Markdown, LaTeX (booktabs) and HTML.
+/* tables.c — the thesis' tables of a results file (docs/design.md §10) as
+ * cells of text, and each table as CSV, Markdown, LaTeX (booktabs) and HTML.
  *
  * Every number is formatted once, into its cell, from the value the results
  * file stores (errors, stds, R*, E* with "%.3f", delta, alpha and the

@@ -1,6 +1,7 @@
 /* bending.h — internal: the isometric bending matrix K = S^T M_L^-1 S
- * (SPEC §4), S_ij = int grad N_i . grad N_j dA the surface stiffness matrix
- * at rest, and the implicit-Euler unconstrained step that uses it. */
+ * (thesis §2.5: K = L^T M L, L = M_L^-1 S the discrete Laplacian),
+ * S_ij = int grad N_i . grad N_j dA the surface stiffness matrix at rest,
+ * and the implicit-Euler unconstrained step that uses it. */
 #ifndef CF_BENDING_H
 #define CF_BENDING_H
 #include <cholmod.h>
@@ -9,7 +10,7 @@
 
 /* K (n x n, both triangles stored, stype 0), allocated in cc.  The
  * Laplacian rows are those of the interior nodes (see bending.c: deviation
- * from the plain S^T M^-1 S of SPEC §4, so that a flat sheet is at rest). */
+ * from the plain S^T M^-1 S of thesis §2.5, so that a flat sheet is at rest). */
 cholmod_sparse *cf_bending_matrix(const cf_mesh *m, const double *mass, cholmod_common *cc);
 
 /* The unconstrained step (ρM + dt D + dt² κK) v* = ρMv − dt(δMg + κKφ),

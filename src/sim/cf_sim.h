@@ -1,5 +1,5 @@
 /* cf_sim.h — the public API of src/sim: the inextensible FEM cloth model of
- * Coltraro et al. (thesis ch. 2, SPEC §4) and its solvers.
+ * Coltraro et al. (thesis ch. 2; docs/design.md §4) and its solvers.
  *
  * Why it looks like this
  * ----------------------
@@ -11,8 +11,9 @@
  * - Errors are returned as a status code; when a `cf_error *` is given the
  *   message says what failed and where (step, time, violation ...).
  * - The rest metric (T tensors, edge lengths, masses, bending matrix) is taken
- *   from the mesh's node positions `mesh->x` at allocation time (SPEC §4:
- *   for a recording this is the recorded first frame).
+ *   from the mesh's node positions `mesh->x` at allocation time
+ *   (docs/design.md §4: for a recording this is the recorded first frame,
+ *   as in thesis §4.2.2).
  *
  * Ownership: functions returning a pointer return a new object owned by the
  * caller (free it with the matching _free). Pointers passed in are borrowed
@@ -65,8 +66,8 @@ cf_mesh *cf_mesh_grid(int nx, int ny, const double origin[3],
                       const double u[3], const double v[3], int quads);
 /* Refine a rows x cols marker lattice ([rows*cols*3], row-major, row 0 =
  * top) to a quad mesh by bilinear interpolation, every cell split
- * split x split (1 <= split <= CF_LATTICE_SPLIT_MAX; SPEC §4 fits on 2:
- * 4x5 markers -> 7x9 nodes): (split(rows-1)+1) x (split(cols-1)+1) nodes,
+ * split x split (1 <= split <= CF_LATTICE_SPLIT_MAX; thesis §4.2.2 fits
+ * on 2: 4x5 markers -> 7x9 nodes): (split(rows-1)+1) x (split(cols-1)+1) nodes,
  * marker (r,c) at node (split r)*(split(cols-1)+1) + split c.  NULL on bad
  * arguments or a degenerate lattice. */
 enum { CF_LATTICE_SPLIT_DEFAULT = 2, CF_LATTICE_SPLIT_MAX = 8 };
@@ -75,7 +76,7 @@ cf_mesh *cf_mesh_lattice_refine(int rows, int cols, int split, const double *mar
 int cf_mesh_lattice_node(int rows, int cols, int split, int r, int c);
 /* Lumped-mass weights of a rows x cols marker lattice at positions x
  * [rows*cols*3] (row-major), normalized to sum to rows*cols: for a regular
- * lattice corners : edges : interior = 1 : 2 : 4 (SPEC §6, §7).  The
+ * lattice corners : edges : interior = 1 : 2 : 4 (docs/design.md §6, §7).  The
  * metrics of src/fit weight the markers by them and ingestion
  * (src/recording) stores them in the recording. */
 int cf_mesh_lattice_weights(int rows, int cols, const double *x, double *w, cf_error *err);
@@ -125,7 +126,7 @@ void cf_model_free(cf_model *md);
 int cf_model_nrows(const cf_model *md);
 int cf_model_row_kind(const cf_model *md, int r);
 int cf_model_row_node(const cf_model *md, int r); /* node k (edge: first node) */
-double cf_model_row_scale(const cf_model *md, int r); /* c_k of SPEC §4 */
+double cf_model_row_scale(const cf_model *md, int r); /* c_k of docs/design.md §4 */
 /* C(x) into C[nrows]. */
 void cf_model_eval(const cf_model *md, const double *x, double *C);
 /* max_r |C_r| / c_r */
@@ -194,7 +195,7 @@ typedef struct {
   int max_iter;    /* projection iterations per step before giving up */
   int reuse_factor;/* 1: reuse the projection factor across iterations/steps
                       (chord method with a convergence safeguard) */
-  int predictor;   /* 0 (default): the unconstrained step of SPEC §4 is
+  int predictor;   /* 0 (default): the unconstrained step (thesis (2.20)) is
                       projected as it is.  1: its velocities are first
                       projected onto the constraints' tangent space at the
                       step's start (J v = 0 in the M-norm), so the position
@@ -312,7 +313,7 @@ cf_sim_stats cf_sim_get_stats(const cf_sim *s);
 
 /* ------------------------------------------------------------- obstacles */
 /* Rigid obstacles the cloth's nodes must stay outside of (thesis §3.2,
- * SPEC §5): each kind gives the signed distance of a point to its surface
+ * docs/design.md §5): each kind gives the signed distance of a point to its surface
  * (negative inside) and the outward unit normal there (the gradient of the
  * distance; on edges and corners of a box the direction to the nearest
  * surface point).  Kinds are GSL-style constant type descriptors
@@ -472,7 +473,7 @@ int cf_sim_set_obstacles(cf_sim *s, const cf_obstacle *obs, int n_obs, const cf_
                          cf_error *err);
 
 /* ---------------------------------------------------------------- driving */
-/* Prescribed motion of the kinematic nodes (SPEC §4.1 shake, fixed). */
+/* Prescribed motion of the kinematic nodes: fixed, or a shake (thesis §4.1). */
 typedef enum { CF_DRIVE_FIXED = 0, CF_DRIVE_SHAKE = 1 } cf_drive_kind;
 typedef struct {
   cf_drive_kind kind;

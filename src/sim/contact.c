@@ -1,12 +1,12 @@
 /* contact.c — the projection with node-obstacle contacts and friction
- * (thesis §3.4-§3.5, SPEC §5; see contact.h).
+ * (thesis §3.4-§3.5, docs/design.md §5; see contact.h).
  *
  * Each projection iteration j solves the QP (3.4) linearized at φ_j:
  *   min ½ Δφᵀ M Δφ − Δφᵀ f_μ   s.t.  C + ∇C Δφ = 0,  H + ∇H Δφ ≥ 0,
  * H_k = dist(p_i, obstacle) − τ0 for every free node i and obstacle
- * (a candidate pair k), the response normals taken at φ_j (SPEC §5, the
- * thesis' form).  With the rows of the working set W imposed as equalities
- * (G = [C; H_W]), Δφ = M⁻¹(f_μ − ∇Gᵀ ζ) where
+ * (a candidate pair k), the response normals taken at φ_j (the thesis'
+ * form, Remark 2.6.1; docs/design.md §5).  With the rows of the working set
+ * W imposed as equalities (G = [C; H_W]), Δφ = M⁻¹(f_μ − ∇Gᵀ ζ) where
  *   (∇G M⁻¹ ∇Gᵀ + εI) ζ = G + ∇G M⁻¹ f_μ,
  * and the contact multiplier is Δγ_k = −ζ_k.  Active set (Algorithm 2):
  * W starts from the previous step's; while some Δγ_k < 0 the most negative

@@ -1,5 +1,5 @@
 /* contact.h — internal: the projection with node-obstacle contacts and
- * friction (thesis §3.2-§3.5, SPEC §5), the active-set method of
+ * friction (thesis §3.2-§3.5), the active-set method of
  * Algorithm 2 on top of the metric rows of cf_proj.  See contact.c. */
 #ifndef CF_CONTACT_H
 #define CF_CONTACT_H

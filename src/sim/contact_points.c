@@ -1,6 +1,6 @@
 /* contact_points.c — the pairs of the obstacles' sharp points (a stick's
  * ends, the needles' tips) and the cloth's triangles that the projection
- * carries (contact_points.h; issue 14: a broad phase that scales).
+ * carries (contact_points.h), found by a broad phase that scales with the mesh.
  *
  * Every point against every triangle is points × triangles rows, each
  * evaluated at every iteration: 3528 needle tips under a 10⁴-node sheet

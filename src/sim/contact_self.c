@@ -1,12 +1,12 @@
 /* contact_self.c — the cloth's self-collision rows in contact.c's projection
- * (thesis §3.3.2, §3.4.1, SPEC §5; see contact_internal.h).
+ * (thesis §3.3.2, §3.4.1; see contact_internal.h).
  *
  * Pairs are found as the steps go (selfcoll.c: continuous detection between
  * the step's start φⁿ and each iterate φ_j with proximity ω, and with ω = 0
  * once an iterate satisfies (3.5)), so the per-pair arrays grow; each pair
  * is kept (one per node-face or edge-edge pair, found again or not) until a
  * step starts with it outside the working set and many such pairs
- * (cf_contact_self_prune).  Rows, at the iterate (SPEC §5's form):
+ * (cf_contact_self_prune).  Rows, at the iterate (the thesis' form, §3.3.2):
  *   node x_4 and face x_1..x_3: H = ⟨x_4 − Σ b_i x_i, ν⟩ − τ0, the
  *     barycentric coordinates b of x_4's projection, ν the face's normal;
  *   edges x_1 x_2 and x_3 x_4: H = ⟨(1 − s) x_1 + s x_2 − (1 − u) x_3 −

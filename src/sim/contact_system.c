@@ -29,7 +29,7 @@
  * without it.  cf_contact_params.updates = 0
  * refactors on every change instead (test_contact compares the two).  The
  * Tikhonov shift ε = 1e-9 mean diag is the projection's (planar states,
- * SPEC §4). */
+ * docs/design.md §4). */
 #include "contact_internal.h"
 
 #include <math.h>

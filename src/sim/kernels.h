@@ -1,6 +1,6 @@
 /* kernels.h — internal: the inner loop of the constraint evaluation (the
  * half gradients of a row group, model.c), which bounds the projection's
- * cost together with the factorization (SPEC §4 "Where the time goes").
+ * cost together with the factorization (docs/design.md §4).
  * It is arithmetic-bound, so on x86-64 kernels.c is compiled twice, for
  * the baseline ISA (SSE2: two doubles per register) and with -mavx2 (four),
  * and cf_kernels_get picks one at run time.

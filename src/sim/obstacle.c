@@ -1,5 +1,5 @@
 /* obstacle.c — rigid obstacles: signed distances, outward normals and
- * prescribed rigid motion (cf_sim.h, SPEC §5).  Each kind evaluates its
+ * prescribed rigid motion (cf_sim.h, docs/design.md §5).  Each kind evaluates its
  * distance in its body frame; cf_obstacle_distance maps the point there and
  * the normal back. */
 #include <math.h>

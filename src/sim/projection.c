@@ -400,7 +400,7 @@ static int factorize(cf_proj *p, cf_error *err) {
   memset(Ax, 0, sizeof(double) * cf_spchol_nvalues(p->F));
   for (int i = 0; i < p->md->n; i++)
     if (p->node_ptr[i + 1] > p->node_ptr[i]) assemble_node(p, i, Ax);
-  /* Tikhonov shift: J M^-1 J^T is singular on planar states (SPEC §4). */
+  /* Tikhonov shift: J M^-1 J^T is singular on planar states (docs/design.md §4). */
   double tr = 0;
   for (int a = 0; a < p->na; a++) tr += Ax[p->diag[a]];
   if (cf_spchol_factor(p->F, (1e-9 + p->mu) * tr / p->na, &p->cc)) {
@@ -462,7 +462,7 @@ static void jacobian_times(const cf_proj *p, const double *v, double *out) {
 }
 
 /* out = (J M^-1 J^T + eps I) y, the matrix the factorizations approximate
- * (eps: the Tikhonov shift of a fresh factorization, SPEC §4). */
+ * (eps: the Tikhonov shift of a fresh factorization, docs/design.md §4). */
 static void node_sums(void *arg, int part) { /* U_i = sum over the slots of node i of g y */
   cf_proj *p = arg;
   const double *y = p->arg.y;

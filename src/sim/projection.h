@@ -1,4 +1,4 @@
-/* projection.h — internal: the fast projection of thesis §2.6.1 / SPEC §4 on
+/* projection.h — internal: the fast projection of thesis §2.6.1 on
  * CHOLMOD.  The sparsity pattern of J M^-1 J^T never changes during a
  * simulation, so the pattern, the symbolic analysis and the list of
  * contributions to every non-zero are built once here; each iteration only
@@ -64,18 +64,18 @@ int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
  * 2026-11-27 ended up to 10.7 cm apart with them on all four meshes,
  * against 2-3 cm with them on the 900-node mesh only, and the threshold
  * was 50 for that reason, which kept that test on the chord steps.  A
- * threshold is not chosen to keep a test on its path (issue 15), so it is
- * now where the speed measurements put it.  The test's near-equilateral
- * triangles (docs/locking.md §9) then take the inexact steps and their
- * free corners lie at most 4.03 cm apart over the five seeds with
- * OpenBLAS's Zen and Haswell kernels and 4.13 cm with Sandybridge's, but
- * 5.53 cm with Nehalem's (seed 23; 5.4 cm still when run to rest in 12 s)
- * and with Prescott's, two runs still move after 6 s; with the chord steps
- * all five kernel sets kept them within 4.06 cm
- * (docs/locking.md §18).  Keeping the Levenberg-Marquardt shift across
- * steps on large meshes, which cuts the factorizations of a 40x40 sheet
- * starting flat from 14 to 7.3 per step, moved the old 900-node corner 7 cm
- * and is not done. */
+ * solver threshold must not be set to keep a test on its path
+ * (docs/locking.md §18), so it is now where the speed measurements put
+ * it.  The test's near-equilateral triangles (docs/locking.md §9) then take
+ * the inexact steps and their free corners lie at most 4.03 cm apart over the
+ * five seeds with OpenBLAS's Zen and Haswell kernels and 4.13 cm with
+ * Sandybridge's, but 5.53 cm with Nehalem's (seed 23; 5.4 cm still when run
+ * to rest in 12 s) and with Prescott's, two runs still move after 6 s; with
+ * the chord steps all five kernel sets kept them within 4.06 cm
+ * (docs/locking.md §18).  Keeping the Levenberg-Marquardt shift across steps
+ * on large meshes, which cuts the factorizations of a 40x40 sheet starting
+ * flat from 14 to 7.3 per step, moved the old 900-node corner 7 cm and is not
+ * done. */
 #define CF_NEWTON_ETA 0.5
 #define CF_NEWTON_MAX_CG 8
 /* Factorizations of at least CF_NEWTON_HUGE_FLOPS (~70x70 nodes and up)

@@ -1,5 +1,5 @@
 /* selfcoll.h — internal: detection of the cloth's self-collisions (thesis
- * §3.3.1, §3.3.3, SPEC §5): which node-face and edge-edge pairs of the
+ * §3.3.1, §3.3.3): which node-face and edge-edge pairs of the
  * triangulated mesh meet during the motion from the positions x0 to x1.
  *
  * Broad phase: a spatial hash of cubic cells (the mean collision edge
@@ -8,7 +8,7 @@
  * to x1 and grown by the thickness; a node is tested against the
  * triangles in the cells of its own swept box, an edge against the edges
  * in its cells.  It scales with the mesh (each element meets a bounded
- * number of cells), the 10^4-node meshes SPEC §5 asks for included.
+ * number of cells), the 10^4-node meshes of docs/design.md §5 included.
  * Narrow phase (continuous, thesis (3.3)): the four points move linearly
  * over the step; the times they are coplanar are the roots of a cubic in
  * [0, 1]; at such a time the node must lie in the triangle (barycentric
@@ -39,7 +39,7 @@ double cf_tri_project(const double p[3], const double a[3], const double b[3], c
 
 /* The collision edges of the mesh with a free node, each once (sorted),
  * into e[2 ne] (room for 5 per element): the element sides and, for
- * quads, the diagonal from the first node (the triangulation of SPEC §5;
+ * quads, the diagonal from the first node (the triangulation of thesis §3.3.1;
  * not both diagonals: a point meeting a quad's centre then meets four rows
  * of which any three give the fourth, Remark 3.5.2).  Returns ne. */
 int cf_selfcoll_edges(const cf_mesh *m, const unsigned char *is_kin, int *e);

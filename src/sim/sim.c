@@ -1,4 +1,4 @@
-/* sim.c — the time integrator (SPEC §4): implicit-Euler unconstrained step,
+/* sim.c — the time integrator (thesis §2.6): implicit-Euler unconstrained step,
  * then the fast projection; kinematic nodes follow prescribed positions
  * exactly.
  *
@@ -8,18 +8,18 @@
  * (it is in equilibrium, so the projection lifts it back), the bending
  * step's smoothing of the velocities (κ > 0), the driven corners moving
  * perpendicular to a nearly flat sheet.  Those corrections are first order
- * in dt, and near the singular flat states (SPEC §4) Newton converges on
- * them slowly and needs the Levenberg-Marquardt safeguard, each rejected
- * update costing a factorization.  So the velocities of the unconstrained
- * step are first projected onto the tangent space of the constraints at
- * the step's start (J v = 0 in the M-norm, with the driven nodes'
- * velocities held): what is left for the position projection is the
- * curvature drift, O(dt² |v|² / h²).  A sheet hanging in equilibrium stays
- * at rest (gravity lies in the range of M⁻¹Jᵀ and is removed; 0.1 mm drift
- * in 2 s against 1.4 mm without), and the end of the step is the same fast
- * projection onto C = 0 up to tol.  The tangent solve is a
- * conjugate-gradient iteration preconditioned by the projection's current
- * (mostly stale) factorization (projection.c).
+ * in dt, and near the singular flat states (docs/design.md §4) Newton
+ * converges on them slowly and needs the Levenberg-Marquardt safeguard, each
+ * rejected update costing a factorization.  So the velocities of the
+ * unconstrained step are first projected onto the tangent space of the
+ * constraints at the step's start (J v = 0 in the M-norm, with the driven
+ * nodes' velocities held): what is left for the position projection is the
+ * curvature drift, O(dt² |v|² / h²).  A sheet hanging in equilibrium stays at
+ * rest (gravity lies in the range of M⁻¹Jᵀ and is removed; 0.1 mm drift in
+ * 2 s against 1.4 mm without), and the end of the step is the same fast
+ * projection onto C = 0 up to tol.  The tangent solve is a conjugate-gradient
+ * iteration preconditioned by the projection's current (mostly stale)
+ * factorization (projection.c).
  * What it buys now (`bench_sim --repeat 5 --max-size 40 --predictor 0`,
  * then `--predictor 1`; κ = 0, 1 mm noise on the n×n sheets; one run on
  * this 2-core machine while writing this): 20×20 3.3 -> 1.7 ms per step

@@ -1,6 +1,6 @@
 /* spchol.h — internal: Cholesky factorization of the projection matrix
  * A = J M^-1 J^T + beta I, whose sparsity pattern never changes during a
- * simulation (SPEC §4 "Where the time goes"), on CHOLMOD: the matrix is
+ * simulation (docs/design.md §4), on CHOLMOD: the matrix is
  * assembled already permuted, in the layout CHOLMOD's numeric
  * factorization reads, so no copy of it is made per factorization.
  *
@@ -35,9 +35,9 @@ typedef struct cf_spchol cf_spchol;
  * bench_sim's 20x20 grid (13 Mflop) 4.48 -> 3.95 ms per step with
  * snfactor.c, 40x40 (155 Mflop) 14.6 and 14.3 ms: the gain shrinks, and
  * the meshes of test_locking (13-87 Mflop) lie there, whose free corners
- * follow the solver's path (issue 15; with snfactor.c on them the test
- * failed, corners up to 8.31 cm apart against its limit of 5), so the
- * switch stays below them until that test is path-robust. */
+ * follow the solver's path (docs/locking.md §18; with snfactor.c on them
+ * the test failed, corners up to 8.31 cm apart against its limit of 5), so
+ * the switch stays below them until that test is path-robust. */
 #ifndef CF_SPCHOL_OWN_FLOPS /* -D on the command line: for measuring the crossover */
 #define CF_SPCHOL_OWN_FLOPS 2e6
 #endif

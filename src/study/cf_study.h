@@ -82,7 +82,7 @@ typedef struct {
    * target, delta .. kappa from the fit point); fixed: the parameters held
    * while delta and alpha are fitted (beta, kappa).  The loader sets
    * cf_params_default() and zeros; the commands' --kappa, --beta, --tol
-   * change them (cf_cli_model_apply). */
+   * change them (cf_pipeline_model_apply). */
   cf_params base;
   cf_fit_point fixed;
   /* 1: the refinements fit mu (the cloth's friction on the recording's

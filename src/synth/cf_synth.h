@@ -1,5 +1,5 @@
 /* cf_synth.h — the public API of src/synth: synthetic recordings that
- * behave like real ones (SPEC §11), for tests, demos and the bundled
+ * behave like real ones (docs/design.md §11), for tests, demos and the bundled
  * dataset.
  *
  * It runs the simulator (src/sim) on a mesh finer than the fitting mesh and
@@ -18,15 +18,15 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------- synthetic recordings */
-/* `clothfit synth` (SPEC §11): a cloth simulated on a mesh finer than the
- * fitting mesh (each lattice cell split refine x refine) with small kappa,
- * beta > 0, driven at its two top corners by a human-like motion (shake:
- * back and forth across the sheet's plane; twist: about +-30 degrees about
- * the vertical through the top edge's midpoint; slowly varying amplitude
- * and rate, seeded; speed scaled to a target average marker speed), the
- * marker lattice sampled at `rate` Hz, with Gaussian noise, occlusion gaps,
- * label fragments and ghost markers, written as a Motive 1.23 CSV with a
- * ground-truth sidecar.  Every key: datasets/aero-mini/synth-keys.ini. */
+/* `clothfit synth` (docs/design.md §11): a cloth simulated on a mesh finer
+ * than the fitting mesh (each lattice cell split refine x refine) with small
+ * kappa, beta > 0, driven at its two top corners by a human-like motion
+ * (shake: back and forth across the sheet's plane; twist: about +-30 degrees
+ * about the vertical through the top edge's midpoint; slowly varying
+ * amplitude and rate, seeded; speed scaled to a target average marker speed),
+ * the marker lattice sampled at `rate` Hz, with Gaussian noise, occlusion
+ * gaps, label fragments and ghost markers, written as a Motive 1.23 CSV with
+ * a ground-truth sidecar.  Every key: datasets/aero-mini/synth-keys.ini. */
 typedef struct {
   char material[64], size[32], motion[16], speed[16], repetition[16];
   double width, height;        /* m (from size) */

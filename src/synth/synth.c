@@ -1,7 +1,7 @@
 /* synth.c — `clothfit synth`: the human-like corner motions, the fine-mesh
  * simulation, sampling of the marker lattice at the capture rate and the
  * calibration of the motion's rate to the target average marker speed
- * (SPEC §11).  Noise, gaps, fragments and ghosts: synth_marks.c. */
+ * (docs/design.md §11).  Noise, gaps, fragments and ghosts: synth_marks.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

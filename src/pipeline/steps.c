@@ -1,4 +1,4 @@
-/* fit_steps.c — the fitting steps the commands share (fit_cli.h): a grid
+/* steps.c — the fitting steps (cf_pipeline.h): a grid
  * sweep of one recording, the Nelder-Mead refinement with its training and
  * testing errors and per-frame series, one evaluation and the regression.
  * Every simulation of a recording uses the model settings it carries
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fit_cli.h"
+#include "pipeline_internal.h"
 
 /* src/fit's messages say "recording: ..."; name the file instead. */
 static int with_file(const cf_fit_input *in, cf_error *err, int rc) {
@@ -21,14 +21,16 @@ static int with_file(const cf_fit_input *in, cf_error *err, int rc) {
   return rc;
 }
 
-int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_grid *ga, const cf_cli_grid *gm, int t0,
-                 int t1, int workers, double prune, cf_cli_bar *bar, cf_cli_tasks *tasks, cf_res_rec *rec,
-                 cf_error *err) {
+int cf_pl_sweep(const cf_fit_input *in, const cf_pipeline_grid *gd, const cf_pipeline_grid *ga,
+                const cf_pipeline_grid *gm, int t0, int t1, int workers, double prune, const cf_pipeline_progress *pr,
+                long offset, cf_pipeline_tasks *tasks, cf_res_rec *rec, cf_error *err) {
   int nm = gm ? gm->n : 0;
-  double *dl = cf_cli_axis(gd, in->tg.rho), *al = cf_cli_axis(ga, in->tg.rho), *ml = nm ? cf_cli_axis(gm, 1) : NULL;
-  cf_sweep_options o = {gd->n, ga->n, dl, al, t0, t1, workers, prune > 0, bar ? &bar->fp : NULL, 0, 0, 0, NULL, prune,
-                        nm, ml};
-  cf_cli_tasks_apply(tasks, &o);
+  double *dl = cf_pipeline_axis(gd, in->tg.rho), *al = cf_pipeline_axis(ga, in->tg.rho);
+  double *ml = nm ? cf_pipeline_axis(gm, 1) : NULL;
+  cf_pl_count count;
+  cf_sweep_options o = {gd->n, ga->n, dl, al, t0, t1, workers, prune > 0, cf_pl_count_start(&count, pr, offset), 0, 0,
+                        0, NULL, prune, nm, ml};
+  cf_pl_tasks_apply(tasks, &o);
   cf_sweep_result sr;
   int rc = !dl || !al || (nm && !ml) ? cf_error_set(err, CF_ENOMEM, "out of memory")
                                      : cf_sweep_run(&in->tg, &in->base, &in->fixed, &o, &sr, err);
@@ -40,11 +42,16 @@ int cf_cli_sweep(const cf_fit_input *in, const cf_cli_grid *gd, const cf_cli_gri
     cf_res_sweep_mu_of_best(&rec->sweep);
     cf_sweep_result_free(&sr);
   }
-  if (bar) bar->offset += (long)cf_sweep_n_points(nm, gd->n, ga->n);
   free(dl);
   free(al);
   free(ml);
   return with_file(in, err, rc);
+}
+
+int cf_pipeline_sweep(const cf_fit_input *in, const cf_pipeline_grid *gd, const cf_pipeline_grid *ga,
+                      const cf_pipeline_grid *gm, int t0, int t1, int workers, double prune,
+                      const cf_pipeline_progress *pr, cf_pipeline_tasks *tasks, cf_res_rec *rec, cf_error *err) {
+  return cf_pl_sweep(in, gd, ga, gm, t0, t1, workers, prune, pr, 0, tasks, rec, err);
 }
 
 /* Means over the frames outside [t0, t1). */
@@ -131,14 +138,14 @@ static cf_fit_input fitted_input(const cf_fit_input *in, const cf_nm_options *o,
 
 /* mu's simplex step and bounds when it is fitted (thesis Table 4.7: fitted
  * values 0 to 2). */
-#define CF_CLI_MU_STEP 0.2
-#define CF_CLI_MU_MAX 3.0
+#define CF_PL_MU_STEP 0.2
+#define CF_PL_MU_MAX 3.0
 
 static void nm_options(const cf_fit_input *in, double d0, double a0, int t0, int t1, int max_evals, cf_nm_options *o) {
   cf_nm_options_default(o, in->tg.rho, d0, a0);
   if (in->fit_mu) {
     o->n = 3;
-    o->start[2] = in->fixed.mu, o->step[2] = CF_CLI_MU_STEP, o->lo[2] = 0, o->hi[2] = CF_CLI_MU_MAX;
+    o->start[2] = in->fixed.mu, o->step[2] = CF_PL_MU_STEP, o->lo[2] = 0, o->hi[2] = CF_PL_MU_MAX;
   }
   cf_nm_options_stiffness(o, &in->base);
   o->t0 = t0, o->t1 = t1, o->max_evals = max_evals > 0 ? max_evals : o->nk ? 100 * (o->n + o->nk) : 200;
@@ -173,7 +180,7 @@ static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const c
                          const char *start_kind, double d0, double a0, int t0, int t1, cf_res_rec *rec,
                          cf_error *err) {
   cf_fit_run *run = cf_fit_run_alloc(&in->tg, &in->base, err);
-  if (!run) return with_file(in, err, err->code ? err->code : CF_EINVAL);
+  if (!run) return with_file(in, err, err && err->code ? err->code : CF_EINVAL);
   int T = in->tg.T, rc = CF_OK;
   cf_frame_error *fe = malloc(sizeof *fe * T);
   double *sim = malloc(sizeof(double) * 3 * ((size_t)T * in->tg.rows * in->tg.cols + 1));
@@ -206,55 +213,56 @@ static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const c
   return rc;
 }
 
-int cf_cli_refine(const cf_fit_input *in, double d0, double a0, const char *start_kind, int t0, int t1,
-                  int max_evals, int workers, const cf_fit_journal *kept, cf_cli_bar *bar, cf_res_rec *rec,
-                  char start_failure[256], cf_error *err) {
+int cf_pipeline_refine(const cf_fit_input *in, double d0, double a0, const char *start_kind, int t0, int t1,
+                       int max_evals, int workers, const cf_fit_journal *kept, const cf_pipeline_progress *pr,
+                       cf_res_rec *rec, char start_failure[256], cf_error *err) {
   start_failure[0] = 0;
   cf_fit_run *run = cf_fit_run_alloc(&in->tg, &in->base, err);
-  if (!run) return with_file(in, err, err->code ? err->code : CF_EINVAL);
+  if (!run) return with_file(in, err, err && err->code ? err->code : CF_EINVAL);
   cf_nm_options o;
   nm_options(in, d0, a0, t0, t1, max_evals, &o);
-  o.progress = bar ? &bar->fp : NULL;
+  cf_pl_count count;
+  o.progress = cf_pl_count_start(&count, pr, 0);
   cf_nm_result nr;
   int rc = cf_fit_nelder_mead_kept(run, &in->tg, &in->fixed, &o, kept, &nr, err);
   cf_fit_run_free(run);
-  cf_polish_result pr;
+  cf_polish_result pol;
   cf_fit_input fin = rc ? *in : fitted_input(in, &o, &nr);
   if (!rc && nr.start_failed) snprintf(start_failure, 256, "%s", nr.failure[0] ? nr.failure : "failed");
-  else if (!rc && !(rc = polish(&fin, &nr, t0, t1, workers, kept, &pr, err)))
-    rc = store_refined(&fin, &nr, &pr, start_kind, d0, a0, t0, t1, rec, err);
-  if (bar) bar->offset += o.max_evals;
+  else if (!rc && !(rc = polish(&fin, &nr, t0, t1, workers, kept, &pol, err)))
+    rc = store_refined(&fin, &nr, &pol, start_kind, d0, a0, t0, t1, rec, err);
   cf_nm_result_free(&nr);
   return with_file(in, err, rc);
 }
 
-int cf_cli_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, int max_evals,
-                       int workers, const cf_fit_journal *kept, cf_cli_bar *bar, cf_res_rec *const *recs,
-                       cf_error *err) {
+int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, int max_evals,
+                            int workers, const cf_fit_journal *kept, const cf_pipeline_progress *pr,
+                            cf_res_rec *const *recs, cf_error *err) {
   cf_nm_options *o = calloc((size_t)n + 1, sizeof *o);
   const cf_fit_target **tg = calloc((size_t)n + 1, sizeof *tg);
   cf_nm_result *nr = calloc((size_t)n + 1, sizeof *nr);
   int rc = o && tg && nr ? CF_OK : cf_error_set(err, CF_ENOMEM, "out of memory");
   for (int i = 0; !rc && i < n; i++) nm_options(in[i], d0[i], a0[i], 0, in[i]->tg.T, max_evals, &o[i]), tg[i] = &in[i]->tg;
   /* one model for the batch: the commands give every recording the same */
+  cf_pl_count count;
   if (!rc && n > 0)
-    rc = cf_fit_nelder_mead_batch(n, tg, &in[0]->base, &in[0]->fixed, o, workers, kept, bar ? &bar->fp : NULL, nr,
-                                  err);
+    rc = cf_fit_nelder_mead_batch(n, tg, &in[0]->base, &in[0]->fixed, o, workers, kept,
+                                  cf_pl_count_start(&count, pr, 0), nr, err);
   for (int i = 0; !rc && i < n; i++) {
-    cf_polish_result pr;
+    cf_polish_result pol;
     cf_fit_input fin = fitted_input(in[i], &o[i], &nr[i]);
-    if (!nr[i].start_failed && !(rc = polish(&fin, &nr[i], 0, in[i]->tg.T, workers, kept, &pr, err)))
-      rc = store_refined(&fin, &nr[i], &pr, "grid", d0[i], a0[i], 0, in[i]->tg.T, recs[i], err);
-    else if (nr[i].start_failed && cf_dist_rank() == 0) /* under mpirun: once */
-      fprintf(stderr, "clothfit: warning: %s: no Nelder-Mead: the simulation at the grid optimum failed this time "
-              "(%s); the grid optimum is kept\n", in[i]->name, nr[i].failure);
+    if (!nr[i].start_failed && !(rc = polish(&fin, &nr[i], 0, in[i]->tg.T, workers, kept, &pol, err)))
+      rc = store_refined(&fin, &nr[i], &pol, "grid", d0[i], a0[i], 0, in[i]->tg.T, recs[i], err);
+    else if (nr[i].start_failed)
+      cf_pl_note(pr, "%s: no Nelder-Mead: the simulation at the grid optimum failed this time (%s); the grid optimum "
+                 "is kept", in[i]->name, nr[i].failure);
   }
   for (int i = 0; nr && i < n; i++) cf_nm_result_free(&nr[i]);
   free(o), free(tg), free(nr);
   return rc;
 }
 
-int cf_cli_confidence_at(const cf_cli_conf_item *it, int n, int workers, const cf_fit_journal *kept, cf_error *err) {
+int cf_pipeline_confidence_at(const cf_pipeline_conf_item *it, int n, int workers, const cf_fit_journal *kept, cf_error *err) {
   const cf_fit_target **tg = calloc((size_t)n + 1, sizeof *tg);
   cf_fit_point *at = calloc((size_t)n + 1, sizeof *at);
   int *t0 = calloc((size_t)n + 1, sizeof *t0), *t1 = calloc((size_t)n + 1, sizeof *t1);
@@ -282,27 +290,27 @@ int cf_cli_confidence_at(const cf_cli_conf_item *it, int n, int workers, const c
   return rc;
 }
 
-int cf_cli_confidence(const cf_fit_input *const *in, int n, int workers, const cf_fit_journal *kept,
+int cf_pipeline_confidence(const cf_fit_input *const *in, int n, int workers, const cf_fit_journal *kept,
                       cf_res_rec *const *recs, cf_error *err) {
-  cf_cli_conf_item *it = calloc((size_t)n + 1, sizeof *it);
+  cf_pipeline_conf_item *it = calloc((size_t)n + 1, sizeof *it);
   if (!it) return cf_error_set(err, CF_ENOMEM, "out of memory");
   int m = 0;
   for (int i = 0; i < n; i++) {
     cf_res_fit *f = &recs[i]->fit;
     if (!recs[i]->has_fit || !isfinite(f->x[0]) || !isfinite(f->x[1])) continue;
-    it[m++] = (cf_cli_conf_item){in[i], f->x[0], f->x[1], (int)lround(f->train_t0_s / in[i]->tg.dt),
+    it[m++] = (cf_pipeline_conf_item){in[i], f->x[0], f->x[1], (int)lround(f->train_t0_s / in[i]->tg.dt),
                                  f->train_t1_s > 0 ? (int)lround(f->train_t1_s / in[i]->tg.dt) : 0, &f->conf,
                                  &f->model};
   }
-  int rc = cf_cli_confidence_at(it, m, workers, kept, err);
+  int rc = cf_pipeline_confidence_at(it, m, workers, kept, err);
   free(it);
   return rc;
 }
 
-int cf_cli_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_error *fe, double *e, double *s,
+int cf_pipeline_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_error *fe, double *e, double *s,
                 char reason[256], cf_error *err) {
   cf_fit_run *run = cf_fit_run_alloc(&in->tg, &in->base, err);
-  if (!run) return with_file(in, err, err->code ? err->code : CF_EINVAL);
+  if (!run) return with_file(in, err, err && err->code ? err->code : CF_EINVAL);
   cf_fit_point pt = point_at(in, delta, alpha);
   cf_fit_result r;
   int rc = cf_fit_run_eval(run, &pt, 0, 0, 0, fe, &r);
@@ -313,7 +321,7 @@ int cf_cli_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_err
   return with_file(in, err, rc);
 }
 
-int cf_cli_check_model(const cf_fit_input *in, const cf_res_rec *r, const char *opt_name, cf_error *err) {
+int cf_pipeline_check_model(const cf_fit_input *in, const cf_res_rec *r, const char *opt_name, cf_error *err) {
   const cf_res_model *o = cf_res_optimum_model(r);
   cf_res_model m = cf_res_model_of(in);
   if (cf_res_model_equal(o, &m)) return CF_OK;
@@ -354,7 +362,7 @@ static int study_items(const cf_fit_input *in, int n, const cf_results *opt, con
     if (!isfinite(in[i].S))
       return cf_error_set(err, CF_EINVAL, "%s: no cloth size, so no S (ingest with --size A2|A3|WxH)", in[i].path);
     if (!isfinite(in[i].V)) return cf_error_set(err, CF_EINVAL, "%s: no marker speed can be measured (V)", in[i].path);
-    if (cf_cli_check_model(&in[i], r, opt_name, err)) return CF_EINVAL;
+    if (cf_pipeline_check_model(&in[i], r, opt_name, err)) return CF_EINVAL;
     names[(*m)++] = in[i].name;
   }
   return CF_OK;
@@ -375,9 +383,9 @@ static int store_regression(cf_res_regression *g, const cf_regress_result *rr, c
   return g->n_used == n && g->e_hat ? CF_OK : CF_ENOMEM;
 }
 
-int cf_cli_regress(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, int skip_failed,
-                   int max_evals, int workers, const cf_fit_journal *kept, cf_cli_bar *bar, cf_res_regression *g,
-                   cf_error *err) {
+int cf_pipeline_regress(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, int skip_failed,
+                        int max_evals, int workers, const cf_fit_journal *kept, const cf_pipeline_progress *pr,
+                        cf_res_regression *g, cf_error *err) {
   cf_study_item *it = calloc((size_t)n + 1, sizeof *it);
   const char **names = calloc((size_t)n + 1, sizeof *names);
   int m = 0, rc = it && names ? study_items(in, n, opt, opt_name, skip_failed, it, names, &m, err)
@@ -388,7 +396,9 @@ int cf_cli_regress(const cf_fit_input *in, int n, const cf_results *opt, const c
   base.beta = in[0].fixed.beta, base.kappa = in[0].fixed.kappa;
   cf_res_model model = cf_res_model_of(&in[0]);
   cf_regress_result rr;
-  if (!rc) rc = cf_regress_fit(it, m, &base, NULL, max_evals, workers, kept, bar ? &bar->fp : NULL, &rr, err);
+  cf_pl_count count;
+  if (!rc)
+    rc = cf_regress_fit(it, m, &base, NULL, max_evals, workers, kept, cf_pl_count_start(&count, pr, 0), &rr, err);
   if (!rc && store_regression(g, &rr, &model, names, m)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
   free(it);
   free(names);

@@ -1,5 +1,6 @@
-/* tasks.c — the task model of the sweeping commands (SPEC §9, issue 16):
- * task ids, the journal that makes a sweep crash-safe, and shards.
+/* tasks.c — the task model of the sweeping steps (docs/design.md §9,
+ * docs/cluster.md): task ids, the journal that makes a sweep crash-safe,
+ * and shards.
  *
  * A command's tasks are its grid points, recording after recording in
  * command-line order: task id = (points of the recordings before) + grid
@@ -22,8 +23,7 @@
 #include <string.h>
 
 #include "clothfit_version.h"
-#include "commands.h"
-#include "fit_cli.h"
+#include "pipeline_internal.h"
 
 /* Options that change nothing in the results; the ones with a value skip it too. */
 static int neutral(const char *a, int *skip_value) {
@@ -61,48 +61,43 @@ static int run_key(int argc, char **argv, const char *const *files, int n, const
     }
     h = cf_hash_str(h, argv[i]);
   }
-  for (int i = 0; i < n; i++)
-    if (hash_file(&h, files[i], err)) return err->code;
+  for (int i = 0; i < n; i++) {
+    int rc = hash_file(&h, files[i], err);
+    if (rc) return rc;
+  }
   *key = cf_hash_str(h, config ? config : "");
   return CF_OK;
 }
 
 /* "I/N" with 0 <= I < N. */
-static int parse_shard(const char *cmd, const char *s, cf_cli_tasks *t) {
+static int parse_shard(const char *s, cf_pipeline_tasks *t, cf_error *err) {
   char *end = NULL;
   long i = strtol(s, &end, 10), nn = *end == '/' ? strtol(end + 1, &end, 10) : -1;
   if (*end || i < 0 || nn < 1 || i >= nn || nn > 100000)
-    return cf_cli_fail(cmd, "invalid --shard '%s': expected I/N with 0 <= I < N (e.g. 0/3)", s);
+    return cf_error_set(err, CF_EINVAL, "invalid --shard '%s': expected I/N with 0 <= I < N (e.g. 0/3)", s);
   t->shard_i = (int)i, t->shard_n = (int)nn;
   return 0;
 }
 
-int cf_cli_tasks_begin(const char *cmd, const cf_cli_task_opts *o, int argc, char **argv, const char *const *files,
-                       int n, const char *config, cf_cli_tasks *t) {
+int cf_pipeline_tasks_begin(const cf_pipeline_task_opts *o, int argc, char **argv, const char *const *files, int n,
+                            const char *config, cf_pipeline_tasks *t, cf_error *err) {
   memset(t, 0, sizeof *t);
-  if (o->shard && parse_shard(cmd, o->shard, t)) return 1;
-  if (o->shard && !o->out) return cf_cli_fail(cmd, "--shard needs -o SHARD.h5 (the file `clothfit merge` combines)");
-  if (!o->out) return 0;
-  cf_error err = {0, ""};
+  if (o->shard && parse_shard(o->shard, t, err)) return CF_EINVAL;
+  if (o->shard && !o->out)
+    return cf_error_set(err, CF_EINVAL, "--shard needs -o SHARD.h5 (the file `clothfit merge` combines)");
+  if (!o->out) return CF_OK;
   uint64_t key = 0;
-  if (run_key(argc, argv, files, n, config, &key, &err)) return cf_cli_fail(cmd, "%s", err.msg);
+  int rc = run_key(argc, argv, files, n, config, &key, err);
+  if (rc) return rc;
   t->key = key;
-  if (cf_dist_rank() > 0) return 0; /* under MPI, rank 0 keeps the journal */
+  if (cf_dist_rank() > 0) return CF_OK; /* under MPI, rank 0 keeps the journal */
   snprintf(t->path, sizeof t->path, "%s.journal", o->out);
-  t->journal = cf_journal_open(t->path, key, o->restart, &err);
-  if (!t->journal) return cf_cli_fail(cmd, "%s", err.msg);
-  if (cf_journal_torn(t->journal))
-    fprintf(stderr, "clothfit %s: %s: dropped a record cut short by a crash (that task runs again)\n", cmd, t->path);
-  if (cf_journal_count(t->journal))
-    fprintf(stderr, "clothfit %s: resuming from %s: %d finished tasks will not run again\n", cmd, t->path,
-            cf_journal_count(t->journal));
-  return 0;
+  t->journal = cf_journal_open(t->path, key, o->restart, err);
+  return t->journal ? CF_OK : err && err->code ? err->code : CF_EIO;
 }
 
-int cf_cli_tasks_end(const char *cmd, cf_cli_tasks *t) {
-  int rc = 0;
-  cf_error err = {0, ""};
-  if (t->journal && cf_journal_remove(t->journal, &err)) rc = cf_cli_fail(cmd, "%s", err.msg);
+int cf_pipeline_tasks_end(cf_pipeline_tasks *t, cf_error *err) {
+  int rc = t->journal ? cf_journal_remove(t->journal, err) : CF_OK;
   cf_journal_free(t->journal);
   t->journal = NULL;
   return rc;
@@ -110,7 +105,7 @@ int cf_cli_tasks_end(const char *cmd, cf_cli_tasks *t) {
 
 /* ------------------------------------------- sweep points in the journal */
 static int ck_load(void *ctx, unsigned long long id, cf_sweep_point *p) {
-  const cf_cli_tasks *t = ctx;
+  const cf_pipeline_tasks *t = ctx;
   const char *text = cf_journal_find(t->journal, id);
   if (!text) return 0;
   int used = 0;
@@ -122,7 +117,7 @@ static int ck_load(void *ctx, unsigned long long id, cf_sweep_point *p) {
 }
 
 static int ck_save(void *ctx, unsigned long long id, const cf_sweep_point *p, cf_error *err) {
-  const cf_cli_tasks *t = ctx;
+  const cf_pipeline_tasks *t = ctx;
   char text[256];
   snprintf(text, sizeof text, "%a %a %a %d %d %s", p->e, p->s, p->dmax, p->status, p->pruned, p->reason);
   for (char *q = text; *q; q++)
@@ -136,7 +131,7 @@ static int hexval(char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && 
 /* A record "KIND SIZE HEX" of this kind and size: the bytes it holds (an
  * even count of lower-case hex digits, at most 2 size) followed by zeros. */
 static int kept_load(void *ctx, unsigned long long id, const char *kind, void *rec, size_t size) {
-  const cf_cli_tasks *t = ctx;
+  const cf_pipeline_tasks *t = ctx;
   const char *text = cf_journal_find(t->journal, id);
   size_t lk = strlen(kind);
   if (!text || strncmp(text, kind, lk) || text[lk] != ' ') return 0; /* not kept, or another record: run it */
@@ -158,7 +153,7 @@ static int kept_load(void *ctx, unsigned long long id, const char *kind, void *r
 }
 
 static int kept_save(void *ctx, unsigned long long id, const char *kind, const void *rec, size_t size, cf_error *err) {
-  const cf_cli_tasks *t = ctx;
+  const cf_pipeline_tasks *t = ctx;
   const unsigned char *b = rec;
   size_t used = size;
   while (used && !b[used - 1]) used--; /* the trailing zeros stay implicit */
@@ -171,13 +166,13 @@ static int kept_save(void *ctx, unsigned long long id, const char *kind, const v
   return rc;
 }
 
-const cf_fit_journal *cf_cli_tasks_kept(cf_cli_tasks *t) {
+const cf_fit_journal *cf_pipeline_tasks_kept(cf_pipeline_tasks *t) {
   if (!t || !t->journal) return NULL;
   t->kept = (cf_fit_journal){kept_load, kept_save, t};
   return &t->kept;
 }
 
-void cf_cli_tasks_apply(cf_cli_tasks *t, cf_sweep_options *o) {
+void cf_pl_tasks_apply(cf_pipeline_tasks *t, cf_sweep_options *o) {
   if (!t) return;
   o->task0 = t->next;
   o->shard_i = t->shard_i, o->shard_n = t->shard_n;

@@ -1,0 +1,322 @@
+/* cf_pipeline.h — the steps of a fit and of a study, for any program that
+ * links the library: load recordings with the model settings to simulate
+ * them with, sweep a (delta, alpha[, mu]) grid, refine an optimum by
+ * Nelder-Mead (with its polish and confidence checks), fit the a-priori
+ * formulas, compare cloth models, and run the aerodynamics study of thesis
+ * §4.2 on a dataset of Motive exports; each step fills the results record
+ * (cf_results, src/io) that `clothfit` prints and writes.  The `clothfit`
+ * commands (src/cli) are argument parsing and printing over this header.
+ *
+ * Why a folder of its own (docs/layers.md): the steps use src/recording
+ * (the study ingests exports), src/fit (the solvers) and src/study (the
+ * fit targets and the results records), and nothing of the command line.
+ *
+ * Conventions (those of cf_io.h): a function returns CF_OK or a CF_E* code
+ * and fills the cf_error it gets (may be NULL) with one line naming the
+ * recording or file and what went wrong; CF_ENOMEM when out of memory,
+ * CF_EINVAL for settings or inputs that do not fit together, CF_EIO for
+ * files, and the simulator's codes passed on.  Pointer arguments are
+ * borrowed for the call unless said otherwise; records a function fills
+ * (cf_res_rec, cf_results, cf_fit_input) stay the caller's and are released
+ * by their _free / _clear.  Under mpirun every rank calls every function
+ * alike (the simulations are spread over the ranks, rank 0 alone writes
+ * files).  Nothing here prints: what a caller may show goes through
+ * cf_pipeline_progress. */
+#ifndef CF_PIPELINE_H
+#define CF_PIPELINE_H
+
+#include "cf_study.h"
+
+/* ---------------------------------------------------------------- progress */
+/* How far a step is, for a progress bar.  Composite steps (a whole fit, a
+ * study's stages, the sweep of several recordings) call stage(user, label,
+ * total) when a stage of `total` units starts and stage(user, NULL, 0) when
+ * it ends; every step calls update(user, done) with the units done in the
+ * current stage; note(user, text) is a one-line warning the caller may show
+ * (rank 0 only).  The progress and each member may be NULL. */
+typedef struct {
+  void (*stage)(void *user, const char *label, long total);
+  void (*update)(void *user, long done);
+  void (*note)(void *user, const char *text);
+  void *user;
+} cf_pipeline_progress;
+
+/* ------------------------------------------------------------------- grids */
+/* N >= 1 points from lo to hi (N = 1: lo = hi), times the recording's
+ * density rho when per_rho. */
+typedef struct {
+  double lo, hi;
+  int n, per_rho;
+} cf_pipeline_grid;
+/* The default grid for axis 'd' (delta: rho * 0.05..1, 15 points) or 'a'
+ * (alpha: rho * 0.05..4, 16 points); docs/design.md §8. */
+cf_pipeline_grid cf_pipeline_grid_default(char axis);
+/* The axis for density rho, malloc'ed [g->n] (NULL: out of memory). */
+double *cf_pipeline_axis(const cf_pipeline_grid *g, double rho);
+
+/* ---------------------------------------------------------- model settings */
+/* The model parameters that are not fitted, held by every simulation of a
+ * recording.  The defaults for fitting (cf_pipeline_model_default) are not
+ * the simulator's (cf_params_default: kappa 0, tol 1e-3): with those a
+ * shaken sheet's error surface has a ~0.25 cm floor (the free edge flutters,
+ * the taut top edge sags by ~ edge * sqrt(tol)); kappa 1e-3 and tol 1e-4
+ * make it smooth down to the 0.1 mm marker noise (docs/driving.md,
+ * docs/simulator.md). */
+typedef struct {
+  double kappa, beta, tol; /* bending stiffness, Rayleigh damping on K, projection tolerance */
+  int max_iter;            /* projection iterations per step before the simulation fails */
+  double mu;               /* the cloth's friction on the recording's table */
+  int mu_given;            /* 1: mu set (every recording must have a table) */
+  cf_params cloth;         /* model, k_stretch, k_shear, k_bend of it are used */
+  int rest_flat;           /* 1: rest lengths of a flat lattice (--rest flat) */
+  int split;               /* lattice cells split N x N, 1..CF_LATTICE_SPLIT_MAX */
+} cf_pipeline_model;
+#define CF_PIPELINE_KAPPA 1e-3
+#define CF_PIPELINE_TOL 1e-4
+void cf_pipeline_model_default(cf_pipeline_model *m);
+/* Check m against the n recordings (mu needs a table in each; the elastic
+ * models have no contacts, so no table or stick) and set their base and
+ * fixed parameters (n = 0: nothing).  CF_OK or CF_EINVAL naming the
+ * recording. */
+int cf_pipeline_model_apply(const cf_pipeline_model *m, cf_fit_input *in, int n, cf_error *err);
+
+/* -------------------------------------------------------------- recordings */
+/* Load n HDF5 recordings (cf_fit_input_load) into *in (malloc'ed [n];
+ * release with cf_pipeline_inputs_free) with the settings m (NULL:
+ * cf_pipeline_model_default).  Two recordings may not share a file stem
+ * (results are stored by it).  On an error *in is NULL. */
+int cf_pipeline_inputs_load(const char *const *paths, int n, const cf_pipeline_model *m, cf_fit_input **in,
+                            cf_error *err);
+void cf_pipeline_inputs_free(cf_fit_input *in, int n);
+/* Frames [t0, t1) of the window [a, b) in seconds (b = inf: to the end). */
+void cf_pipeline_window_frames(const cf_fit_input *in, double a, double b, int *t0, int *t1);
+
+/* ------------------------------------------------------------------- tasks */
+/* The task model of the sweeping steps (docs/design.md §9, docs/cluster.md):
+ * grid points numbered across a run's recordings, a journal beside the
+ * results file that makes the run crash-safe (a rerun resumes; restart
+ * discards it), and shards "I/N" (only the tasks with id % N == I run;
+ * cf_shards_merge joins them). */
+typedef struct {
+  const char *out;   /* the results file (NULL: no journal) */
+  const char *shard; /* "I/N" or NULL */
+  int restart;       /* discard a journal of another run */
+} cf_pipeline_task_opts;
+typedef struct {
+  cf_journal *journal;     /* NULL without out */
+  int shard_i, shard_n;    /* shard_n 0: all tasks */
+  unsigned long long next; /* id of the next sweep's first task */
+  unsigned long long key;  /* hash of what the results depend on */
+  char path[1100];         /* the journal */
+  cf_sweep_checkpoint ck;  /* the journal as src/fit's checkpoint (ctx: this struct) */
+  long resumed, ran;       /* tasks taken from the journal / simulated now */
+  cf_fit_journal kept;     /* the journal for the other loops (cf_pipeline_tasks_kept) */
+} cf_pipeline_tasks;
+/* Open (or resume) the journal "OUT.journal".  Its key hashes the clothfit
+ * version, the words argv[1..argc) that describe the run (without -o,
+ * --workers, --shard, --json, --restart and their values: they change no
+ * result), the bytes of the n files and the config text (may be NULL).
+ * After it, cf_journal_torn / cf_journal_count tell what was resumed.
+ * Under mpirun rank 0 alone keeps the journal. */
+int cf_pipeline_tasks_begin(const cf_pipeline_task_opts *o, int argc, char **argv, const char *const *files, int n,
+                            const char *config, cf_pipeline_tasks *t, cf_error *err);
+/* The journal for src/fit's other loops (Nelder-Mead fits, confidence
+ * stencils, regression evaluations); NULL without one (t NULL, no out, or
+ * a rank other than 0). */
+const cf_fit_journal *cf_pipeline_tasks_kept(cf_pipeline_tasks *t);
+/* Close and remove the journal: the run ended (with its results written or
+ * its error reported); only a crash leaves it for a rerun. */
+int cf_pipeline_tasks_end(cf_pipeline_tasks *t, cf_error *err);
+
+/* ----------------------------------------------------------------- results */
+/* Read out (if given and present; else a new record) into r and stamp this
+ * run's provenance (cf_pipeline_results_stamp). */
+int cf_pipeline_results_open(const char *out, cf_results *r, int argc, char **argv, int workers, const char *config,
+                             cf_error *err);
+/* cf_results_stamp with the ranks and hosts of an mpirun job (collective). */
+void cf_pipeline_results_stamp(cf_results *r, int argc, char **argv, int workers, const char *config);
+/* Write r to out (if given; rank 0). */
+int cf_pipeline_results_write(const char *out, cf_results *r, cf_error *err);
+
+/* ------------------------------------------------------------------- steps */
+/* Sweep the grid (gd x ga for this recording's rho; gm: the mu axis, NULL
+ * or gm->n = 0 for none) over frames [t0, t1) into rec->sweep; prune: 0
+ * (off) or the margin >= 1 (cf_sweep_options.prune_margin); tasks (may be
+ * NULL): journal and shard.  With a mu axis rec->sweep.model.mu is the best
+ * point's mu. */
+int cf_pipeline_sweep(const cf_fit_input *in, const cf_pipeline_grid *gd, const cf_pipeline_grid *ga,
+                      const cf_pipeline_grid *gm, int t0, int t1, int workers, double prune,
+                      const cf_pipeline_progress *pr, cf_pipeline_tasks *tasks, cf_res_rec *rec, cf_error *err);
+/* Nelder-Mead on (delta, alpha[, mu when in->fit_mu]) from (d0, a0) over
+ * the training frames [t0, t1), then the per-frame errors at the optimum:
+ * rec->fit (training, testing = the other frames, whole recording; failed
+ * evaluations) and rec->series.  If the simulation at the start fails,
+ * nothing is stored and start_failure[256] says why ("" otherwise).  kept
+ * (may be NULL): a journal.  With in->polish the optimum is then polished
+ * (cf_fit_polish).  max_evals 0: 200 (100 per parameter with stiffnesses). */
+int cf_pipeline_refine(const cf_fit_input *in, double d0, double a0, const char *start_kind, int t0, int t1,
+                       int max_evals, int workers, const cf_fit_journal *kept, const cf_pipeline_progress *pr,
+                       cf_res_rec *rec, char start_failure[256], cf_error *err);
+/* The same for n recordings at once from their grid optima (d0[i], a0[i]),
+ * on the whole recording, one recording per worker (all with the settings
+ * of in[0]); a recording whose start fails keeps its grid optimum (a note). */
+int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, int max_evals,
+                            int workers, const cf_fit_journal *kept, const cf_pipeline_progress *pr,
+                            cf_res_rec *const *recs, cf_error *err);
+/* 95 % intervals and the identifiable flag (docs/confidence.md) of each
+ * recording's fit (recs[i]->fit over its training window) into
+ * recs[i]->fit.conf; recordings without a fit are skipped. */
+int cf_pipeline_confidence(const cf_fit_input *const *in, int n, int workers, const cf_fit_journal *kept,
+                           cf_res_rec *const *recs, cf_error *err);
+/* The same at given points: each item's (delta, alpha) over frames
+ * [t0, t1) (t1 0: to the end) into *out; model (may be NULL: in's) the
+ * settings of the point, whose stiffnesses are held (a fit's). */
+typedef struct {
+  const cf_fit_input *in;
+  double delta, alpha;
+  int t0, t1;
+  cf_res_conf *out;
+  const cf_res_model *model;
+} cf_pipeline_conf_item;
+int cf_pipeline_confidence_at(const cf_pipeline_conf_item *it, int n, int workers, const cf_fit_journal *kept,
+                              cf_error *err);
+/* The optimum of r must come from in's model settings, or its error and a
+ * start taken from it would not belong to this run: CF_OK, or CF_EINVAL
+ * naming opt_name, both settings and what to give. */
+int cf_pipeline_check_model(const cf_fit_input *in, const cf_res_rec *r, const char *opt_name, cf_error *err);
+/* Simulate at (delta, alpha): per-frame errors fe[T] (may be NULL), mean
+ * error and std over the whole recording (+inf on failure, with reason). */
+int cf_pipeline_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_error *fe, double *e, double *s,
+                     char reason[256], cf_error *err);
+/* The a-priori formulas (4.6) fitted to the recordings' optima in opt
+ * (named opt_name in messages; cf_regress_fit, simulated with the settings
+ * of in[0]) into g.  A recording without an optimum is an error, or left
+ * out with skip_failed; an optimum found with other settings is an error. */
+int cf_pipeline_regress(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, int skip_failed,
+                        int max_evals, int workers, const cf_fit_journal *kept, const cf_pipeline_progress *pr,
+                        cf_res_regression *g, cf_error *err);
+
+/* ------------------------------------------------------- failed simulations */
+/* A grid point whose simulation failed (not one left to another shard). */
+static inline int cf_pipeline_point_failed(int status) { return status != CF_OK && status != CF_ENOTRUN; }
+typedef struct {
+  int failed, points;      /* failed grid points of rec's sweep, its points (0: no sweep) */
+  int nm_failed, nm_evals; /* failed Nelder-Mead evaluations of rec's fit, its evaluations */
+} cf_pipeline_failures;
+cf_pipeline_failures cf_pipeline_failures_of(const cf_res_rec *rec);
+/* Whether a grid neighbour (8-neighbourhood; with a mu axis, 26) of rec's
+ * sweep optimum failed: 1 (with *failed of *neighbours, both may be NULL),
+ * 0, or -1 without an optimum of the grid. */
+int cf_pipeline_optimum_borders_failed(const cf_res_rec *rec, int *failed, int *neighbours);
+/* 1 if rec has an optimum with a finite error. */
+int cf_pipeline_finite_optimum(const cf_res_rec *rec);
+/* Recordings of r with a finite optimum. */
+int cf_pipeline_n_valid(const cf_results *r);
+
+/* --------------------------------------------------------------------- fit */
+/* One recording's fit (thesis §4.1.2): a start, Nelder-Mead from it over
+ * the training window, and the confidence checks.  When the simulation at
+ * the start fails, the next start is tried: the one asked for, then the
+ * grid optimum, the a-priori prediction (needs the cloth size) and the
+ * centre of the parameter box (delta = rho/2, alpha = 2 rho). */
+typedef struct {
+  const char *start;       /* "grid" (sweep gd x ga[x gm] over the window), "apriori" or "given" */
+  double d0, a0;           /* the given start */
+  double train0, train1;   /* the training window as fractions of the recording */
+  int max_evals, workers;  /* Nelder-Mead evaluations at most; workers (0: all cores) */
+  double prune;            /* the grid start's pruning (cf_pipeline_sweep) */
+  cf_pipeline_grid gd, ga, gm; /* the grid start's grid (gm.n = 0: no mu axis) */
+  int confidence;          /* 1: intervals and identifiability (cf_pipeline_confidence) */
+} cf_pipeline_fit_opts;
+/* Defaults: start grid, window 0..0.5, 200 evaluations, the default grid,
+ * no mu axis, no pruning, confidence on. */
+void cf_pipeline_fit_opts_default(cf_pipeline_fit_opts *o);
+typedef struct {
+  int swept;             /* the grid was swept in this run: rec->sweep is this run's */
+  int all_failed;        /* the simulation failed at every start (CF_ENOCONV) */
+  double d0, a0;         /* the start that was used */
+  char starts[64];       /* the starts tried, blank-separated */
+  char tried[1200];      /* the starts that failed and why (whole: an error message may cut it) */
+} cf_pipeline_fit_info;
+/* Fit in (with in->fit_mu, mu too, from in->fixed.mu) into rec; tasks
+ * (may be NULL): the journal of the grid, the fit and the stencil.  With
+ * in->fit_mu the stencil is taken at the fitted mu (in->fixed.mu is set to
+ * it).  Every start failing is CF_ENOCONV with info->all_failed. */
+int cf_pipeline_fit(cf_fit_input *in, const cf_pipeline_fit_opts *o, cf_pipeline_tasks *tasks,
+                    const cf_pipeline_progress *pr, cf_res_rec *rec, cf_pipeline_fit_info *info, cf_error *err);
+
+/* ------------------------------------------------------------------- sweep */
+/* Sweep each of n recordings over its frames of the window [w0, w1) s
+ * (each must hold >= 2 frames) into r's record of it (added), one stage
+ * "sweep". */
+int cf_pipeline_sweep_all(const cf_fit_input *in, int n, const cf_pipeline_grid *gd, const cf_pipeline_grid *ga,
+                          const cf_pipeline_grid *gm, double w0, double w1, int workers, double prune,
+                          cf_pipeline_tasks *tasks, const cf_pipeline_progress *pr, cf_results *r, cf_error *err);
+/* Intervals around each recording's best grid point (into its
+ * sweep.conf), at the best mu of a mu grid (in[i].fixed.mu is set to it). */
+int cf_pipeline_sweep_confidence(cf_fit_input *in, int n, double w0, double w1, int workers,
+                                 const cf_fit_journal *kept, cf_results *r, cf_error *err);
+
+/* ------------------------------------------------------------- sensitivity */
+/* The error around (D, A): kind "map" (np x np over [0, 2D] x [0, 2A]),
+ * "delta" or "alpha" (np points over [0, 2X], the other held) or "mu" (np
+ * values over [0, 2 in->fixed.mu]; thesis Fig. 4.20), over the window
+ * [w0, w1) s, into rec->sens. */
+int cf_pipeline_sensitivity(const cf_fit_input *in, const char *kind, double D, double A, int np, double w0, double w1,
+                            int workers, cf_pipeline_tasks *tasks, const cf_pipeline_progress *pr, cf_res_rec *rec,
+                            cf_error *err);
+
+/* ----------------------------------------------------------------- compare */
+/* Which cloth model explains a recording (thesis §4.1.4): each of the n
+ * models (cf_cloth_model_find numbers) fitted over the training window
+ * [f0, f1) (fractions) from (d0, a0) (NaN: the best point of the default
+ * grid, pruned at 1.5 x the best) and measured on the rest, into
+ * rec->compare; max_evals 0: 100 per fitted parameter. */
+int cf_pipeline_compare(const cf_fit_input *in, const int *models, int n, double f0, double f1, double d0, double a0,
+                        int max_evals, int workers, cf_pipeline_tasks *tasks, const cf_pipeline_progress *pr,
+                        cf_res_rec *rec, cf_error *err);
+
+/* ----------------------------------------------------------------- predict */
+typedef struct {
+  double delta, alpha, e;              /* the formula's parameters, the error there (NaN: not simulated) */
+  double delta_opt, alpha_opt, e_opt;  /* the fitted optimum (NaN: none) */
+} cf_pipeline_prediction;
+/* The a-priori parameters of f for in's S, V, rho (thesis (4.10)-(4.11)),
+ * simulated when eval (and both >= 0), and the optimum of opt (may be NULL;
+ * named opt_name), which must come from in's settings when eval. */
+int cf_pipeline_predict(const cf_fit_input *in, const cf_formula *f, const cf_res_rec *opt, const char *opt_name,
+                        int eval, cf_pipeline_prediction *p, cf_error *err);
+
+/* ------------------------------------------------------------------- study */
+/* A dataset (datasets/aero-mini): a folder of NAME.csv Motive exports with
+ * sidecars NAME.meta.ini (or the [meta] of NAME.truth.ini), NAME.map and
+ * NAME.truth.ini.  cf_pipeline_dataset_list: the *.csv of dir (or of
+ * dir/recordings when dir has none), sorted, malloc'ed [*n]
+ * (cf_strings_free), the folder used into used[size]. */
+int cf_pipeline_dataset_list(const char *dir, char ***csv, int *n, char *used, size_t size, cf_error *err);
+/* What a study's results depend on: every export with the sidecars that
+ * exist (malloc'ed [*nf], cf_strings_free). */
+int cf_pipeline_dataset_files(char *const *csv, int n, char ***files, int *nf, cf_error *err);
+/* Ingest one export with its sidecars (the map unless use_map is 0) into
+ * RECDIR/STEM.h5 (rank 0 writes it) and the fit input in; the truth
+ * (NaN: none) from NAME.truth.ini. */
+int cf_pipeline_dataset_ingest(const char *csv, const char *recdir, int use_map, cf_fit_input *in, double truth[2],
+                               cf_error *err);
+/* The study's stages on its n recordings (in[i] and r's record of the same
+ * name): ingest every export into in[] and r (stage "ingest"); sweep each
+ * over the whole recording ("sweep"); refine each grid optimum by
+ * Nelder-Mead, then the confidence checks when confidence ("fit"); fit the
+ * a-priori formulas to the optima when at least 4 have one ("regress";
+ * none otherwise: r->reg.has stays 0). */
+int cf_pipeline_study_ingest(char *const *csv, int n, const char *recdir, int use_map, cf_fit_input *in,
+                             const cf_pipeline_progress *pr, cf_results *r, cf_error *err);
+int cf_pipeline_study_sweep(const cf_fit_input *in, int n, const cf_pipeline_grid *gd, const cf_pipeline_grid *ga,
+                            int workers, double prune, cf_pipeline_tasks *tasks, const cf_pipeline_progress *pr,
+                            cf_results *r, cf_error *err);
+int cf_pipeline_study_refine(const cf_fit_input *in, int n, int max_evals, int workers, int confidence,
+                             const cf_fit_journal *kept, const cf_pipeline_progress *pr, cf_results *r,
+                             cf_error *err);
+int cf_pipeline_study_regress(const cf_fit_input *in, int n, const char *opt_name, int max_evals, int workers,
+                              const cf_fit_journal *kept, const cf_pipeline_progress *pr, cf_results *r,
+                              cf_error *err);
+#endif

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pkgs=(meson ninja-build pkg-config gcc clang libclang-rt-14-dev
-      libgsl-dev libhdf5-dev hdf5-tools libsuitesparse-dev libcsv-dev libinih-dev
+      libgsl-dev libhdf5-dev hdf5-tools libsuitesparse-dev libcsv-dev libinih-dev libjansson-dev
       libopenblas-dev libopenblas0-serial nettle-dev gnuplot-nox zlib1g-dev
       openmpi-bin libopenmpi-dev slurm-wlm munge coinor-libipopt-dev)
 missing=()

@@ -74,7 +74,7 @@ static void ipopt_run(const char *exe, const char *cfg) {
     CHECK(st != 0 && err && strstr(err, "Ipopt"), "without Ipopt: status %d, %s", st, err ? err : "");
   } else {
     const char *j = bounds("ipopt", st, out, err);
-    CHECK(strstr(j, "\"contact_solver\":\"ipopt\"") != NULL, "no contact_solver ipopt in the JSON line");
+    CHECK(cf_test_json_has_str(j, "contact_solver", "ipopt"), "no contact_solver ipopt in the JSON line");
     CHECK(cf_test_json_num(j, "steps") == 40, "ipopt: steps");
   }
   free(out);
@@ -135,7 +135,7 @@ int main(int argc, char **argv) {
   /* every solve follows a factorization or (one working-set change) an update */
   CHECK(as > 0 && fa <= as && as <= fa + up, "active-set solves %g, factorizations %g, updates %g", as, fa, up);
   CHECK(ro <= ri && ri > 0, "rows in %g, out %g", ri, ro);
-  CHECK(strstr(j, "\"contact_solver\":\"active-set\"") != NULL, "no contact_solver active-set in the JSON line");
+  CHECK(cf_test_json_has_str(j, "contact_solver", "active-set"), "no contact_solver active-set in the JSON line");
   free(out);
   free(err);
   ipopt_run(argv[1], cfg);

@@ -4,7 +4,10 @@
  * one-line error naming the file, the line and what was wrong, and by
  * `clothfit ingest csv` (argv[2]) with one stderr line and no output file;
  * and `clothfit ingest csv` with marker processing (--meta, --lattice,
- * fragments, a ghost, the stick) end to end, with `clothfit inspect`. */
+ * fragments, a ghost, the stick) end to end, with `clothfit inspect`; the
+ * --json lines of both keep a file name and a material with a quote, a
+ * backslash, control characters and non-ASCII UTF-8 as they are (valid JSON,
+ * parsed back equal), and replace bytes that are not UTF-8. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +19,7 @@
 
 #include "cf_common.h"
 #include "cf_recording.h"
+#include "cli_json.h"
 #include "markers_synth.h"
 #include "testutil.h"
 
@@ -194,14 +198,19 @@ static void test_ingest(const char *exe, const char *dir) {
   char *o = NULL, *e = NULL;
   int status = cf_test_run(argv, dir, &o, &e);
   CHECK(status == 0, "ingest: exit %d: %s", status, e ? e : "");
-  CHECK(o && strstr(o, "lattice           5x4 (pca") && strstr(o, "\"ghosts\":[\"Ghost\"]"), "ingest output: %s", o ? o : "");
+  CHECK(o && strstr(o, "lattice           5x4 (pca") && cf_test_json_is(cf_test_last_line(o), "ghosts", "[\"Ghost\"]"),
+        "ingest output: %s", o ? o : "");
   free(o), free(e);
   check_ingested(out);
   char *inspect[] = {(char *)exe, "inspect", out, "--json", NULL};
   status = cf_test_run(inspect, dir, &o, &e);
-  CHECK(status == 0 && o && strstr(o, "\"lattice\":{\"rows\":5,\"cols\":4,\"method\":\"pca\"") &&
-        strstr(o, "\"name\":\"R0C0\",\"missing_fraction\":0,\"longest_gap_s\":0,\"cell\":[0,0]") &&
-        strstr(o, "merged fragments  1") && strstr(o, "controlled        R0C0, R0C3"), "inspect: %s %s", o ? o : "", e ? e : "");
+  const char *j = cf_test_last_line(o);
+  CHECK(status == 0 && o && cf_test_json_num(j, "lattice.rows") == 5 && cf_test_json_num(j, "lattice.cols") == 4 &&
+            cf_test_json_has_str(j, "lattice.method", "pca") && cf_test_json_has_str(j, "markers.0.name", "R0C0") &&
+            cf_test_json_num(j, "markers.0.missing_fraction") == 0 && cf_test_json_num(j, "markers.0.longest_gap_s") == 0 &&
+            cf_test_json_is(j, "markers.0.cell", "[0,0]") && strstr(o, "merged fragments  1") &&
+            strstr(o, "controlled        R0C0, R0C3"),
+        "inspect: %s %s", o ? o : "", e ? e : "");
   free(o), free(e);
   remove(csv), remove(meta), remove(out);
 }
@@ -229,8 +238,8 @@ static void test_table(const char *exe, const char *dir) {
   }
   char *in[] = {(char *)exe, "inspect", out, "--json", NULL};
   status = cf_test_run(in, dir, &o, &e);
-  CHECK(status == 0 && o && strstr(o, "\"table\":{\"height\":0.75,\"extent\":[-1,1,-0.5,0.25]}"), "inspect: %s",
-        o ? o : "");
+  CHECK(status == 0 && cf_test_json_is(cf_test_last_line(o), "meta.table", "{\"height\":0.75,\"extent\":[-1,1,-0.5,0.25]}"),
+        "inspect: %s", o ? o : "");
   free(o), free(e);
   /* a malformed /table: extent with 3 values */
   hid_t h = H5Fopen(out, H5F_ACC_RDWR, H5P_DEFAULT), g = h < 0 ? -1 : H5Gopen2(h, "table", H5P_DEFAULT);
@@ -271,6 +280,39 @@ static void test_table(const char *exe, const char *dir) {
   remove(csv), remove(meta), remove(out);
 }
 
+/* A file name and a material with a quote, a backslash, control characters
+ * and UTF-8 (ä, the euro sign, an emoji) come out of ingest --json and
+ * inspect --json as they are; a byte that is not UTF-8 becomes U+FFFD. */
+static void test_json_strings(const char *exe, const char *dir) {
+  const char *odd = "q\"b\\s\x01\t\xc3\xa4\xe2\x82\xac\xf0\x9f\xa7\xb5", *material = "wool \"A\" \\ \x01\n\xc3\xa4\xe2\x82\xac";
+  char csv[1100], meta[1100], out[1100], bad[1100], bad_utf8[1100];
+  scene_files(dir, odd, "lattice = 5x4\n", csv, meta, out);
+  char *argv[] = {(char *)exe, "ingest", "csv", csv, "-o", out, "--meta", meta, "--material", (char *)material, "--json",
+                  NULL};
+  char *o = NULL, *e = NULL;
+  int status = cf_test_run(argv, dir, &o, &e);
+  const char *j = cf_test_last_line(o);
+  CHECK(status == 0 && cf_test_json_valid(j) && cf_test_json_has_str(j, "output", out) &&
+            cf_test_json_has_str(j, "source", csv),
+        "ingest --json of %s: exit %d: %s %s", out, status, j, e ? e : "");
+  free(o), free(e);
+  char *in[] = {(char *)exe, "inspect", out, "--json", NULL};
+  status = cf_test_run(in, dir, &o, &e);
+  j = cf_test_last_line(o);
+  CHECK(status == 0 && cf_test_json_has_str(j, "file", out) && cf_test_json_has_str(j, "meta.material", material),
+        "inspect --json of %s: exit %d: %s %s", out, status, j, e ? e : "");
+  free(o), free(e);
+  snprintf(bad, sizeof bad, "%s/bad\xff\xc3.h5", dir);
+  snprintf(bad_utf8, sizeof bad_utf8, "%s/bad\xef\xbf\xbd\xef\xbf\xbd.h5", dir);
+  argv[5] = bad;
+  status = cf_test_run(argv, dir, &o, &e);
+  j = cf_test_last_line(o);
+  CHECK(status == 0 && cf_test_json_has_str(j, "output", bad_utf8), "ingest -o %s --json: exit %d: %s %s", bad, status,
+        j, e ? e : "");
+  free(o), free(e);
+  remove(csv), remove(meta), remove(out), remove(bad);
+}
+
 int main(int argc, char **argv) {
   cf_runtime_init();
   if (argc < 3) {
@@ -284,6 +326,7 @@ int main(int argc, char **argv) {
   test_malformed(argv[1], argv[2], dir);
   test_ingest(argv[2], dir);
   test_table(argv[2], dir);
+  test_json_strings(argv[2], dir);
   rmdir(dir);
   return cf_test_done("test_csv_generic");
 }

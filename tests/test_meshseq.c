@@ -19,6 +19,7 @@
 
 #include "cf_common.h"
 #include "cf_io.h"
+#include "cli_json.h"
 #include "testutil.h"
 
 #define DT 0.01
@@ -332,7 +333,7 @@ static void cli(const char *exe, const char *tmp) {
   char *ingest[] = {(char *)exe, "ingest", "meshes", dir, "-o", out, "--times", times, "--units", "mm", "--up", "y",
                     "--material", "felt", "--size", "A3", "--json", NULL};
   int st = cf_test_run(ingest, tmp, &so, &se);
-  CHECK(st == 0 && so && strstr(so, "\"mesh\":{\"nodes\":20,\"faces\":24,\"element\":\"triangles\"}"),
+  CHECK(st == 0 && cf_test_json_is(cf_test_last_line(so), "mesh", "{\"nodes\":20,\"faces\":24,\"element\":\"triangles\"}"),
         "ingest meshes: status %d, stdout %s, stderr %s", st, so ? so : "", se ? se : "");
   free(so), free(se);
   char *inspect[] = {(char *)exe, "inspect", out, NULL};

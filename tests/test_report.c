@@ -473,8 +473,8 @@ int main(int argc, char **argv) {
               cf_test_json_num(json, "figures_planned") == 11 && cf_test_json_num(json, "figures_failed") == 0,
           "--json: %s", json);
     char want[600];
-    snprintf(want, sizeof want, "\"index\":\"%s/index.html\"", out);
-    CHECK(strstr(json, want) && strstr(json, "\"gnuplot\":true"), "--json: %s", json);
+    snprintf(want, sizeof want, "%s/index.html", out);
+    CHECK(cf_test_json_has_str(json, "index", want) && cf_test_json_is(json, "gnuplot", "true"), "--json: %s", json);
     /* progress forced into a file: one line per figure (11 < 10 steps), no carriage return */
     int lines = 0;
     for (const char *p = se; (p = strstr(p, "clothfit report: figures ")); p++) lines++;
@@ -528,7 +528,7 @@ int main(int argc, char **argv) {
           "without gnuplot: stderr '%s'", se);
     const char *json = cf_test_last_line(so);
     CHECK(cf_test_json_num(json, "tables") == 5 && cf_test_json_num(json, "figures") == 0 &&
-              cf_test_json_num(json, "figures_planned") == 11 && strstr(json, "\"gnuplot\":false"),
+              cf_test_json_num(json, "figures_planned") == 11 && cf_test_json_is(json, "gnuplot", "false"),
           "without gnuplot: --json %s", json);
     check_tables(out2, &rb);
     char *html = read_rel(out2, "index.html");

@@ -60,7 +60,7 @@ static int sweep(const char *out, const char *workers, const char *extra, const 
                        "--json", extra, (char *)NULL)
                  : run(&so, &se, "sweep", rec, GRID[0], GRID[1], GRID[2], GRID[3], "--workers", workers, "-o", o,
                        "--json", (char *)NULL);
-  if (key && value) *value = st == 0 ? (long)cf_test_json_num(so, key) : -1;
+  if (key && value) *value = st == 0 ? (long)cf_test_json_num(cf_test_last_line(so), key) : -1;
   if (st) fprintf(stderr, "sweep %s: status %d: %s", out, st, se ? se : "");
   free(so);
   free(se);
@@ -186,7 +186,8 @@ static void journal_errors(void) {
     so = se = NULL;
     st = run(&so, &se, "sweep", rec, "--delta-grid", "0.01:0.08:5", GRID[2], GRID[3], "-o", o, "--restart", "--json",
              (char *)NULL);
-    CHECK(st == 0 && cf_test_json_num(so, "tasks_resumed") == 0 && cf_test_json_num(so, "tasks_run") == 30,
+    CHECK(st == 0 && cf_test_json_num(cf_test_last_line(so), "tasks_resumed") == 0 &&
+              cf_test_json_num(cf_test_last_line(so), "tasks_run") == 30,
           "--restart: status %d", st);
     free(so), free(se);
   }
@@ -274,7 +275,7 @@ static void mpi(void) {
   char *argv[] = {mpirun, "-n", "2", (char *)exe, "sweep", rec, GRID[0], GRID[1], GRID[2], GRID[3], "-o", o, "--json",
                   NULL};
   int st = cf_test_run(argv, dir, &so, &se);
-  double resumed = so ? cf_test_json_num(so, "tasks_resumed") : -1;
+  double resumed = so ? cf_test_json_num(cf_test_last_line(so), "tasks_resumed") : -1;
   CHECK(st == 0 && persisted >= NPTS / 2 && persisted < NPTS && resumed == persisted, "mpirun resume: status %d, resumed %g, journal held %d",
         st, resumed, persisted);
   fprintf(stderr, "mpirun killed with %d tasks persisted\n", persisted);

@@ -135,17 +135,18 @@ static void mu_grid(void) {
     double d, al, mu;
     cf_res_sweep_at(w, w->best, &d, &al, &mu);
     CHECK(w->model.mu == mu, "model mu %g is not the best point's %g", w->model.mu, mu);
-    CHECK(fabs(cf_test_json_num(j, "mu") - mu) < 1e-12 && fabs(cf_test_json_num(j, "delta") - d) < 1e-12,
-          "--json mu %g delta %g, best point mu %g delta %g", cf_test_json_num(j, "mu"),
-          cf_test_json_num(j, "delta"), mu, d);
+    CHECK(cf_test_json_num(j, "recordings.0.mu") == mu && cf_test_json_num(j, "recordings.0.delta") == d,
+          "--json mu %g delta %g, best point mu %g delta %g", cf_test_json_num(j, "recordings.0.mu"),
+          cf_test_json_num(j, "recordings.0.delta"), mu, d);
     CHECK(o && strstr(o, "      mu ") && cf_test_json_num(j, "grid_points") == 12, "table without a mu column or "
           "grid_points %g", cf_test_json_num(j, "grid_points"));
     char *ia[] = {(char *)exe, "inspect", out, "--json", NULL};
     char *io = cf_test_run_ok(ia, dir, "inspect");
     const char *ij = io ? cf_test_last_line(io) : "";
-    CHECK(cf_test_json_num(ij, "best_mu") == mu && cf_test_json_num(ij, "n_mu") == 3 &&
-          cf_test_json_num(ij, "points") == 12, "inspect: best_mu %g n_mu %g points %g",
-          cf_test_json_num(ij, "best_mu"), cf_test_json_num(ij, "n_mu"), cf_test_json_num(ij, "points"));
+    CHECK(cf_test_json_num(ij, "recordings.0.sweep.best_mu") == mu && cf_test_json_num(ij, "recordings.0.sweep.n_mu") == 3 &&
+          cf_test_json_num(ij, "recordings.0.sweep.points") == 12, "inspect: best_mu %g n_mu %g points %g",
+          cf_test_json_num(ij, "recordings.0.sweep.best_mu"), cf_test_json_num(ij, "recordings.0.sweep.n_mu"),
+          cf_test_json_num(ij, "recordings.0.sweep.points"));
     free(io);
     char *ta[] = {(char *)exe, "inspect", out, NULL}; /* the text: no sensitivity line without a map */
     char *to = cf_test_run_ok(ta, dir, "inspect");
@@ -229,10 +230,11 @@ static void polish(void) {
   }
   if (!j[0] || !j[1] || !j[2]) return free(j[0]), free(j[1]), free(j[2]);
   const char *key[2] = {"delta", "alpha"}, *nm[2] = {"nm_delta", "nm_alpha"};
-  int polished = strstr(j[0], "\"polished\":true") != NULL;
-  CHECK(strstr(j[0], "\"polish\":\"quadratic\"") && (polished || strstr(j[0], "\"polish_why\":\"")),
+  int polished = cf_test_json_is(j[0], "polished", "true");
+  CHECK(cf_test_json_has_str(j[0], "polish", "quadratic") && (polished || cf_test_json_has_str(j[0], "polish_why", NULL)),
         "fit of a recording with a table: not polished and no reason why: %s", j[0]);
-  CHECK(strstr(j[2], "\"polish\":\"none\",\"polished\":false"), "fit --polish none: %s", j[2]);
+  CHECK(cf_test_json_has_str(j[2], "polish", "none") && cf_test_json_is(j[2], "polished", "false"), "fit --polish none: %s",
+        j[2]);
   for (int q = 0; q < 2; q++) {
     double x = cf_test_json_num(j[0], key[q]), x0 = cf_test_json_num(j[0], nm[q]);
     CHECK(polished ? fabs(x - x0) <= 2.5 * 0.2 * x0 : x == x0,
@@ -243,14 +245,13 @@ static void polish(void) {
     CHECK(cf_test_json_num(j[1], key[q]) == x, "the rerun's %s %.9g, the run's %.9g", key[q],
           cf_test_json_num(j[1], key[q]), x);
   }
-  char why[200] = "";
-  const char *w = strstr(j[0], "\"polish_why\":\"");
-  if (w) snprintf(why, sizeof why, " (%.*s)", (int)strcspn(w + 14, "\""), w + 14);
+  char why[200] = "", *w = cf_test_json_str(j[0], "polish_why");
+  if (w) snprintf(why, sizeof why, " (%s)", w);
   CHECK(!polished || !w, "polished, with a reason not to: %s", j[0]);
   printf("polish: %s%s; delta %.5f alpha %.5f from Nelder-Mead's %.5f %.5f\n",
          polished ? "polished" : "kept", why, cf_test_json_num(j[0], "delta"), cf_test_json_num(j[0], "alpha"),
          cf_test_json_num(j[0], "nm_delta"), cf_test_json_num(j[0], "nm_alpha"));
-  free(j[0]), free(j[1]), free(j[2]);
+  free(j[0]), free(j[1]), free(j[2]), free(w);
 }
 
 int main(int argc, char **argv) {

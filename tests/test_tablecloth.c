@@ -121,8 +121,9 @@ int main(int argc, char **argv) {
     double nd = cf_test_json_num(j, "nm_delta"), na = cf_test_json_num(j, "nm_alpha"), nm = cf_test_json_num(j, "nm_mu");
     printf("mu %.1f: Nelder-Mead's optimum delta %+.1f %% alpha %+.1f %% mu %.4f, training error %.4f cm\n", truth[i],
            100 * (nd / D - 1), 100 * (na / A - 1), nm, cf_test_json_num(j, "nm_train_error_cm"));
-    CHECK(strstr(j, "\"polish\":\"quadratic\",\"polished\":true") != NULL ||
-              (strstr(j, "\"polish\":\"quadratic\",\"polished\":false") && strstr(j, "\"polish_why\":\"")),
+    CHECK(cf_test_json_has_str(j, "polish", "quadratic") &&
+              (cf_test_json_is(j, "polished", "true") ||
+               (cf_test_json_is(j, "polished", "false") && cf_test_json_has_str(j, "polish_why", NULL))),
           "mu %g: the fit of a recording with a table was neither polished nor says why not: %s", truth[i], j);
     printf("mu %.1f: fitted delta %.4f (%+.1f %%) alpha %.4f (%+.1f %%) mu %.4f (%+.1f %%; grid start %.2f, %g "
            "evaluations), training error %.4f cm; at the truth %.4f cm (%.4f cm at most at the tolerances "

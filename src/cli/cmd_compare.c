@@ -142,11 +142,12 @@ int cmd_compare(int argc, char **argv) {
     cf_cli_compare_text(rec);
     if (a.out) printf("results: %s\n", a.out);
     if (a.json) {
-      printf("{");
-      cf_cli_json_str("recording", rec->recording, 1);
-      cf_cli_compare_json(&rec->compare);
-      cf_cli_json_str("output", a.out, 0);
-      printf(",\"tasks_resumed\":%d}\n", a.resumed);
+      json_t *j = json_object();
+      cf_cli_json_str(j, "recording", rec->recording);
+      cf_cli_compare_json(j, &rec->compare);
+      cf_cli_json_str(j, "output", a.out);
+      cf_cli_json_num(j, "tasks_resumed", a.resumed);
+      cf_cli_json_print(j);
     }
   }
   cf_results_free(&res);

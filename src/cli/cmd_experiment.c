@@ -191,17 +191,17 @@ static void report(const exp_args *a, const cf_results *res, const cf_report_sum
   printf("\nresults: %s\nrecordings: %s/\n", a->out, a->recdir);
   if (rs) printf("report: %s (%d tables, %d of %d figures)\n", rs->index, rs->tables, rs->figures, rs->figures_planned);
   if (!a->json) return;
-  printf("{");
-  cf_cli_json_recordings(res);
-  cf_cli_json_failure_totals(res);
+  json_t *j = json_object();
+  cf_cli_json_recordings(j, res);
+  cf_cli_json_failure_totals(j, res);
   if (res->reg.has) {
-    cf_cli_json_num("R_cm", res->reg.R, 0);
-    cf_cli_json_num("E_cm", res->reg.E, 0);
+    cf_cli_json_num(j, "R_cm", res->reg.R);
+    cf_cli_json_num(j, "E_cm", res->reg.E);
   }
-  printf(",\"tasks_resumed\":%ld", a->resumed);
-  cf_cli_json_str("output", a->out, 0);
-  if (rs) cf_cli_json_str("report", rs->index, 0);
-  printf("}\n");
+  cf_cli_json_num(j, "tasks_resumed", a->resumed);
+  cf_cli_json_str(j, "output", a->out);
+  if (rs) cf_cli_json_str(j, "report", rs->index);
+  cf_cli_json_print(j);
 }
 
 int cmd_experiment(int argc, char **argv) {

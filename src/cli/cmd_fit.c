@@ -196,14 +196,13 @@ static void failures_text(const fit_args *a, const cf_res_rec *rec, const cf_res
     printf("grid optimum      borders failed grid points (see the warning)\n");
 }
 
-static void json_starts(const char *starts) {
-  printf(",\"starts_tried\":[");
+static void json_starts(json_t *j, const char *starts) {
+  json_t *list = cf_cli_json_array(j, "starts_tried");
   for (const char *p = starts; *p;) {
     size_t l = strcspn(p, " ");
-    printf("%s\"%.*s\"", p == starts ? "" : ",", (int)l, p);
+    json_array_append_new(list, json_stringn(p, l));
     p += l + (p[l] == ' ');
   }
-  printf("]");
 }
 
 static void report(const fit_args *a, const cf_res_rec *rec) {
@@ -254,47 +253,48 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   }
   if (a->out) printf("results           %s\n", a->out);
   if (!a->json) return;
-  printf("{");
-  cf_cli_json_num("delta", f->x[0], 1);
-  cf_cli_json_num("alpha", f->x[1], 0);
-  cf_cli_json_num("mu", f->n_params > 2 ? f->x[2] : NAN, 0);
-  cf_cli_json_num("mean_error_cm", f->e_all, 0);
-  cf_cli_json_num("mean_std_cm", f->s_all, 0);
-  cf_cli_json_str("method", f->method, 0);
-  printf(",\"evaluations\":%d,\"iterations\":%d,\"converged\":%s", f->evaluations, f->iterations,
-         f->converged ? "true" : "false");
-  cf_cli_json_str("start", f->start_kind, 0);
-  json_starts(f->starts_tried);
-  printf(",\"on_grid_edge\":%s", on_edge < 0 ? "null" : on_edge ? "true" : "false");
-  cf_cli_json_str("grid_edge", on_edge > 0 ? edge : NULL, 0);
-  cf_cli_json_failures(&v.recs[0]);
-  cf_cli_json_str("evaluation_failure", f->failure[0] ? f->failure : NULL, 0);
-  cf_cli_json_str("optimum_failure", f->optimum_failure[0] ? f->optimum_failure : NULL, 0);
-  cf_cli_json_num("start_delta", f->start[0], 0);
-  cf_cli_json_num("start_alpha", f->start[1], 0);
-  cf_cli_json_num("start_mu", f->n_params > 2 ? f->start[2] : NAN, 0);
-  cf_cli_json_num("train_error_cm", f->e_train, 0);
-  cf_cli_json_num("train_std_cm", f->s_train, 0);
-  cf_cli_json_num("test_error_cm", f->e_test, 0);
-  cf_cli_json_num("test_std_cm", f->s_test, 0);
-  cf_cli_json_conf(&f->conf);
-  cf_cli_json_polish(f);
-  cf_cli_json_num("kappa", f->model.kappa, 0);
-  cf_cli_json_num("beta", f->model.beta, 0);
-  cf_cli_json_num("tol", f->model.tol, 0);
-  cf_cli_json_num("mu_held", f->model.mu, 0);
-  printf(",\"max_iter\":%d", f->model.max_iter);
-  cf_cli_json_str("cloth_model", f->model.cloth, 0);
-  cf_cli_json_num("k_stretch", f->model.k_stretch, 0);
-  cf_cli_json_num("k_shear", f->model.k_shear, 0);
-  cf_cli_json_num("k_bend", f->model.k_bend, 0);
-  cf_cli_json_str("stiffness_fitted", f->stiffness, 0);
-  cf_cli_json_str("rest_metric", f->model.rest, 0);
-  printf(",\"mesh_split\":%d", f->model.split);
-  cf_cli_json_str("recording", rec->recording, 0);
-  printf(",\"tasks_resumed\":%d", a->resumed);
-  cf_cli_json_str("output", a->out, 0);
-  printf("}\n");
+  json_t *j = json_object();
+  cf_cli_json_num(j, "delta", f->x[0]);
+  cf_cli_json_num(j, "alpha", f->x[1]);
+  cf_cli_json_num(j, "mu", f->n_params > 2 ? f->x[2] : NAN);
+  cf_cli_json_num(j, "mean_error_cm", f->e_all);
+  cf_cli_json_num(j, "mean_std_cm", f->s_all);
+  cf_cli_json_str(j, "method", f->method);
+  cf_cli_json_num(j, "evaluations", f->evaluations);
+  cf_cli_json_num(j, "iterations", f->iterations);
+  cf_cli_json_bool(j, "converged", f->converged != 0);
+  cf_cli_json_str(j, "start", f->start_kind);
+  json_starts(j, f->starts_tried);
+  cf_cli_json_bool(j, "on_grid_edge", on_edge);
+  cf_cli_json_str(j, "grid_edge", on_edge > 0 ? edge : NULL);
+  cf_cli_json_failures(j, &v.recs[0]);
+  cf_cli_json_str(j, "evaluation_failure", f->failure[0] ? f->failure : NULL);
+  cf_cli_json_str(j, "optimum_failure", f->optimum_failure[0] ? f->optimum_failure : NULL);
+  cf_cli_json_num(j, "start_delta", f->start[0]);
+  cf_cli_json_num(j, "start_alpha", f->start[1]);
+  cf_cli_json_num(j, "start_mu", f->n_params > 2 ? f->start[2] : NAN);
+  cf_cli_json_num(j, "train_error_cm", f->e_train);
+  cf_cli_json_num(j, "train_std_cm", f->s_train);
+  cf_cli_json_num(j, "test_error_cm", f->e_test);
+  cf_cli_json_num(j, "test_std_cm", f->s_test);
+  cf_cli_json_conf(j, &f->conf);
+  cf_cli_json_polish(j, f);
+  cf_cli_json_num(j, "kappa", f->model.kappa);
+  cf_cli_json_num(j, "beta", f->model.beta);
+  cf_cli_json_num(j, "tol", f->model.tol);
+  cf_cli_json_num(j, "mu_held", f->model.mu);
+  cf_cli_json_num(j, "max_iter", f->model.max_iter);
+  cf_cli_json_str(j, "cloth_model", f->model.cloth);
+  cf_cli_json_num(j, "k_stretch", f->model.k_stretch);
+  cf_cli_json_num(j, "k_shear", f->model.k_shear);
+  cf_cli_json_num(j, "k_bend", f->model.k_bend);
+  cf_cli_json_str(j, "stiffness_fitted", f->stiffness);
+  cf_cli_json_str(j, "rest_metric", f->model.rest);
+  cf_cli_json_num(j, "mesh_split", f->model.split);
+  cf_cli_json_str(j, "recording", rec->recording);
+  cf_cli_json_num(j, "tasks_resumed", a->resumed);
+  cf_cli_json_str(j, "output", a->out);
+  cf_cli_json_print(j);
 }
 
 int cmd_fit(int argc, char **argv) {

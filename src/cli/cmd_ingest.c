@@ -172,24 +172,25 @@ static void summary(const ingest_args *a, const cf_recording *r) {
   if (r->n_dropped) printf(" (%d never-seen marker(s) dropped: %s%s)", r->n_dropped, r->dropped[0],
                            r->n_dropped > 1 ? ", ..." : "");
   printf("\n");
-  if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, 0);
-  cf_cli_export_report(r, 0);
-  cf_cli_markers_report(r, 0);
+  if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, NULL);
+  cf_cli_export_report(r, NULL);
+  cf_cli_markers_report(r, NULL);
   printf("output            %s\n", a->out);
   if (a->json) {
-    printf("{\"output\":");
-    cf_cli_json_string(stdout, a->out);
-    printf(",\"source\":");
-    cf_cli_json_string(stdout, a->in);
-    printf(",\"frames\":%d,\"markers\":%d,\"dropped_markers\":%d,\"dt\":%.9g,\"duration_s\":%.9g,"
-           "\"resampling\":\"%s\"",
-           r->n_frames, r->n_markers, r->n_dropped, r->dt, dur, r->uniform ? "linear" : "native");
-    if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, 1);
-    cf_cli_export_report(r, 1);
-    cf_cli_markers_report(r, 1);
-    printf(",\"source_sha256\":");
-    if (r->source_sha256[0]) printf("\"%s\"}\n", r->source_sha256);
-    else printf("null}\n");
+    json_t *j = json_object();
+    cf_cli_json_str(j, "output", a->out);
+    cf_cli_json_str(j, "source", a->in);
+    cf_cli_json_num(j, "frames", r->n_frames);
+    cf_cli_json_num(j, "markers", r->n_markers);
+    cf_cli_json_num(j, "dropped_markers", r->n_dropped);
+    cf_cli_json_num(j, "dt", r->dt);
+    cf_cli_json_num(j, "duration_s", dur);
+    cf_cli_json_str(j, "resampling", r->uniform ? "linear" : "native");
+    if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, j);
+    cf_cli_export_report(r, j);
+    cf_cli_markers_report(r, j);
+    cf_cli_json_str(j, "source_sha256", r->source_sha256[0] ? r->source_sha256 : NULL);
+    cf_cli_json_print(j);
   }
 }
 

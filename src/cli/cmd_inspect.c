@@ -49,9 +49,9 @@ static void print_text(const char *path, const cf_recording *r) {
   if (cf_rec_table_valid(m->table))
     printf("table             top face at z = %.4f m, x %.4g..%.4g m, y %.4g..%.4g m\n", m->table[0], m->table[1],
            m->table[2], m->table[3], m->table[4]);
-  if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, 0);
-  cf_cli_export_report(r, 0);
-  cf_cli_markers_report(r, 0);
+  if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, NULL);
+  cf_cli_export_report(r, NULL);
+  cf_cli_markers_report(r, NULL);
   printf("markers           %d", r->n_markers);
   if (r->n_dropped) printf(" (%d never-seen marker(s) dropped at ingest)", r->n_dropped);
   if (r->n_markers) printf("\n  %-32s %10s %14s", "name", "missing", "longest gap");
@@ -60,59 +60,53 @@ static void print_text(const char *path, const cf_recording *r) {
   for (int k = 0; k < r->n_markers; k++) {
     cf_marker_quality q = cf_recording_quality(r, k);
     printf("  %-32s %9.2f%% %12.3f s", r->names[k], 100 * q.missing_fraction, q.longest_gap_s);
-    cf_cli_marker_fields(r, k, 0);
+    cf_cli_marker_fields(r, k, NULL);
     printf("\n");
   }
 }
 
-static void json_field(const char *key, const char *value, int comma) {
-  printf("%s\"%s\":", comma ? "," : "", key);
-  cf_cli_json_string(stdout, value);
-}
-
-static void json_num(const char *key, double v) {
-  printf(",\"%s\":", key);
-  cf_cli_json_number(stdout, v);
-}
-
 static void print_json(const char *path, const cf_recording *r) {
   const cf_rec_meta *m = &r->meta;
-  printf("{");
-  json_field("file", path, 0);
-  json_field("source_kind", r->source_kind, 1);
-  json_field("source_file", r->source_file, 1);
-  printf(",\"frames\":%d", r->n_frames);
-  json_num("duration_s", duration(r));
-  json_num("dt", r->dt);
-  printf(",\"resampling\":\"%s\",\"meta\":{", r->uniform ? "linear" : "native");
-  json_field("material", m->material, 0);
-  json_field("size", m->size, 1);
-  json_num("width_m", m->width_m);
-  json_num("height_m", m->height_m);
-  json_num("density", m->density);
-  json_field("motion", m->motion, 1);
-  json_field("speed", m->speed, 1);
-  json_field("repetition", m->repetition, 1);
-  if (cf_rec_table_valid(m->table))
-    printf(",\"table\":{\"height\":%.10g,\"extent\":[%.10g,%.10g,%.10g,%.10g]}", m->table[0], m->table[1],
-           m->table[2], m->table[3], m->table[4]);
-  else
-    printf(",\"table\":null");
-  printf("},\"n_markers\":%d,\"dropped_markers\":%d,\"markers\":[", r->n_markers, r->n_dropped);
+  json_t *j = json_object();
+  cf_cli_json_str(j, "file", path);
+  cf_cli_json_str(j, "source_kind", r->source_kind);
+  cf_cli_json_str(j, "source_file", r->source_file);
+  cf_cli_json_num(j, "frames", r->n_frames);
+  cf_cli_json_num(j, "duration_s", duration(r));
+  cf_cli_json_num(j, "dt", r->dt);
+  cf_cli_json_str(j, "resampling", r->uniform ? "linear" : "native");
+  json_t *mj = cf_cli_json_object(j, "meta");
+  cf_cli_json_str(mj, "material", m->material);
+  cf_cli_json_str(mj, "size", m->size);
+  cf_cli_json_num(mj, "width_m", m->width_m);
+  cf_cli_json_num(mj, "height_m", m->height_m);
+  cf_cli_json_num(mj, "density", m->density);
+  cf_cli_json_str(mj, "motion", m->motion);
+  cf_cli_json_str(mj, "speed", m->speed);
+  cf_cli_json_str(mj, "repetition", m->repetition);
+  if (cf_rec_table_valid(m->table)) {
+    json_t *t = cf_cli_json_object(mj, "table");
+    cf_cli_json_num(t, "height", m->table[0]);
+    cf_cli_json_nums(t, "extent", m->table + 1, 4);
+  } else {
+    cf_cli_json_set(mj, "table", NULL);
+  }
+  cf_cli_json_num(j, "n_markers", r->n_markers);
+  cf_cli_json_num(j, "dropped_markers", r->n_dropped);
+  json_t *list = cf_cli_json_array(j, "markers");
   for (int k = 0; k < r->n_markers; k++) {
     cf_marker_quality q = cf_recording_quality(r, k);
-    printf("%s{", k ? "," : "");
-    json_field("name", r->names[k], 0);
-    json_num("missing_fraction", q.missing_fraction);
-    json_num("longest_gap_s", q.longest_gap_s);
-    cf_cli_marker_fields(r, k, 1);
-    printf("}");
+    json_t *mk = json_object();
+    json_array_append_new(list, mk);
+    cf_cli_json_str(mk, "name", r->names[k]);
+    cf_cli_json_num(mk, "missing_fraction", q.missing_fraction);
+    cf_cli_json_num(mk, "longest_gap_s", q.longest_gap_s);
+    cf_cli_marker_fields(r, k, mk);
   }
-  printf("]");
-  if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, 1);
-  cf_cli_export_report(r, 1);
-  cf_cli_markers_report(r, 1);
-  printf("}\n");
+  if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, j);
+  cf_cli_export_report(r, j);
+  cf_cli_markers_report(r, j);
+  cf_cli_json_print(j);
 }
 
 int cmd_inspect(int argc, char **argv) {

@@ -51,7 +51,14 @@ int cmd_merge(int argc, char **argv) {
     long points = 0;
     for (int r = 0; r < s[0].n; r++) points += cf_res_sweep_points(&s[0].recs[r].sweep);
     printf("merged %d shard files: %d recordings, %ld tasks -> %s\n", npos, s[0].n, points, out);
-    if (json) printf("{\"shards\":%d,\"recordings\":%d,\"tasks\":%ld,\"output\":\"%s\"}\n", npos, s[0].n, points, out);
+    if (json) {
+      json_t *j = json_object();
+      cf_cli_json_num(j, "shards", npos);
+      cf_cli_json_num(j, "recordings", s[0].n);
+      cf_cli_json_num(j, "tasks", points);
+      cf_cli_json_str(j, "output", out);
+      cf_cli_json_print(j);
+    }
   }
   for (int i = 0; i < n; i++) cf_results_free(&s[i]);
   free(s);

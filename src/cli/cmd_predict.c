@@ -88,10 +88,10 @@ static int numbers_mode(pred_args *a) {
   print_header(9);
   print_row(9, "(given)", "", S, V, rho, d, al, NAN, NAN, NAN, NAN);
   if (a->json) {
-    printf("{");
-    cf_cli_json_num("S", S, 1), cf_cli_json_num("V", V, 0), cf_cli_json_num("rho", rho, 0);
-    cf_cli_json_num("delta_hat", d, 0), cf_cli_json_num("alpha_hat", al, 0);
-    printf("}\n");
+    json_t *j = json_object();
+    cf_cli_json_num(j, "S", S), cf_cli_json_num(j, "V", V), cf_cli_json_num(j, "rho", rho);
+    cf_cli_json_num(j, "delta_hat", d), cf_cli_json_num(j, "alpha_hat", al);
+    cf_cli_json_print(j);
   }
   return 0;
 }
@@ -110,18 +110,18 @@ static int predict_one(pred_args *a, const cf_fit_input *in, pred_row *p) {
 }
 
 static void json_rows(const cf_fit_input *in, const pred_row *p, int n) {
-  printf("{\"recordings\":[");
+  json_t *root = json_object(), *list = cf_cli_json_array(root, "recordings");
   for (int i = 0; i < n; i++) {
-    printf("%s{", i ? "," : "");
-    cf_cli_json_str("name", in[i].name, 1);
-    cf_cli_json_num("S", in[i].S, 0), cf_cli_json_num("V", in[i].V, 0), cf_cli_json_num("rho", in[i].tg.rho, 0);
-    cf_cli_json_num("delta_hat", p[i].d, 0), cf_cli_json_num("alpha_hat", p[i].a, 0);
-    cf_cli_json_num("error_hat_cm", p[i].e, 0);
-    cf_cli_json_num("delta_opt", p[i].ds, 0), cf_cli_json_num("alpha_opt", p[i].as, 0);
-    cf_cli_json_num("error_opt_cm", p[i].es, 0);
-    printf("}");
+    json_t *j = json_object();
+    json_array_append_new(list, j);
+    cf_cli_json_str(j, "name", in[i].name);
+    cf_cli_json_num(j, "S", in[i].S), cf_cli_json_num(j, "V", in[i].V), cf_cli_json_num(j, "rho", in[i].tg.rho);
+    cf_cli_json_num(j, "delta_hat", p[i].d), cf_cli_json_num(j, "alpha_hat", p[i].a);
+    cf_cli_json_num(j, "error_hat_cm", p[i].e);
+    cf_cli_json_num(j, "delta_opt", p[i].ds), cf_cli_json_num(j, "alpha_opt", p[i].as);
+    cf_cli_json_num(j, "error_opt_cm", p[i].es);
   }
-  printf("]}\n");
+  cf_cli_json_print(root);
 }
 
 static int recordings_mode(pred_args *a, const char **paths, int n) {

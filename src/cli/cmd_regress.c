@@ -73,15 +73,17 @@ static void report(const reg_args *a, const cf_res_regression *g) {
   if (a->out) printf("results: %s\n", a->out);
   if (!a->json) return;
   const char *dn[4] = {"d0", "d1", "d2", "d3"}, *an[4] = {"a0", "a1", "a2", "a3"};
-  printf("{");
-  for (int k = 0; k < 4; k++) cf_cli_json_num(dn[k], g->f.d[k], k == 0);
-  for (int k = 0; k < 4; k++) cf_cli_json_num(an[k], g->f.a[k], 0);
-  cf_cli_json_num("R_cm", g->R, 0);
-  cf_cli_json_num("E_cm", g->E, 0);
-  cf_cli_json_num("R_start_cm", g->R_start, 0);
-  printf(",\"evaluations\":%d,\"recordings\":%d,\"tasks_resumed\":%d", g->evaluations, g->n_used, a->resumed);
-  cf_cli_json_str("output", a->out, 0);
-  printf("}\n");
+  json_t *j = json_object();
+  for (int k = 0; k < 4; k++) cf_cli_json_num(j, dn[k], g->f.d[k]);
+  for (int k = 0; k < 4; k++) cf_cli_json_num(j, an[k], g->f.a[k]);
+  cf_cli_json_num(j, "R_cm", g->R);
+  cf_cli_json_num(j, "E_cm", g->E);
+  cf_cli_json_num(j, "R_start_cm", g->R_start);
+  cf_cli_json_num(j, "evaluations", g->evaluations);
+  cf_cli_json_num(j, "recordings", g->n_used);
+  cf_cli_json_num(j, "tasks_resumed", a->resumed);
+  cf_cli_json_str(j, "output", a->out);
+  cf_cli_json_print(j);
 }
 
 int cmd_regress(int argc, char **argv) {

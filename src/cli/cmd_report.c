@@ -103,12 +103,16 @@ static void print_summary(const char *out, const cf_report_summary *s, int gnupl
   printf("figures           %d drawn of %d (%s/figures/)%s\n", s->figures, s->figures_planned, out,
          gnuplot ? "" : ": gnuplot not found");
   if (!json) return;
-  printf("{");
-  cf_cli_json_str("output", out, 1);
-  cf_cli_json_str("index", s->index, 0);
-  cf_cli_json_str("markdown", s->markdown, 0);
-  printf(",\"tables\":%d,\"figures\":%d,\"figures_planned\":%d,\"figures_failed\":%d,\"gnuplot\":%s}\n", s->tables,
-         s->figures, s->figures_planned, s->figures_failed, gnuplot ? "true" : "false");
+  json_t *j = json_object();
+  cf_cli_json_str(j, "output", out);
+  cf_cli_json_str(j, "index", s->index);
+  cf_cli_json_str(j, "markdown", s->markdown);
+  cf_cli_json_num(j, "tables", s->tables);
+  cf_cli_json_num(j, "figures", s->figures);
+  cf_cli_json_num(j, "figures_planned", s->figures_planned);
+  cf_cli_json_num(j, "figures_failed", s->figures_failed);
+  cf_cli_json_bool(j, "gnuplot", gnuplot != 0);
+  cf_cli_json_print(j);
 }
 
 /* --frames T1,T2,...: times (s) >= 0 into t[]; 0, or the exit status

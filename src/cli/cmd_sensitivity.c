@@ -88,13 +88,10 @@ static void print_table(const cf_res_sens *w) {
   }
 }
 
-static void print_array(const char *key, const double *v, const int *status, int n) {
-  printf(",\"%s\":[", key);
-  for (int i = 0; i < n; i++) {
-    printf(i ? "," : "");
-    cf_cli_json_number(stdout, status && status[i] ? NAN : v[i]);
-  }
-  printf("]");
+/* "key":[v[0], ...], null where status (may be NULL) is not 0. */
+static void print_array(json_t *j, const char *key, const double *v, const int *status, int n) {
+  json_t *list = cf_cli_json_array(j, key);
+  for (int i = 0; i < n; i++) json_array_append_new(list, cf_cli_json_number(status && status[i] ? NAN : v[i]));
 }
 
 static void report(const sens_args *a, const cf_res_rec *rec) {
@@ -103,18 +100,18 @@ static void report(const sens_args *a, const cf_res_rec *rec) {
   print_table(w);
   if (a->out) printf("results: %s\n", a->out);
   if (!a->json) return;
-  printf("{");
-  cf_cli_json_str("kind", w->kind, 1);
-  cf_cli_json_num("at_delta", a->D, 0);
-  cf_cli_json_num("at_alpha", a->A, 0);
-  print_array("delta", w->delta, NULL, w->nd);
-  print_array("alpha", w->alpha, NULL, w->na);
+  json_t *j = json_object();
+  cf_cli_json_str(j, "kind", w->kind);
+  cf_cli_json_num(j, "at_delta", a->D);
+  cf_cli_json_num(j, "at_alpha", a->A);
+  print_array(j, "delta", w->delta, NULL, w->nd);
+  print_array(j, "alpha", w->alpha, NULL, w->na);
   int n = (w->nm > 0 ? w->nm : 1) * w->nd * w->na;
-  if (w->nm > 0) print_array("mu", w->mu, NULL, w->nm);
-  print_array("error_cm", w->e, w->status, n);
-  print_array("std_cm", w->s, w->status, n);
-  cf_cli_json_str("output", a->out, 0);
-  printf("}\n");
+  if (w->nm > 0) print_array(j, "mu", w->mu, NULL, w->nm);
+  print_array(j, "error_cm", w->e, w->status, n);
+  print_array(j, "std_cm", w->s, w->status, n);
+  cf_cli_json_str(j, "output", a->out);
+  cf_cli_json_print(j);
 }
 
 static int run(sens_args *a, const cf_fit_input *in, cf_res_rec *rec) {

@@ -162,18 +162,26 @@ int cmd_simulate(int argc, char **argv) {
   printf("area error max    total %.3f %%, mean element %.3f %%\n", 100 * su.area_max.total, 100 * su.area_max.mean);
   printf("lowest node end   %d at (%.4f, %.4f, %.4f) m\n", lc, xl[3 * lc], xl[3 * lc + 1], xl[3 * lc + 2]);
   if (out) printf("output            %s\n", out);
-  if (json)
-    printf("{\"scenario\":\"%s\",\"nodes\":%d,\"steps\":%ld,\"wall_s\":%.6f,\"iterations_per_step\":%.4f,"
-           "\"factorizations_per_step\":%.4f,\"max_violation\":%.6g,\"area_error_total_max\":%.6g,"
-           "\"area_error_mean_max\":%.6g,\"threads\":%d,\"obstacles\":%d,\"contact_solver\":\"%s\",\"contact_steps\":%ld,"
-           "\"contact_iterations\":%ld,\"active_set_iterations\":%ld,\"rows_in\":%ld,\"rows_out\":%ld,"
-           "\"dependent_rows\":%ld,\"exchanges\":%ld,\"self_restarts\":%ld,\"contact_factorizations\":%ld,\"contact_updates\":%ld,\"contact_analyses\":%ld,\"min_clearance\":%.6g,\"output\":%s%s%s}\n",
-           sc.name, r.mesh->n_nodes, su.steps, su.wall, su.it_per_step, su.fact_per_step, su.max_violation,
-           su.area_max.total, su.area_max.mean, su.threads, sc.n_obstacles,
-           sc.contact.solver == CF_CONTACT_IPOPT ? "ipopt" : "active-set", su.st.contact_steps,
-           su.st.contact_iterations, su.st.active_set_iterations, su.st.rows_in, su.st.rows_out,
-           su.st.contact_dependent, su.st.contact_exchanges, su.st.self_restarts, su.st.contact_factorizations, su.st.contact_updates, su.st.contact_analyses, su.st.min_clearance, out ? "\"" : "",
-           out ? out : "null", out ? "\"" : "");
+  if (json) {
+    json_t *j = json_object();
+    cf_cli_json_str(j, "scenario", sc.name);
+    const char *k1[] = {"nodes", "steps", "wall_s", "iterations_per_step", "factorizations_per_step", "max_violation",
+                        "area_error_total_max", "area_error_mean_max", "threads", "obstacles"};
+    const double v1[] = {r.mesh->n_nodes, su.steps, su.wall, su.it_per_step, su.fact_per_step, su.max_violation,
+                         su.area_max.total, su.area_max.mean, su.threads, sc.n_obstacles};
+    cf_cli_json_numbers(j, k1, v1, sizeof v1 / sizeof v1[0]);
+    cf_cli_json_str(j, "contact_solver", sc.contact.solver == CF_CONTACT_IPOPT ? "ipopt" : "active-set");
+    const char *k2[] = {"contact_steps", "contact_iterations", "active_set_iterations", "rows_in", "rows_out",
+                        "dependent_rows", "exchanges", "self_restarts", "contact_factorizations", "contact_updates",
+                        "contact_analyses", "min_clearance"};
+    const cf_sim_stats *st = &su.st;
+    const double v2[] = {st->contact_steps, st->contact_iterations, st->active_set_iterations, st->rows_in,
+                         st->rows_out, st->contact_dependent, st->contact_exchanges, st->self_restarts,
+                         st->contact_factorizations, st->contact_updates, st->contact_analyses, st->min_clearance};
+    cf_cli_json_numbers(j, k2, v2, sizeof v2 / sizeof v2[0]);
+    cf_cli_json_str(j, "output", out);
+    cf_cli_json_print(j);
+  }
   cf_scenario_free(&sc);
   run_free(&r);
   return 0;

@@ -178,12 +178,13 @@ static void report(const sweep_args *a, const cf_results *res, const cf_fit_inpu
   cf_cli_table_45(&v);
   if (a->out) printf("\nresults: %s\n", a->out);
   if (a->json) {
-    printf("{");
-    cf_cli_json_recordings(&v);
-    cf_cli_json_failure_totals(&v);
-    printf(",\"tasks_resumed\":%ld,\"tasks_run\":%ld", tk->resumed, tk->ran);
-    cf_cli_json_str("output", a->out, 0);
-    printf("}\n");
+    json_t *j = json_object();
+    cf_cli_json_recordings(j, &v);
+    cf_cli_json_failure_totals(j, &v);
+    cf_cli_json_num(j, "tasks_resumed", tk->resumed);
+    cf_cli_json_num(j, "tasks_run", tk->ran);
+    cf_cli_json_str(j, "output", a->out);
+    cf_cli_json_print(j);
   }
   free(v.recs);
 }

@@ -67,14 +67,14 @@ static void summary(const char *cfg, const char *out, const cf_synth_config *c, 
          K, r->rows, r->cols, r->n_tracks, frag, ghosts, r->stick ? ", 2 stick ends" : "", r->n_gaps, 1e3 * c->noise);
   printf("output            %s (+ .truth.ini, .meta.ini, .map)\n", out);
   if (!json) return;
-  printf("{\"output\":");
-  cf_cli_json_string(stdout, out);
-  printf(",\"frames\":%d,\"markers\":%d,\"tracks\":%d,\"fragments\":%d,\"ghosts\":%d,\"gaps\":%d,", r->n_frames, K,
-         r->n_tracks, frag, ghosts, r->n_gaps);
-  printf("\"delta\":%.10g,\"alpha\":%.10g,\"target_speed\":%.6f,\"achieved_speed\":%.6f,\"rate_scale\":%.6f,",
-         c->delta, c->alpha, r->target_speed, r->achieved_speed, r->rate_scale);
-  printf("\"runs\":%d,\"steps\":%ld,\"wall_s\":%.4f,\"max_violation\":%.6g}\n", r->runs, r->steps, r->wall_s,
-         r->max_violation);
+  json_t *j = json_object();
+  cf_cli_json_str(j, "output", out);
+  const char *k[] = {"frames", "markers", "tracks", "fragments", "ghosts", "gaps", "delta", "alpha", "target_speed",
+                     "achieved_speed", "rate_scale", "runs", "steps", "wall_s", "max_violation"};
+  const double v[] = {r->n_frames, K, r->n_tracks, frag, ghosts, r->n_gaps, c->delta, c->alpha, r->target_speed,
+                      r->achieved_speed, r->rate_scale, r->runs, r->steps, r->wall_s, r->max_violation};
+  cf_cli_json_numbers(j, k, v, sizeof v / sizeof v[0]);
+  cf_cli_json_print(j);
 }
 
 int cmd_synth(int argc, char **argv) {

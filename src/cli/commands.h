@@ -29,7 +29,9 @@ int cmd_merge(int argc, char **argv);  /* cmd_merge.c: shards of a sweep into on
 /* `clothfit ingest meshes` (ingest_meshes.c): its options --times, --fps,
  * --units (1: taken, *bad set on a bad value; 0: not one of them), its
  * help, a check of the options against the kind (0 or the exit status), and
- * the mesh line of the summary (text, or a JSON member). */
+ * the mesh line of the summary (text; with j, a member of the JSON object j
+ * instead). */
+#include "json_out.h"
 #include "cf_io.h"
 #include "cf_recording.h"
 #include "cf_sim.h"
@@ -38,24 +40,25 @@ int cmd_merge(int argc, char **argv);  /* cmd_merge.c: shards of a sweep into on
 #include "cf_study.h"
 int cf_ingest_mesh_option(const char *opt, const char *v, cf_meshseq_opts *o, int *bad);
 int cf_ingest_mesh_check(const char *kind, const cf_meshseq_opts *o);
-void cf_ingest_mesh_summary(const cf_recording *r, int json);
+void cf_ingest_mesh_summary(const cf_recording *r, json_t *j);
 extern const char *cf_ingest_mesh_help;
 
 /* Marker processing and generic CSV for `clothfit ingest motive|csv` and
  * the report in `inspect` (ingest_markers.c): options as above; --meta
  * FILE is read first (cf_ingest_meta, 0 or the exit status) so that the
  * other options override it; the report of r->proc (text lines or JSON
- * members) and a marker's cell, weight and filled count (table columns or
- * JSON members). */
+ * members of j when j is not NULL) and a marker's cell, weight and filled
+ * count (table columns, or members of j). */
 int cf_ingest_marker_option(const char *opt, const char *v, cf_marker_opts *o, int *bad);
 int cf_ingest_csv_option(const char *opt, const char *v, cf_csv_opts *o, int *bad);
 int cf_ingest_meta(int argc, char **argv, cf_rec_meta *meta, cf_marker_opts *o);
 int cf_ingest_markers_check(const char *kind, const cf_marker_opts *o, const cf_csv_opts *c);
-void cf_cli_markers_report(const cf_recording *r, int json);
+void cf_cli_markers_report(const cf_recording *r, json_t *j);
 /* The source export's frames against its header (r->exported): a text line
- * "export ..." or the JSON member "export" (null when not recorded). */
-void cf_cli_export_report(const cf_recording *r, int json);
-void cf_cli_marker_fields(const cf_recording *r, int k, int json);
+ * "export ..." or (j not NULL) the member "export" of j, null when not
+ * recorded. */
+void cf_cli_export_report(const cf_recording *r, json_t *j);
+void cf_cli_marker_fields(const cf_recording *r, int k, json_t *j);
 extern const char *cf_ingest_markers_help;
 
 /* `inspect` of a results file (inspect_results.c): the summary as text,
@@ -70,8 +73,4 @@ int cf_cli_wants_help(int argc, char **argv);
  * [--json]` (argv[0] = CMD): 0 when parsed, -1 after printing help for
  * --help, 1 after printing an error. */
 int cf_cli_config_args(int argc, char **argv, const char *help, const char **cfg, const char **out, int *json);
-/* JSON output (json_out.c): a quoted, escaped string; a number or null. */
-#include <stdio.h>
-void cf_cli_json_string(FILE *f, const char *s);
-void cf_cli_json_number(FILE *f, double v);
 #endif

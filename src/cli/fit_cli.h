@@ -9,6 +9,7 @@
 
 #include "cf_pipeline.h"
 #include "cf_report.h"
+#include "json_out.h"
 #include "progress.h"
 
 /* ----------------------------------------------------------------- options */
@@ -181,18 +182,18 @@ void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size);
 /* The fits of r that are not identifiable, one line each on stdout after a
  * heading, and one warning on stderr with their count. */
 void cf_cli_warn_unidentifiable(const char *cmd, const cf_results *r);
-/* ,"delta_interval":[lo,hi],"alpha_interval":[lo,hi],"identifiable":... */
-void cf_cli_json_conf(const cf_res_conf *c);
+/* The members "delta_interval":[lo,hi], "alpha_interval":[lo,hi],
+ * "identifiable", ... of the JSON object o. */
+void cf_cli_json_conf(json_t *o, const cf_res_conf *c);
 /* A comparison of cloth models (clothfit compare): its table on stdout,
- * and its JSON keys (",train_window_s":[..] ... ,"models":[..]) without
- * braces. */
+ * and its JSON members ("train_window_s":[..] ... "models":[..]) in o. */
 void cf_cli_compare_text(const cf_res_rec *rec);
-void cf_cli_compare_json(const cf_res_compare *c);
+void cf_cli_compare_json(json_t *o, const cf_res_compare *c);
 /* One line on the polish of a fit (fit --polish; "" when none) into buf. */
 void cf_cli_polish_text(const cf_res_fit *f, char *buf, size_t size);
-/* ,"polish":..,"polished":..,"polish_evaluations":..,"nm_delta":..,
- * "nm_alpha":..,"nm_mu":..,"nm_train_error_cm":..,"polish_why":.. */
-void cf_cli_json_polish(const cf_res_fit *f);
+/* The members "polish", "polished", "polish_evaluations", "nm_delta",
+ * "nm_alpha", "nm_mu", "nm_train_error_cm", "polish_why" of o. */
+void cf_cli_json_polish(json_t *o, const cf_res_fit *f);
 /* --------------------------------------------------------------- results */
 /* Read OUT (if given and present) into r and stamp this run's provenance;
  * 0 or the exit status after printing the error. */
@@ -231,12 +232,12 @@ int cf_cli_n_failed(const cf_results *r);
  * grid optimum borders failed points; then one total line naming out (may
  * be NULL), the file keeping the failed points.  Returns the failures. */
 long cf_cli_warn_failures(const char *cmd, const cf_results *r, const char *out);
-/* JSON members of rec: failed_points, grid_points, failed_fraction,
+/* The JSON members (in o) of rec: failed_points, grid_points, failed_fraction,
  * optimum_borders_failed (null without a sweep / its optimum),
  * failed_evaluations (null without a fit). */
-void cf_cli_json_failures(const cf_res_rec *rec);
+void cf_cli_json_failures(json_t *o, const cf_res_rec *rec);
 /* The same counts summed over r (no optimum_borders_failed). */
-void cf_cli_json_failure_totals(const cf_results *r);
+void cf_cli_json_failure_totals(json_t *o, const cf_results *r);
 /* Recordings of r without a finite optimum: 0 if none, else 1 after one
  * error line naming them and why (out: where their failed points are;
  * under mpirun printed by rank 0, and the status is collective, below). */
@@ -257,9 +258,9 @@ int cf_cli_status_is_collective(void);
 void cf_cli_table_45(const cf_results *r);
 /* Table 4.6: the coefficients, R* and E*. */
 void cf_cli_table_46(const cf_res_regression *g);
-/* JSON members "recordings":[{name, delta, alpha, error_cm, std_cm ...}]. */
-void cf_cli_json_recordings(const cf_results *r);
-/* "key":value members (a leading comma unless first). */
+/* The JSON member "recordings":[{name, delta, alpha, error_cm, std_cm ...}]
+ * of o. */
+void cf_cli_json_recordings(json_t *o, const cf_results *r);
 /* Reports (cmd_report.c): write the report of r (read from results_path)
  * into dir, with gnuplot when it is on PATH (*have_gnuplot; `workers` runs
  * at once, 0: one per core), progress on stderr, the snapshots at
@@ -270,6 +271,4 @@ void cf_cli_json_recordings(const cf_results *r);
 int cf_cli_report_write(const char *cmd, const char *results_path, const cf_results *r, const char *dir, int workers,
                         const double *times, int n_times, cf_report_summary *s, int *have_gnuplot);
 int cf_cli_report_status(const char *cmd, const cf_report_summary *s, int have_gnuplot);
-void cf_cli_json_num(const char *key, double v, int first);
-void cf_cli_json_str(const char *key, const char *v, int first);
 #endif

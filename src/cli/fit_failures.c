@@ -89,38 +89,32 @@ long cf_cli_warn_failures(const char *cmd, const cf_results *r, const char *out)
 }
 
 /* "key":count, or null without the part. */
-static void json_count(const char *key, int v, int has) {
-  printf(",\"%s\":", key);
-  if (has) printf("%d", v);
-  else printf("null");
+static void json_count(json_t *o, const char *key, long v, int has) { cf_cli_json_num(o, key, has ? (double)v : NAN); }
+
+static void json_fraction(json_t *o, long failed, long points) {
+  cf_cli_json_num(o, "failed_fraction", points ? (double)failed / points : NAN);
 }
 
-static void json_fraction(long failed, long points) {
-  cf_cli_json_num("failed_fraction", points ? (double)failed / points : NAN, 0);
-}
-
-void cf_cli_json_failures(const cf_res_rec *rec) {
+void cf_cli_json_failures(json_t *o, const cf_res_rec *rec) {
   cf_pipeline_failures f = cf_pipeline_failures_of(rec);
-  json_count("failed_points", f.failed, rec->has_sweep);
-  json_count("grid_points", f.points, rec->has_sweep);
-  json_fraction(f.failed, f.points);
-  int b = cf_pipeline_optimum_borders_failed(rec, NULL, NULL);
-  printf(",\"optimum_borders_failed\":%s", b < 0 ? "null" : b ? "true" : "false");
-  json_count("failed_evaluations", f.nm_failed, rec->has_fit);
+  json_count(o, "failed_points", f.failed, rec->has_sweep);
+  json_count(o, "grid_points", f.points, rec->has_sweep);
+  json_fraction(o, f.failed, f.points);
+  cf_cli_json_bool(o, "optimum_borders_failed", cf_pipeline_optimum_borders_failed(rec, NULL, NULL));
+  json_count(o, "failed_evaluations", f.nm_failed, rec->has_fit);
 }
 
-void cf_cli_json_failure_totals(const cf_results *r) {
+void cf_cli_json_failure_totals(json_t *o, const cf_results *r) {
   long failed = 0, points = 0, nm_failed = 0;
   int fits = 0;
   for (int i = 0; i < r->n; i++) {
     cf_pipeline_failures f = cf_pipeline_failures_of(&r->recs[i]);
     failed += f.failed, points += f.points, nm_failed += f.nm_failed, fits += r->recs[i].has_fit;
   }
-  printf(",\"failed_points\":%ld,\"grid_points\":%ld", failed, points);
-  json_fraction(failed, points);
-  printf(",\"failed_evaluations\":");
-  if (fits) printf("%ld", nm_failed);
-  else printf("null");
+  json_count(o, "failed_points", failed, 1);
+  json_count(o, "grid_points", points, 1);
+  json_fraction(o, failed, points);
+  json_count(o, "failed_evaluations", nm_failed, fits);
 }
 
 /* Why rec has no finite optimum, on stderr. */

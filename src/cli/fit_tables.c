@@ -159,48 +159,36 @@ void cf_cli_table_46(const cf_res_regression *g) {
   printf("(%d recordings, %d evaluations of R)\n", g->n_used, g->evaluations);
 }
 
-void cf_cli_json_num(const char *key, double v, int first) {
-  printf("%s\"%s\":", first ? "" : ",", key);
-  cf_cli_json_number(stdout, v);
-}
-
-void cf_cli_json_str(const char *key, const char *v, int first) {
-  printf("%s\"%s\":", first ? "" : ",", key);
-  if (v) cf_cli_json_string(stdout, v);
-  else printf("null");
-}
-
-void cf_cli_json_recordings(const cf_results *r) {
-  printf("\"recordings\":[");
-  for (int i = 0, k = 0; i < r->n; i++) {
+void cf_cli_json_recordings(json_t *o, const cf_results *r) {
+  json_t *list = cf_cli_json_array(o, "recordings");
+  for (int i = 0; i < r->n; i++) {
     const cf_res_rec *c = &r->recs[i];
     double d = NAN, a = NAN, e = NAN, s = NAN;
     int ok = cf_res_optimum(c, &d, &a, &e, &s);
-    printf("%s{", k++ ? "," : "");
-    cf_cli_json_str("name", c->name, 1);
-    cf_cli_json_str("material", c->meta.material, 0);
-    cf_cli_json_str("size", c->meta.size, 0);
-    cf_cli_json_str("motion", c->meta.motion, 0);
-    cf_cli_json_str("speed", c->meta.speed, 0);
-    cf_cli_json_num("delta", d, 0);
-    cf_cli_json_num("alpha", a, 0);
-    cf_cli_json_num("mu", ok ? cf_res_optimum_mu(c) : NAN, 0);
-    cf_cli_json_num("error_cm", e, 0);
-    cf_cli_json_num("std_cm", s, 0);
-    cf_cli_json_str("optimum", !ok ? NULL : c->has_fit ? c->fit.method : "grid", 0);
+    json_t *j = json_object();
+    json_array_append_new(list, j);
+    cf_cli_json_str(j, "name", c->name);
+    cf_cli_json_str(j, "material", c->meta.material);
+    cf_cli_json_str(j, "size", c->meta.size);
+    cf_cli_json_str(j, "motion", c->meta.motion);
+    cf_cli_json_str(j, "speed", c->meta.speed);
+    cf_cli_json_num(j, "delta", d);
+    cf_cli_json_num(j, "alpha", a);
+    cf_cli_json_num(j, "mu", ok ? cf_res_optimum_mu(c) : NAN);
+    cf_cli_json_num(j, "error_cm", e);
+    cf_cli_json_num(j, "std_cm", s);
+    cf_cli_json_str(j, "optimum", !ok ? NULL : c->has_fit ? c->fit.method : "grid");
     char edge[512];
     int on_edge = cf_cli_grid_edge(c, edge, sizeof edge);
-    printf(",\"on_grid_edge\":%s", on_edge < 0 ? "null" : on_edge ? "true" : "false");
-    cf_cli_json_str("grid_edge", on_edge > 0 ? edge : NULL, 0);
-    cf_cli_json_failures(c);
-    cf_cli_json_num("S", c->S, 0);
-    cf_cli_json_num("V", c->V, 0);
-    cf_cli_json_num("rho", c->rho, 0);
-    if (c->has_fit && c->fit.conf.done) cf_cli_json_conf(&c->fit.conf);
-    else if (c->sweep.conf.done) cf_cli_json_conf(&c->sweep.conf);
-    printf("}");
+    cf_cli_json_bool(j, "on_grid_edge", on_edge);
+    cf_cli_json_str(j, "grid_edge", on_edge > 0 ? edge : NULL);
+    cf_cli_json_failures(j, c);
+    cf_cli_json_num(j, "S", c->S);
+    cf_cli_json_num(j, "V", c->V);
+    cf_cli_json_num(j, "rho", c->rho);
+    if (c->has_fit && c->fit.conf.done) cf_cli_json_conf(j, &c->fit.conf);
+    else if (c->sweep.conf.done) cf_cli_json_conf(j, &c->sweep.conf);
   }
-  printf("]");
 }
 
 /* ------------------------------------------------------------ confidence */
@@ -241,33 +229,27 @@ void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size) {
   snprintf(buf + n + m, size - (size_t)(n + m), " (%s; %s; %s)", kp, bp, rp);
 }
 
-/* ,"key":[v0,v1], or null when v0 is not finite. */
-static void json_pair(const char *key, double v0, double v1) {
-  printf(",\"%s\":", key);
-  if (!isfinite(v0)) {
-    printf("null");
-    return;
-  }
-  printf("[");
-  cf_cli_json_number(stdout, v0);
-  printf(",");
-  cf_cli_json_number(stdout, v1);
-  printf("]");
+/* "key":[v[0],v[1]], or null when v[0] is not finite. */
+static void json_pair(json_t *o, const char *key, const double v[2]) {
+  if (isfinite(v[0])) cf_cli_json_nums(o, key, v, 2);
+  else cf_cli_json_set(o, key, NULL);
 }
 
-void cf_cli_json_conf(const cf_res_conf *c) {
+void cf_cli_json_conf(json_t *o, const cf_res_conf *c) {
   if (!c->done) {
-    printf(",\"delta_interval\":null,\"alpha_interval\":null,\"identifiable\":null");
+    cf_cli_json_set(o, "delta_interval", NULL);
+    cf_cli_json_set(o, "alpha_interval", NULL);
+    cf_cli_json_set(o, "identifiable", NULL);
     return;
   }
-  json_pair("delta_interval", c->delta[0], c->delta[1]);
-  json_pair("alpha_interval", c->alpha[0], c->alpha[1]);
-  printf(",\"identifiable\":%s", c->identifiable == 1 ? "true" : c->identifiable == 0 ? "false" : "null");
-  cf_cli_json_str("identifiable_why", c->why, 0);
-  json_pair("kappa_shift", c->kappa_shift[0], c->kappa_shift[1]);
-  json_pair("beta_shift", c->beta_shift[0], c->beta_shift[1]);
-  cf_cli_json_num("beta_checked", c->beta_checked, 0);
-  json_pair("rest_shift", c->rest_shift[0], c->rest_shift[1]);
+  json_pair(o, "delta_interval", c->delta);
+  json_pair(o, "alpha_interval", c->alpha);
+  cf_cli_json_bool(o, "identifiable", c->identifiable == 1 ? 1 : c->identifiable == 0 ? 0 : -1);
+  cf_cli_json_str(o, "identifiable_why", c->why);
+  json_pair(o, "kappa_shift", c->kappa_shift);
+  json_pair(o, "beta_shift", c->beta_shift);
+  cf_cli_json_num(o, "beta_checked", c->beta_checked);
+  json_pair(o, "rest_shift", c->rest_shift);
 }
 
 void cf_cli_polish_text(const cf_res_fit *f, char *buf, size_t size) {
@@ -282,15 +264,16 @@ void cf_cli_polish_text(const cf_res_fit *f, char *buf, size_t size) {
   else snprintf(buf, size, "not polished, Nelder-Mead's optimum kept: %s", f->polish_why);
 }
 
-void cf_cli_json_polish(const cf_res_fit *f) {
-  cf_cli_json_str("polish", f->polish[0] ? f->polish : "none", 0);
-  printf(",\"polished\":%s,\"polish_evaluations\":%d", f->polished ? "true" : "false", f->polish_evaluations);
+void cf_cli_json_polish(json_t *o, const cf_res_fit *f) {
+  cf_cli_json_str(o, "polish", f->polish[0] ? f->polish : "none");
+  cf_cli_json_bool(o, "polished", f->polished != 0);
+  cf_cli_json_num(o, "polish_evaluations", f->polish_evaluations);
   int known = f->polish[0] != 0; /* older files: not recorded */
-  cf_cli_json_num("nm_delta", known ? f->nm_x[0] : NAN, 0);
-  cf_cli_json_num("nm_alpha", known ? f->nm_x[1] : NAN, 0);
-  cf_cli_json_num("nm_mu", known && f->n_params > 2 ? f->nm_x[2] : NAN, 0);
-  cf_cli_json_num("nm_train_error_cm", known ? f->f_nm : NAN, 0);
-  cf_cli_json_str("polish_why", f->polish_why[0] ? f->polish_why : NULL, 0);
+  cf_cli_json_num(o, "nm_delta", known ? f->nm_x[0] : NAN);
+  cf_cli_json_num(o, "nm_alpha", known ? f->nm_x[1] : NAN);
+  cf_cli_json_num(o, "nm_mu", known && f->n_params > 2 ? f->nm_x[2] : NAN);
+  cf_cli_json_num(o, "nm_train_error_cm", known ? f->f_nm : NAN);
+  cf_cli_json_str(o, "polish_why", f->polish_why[0] ? f->polish_why : NULL);
 }
 
 /* ---------------------------------------------- compare (thesis Table 4.3) */
@@ -335,29 +318,28 @@ void cf_cli_compare_text(const cf_res_rec *rec) {
   printf("lowest testing error: %s\n", b >= 0 ? c->row[b].model : "none (every model failed)");
 }
 
-void cf_cli_compare_json(const cf_res_compare *c) {
+void cf_cli_compare_json(json_t *o, const cf_res_compare *c) {
   int b = best_row(c);
-  printf(",\"train_window_s\":[%.6g,%.6g],\"test_window_s\":[%.6g,%.6g]", c->train_t0_s, c->train_t1_s, c->test_t0_s,
-         c->test_t1_s);
-  cf_cli_json_num("start_delta", c->start_delta, 0);
-  cf_cli_json_num("start_alpha", c->start_alpha, 0);
-  cf_cli_json_str("best", b >= 0 ? c->row[b].model : NULL, 0);
-  printf(",\"models\":[");
+  cf_cli_json_nums(o, "train_window_s", (const double[]){c->train_t0_s, c->train_t1_s}, 2);
+  cf_cli_json_nums(o, "test_window_s", (const double[]){c->test_t0_s, c->test_t1_s}, 2);
+  cf_cli_json_num(o, "start_delta", c->start_delta);
+  cf_cli_json_num(o, "start_alpha", c->start_alpha);
+  cf_cli_json_str(o, "best", b >= 0 ? c->row[b].model : NULL);
+  json_t *models = cf_cli_json_array(o, "models");
   for (int i = 0; i < c->n; i++) {
     const cf_res_compare_row *r = &c->row[i];
-    printf(i ? ",{" : "{");
-    cf_cli_json_str("model", r->model, 1);
-    cf_cli_json_str("status", cf_status_name(r->status), 0);
-    cf_cli_json_str("reason", r->reason, 0);
+    json_t *m = json_object();
+    json_array_append_new(models, m);
+    cf_cli_json_str(m, "model", r->model);
+    cf_cli_json_str(m, "status", cf_status_name(r->status));
+    cf_cli_json_str(m, "reason", r->reason);
     const char *k[] = {"delta", "alpha", "k_stretch", "k_shear", "k_bend", "train_error_cm", "test_error_cm",
                        "test_std_cm", "test_max_d_cm", "sim_wall_s", "iterations_per_step", "fit_wall_s"};
     const double v[] = {r->delta, r->alpha, r->k_stretch, r->k_shear, r->k_bend, r->e_train, r->e_test,
                         r->s_test, r->d_max_test, r->wall_s, r->iters_per_step, r->fit_wall_s};
-    for (size_t q = 0; q < sizeof v / sizeof v[0]; q++) cf_cli_json_num(k[q], v[q], 0);
-    cf_cli_json_str("fitted", r->fitted, 0);
-    cf_cli_json_num("evaluations", r->evaluations, 0);
-    cf_cli_json_num("converged", r->converged, 0);
-    printf("}");
+    cf_cli_json_numbers(m, k, v, sizeof v / sizeof v[0]);
+    cf_cli_json_str(m, "fitted", r->fitted);
+    cf_cli_json_num(m, "evaluations", r->evaluations);
+    cf_cli_json_num(m, "converged", r->converged);
   }
-  printf("]");
 }

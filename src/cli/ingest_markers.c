@@ -94,20 +94,17 @@ int cf_ingest_markers_check(const char *kind, const cf_marker_opts *o, const cf_
 }
 
 /* ----------------------------------------------------------------- report */
-static void name_list(const cf_recording *r, const int *idx, int n, int json) {
-  for (int i = 0; i < n; i++) {
-    if (json) printf("%s", i ? "," : ""), cf_cli_json_string(stdout, r->names[idx[i]]);
-    else printf("%s%s", i ? ", " : "", r->names[idx[i]]);
-  }
+static void name_list(const cf_recording *r, const int *idx, int n) {
+  for (int i = 0; i < n; i++) printf("%s%s", i ? ", " : "", r->names[idx[i]]);
 }
 
-static void string_list(const char *label, char **s, int n, int json) {
-  if (json) {
-    printf(",\"%s\":[", label);
-    for (int i = 0; i < n; i++) printf("%s", i ? "," : ""), cf_cli_json_string(stdout, s[i]);
-    printf("]");
-    return;
-  }
+/* The names of the markers idx[n] as the array member key of j. */
+static void json_names(json_t *j, const char *key, const cf_recording *r, const int *idx, int n) {
+  json_t *a = cf_cli_json_array(j, key);
+  for (int i = 0; i < n; i++) json_array_append_new(a, cf_cli_json_string(r->names[idx[i]]));
+}
+
+static void string_list(const char *label, char **s, int n) {
   if (n) printf("%-17s %d\n", label, n);
   for (int i = 0; i < n && i < 12; i++) printf("  %s\n", s[i]);
   if (n > 12) printf("  ... (%d more)\n", n - 12);
@@ -125,19 +122,20 @@ static void lattice_text(const cf_marker_proc *p) {
          f->angle_deg, 100 * f->plane_rms);
 }
 
-static void lattice_json(const cf_marker_proc *p) {
+static void lattice_json(json_t *j, const cf_marker_proc *p) {
   const cf_lattice_fit *f = &p->fit;
   if (!p->rows) {
-    printf(",\"lattice\":null");
+    cf_cli_json_set(j, "lattice", NULL);
     return;
   }
-  printf(",\"lattice\":{\"rows\":%d,\"cols\":%d,\"method\":", p->rows, p->cols);
-  cf_cli_json_string(stdout, f->method);
+  json_t *l = cf_cli_json_object(j, "lattice");
+  cf_cli_json_num(l, "rows", p->rows);
+  cf_cli_json_num(l, "cols", p->cols);
+  cf_cli_json_str(l, "method", f->method);
   const double v[] = {f->first_time, f->angle_deg, f->row_spacing, f->col_spacing, f->spacing_dev, f->plane_rms};
   const char *k[] = {"first_complete_time_s", "angle_deg", "row_spacing_m", "col_spacing_m", "spacing_deviation",
                      "plane_rms_m"};
-  for (int i = 0; i < 6; i++) printf(",\"%s\":", k[i]), cf_cli_json_number(stdout, v[i]);
-  printf("}");
+  cf_cli_json_numbers(l, k, v, 6);
 }
 
 static int total_filled(const cf_recording *r) {
@@ -150,32 +148,33 @@ static void report_text(const cf_recording *r) {
   const cf_marker_proc *p = r->proc;
   lattice_text(p);
   printf("controlled        ");
-  name_list(r, p->controlled, p->n_controlled, 0);
+  name_list(r, p->controlled, p->n_controlled);
   printf("%s (gaps up to %.3g s interpolated; %d samples filled in all)\n", p->n_controlled ? "" : "none", p->max_gap,
          total_filled(r));
   if (p->stick[0] >= 0) printf("stick             %s, %s (radius %g m)\n", r->names[p->stick[0]], r->names[p->stick[1]],
                                p->stick_radius);
   printf("trimmed           %.4f s (%d frames) at the start, %.4f s (%d frames) at the end\n", p->trim_start_s,
          p->trim_start_frames, p->trim_end_s, p->trim_end_frames);
-  string_list("merged fragments", p->merged, p->n_merged, 0);
-  string_list("ghosts dropped", p->ghosts, p->n_ghosts, 0);
-  string_list("removed by map", p->removed, p->n_removed, 0);
+  string_list("merged fragments", p->merged, p->n_merged);
+  string_list("ghosts dropped", p->ghosts, p->n_ghosts);
+  string_list("removed by map", p->removed, p->n_removed);
 }
 
-static void report_json(const cf_recording *r) {
+static void report_json(json_t *j, const cf_recording *r) {
   const cf_marker_proc *p = r->proc;
-  lattice_json(p);
-  printf(",\"controlled\":[");
-  name_list(r, p->controlled, p->n_controlled, 1);
-  printf("],\"stick\":");
-  if (p->stick[0] >= 0) printf("["), name_list(r, p->stick, 2, 1), printf("]");
-  else printf("null");
-  printf(",\"max_gap_s\":%.9g,\"filled_samples\":%d,\"trimmed_start_frames\":%d,\"trimmed_start_s\":%.9g,"
-         "\"trimmed_end_frames\":%d,\"trimmed_end_s\":%.9g", p->max_gap, total_filled(r), p->trim_start_frames,
-         p->trim_start_s, p->trim_end_frames, p->trim_end_s);
-  string_list("merged", p->merged, p->n_merged, 1);
-  string_list("ghosts", p->ghosts, p->n_ghosts, 1);
-  string_list("removed", p->removed, p->n_removed, 1);
+  lattice_json(j, p);
+  json_names(j, "controlled", r, p->controlled, p->n_controlled);
+  if (p->stick[0] >= 0) json_names(j, "stick", r, p->stick, 2);
+  else cf_cli_json_set(j, "stick", NULL);
+  cf_cli_json_num(j, "max_gap_s", p->max_gap);
+  cf_cli_json_num(j, "filled_samples", total_filled(r));
+  cf_cli_json_num(j, "trimmed_start_frames", p->trim_start_frames);
+  cf_cli_json_num(j, "trimmed_start_s", p->trim_start_s);
+  cf_cli_json_num(j, "trimmed_end_frames", p->trim_end_frames);
+  cf_cli_json_num(j, "trimmed_end_s", p->trim_end_s);
+  cf_cli_json_strs(j, "merged", p->merged, p->n_merged);
+  cf_cli_json_strs(j, "ghosts", p->ghosts, p->n_ghosts);
+  cf_cli_json_strs(j, "removed", p->removed, p->n_removed);
 }
 
 static void export_text(const cf_rec_export *x) {
@@ -186,38 +185,39 @@ static void export_text(const cf_rec_export *x) {
   printf("%s\n", x->edited ? ": EDITED (trimmed or cut) export" : "");
 }
 
-static void export_json(const cf_rec_export *x) {
-  printf(",\"export\":{\"frames_expected\":");
-  if (x->frames_expected >= 0) printf("%d", x->frames_expected);
-  else printf("null");
-  printf(",\"frames_found\":%d,\"first_frame_number\":%d,\"frame_jumps\":%d,\"edited_export\":%s}",
-         x->frames_found, x->first_frame_number, x->frame_jumps, x->edited ? "true" : "false");
+static void export_json(json_t *j, const cf_rec_export *x) {
+  json_t *e = cf_cli_json_object(j, "export");
+  cf_cli_json_num(e, "frames_expected", x->frames_expected >= 0 ? x->frames_expected : NAN);
+  cf_cli_json_num(e, "frames_found", x->frames_found);
+  cf_cli_json_num(e, "first_frame_number", x->first_frame_number);
+  cf_cli_json_num(e, "frame_jumps", x->frame_jumps);
+  cf_cli_json_bool(e, "edited_export", x->edited != 0);
 }
 
-void cf_cli_export_report(const cf_recording *r, int json) {
+void cf_cli_export_report(const cf_recording *r, json_t *j) {
   if (!r->exported.known) {
-    if (json) printf(",\"export\":null");
-  } else if (json) {
-    export_json(&r->exported);
+    if (j) cf_cli_json_set(j, "export", NULL);
+  } else if (j) {
+    export_json(j, &r->exported);
   } else {
     export_text(&r->exported);
   }
 }
 
-void cf_cli_markers_report(const cf_recording *r, int json) {
+void cf_cli_markers_report(const cf_recording *r, json_t *j) {
   if (!r->proc) return;
-  if (json) report_json(r);
+  if (j) report_json(j, r);
   else report_text(r);
 }
 
-void cf_cli_marker_fields(const cf_recording *r, int k, int json) {
+void cf_cli_marker_fields(const cf_recording *r, int k, json_t *j) {
   const cf_marker_proc *p = r->proc;
   if (!p) return;
   double w = p->weight ? p->weight[k] : NAN;
-  if (json) {
-    printf(",\"cell\":[%d,%d],\"weight\":", p->cell[2 * k], p->cell[2 * k + 1]);
-    cf_cli_json_number(stdout, w);
-    printf(",\"filled\":%d", p->filled[k]);
+  if (j) {
+    cf_cli_json_nums(j, "cell", (const double[]){p->cell[2 * k], p->cell[2 * k + 1]}, 2);
+    cf_cli_json_num(j, "weight", w);
+    cf_cli_json_num(j, "filled", p->filled[k]);
   } else if (p->cell[2 * k] >= 0) {
     printf(" %4d,%-3d %7.4f %7d", p->cell[2 * k], p->cell[2 * k + 1], w, p->filled[k]);
   } else {

@@ -46,9 +46,13 @@ int cf_ingest_mesh_check(const char *kind, const cf_meshseq_opts *o) {
   return 0;
 }
 
-void cf_ingest_mesh_summary(const cf_recording *r, int json) {
+void cf_ingest_mesh_summary(const cf_recording *r, json_t *j) {
   const cf_rec_mesh *m = &r->mesh;
   const char *kind = m->nv == 4 ? "quads" : "triangles";
-  if (json) printf(",\"mesh\":{\"nodes\":%d,\"faces\":%d,\"element\":\"%s\"}", m->n_nodes, m->n_faces, kind);
-  else printf("mesh              %d nodes, %d faces (%s)\n", m->n_nodes, m->n_faces, kind);
+  if (j) {
+    json_t *o = cf_cli_json_object(j, "mesh");
+    cf_cli_json_num(o, "nodes", m->n_nodes);
+    cf_cli_json_num(o, "faces", m->n_faces);
+    cf_cli_json_str(o, "element", kind);
+  } else printf("mesh              %d nodes, %d faces (%s)\n", m->n_nodes, m->n_faces, kind);
 }

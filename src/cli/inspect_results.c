@@ -148,168 +148,155 @@ static void reg_text(const cf_res_regression *g) {
 }
 
 /* ------------------------------------------------------------------- JSON */
-static void json_int(const char *key, int v) { printf(",\"%s\":%d", key, v); }
-
-static void json_model(const cf_res_model *m) {
-  cf_cli_json_num("kappa", m->kappa, 0);
-  cf_cli_json_num("beta", m->beta, 0);
-  cf_cli_json_num("tol", m->tol, 0);
-  json_int("max_iter", m->max_iter);
-  cf_cli_json_num("mu_held", m->mu, 0);
-  cf_cli_json_str("cloth_model", m->cloth[0] ? m->cloth : "inextensible", 0);
-  cf_cli_json_num("k_stretch", m->k_stretch, 0);
-  cf_cli_json_num("k_shear", m->k_shear, 0);
-  cf_cli_json_num("k_bend", m->k_bend, 0);
-  cf_cli_json_str("rest_metric", m->rest, 0); /* "first-frame" for files without it (cf_res_model_default) */
-  json_int("mesh_split", m->split);           /* 2 for files without it */
+static void json_model(json_t *o, const cf_res_model *m) {
+  cf_cli_json_num(o, "kappa", m->kappa);
+  cf_cli_json_num(o, "beta", m->beta);
+  cf_cli_json_num(o, "tol", m->tol);
+  cf_cli_json_num(o, "max_iter", m->max_iter);
+  cf_cli_json_num(o, "mu_held", m->mu);
+  cf_cli_json_str(o, "cloth_model", m->cloth[0] ? m->cloth : "inextensible");
+  cf_cli_json_num(o, "k_stretch", m->k_stretch);
+  cf_cli_json_num(o, "k_shear", m->k_shear);
+  cf_cli_json_num(o, "k_bend", m->k_bend);
+  cf_cli_json_str(o, "rest_metric", m->rest); /* "first-frame" for files without it (cf_res_model_default) */
+  cf_cli_json_num(o, "mesh_split", m->split); /* 2 for files without it */
 }
 
-static void json_array(const char *key, const double *v, int n) {
-  printf(",\"%s\":[", key);
-  for (int i = 0; i < n; i++) printf("%s", i ? "," : ""), cf_cli_json_number(stdout, v[i]);
-  printf("]");
-}
-
-static void prov_json(const char *path, const cf_results *r) {
+static void prov_json(json_t *o, const char *path, const cf_results *r) {
   const cf_res_provenance *p = &r->prov;
-  cf_cli_json_str("file", path, 1);
-  printf(",\"kind\":\"results\",\"provenance\":{");
-  cf_cli_json_str("tool_version", p->tool_version, 1);
-  cf_cli_json_str("git_revision", p->git_revision, 0);
-  cf_cli_json_str("created", p->end_time, 0);
-  cf_cli_json_str("start_time", p->start_time, 0);
-  cf_cli_json_str("end_time", p->end_time, 0);
-  cf_cli_json_str("hostname", p->hostname, 0);
-  cf_cli_json_str("command", p->command, 0);
-  json_int("workers", p->workers);
-  json_int("ranks", p->ranks);
-  cf_cli_json_str("hosts", p->hosts, 0);
-  cf_cli_json_str("shard", p->shard, 0);
-  json_int("earlier_runs", history_runs(p->history));
-  printf("},\"n_recordings\":%d", r->n);
+  cf_cli_json_str(o, "file", path);
+  cf_cli_json_str(o, "kind", "results");
+  json_t *j = cf_cli_json_object(o, "provenance");
+  cf_cli_json_str(j, "tool_version", p->tool_version);
+  cf_cli_json_str(j, "git_revision", p->git_revision);
+  cf_cli_json_str(j, "created", p->end_time);
+  cf_cli_json_str(j, "start_time", p->start_time);
+  cf_cli_json_str(j, "end_time", p->end_time);
+  cf_cli_json_str(j, "hostname", p->hostname);
+  cf_cli_json_str(j, "command", p->command);
+  cf_cli_json_num(j, "workers", p->workers);
+  cf_cli_json_num(j, "ranks", p->ranks);
+  cf_cli_json_str(j, "hosts", p->hosts);
+  cf_cli_json_str(j, "shard", p->shard);
+  cf_cli_json_num(j, "earlier_runs", history_runs(p->history));
+  cf_cli_json_num(o, "n_recordings", r->n);
 }
 
-static void sweep_best_json(const cf_res_sweep *w) {
+static void sweep_best_json(json_t *o, const cf_res_sweep *w) {
   int b = w->best;
   double d = NAN, a = NAN, mu = NAN;
   if (b >= 0) cf_res_sweep_at(w, b, &d, &a, &mu);
-  cf_cli_json_num("best_delta", d, 0);
-  cf_cli_json_num("best_alpha", a, 0);
-  cf_cli_json_num("best_mu", w->nm > 0 ? mu : NAN, 0);
-  cf_cli_json_num("best_error_cm", b >= 0 ? w->e[b] : NAN, 0);
-  cf_cli_json_num("best_std_cm", b >= 0 ? w->s[b] : NAN, 0);
+  cf_cli_json_num(o, "best_delta", d);
+  cf_cli_json_num(o, "best_alpha", a);
+  cf_cli_json_num(o, "best_mu", w->nm > 0 ? mu : NAN);
+  cf_cli_json_num(o, "best_error_cm", b >= 0 ? w->e[b] : NAN);
+  cf_cli_json_num(o, "best_std_cm", b >= 0 ? w->s[b] : NAN);
 }
 
-static void sweep_json(const cf_res_rec *c) {
+static void sweep_json(json_t *o, const cf_res_rec *c) {
   const cf_res_sweep *w = &c->sweep;
   point_counts n = sweep_counts(w);
   char edge[512];
   int on_edge = cf_cli_grid_edge(c, edge, sizeof edge);
-  printf(",\"sweep\":{");
-  cf_cli_json_num("delta_min", w->delta[0], 1);
-  cf_cli_json_num("delta_max", w->delta[w->nd - 1], 0);
-  json_int("n_delta", w->nd);
-  cf_cli_json_num("alpha_min", w->alpha[0], 0);
-  cf_cli_json_num("alpha_max", w->alpha[w->na - 1], 0);
-  json_int("n_alpha", w->na);
-  cf_cli_json_num("mu_min", w->nm > 0 ? w->mu[0] : NAN, 0);
-  cf_cli_json_num("mu_max", w->nm > 0 ? w->mu[w->nm - 1] : NAN, 0);
-  json_int("n_mu", w->nm);
-  json_int("points", cf_res_sweep_points(w));
-  json_int("best_index", w->best);
-  sweep_best_json(w);
-  printf(",\"on_grid_edge\":%s", on_edge < 0 ? "null" : on_edge ? "true" : "false");
-  json_int("ok", n.ok), json_int("failed", n.failed), json_int("pruned", n.pruned);
-  cf_cli_json_str("first_failure", n.failed ? cf_cli_first_failure(w) : NULL, 0);
-  cf_cli_json_num("window_t0_s", w->t0_s, 0);
-  cf_cli_json_num("window_t1_s", w->t1_s, 0);
-  json_int("workers", w->workers), json_int("prune", w->prune);
-  cf_cli_json_num("prune_margin", w->prune ? (w->prune_margin > 1 ? w->prune_margin : 1) : 0, 0);
-  cf_cli_json_num("wall_s", w->wall_s, 0);
-  json_model(&w->model);
-  printf("}");
+  json_t *j = cf_cli_json_object(o, "sweep");
+  cf_cli_json_num(j, "delta_min", w->delta[0]);
+  cf_cli_json_num(j, "delta_max", w->delta[w->nd - 1]);
+  cf_cli_json_num(j, "n_delta", w->nd);
+  cf_cli_json_num(j, "alpha_min", w->alpha[0]);
+  cf_cli_json_num(j, "alpha_max", w->alpha[w->na - 1]);
+  cf_cli_json_num(j, "n_alpha", w->na);
+  cf_cli_json_num(j, "mu_min", w->nm > 0 ? w->mu[0] : NAN);
+  cf_cli_json_num(j, "mu_max", w->nm > 0 ? w->mu[w->nm - 1] : NAN);
+  cf_cli_json_num(j, "n_mu", w->nm);
+  cf_cli_json_num(j, "points", cf_res_sweep_points(w));
+  cf_cli_json_num(j, "best_index", w->best);
+  sweep_best_json(j, w);
+  cf_cli_json_bool(j, "on_grid_edge", on_edge);
+  cf_cli_json_num(j, "ok", n.ok), cf_cli_json_num(j, "failed", n.failed), cf_cli_json_num(j, "pruned", n.pruned);
+  cf_cli_json_str(j, "first_failure", n.failed ? cf_cli_first_failure(w) : NULL);
+  cf_cli_json_num(j, "window_t0_s", w->t0_s);
+  cf_cli_json_num(j, "window_t1_s", w->t1_s);
+  cf_cli_json_num(j, "workers", w->workers), cf_cli_json_num(j, "prune", w->prune);
+  cf_cli_json_num(j, "prune_margin", w->prune ? (w->prune_margin > 1 ? w->prune_margin : 1) : 0);
+  cf_cli_json_num(j, "wall_s", w->wall_s);
+  json_model(j, &w->model);
 }
 
-static void fit_json(const cf_res_fit *f) {
+static void fit_json(json_t *o, const cf_res_fit *f) {
   const char *k[] = {"start_delta", "start_alpha", "delta", "alpha", "f_start_cm", "f_best_cm", "train_t0_s",
                      "train_t1_s", "error_train_cm", "std_train_cm", "error_test_cm", "std_test_cm",
                      "error_all_cm", "std_all_cm"};
   const double v[] = {f->start[0], f->start[1], f->x[0], f->x[1], f->f_start, f->f_best, f->train_t0_s,
                       f->train_t1_s, f->e_train, f->s_train, f->e_test, f->s_test, f->e_all, f->s_all};
-  printf(",\"fit\":{");
-  cf_cli_json_str("method", f->method, 1);
-  cf_cli_json_num("mu", f->n_params > 2 ? f->x[2] : NAN, 0);
-  cf_cli_json_num("start_mu", f->n_params > 2 ? f->start[2] : NAN, 0);
-  cf_cli_json_str("start", f->start_kind, 0);
-  for (int i = 0; i < 14; i++) cf_cli_json_num(k[i], v[i], 0);
-  json_int("evaluations", f->evaluations), json_int("iterations", f->iterations);
-  printf(",\"converged\":%s", f->converged ? "true" : "false");
-  json_int("failed_evaluations", f->failed_evaluations);
-  cf_cli_json_str("failure", f->failure[0] ? f->failure : NULL, 0);
-  cf_cli_json_str("starts_tried", f->starts_tried, 0);
-  cf_cli_json_polish(f);
-  json_model(&f->model);
-  printf("}");
+  json_t *j = cf_cli_json_object(o, "fit");
+  cf_cli_json_str(j, "method", f->method);
+  cf_cli_json_num(j, "mu", f->n_params > 2 ? f->x[2] : NAN);
+  cf_cli_json_num(j, "start_mu", f->n_params > 2 ? f->start[2] : NAN);
+  cf_cli_json_str(j, "start", f->start_kind);
+  cf_cli_json_numbers(j, k, v, 14);
+  cf_cli_json_num(j, "evaluations", f->evaluations), cf_cli_json_num(j, "iterations", f->iterations);
+  cf_cli_json_bool(j, "converged", f->converged != 0);
+  cf_cli_json_num(j, "failed_evaluations", f->failed_evaluations);
+  cf_cli_json_str(j, "failure", f->failure[0] ? f->failure : NULL);
+  cf_cli_json_str(j, "starts_tried", f->starts_tried);
+  cf_cli_json_polish(j, f);
+  json_model(j, &f->model);
 }
 
-static void rec_json(const cf_res_rec *c, int first) {
-  printf("%s{", first ? "" : ",");
-  cf_cli_json_str("name", c->name, 1);
-  cf_cli_json_str("recording", c->recording, 0);
-  cf_cli_json_str("material", c->meta.material, 0);
-  cf_cli_json_str("size", c->meta.size, 0);
-  cf_cli_json_str("motion", c->meta.motion, 0);
-  cf_cli_json_str("speed", c->meta.speed, 0);
-  json_int("frames", c->frames);
+static void rec_json(json_t *list, const cf_res_rec *c) {
+  json_t *j = json_object();
+  json_array_append_new(list, j);
+  cf_cli_json_str(j, "name", c->name);
+  cf_cli_json_str(j, "recording", c->recording);
+  cf_cli_json_str(j, "material", c->meta.material);
+  cf_cli_json_str(j, "size", c->meta.size);
+  cf_cli_json_str(j, "motion", c->meta.motion);
+  cf_cli_json_str(j, "speed", c->meta.speed);
+  cf_cli_json_num(j, "frames", c->frames);
   const char *k[] = {"dt", "rho", "S", "V", "truth_delta", "truth_alpha"};
   const double v[] = {c->dt, c->rho, c->S, c->V, c->truth_delta, c->truth_alpha};
-  for (int i = 0; i < 6; i++) cf_cli_json_num(k[i], v[i], 0);
-  if (has_grid(c)) sweep_json(c);
-  else printf(",\"sweep\":null");
-  if (c->has_fit) fit_json(&c->fit);
-  else printf(",\"fit\":null");
-  if (c->has_series) json_int("series_frames", c->series.T);
-  else printf(",\"series_frames\":null");
-  printf(",\"series_markers\":%s", c->has_series && c->series.simulated ? "true" : "false");
+  cf_cli_json_numbers(j, k, v, 6);
+  if (has_grid(c)) sweep_json(j, c);
+  else cf_cli_json_set(j, "sweep", NULL);
+  if (c->has_fit) fit_json(j, &c->fit);
+  else cf_cli_json_set(j, "fit", NULL);
+  cf_cli_json_num(j, "series_frames", c->has_series ? c->series.T : NAN);
+  cf_cli_json_bool(j, "series_markers", c->has_series && c->series.simulated);
   if (c->has_sens) {
-    printf(",\"sensitivity\":{");
-    cf_cli_json_str("kind", c->sens.kind, 1);
-    json_int("n_delta", c->sens.nd), json_int("n_alpha", c->sens.na), json_int("n_mu", c->sens.nm);
-    cf_cli_json_num("at_delta", c->sens.at_delta, 0);
-    cf_cli_json_num("at_alpha", c->sens.at_alpha, 0);
-    printf("}");
+    json_t *s = cf_cli_json_object(j, "sensitivity");
+    cf_cli_json_str(s, "kind", c->sens.kind);
+    cf_cli_json_num(s, "n_delta", c->sens.nd), cf_cli_json_num(s, "n_alpha", c->sens.na);
+    cf_cli_json_num(s, "n_mu", c->sens.nm);
+    cf_cli_json_num(s, "at_delta", c->sens.at_delta);
+    cf_cli_json_num(s, "at_alpha", c->sens.at_alpha);
   } else {
-    printf(",\"sensitivity\":null");
+    cf_cli_json_set(j, "sensitivity", NULL);
   }
   if (c->has_compare) {
-    printf(",\"compare\":{");
-    cf_cli_json_num("models_compared", c->compare.n, 1);
-    cf_cli_compare_json(&c->compare);
-    printf("}");
+    json_t *m = cf_cli_json_object(j, "compare");
+    cf_cli_json_num(m, "models_compared", c->compare.n);
+    cf_cli_compare_json(m, &c->compare);
   } else {
-    printf(",\"compare\":null");
+    cf_cli_json_set(j, "compare", NULL);
   }
-  printf("}");
 }
 
-static void reg_json(const cf_res_regression *g) {
+static void reg_json(json_t *o, const cf_res_regression *g) {
   if (!g->has) {
-    printf(",\"regression\":null");
+    cf_cli_json_set(o, "regression", NULL);
     return;
   }
-  printf(",\"regression\":{\"recordings\":[");
-  for (int i = 0; i < g->n_used; i++) printf("%s", i ? "," : ""), cf_cli_json_string(stdout, g->used[i]);
-  printf("]");
-  json_array("delta_coefficients", g->f.d, 4);
-  json_array("alpha_coefficients", g->f.a, 4);
-  json_array("delta_coefficients_start", g->f_start.d, 4);
-  json_array("alpha_coefficients_start", g->f_start.a, 4);
-  cf_cli_json_num("R_cm", g->R, 0);
-  cf_cli_json_num("R_start_cm", g->R_start, 0);
-  cf_cli_json_num("E_cm", g->E, 0);
-  json_int("evaluations", g->evaluations), json_int("iterations", g->iterations);
-  json_model(&g->model);
-  printf("}");
+  json_t *j = cf_cli_json_object(o, "regression");
+  cf_cli_json_strs(j, "recordings", g->used, g->n_used);
+  cf_cli_json_nums(j, "delta_coefficients", g->f.d, 4);
+  cf_cli_json_nums(j, "alpha_coefficients", g->f.a, 4);
+  cf_cli_json_nums(j, "delta_coefficients_start", g->f_start.d, 4);
+  cf_cli_json_nums(j, "alpha_coefficients_start", g->f_start.a, 4);
+  cf_cli_json_num(j, "R_cm", g->R);
+  cf_cli_json_num(j, "R_start_cm", g->R_start);
+  cf_cli_json_num(j, "E_cm", g->E);
+  cf_cli_json_num(j, "evaluations", g->evaluations), cf_cli_json_num(j, "iterations", g->iterations);
+  json_model(j, &g->model);
 }
 
 /* ------------------------------------------------------------------ entry */
@@ -321,13 +308,12 @@ int cf_cli_inspect_results(const char *path, int json) {
   for (int i = 0; i < r.n; i++) rec_text(&r.recs[i]);
   if (r.reg.has) reg_text(&r.reg);
   if (json) {
-    printf("{");
-    prov_json(path, &r);
-    printf(",\"recordings\":[");
-    for (int i = 0; i < r.n; i++) rec_json(&r.recs[i], i == 0);
-    printf("]");
-    reg_json(&r.reg);
-    printf("}\n");
+    json_t *j = json_object();
+    prov_json(j, path, &r);
+    json_t *list = cf_cli_json_array(j, "recordings");
+    for (int i = 0; i < r.n; i++) rec_json(list, &r.recs[i]);
+    reg_json(j, &r.reg);
+    cf_cli_json_print(j);
   }
   cf_results_free(&r);
   return 0;

@@ -1,9 +1,9 @@
 /* cmd_fit.c — `clothfit fit REC.h5 [--params delta,alpha] [--start
  * grid|apriori|D,A] [--train A:B] [--kappa K] [--beta B] [--tol T] [--json]`:
- * Nelder-Mead on (delta, alpha) (thesis §4.1.2, SPEC §8) over a training
+ * Nelder-Mead on (delta, alpha) (thesis §4.1.2, docs/design.md §8) over a training
  * window with the other model parameters held, reporting the errors on the
  * training and testing windows.  The JSON keys delta, alpha, mu,
- * mean_error_cm, mean_std_cm, method and evaluations are fixed (SPEC §2);
+ * mean_error_cm, mean_std_cm, method and evaluations are fixed (docs/design.md §2);
  * mean_error_cm / mean_std_cm are over the whole recording. */
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* cmd_ingest.c — `clothfit ingest motive|csv|meshes ... -o REC.h5 ...`:
  * read a Motive CSV export, a generic marker CSV or a mesh sequence, process
  * the markers (ingest_markers.c), resample to a uniform dt and write the
- * HDF5 recording of SPEC §6. */
+ * HDF5 recording of docs/design.md §6. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

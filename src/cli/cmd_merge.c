@@ -1,6 +1,6 @@
 /* cmd_merge.c — `clothfit merge SHARD.h5... -o RESULTS.h5`: the results
  * files of the shards of one `sweep --shard I/N` (e.g. the elements of a
- * Slurm job array) joined into one results file (SPEC §9; src/study's
+ * Slurm job array) joined into one results file (docs/design.md §9; src/study's
  * shards.c does the joining). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* cmd_report.c — `clothfit report RESULTS.h5 [-o DIR] [--frames T,...] [--workers N]
- * [--json]`: the report of a results file (src/report, SPEC §10): tables as
+ * [--json]`: the report of a results file (src/report, docs/design.md §10): tables as
  * CSV, Markdown and LaTeX, figures drawn by gnuplot from scripts kept beside
  * them, report.md and a self-contained index.html.  Reads the results file
  * only; nothing is simulated (the 3-D snapshots use the markers the results

@@ -1,5 +1,5 @@
 /* cmd_sweep.c — `clothfit sweep REC.h5... [-o results.h5] ...`: the grid
- * search of thesis §4.2.2 (SPEC §8) per recording, on all cores, with the
+ * search of thesis §4.2.2 (docs/design.md §8) per recording, on all cores, with the
  * Table A.1 and Table 4.5 summaries. */
 #include <math.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@ static const char *help =
     "                      " CF_CLI_MODEL_USAGE "\n"
     "\n"
     "Simulate every recording (HDF5, ingested with --lattice) at every point of a\n"
-    "(delta, alpha) grid and find the point with the smallest mean error (SPEC §8).\n"
+    "(delta, alpha) grid and find the point with the smallest mean error (docs/design.md §8).\n"
     "Default grid: delta = rho * 0.05..1 (15 points), alpha = rho * 0.05..4 (16\n"
     "points), rho = the recording's density; A:B:N gives N points from A to B,\n"
     "with *rho scaled by the density.  Prints the best point per recording (Table\n"
@@ -41,7 +41,7 @@ static const char *help =
     "failed_fraction and optimum_borders_failed per recording and the totals; -o\n"
     "keeps every point's status and reason (sweep/status, sweep/reason).\n"
     "\n"
-    "Crash-safe (SPEC §9): with -o, every finished grid point is appended to\n"
+    "Crash-safe (docs/design.md §9): with -o, every finished grid point is appended to\n"
     "RESULTS.h5.journal at once; rerunning the same command after a crash or\n"
     "kill -9 runs only the points not in it, and the journal is removed when the\n"
     "results file is written.  A journal of a different run (other recordings,\n"

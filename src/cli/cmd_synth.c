@@ -1,4 +1,4 @@
-/* cmd_synth.c — `clothfit synth CONFIG.ini -o OUT.csv [--json]` (SPEC §11). */
+/* cmd_synth.c — `clothfit synth CONFIG.ini -o OUT.csv [--json]` (docs/design.md §11). */
 #include <stdio.h>
 #include <string.h>
 

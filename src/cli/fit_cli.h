@@ -27,7 +27,7 @@ int cf_cli_parse(const char *cmd, int argc, char **argv, const cf_cli_opt *opts,
 
 /* "A:B:N" (N >= 1 points from A to B, 0 <= A <= B; N = 1 needs A = B) or
  * "A:B:N*rho" (scaled by each recording's density).  NULL spec: the default
- * of SPEC §8 for axis 'd' (delta: rho * 0.05..1, 15) or 'a' (alpha:
+ * of docs/design.md §8 for axis 'd' (delta: rho * 0.05..1, 15) or 'a' (alpha:
  * rho * 0.05..4, 16). */
 int cf_cli_parse_grid(const char *spec, char axis, cf_pipeline_grid *g);
 /* Both grids of --delta-grid / --alpha-grid (NULL: defaults); 0 or the

@@ -1,4 +1,4 @@
-/* ingest_markers.c — what marker processing (SPEC §6) adds to `clothfit
+/* ingest_markers.c — what marker processing (docs/design.md §6) adds to `clothfit
  * ingest motive|csv` and `clothfit inspect`: the options (--lattice, --map,
  * --merge, --max-gap, --controlled, --stick, --meta, and the generic CSV's
  * --time-column, --columns-pattern), their help, and the report of the

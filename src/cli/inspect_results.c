@@ -1,5 +1,5 @@
 /* inspect_results.c — `clothfit inspect RESULTS.h5 [--json]`: what a
- * results file (SPEC §6; written by sweep, fit, sensitivity, regress,
+ * results file (docs/design.md §6; written by sweep, fit, sensitivity, regress,
  * experiment) holds: provenance, the recordings, per recording the sweep
  * grid, its best point and failed/pruned points, the refined fit with its
  * settings, the series and sensitivity map; the regression. */

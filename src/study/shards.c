@@ -1,5 +1,5 @@
 /* shards.c — joining the shard files of a sweep (`sweep --shard I/N`,
- * `merge`; SPEC §9, issue 16).
+ * `merge`; docs/design.md §9, docs/cluster.md).
  *
  * Every shard file holds the whole grid of every recording; the points of
  * other shards have status CF_ENOTRUN.  Tasks are numbered as the sweep

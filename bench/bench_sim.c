@@ -40,6 +40,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "cf_common.h"
 #include "cf_sim.h"
 
@@ -188,18 +190,6 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* JSON string body (quotes, backslashes, control characters escaped). */
-static void json_str(const char *s) {
-  putchar('"');
-  for (; *s; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\') printf("\\%c", ch);
-    else if (ch < 0x20) printf("\\u%04x", ch);
-    else putchar(ch);
-  }
-  putchar('"');
-}
-
 /* ------------------------------------------------------------- results */
 typedef struct {
   int reuse;
@@ -217,6 +207,44 @@ typedef struct {
   run_result r;
   double maxrss_after_mb;
 } size_result;
+
+/* The JSON of one A2 setting and of one mesh of the scaling run (a Jansson
+ * tree: escaping and key order by the library, as in src/cli/json_out.h);
+ * an error is null when the runs succeeded. */
+static json_t *error_json(int failed, const char *msg) { return failed ? json_string(msg) : json_null(); }
+
+static json_t *a2_run_json(const a2_result *ar) {
+  const run_result *l = &ar->last;
+  json_t *o = json_pack("{s:i, s:b, s:i, s:f, s:f, s:f, s:f, s:f, s:f}", "reuse", ar->reuse, "ok", ar->ok, "runs_ok",
+                        ar->runs, "median_ms", 1e3 * ar->median, "min_ms", 1e3 * ar->min, "max_ms", 1e3 * ar->max,
+                        "mean_ms", 1e3 * ar->mean, "setup_ms", 1e3 * ar->median_setup, "us_per_step",
+                        1e6 * ar->median / A2_STEPS);
+  json_object_update_new(
+      o, json_pack("{s:f, s:f, s:f, s:f, s:b, s:b, s:o}", "iterations_per_step",
+                   per_step(l->st.iterations, l->attempted), "factorizations_per_step",
+                   per_step(l->st.factorizations, l->attempted), "max_violation", l->st.max_violation,
+                   "speedup_vs_python_ref", ar->median > 0 ? PYTHON_A2_MS / (1e3 * ar->median) : 0, "target_pass",
+                   ar->runs && 1e3 * ar->median <= TARGET_A2_MS, "stretch_pass",
+                   ar->runs && 1e3 * ar->median <= STRETCH_A2_MS, "error", error_json(!ar->ok, ar->msg)));
+  return o;
+}
+
+static json_t *size_run_json(const size_result *z) {
+  const run_result *r = &z->r;
+  double sms = steady_ms(&z->cfg, r);
+  json_t *o = json_pack("{s:i, s:i, s:i, s:i, s:i, s:I, s:f, s:f, s:f}", "n", z->n, "threads", r->st.threads,
+                        "nodes", r->n_nodes, "rows", r->n_rows, "steps", z->cfg.steps, "steps_done",
+                        (json_int_t)r->steps_done, "setup_ms", 1e3 * r->setup, "ms_per_step",
+                        r->attempted ? 1e3 * r->stepping / (double)r->attempted : 0, "substeps_per_step",
+                        per_step(r->st.substeps, r->attempted));
+  json_object_update_new(
+      o, json_pack("{s:f, s:f, s:f, s:f, s:i, s:o, s:o}", "iterations_per_step",
+                   per_step(r->st.iterations, r->attempted), "factorizations_per_step",
+                   per_step(r->st.factorizations, r->attempted), "max_violation", r->st.max_violation,
+                   "maxrss_after_mb", z->maxrss_after_mb, "warm_steps", z->cfg.warm, "steady_ms_per_step",
+                   sms >= 0 ? json_real(sms) : json_null(), "error", error_json(r->rc != 0, r->msg)));
+  return o;
+}
 
 static void usage(FILE *f) {
   fputs("usage: bench_sim [--repeat R] [--reuse 0|1] [--predictor 0|1] [--max-iter N] [--max-size N]\n"
@@ -471,51 +499,28 @@ int main(int argc, char **argv) {
 
   /* ------------------------------------------------------------ JSON */
   if (json) {
-    printf("{\"bench\":\"sim\",\"quick\":%s,\"repeat\":%d,\"tol\":%g,\"max_iter\":%d,\"predictor\":%d,\"a2\":{\"nodes\":%d,\"quads\":%d,\"rows\":%d,\"steps\":%d,"
-           "\"dt\":%g,\"target_ms\":%g,\"stretch_ms\":%g,\"python_ref_ms\":%g,\"python_ref_source\":\"%s\",\"runs\":[",
-           quick ? "true" : "false", repeat, base.tol, base.max_iter, base.predictor, A2_NX * A2_NY, (A2_NX - 1) * (A2_NY - 1), probe.n_rows, A2_STEPS, base.dt,
-           TARGET_A2_MS, STRETCH_A2_MS, PYTHON_A2_MS, PYTHON_REF_SOURCE);
-    for (int si = 0; si < n_set; si++) {
-      const a2_result *ar = &a2r[si];
-      const run_result *l = &ar->last;
-      printf("%s{\"reuse\":%d,\"ok\":%s,\"runs_ok\":%d,\"median_ms\":%.4f,\"min_ms\":%.4f,\"max_ms\":%.4f,"
-             "\"mean_ms\":%.4f,\"setup_ms\":%.4f,\"us_per_step\":%.4f,\"iterations_per_step\":%.4f,"
-             "\"factorizations_per_step\":%.4f,\"max_violation\":%.6g,\"speedup_vs_python_ref\":%.3f,"
-             "\"target_pass\":%s,\"stretch_pass\":%s,\"error\":",
-             si ? "," : "", ar->reuse, ar->ok ? "true" : "false", ar->runs, 1e3 * ar->median, 1e3 * ar->min,
-             1e3 * ar->max, 1e3 * ar->mean, 1e3 * ar->median_setup, 1e6 * ar->median / A2_STEPS,
-             per_step(l->st.iterations, l->attempted), per_step(l->st.factorizations, l->attempted),
-             l->st.max_violation, ar->median > 0 ? PYTHON_A2_MS / (1e3 * ar->median) : 0,
-             ar->runs && 1e3 * ar->median <= TARGET_A2_MS ? "true" : "false",
-             ar->runs && 1e3 * ar->median <= STRETCH_A2_MS ? "true" : "false");
-      if (ar->ok) printf("null}");
-      else {
-        json_str(ar->msg);
-        putchar('}');
-      }
-    }
-    printf("],\"memory\":{\"maxrss_growth_one_sim_mb\":%.3f,\"rss_before_mb\":%.3f,\"rss_after_one_sim_mb\":%.3f,"
-           "\"maxrss_after_a2_mb\":%.3f,\"rss_after_a2_mb\":%.3f,\"target_mb\":%g,\"maxrss_end_mb\":%.3f}},",
-           mem_growth, rss0, rss1, maxrss_a2, rss_after_a2, TARGET_MEM_MB, maxrss_mb());
-    printf("\"scaling\":{\"threads\":%d,\"reuse\":%d,\"predictor\":%d,\"noise_m\":%g,\"seed\":%llu,\"target_40_ms_per_step\":%g,\"python_ref_40_ms_per_step\":%g,\"sizes\":[",
-           ps.threads, ps.reuse_factor, ps.predictor, NOISE, (unsigned long long)NOISE_SEED, TARGET_40_MS, PYTHON_40_MS);
-    for (int k = 0; k < nrun; k++) {
-      const run_result *r = &sz[k].r;
-      double ms = r->attempted ? 1e3 * r->stepping / (double)r->attempted : 0;
-      printf("%s{\"n\":%d,\"threads\":%d,\"nodes\":%d,\"rows\":%d,\"steps\":%d,\"steps_done\":%ld,\"setup_ms\":%.4f,"
-             "\"ms_per_step\":%.4f,\"substeps_per_step\":%.4f,\"iterations_per_step\":%.4f,\"factorizations_per_step\":%.4f,"
-             "\"max_violation\":%.6g,\"maxrss_after_mb\":%.3f,\"warm_steps\":%d,\"steady_ms_per_step\":",
-             k ? "," : "", sz[k].n, r->st.threads, r->n_nodes, r->n_rows, sz[k].cfg.steps, r->steps_done, 1e3 * r->setup, ms,
-             per_step(r->st.substeps, r->attempted), per_step(r->st.iterations, r->attempted), per_step(r->st.factorizations, r->attempted),
-             r->st.max_violation, sz[k].maxrss_after_mb, sz[k].cfg.warm);
-      double sms = steady_ms(&sz[k].cfg, r);
-      if (sms >= 0) printf("%.4f,\"error\":", sms);
-      else printf("null,\"error\":");
-      if (r->rc) json_str(r->msg);
-      else printf("null");
-      putchar('}');
-    }
-    printf("]}}\n");
+    json_t *runs = json_array(), *sizes = json_array();
+    for (int si = 0; si < n_set; si++) json_array_append_new(runs, a2_run_json(&a2r[si]));
+    json_t *a2 = json_pack("{s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:s, s:o}", "nodes", A2_NX * A2_NY, "quads",
+                           (A2_NX - 1) * (A2_NY - 1), "rows", probe.n_rows, "steps", A2_STEPS, "dt", base.dt,
+                           "target_ms", TARGET_A2_MS, "stretch_ms", STRETCH_A2_MS, "python_ref_ms", PYTHON_A2_MS,
+                           "python_ref_source", PYTHON_REF_SOURCE, "runs", runs);
+    json_object_set_new(a2, "memory",
+                        json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "maxrss_growth_one_sim_mb", mem_growth,
+                                  "rss_before_mb", rss0, "rss_after_one_sim_mb", rss1, "maxrss_after_a2_mb",
+                                  maxrss_a2, "rss_after_a2_mb", rss_after_a2, "target_mb", TARGET_MEM_MB,
+                                  "maxrss_end_mb", maxrss_mb()));
+    for (int k = 0; k < nrun; k++) json_array_append_new(sizes, size_run_json(&sz[k]));
+    json_t *scaling = json_pack("{s:i, s:i, s:i, s:f, s:I, s:f, s:f, s:o}", "threads", ps.threads, "reuse",
+                                ps.reuse_factor, "predictor", ps.predictor, "noise_m", NOISE, "seed",
+                                (json_int_t)NOISE_SEED, "target_40_ms_per_step", TARGET_40_MS,
+                                "python_ref_40_ms_per_step", PYTHON_40_MS, "sizes", sizes);
+    json_t *root = json_pack("{s:s, s:b, s:i, s:f, s:i, s:i, s:o, s:o}", "bench", "sim", "quick", quick, "repeat",
+                             repeat, "tol", base.tol, "max_iter", base.max_iter, "predictor", base.predictor, "a2",
+                             a2, "scaling", scaling);
+    json_dumpf(root, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    putchar('\n');
+    json_decref(root);
   }
   return 0;
 }

@@ -33,7 +33,10 @@ ninja -C build-asan >/dev/null
 # at exit ("Tracer caught signal 11"), google/sanitizers#1322.
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:intercept_tls_get_addr=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-meson test -C build-asan --suite fast --print-errorlogs --num-processes 2 "$@" || status=1
+# Three times the timeouts: the sanitizers slow the tests 2-20x (test_motive_malformed:
+# 6 s in the release build, 100-150 s under ASan on a loaded machine; the Ipopt tests'
+# allocations, tests/meson.build), and a timeout there says nothing about memory errors.
+meson test -C build-asan --suite fast --print-errorlogs --num-processes 2 --timeout-multiplier 3 "$@" || status=1
 if [ "$secs" -gt 0 ]; then
   ok=0 bad=0
   # two targets at a time (each fuzzer is one process; the machine has two cores)

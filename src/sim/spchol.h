@@ -37,7 +37,9 @@ typedef struct cf_spchol cf_spchol;
  * the meshes of test_locking (13-87 Mflop) lie there, whose free corners
  * follow the solver's path (docs/locking.md §18; with snfactor.c on them
  * the test failed, corners up to 8.31 cm apart against its limit of 5), so
- * the switch stays below them until that test is path-robust. */
+ * the switch stayed below them.  The test no longer depends on where the
+ * fold stops (docs/locking.md §19); whether snfactor.c pays on those
+ * meshes has not been measured again since. */
 #ifndef CF_SPCHOL_OWN_FLOPS /* -D on the command line: for measuring the crossover */
 #define CF_SPCHOL_OWN_FLOPS 2e6
 #endif

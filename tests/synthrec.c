@@ -30,7 +30,8 @@ double *cf_test_shaken_recording(const cf_test_rec_spec *sp) {
   p.rho = sp->rho;
   p.delta = sp->delta;
   p.alpha = sp->alpha;
-  p.dt = sp->dt > 0 ? sp->dt : 0.01;
+  int sub = sp->substeps > 1 ? sp->substeps : 1;
+  p.dt = (sp->dt > 0 ? sp->dt : 0.01) / sub;
   p.kappa = sp->kappa;
   p.beta = sp->beta;
   if (sp->tol > 0) p.tol = sp->tol;
@@ -51,8 +52,8 @@ double *cf_test_shaken_recording(const cf_test_rec_spec *sp) {
   if (sp->axis[0] || sp->axis[1] || sp->axis[2]) memcpy(d.axis, sp->axis, sizeof d.axis);
   unsigned long long seed = sp->seed ? sp->seed : 12345;
   for (int k = 0; k < sp->T; k++) {
-    if (k) {
-      cf_drive_eval(&d, 2, x0, k * p.dt, kp);
+    for (int q = 1; k && q <= sub; q++) {
+      cf_drive_eval(&d, 2, x0, ((k - 1) * sub + q) * p.dt, kp);
       if (cf_sim_step(s, kp, &err)) {
         fprintf(stderr, "synthetic recording: %s\n", err.msg);
         exit(2);

@@ -19,6 +19,8 @@ typedef struct {
   double axis[3];          /* the shake's direction (0: across the plane, y) */
   double beta;             /* Rayleigh damping on K (0: none) */
   int split;               /* the mesh: lattice cells split split x split (0: 2) */
+  int substeps;            /* simulation steps per sample (0: 1), the corners on the
+                              drive's own curve at every step */
 } cf_test_rec_spec;
 
 /* [T*rows*cols*3] malloc'ed; exits the test with a message on failure. */

@@ -108,7 +108,7 @@ static void stretched_corners(const double *rec) {
   base.kappa = 1e-3;
   cf_fit_point truth = {.delta = 0.041, .alpha = 0.307, .kappa = 1e-3};
   cf_error err;
-  cf_fit_target tg0 = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0};
+  cf_fit_target tg0 = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0};
   cf_fit_run *run0 = cf_fit_run_alloc(&tg0, &base, &err);
   cf_fit_result r0 = {0};
   CHECK(run0 && cf_fit_run_eval(run0, &truth, 0, 0, 0, NULL, &r0) == CF_OK && r0.status == CF_OK,
@@ -117,7 +117,7 @@ static void stretched_corners(const double *rec) {
   for (int seed = 0; seed < 4; seed++) {
     double stretch = seed == 0 ? 1e-3 : 0, noise = seed == 0 ? 0 : 1e-4; /* 0.1 %, or 0.1 mm noise */
     double *pos = stretch_corners(rec, stretch, noise, 1000 + seed);
-    cf_fit_target tg = {ROWS, COLS, T, 0.01, pos, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0};
+    cf_fit_target tg = {ROWS, COLS, T, 0.01, pos, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0};
     cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
     CHECK(run != NULL, "seed %d: %s", seed, run ? "" : err.msg);
     if (run) {
@@ -148,7 +148,7 @@ static void stretched_corners(const double *rec) {
     free(pos);
   }
   double *far = stretch_corners(rec, 0.05, 0, 1);
-  cf_fit_target tg = {ROWS, COLS, T, 0.01, far, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0};
+  cf_fit_target tg = {ROWS, COLS, T, 0.01, far, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0};
   cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
   cf_fit_result res = {0};
   CHECK(run && cf_fit_run_eval(run, &truth, 0, 0, 0, NULL, &res) == CF_OK, "5 %% stretch: alloc/eval");
@@ -168,7 +168,7 @@ static void finer_mesh(void) {
   enum { SPLIT = 3 };
   cf_test_rec_spec sp = {.rows = ROWS, .cols = COLS, .T = T, .width = 0.42, .height = 0.594, .rho = 0.1042,
                          .delta = 0.041, .alpha = 0.307, .amplitude = 0.075, .frequency = 0.6, .dt = 0.01,
-                         .kappa = 1e-3, .split = SPLIT};
+                         .kappa = 1e-3, .split = SPLIT, .substeps = 0};
   double *rec = cf_test_shaken_recording(&sp);
   cf_params base;
   cf_params_default(&base);
@@ -176,7 +176,7 @@ static void finer_mesh(void) {
   cf_error err;
   double e[3] = {NAN, NAN, NAN};
   for (int k = 0; k < 3; k++) { /* split 3, the default, split 3 with the flat rest metric */
-    cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, k == 2, k == 1 ? 0 : SPLIT};
+    cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, k == 2, k == 1 ? 0 : SPLIT, {0, 0}, 0, 0};
     cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
     CHECK(run != NULL, "split %d: %s", tg.split, run ? "" : err.msg);
     if (!run) continue;
@@ -197,8 +197,117 @@ static void finer_mesh(void) {
   /* the flat rest metric on the split mesh: its lattice of measured spacings is not the
    * recording's own rest state, so not exact, but a simulation of the same sheet */
   CHECK(e[2] < 0.3, "split %d, flat rest: error at the truth %.3g cm", SPLIT, e[2]);
-  cf_fit_target bad = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, CF_LATTICE_SPLIT_MAX + 1};
+  cf_fit_target bad = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, CF_LATTICE_SPLIT_MAX + 1, {0, 0}, 0, 0};
   CHECK(cf_fit_run_alloc(&bad, &base, &err) == NULL && strstr(err.msg, "split"), "split %d: %s", bad.split, err.msg);
+  free(rec);
+}
+
+/* The error at the truth of tg with base and truth (NaN when the run
+ * cannot be made, err then says why), over frames [0, t1). */
+static double error_at(const cf_fit_target *tg, const cf_params *base, const cf_fit_point *truth, int t1,
+                       cf_error *err) {
+  cf_fit_run *run = cf_fit_run_alloc(tg, base, err);
+  if (!run) return NAN;
+  cf_fit_result res;
+  double e = cf_fit_run_eval(run, truth, 0, t1, 0, NULL, &res) == CF_OK && res.status == CF_OK ? res.err.e_cm : NAN;
+  cf_fit_run_free(run);
+  return e;
+}
+
+/* --rest size: the rest mesh is the flat sheet of the given width and
+ * height (the markers on a regular lattice from corner to corner), so a
+ * recording of a sheet hung flat at rest is followed exactly on its own
+ * mesh: its first frames to round-off, and after 3 s of shaking within
+ * what round-off grows to (printed 0.0217 cm; the same sheet's recording
+ * is reproduced to 0 with the first frame's rest, whose floating-point
+ * lengths are the recording's own).  Without a size the run is refused,
+ * naming what is missing. */
+static void rest_of_size(void) {
+  enum { SPLIT = 3 };
+  const double W = 0.42, H = 0.594;
+  cf_test_rec_spec sp = {.rows = ROWS, .cols = COLS, .T = T, .width = W, .height = H, .rho = 0.1042,
+                         .delta = 0.041, .alpha = 0.307, .amplitude = 0.075, .frequency = 0.6, .dt = 0.01,
+                         .kappa = 1e-3, .split = SPLIT, .substeps = 0};
+  double *rec = cf_test_shaken_recording(&sp);
+  cf_params base;
+  cf_params_default(&base);
+  cf_fit_point truth = {.delta = 0.041, .alpha = 0.307, .kappa = 1e-3};
+  cf_error err;
+  cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, CF_REST_SIZE, SPLIT,
+                      {W, H}, 0, 0};
+  cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
+  CHECK(run != NULL, "rest size: %s", run ? "" : err.msg);
+  if (run) {
+    const cf_mesh *m = cf_fit_run_mesh(run);
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < m->n_nodes; i++)
+      for (int d = 0; d < 3; d++) lo[d] = fmin(lo[d], m->x[3 * i + d]), hi[d] = fmax(hi[d], m->x[3 * i + d]);
+    CHECK(fabs(hi[0] - lo[0] - W) < 1e-12 && fabs(hi[2] - lo[2] - H) < 1e-12 && hi[1] == lo[1],
+          "rest mesh %.6f x %.6f x %.6f m, expected the flat %.3f x %.3f sheet", hi[0] - lo[0], hi[1] - lo[1],
+          hi[2] - lo[2], W, H);
+    cf_frame_error *fe = malloc(sizeof *fe * T);
+    cf_fit_result res;
+    CHECK(cf_fit_run_eval(run, &truth, 0, 0, 0, fe, &res) == CF_OK && res.status == CF_OK, "rest size: %s",
+          res.reason);
+    printf("rest of the cloth's size: error at the truth %.3g cm at frame 10, %.3g cm over the recording\n",
+           fe[10].e_cm, res.err.e_cm);
+    CHECK(fe[10].e_cm < 1e-6 && res.err.e_cm < 0.05, "rest size: error at the truth %.3g cm at frame 10, %.3g cm",
+          fe[10].e_cm, res.err.e_cm);
+    free(fe);
+    cf_fit_run_free(run);
+  }
+  tg.size[0] = tg.size[1] = 0;
+  CHECK(cf_fit_run_alloc(&tg, &base, &err) == NULL && strstr(err.msg, "width"), "rest size without a size: %s",
+        err.msg);
+  free(rec);
+}
+
+/* --substeps: a recording made with 4 steps per sample (the corners on
+ * their smooth curve) is matched better by 2 steps per frame than by one,
+ * and better still by 4 (the corners moving linearly between the frames,
+ * so not exactly; printed 0.312, 0.265, 0.241 cm). */
+static void substeps_converge(void) {
+  cf_test_rec_spec sp = {.rows = ROWS, .cols = COLS, .T = T, .width = 0.42, .height = 0.594, .rho = 0.1042,
+                         .delta = 0.041, .alpha = 0.307, .amplitude = 0.075, .frequency = 0.6, .dt = 0.01,
+                         .kappa = 1e-3, .substeps = 4};
+  double *rec = cf_test_shaken_recording(&sp);
+  cf_params base;
+  cf_params_default(&base);
+  cf_fit_point truth = {.delta = 0.041, .alpha = 0.307, .kappa = 1e-3};
+  cf_error err;
+  double e[3];
+  for (int k = 0; k < 3; k++) {
+    cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0, {0, 0}, 1 << k, 0};
+    e[k] = error_at(&tg, &base, &truth, 0, &err);
+  }
+  printf("recording made at dt/4: error at the truth %.3g, %.3g, %.3g cm with 1, 2, 4 steps per frame\n", e[0],
+         e[1], e[2]);
+  CHECK(e[2] < e[1] && e[1] < e[0] && e[2] < 0.9 * e[0], "substeps: errors %.3g, %.3g, %.3g cm with 1, 2, 4", e[0], e[1], e[2]);
+  free(rec);
+}
+
+/* --initial moving: a recording that starts mid-motion (the first 37
+ * frames of a shake cut off) is followed more closely over its first 0.3 s
+ * when the simulation starts with the markers' velocity than at rest. */
+static void moving_start(void) {
+  enum { CUT = 37, W0 = 30 };
+  cf_test_rec_spec sp = {.rows = ROWS, .cols = COLS, .T = T + CUT, .width = 0.42, .height = 0.594, .rho = 0.1042,
+                         .delta = 0.041, .alpha = 0.307, .amplitude = 0.075, .frequency = 0.6, .dt = 0.01,
+                         .kappa = 1e-3};
+  double *rec = cf_test_shaken_recording(&sp);
+  const double *cut = rec + (size_t)CUT * ROWS * COLS * 3;
+  cf_params base;
+  cf_params_default(&base);
+  cf_fit_point truth = {.delta = 0.041, .alpha = 0.307, .kappa = 1e-3};
+  cf_error err;
+  double e[2];
+  for (int k = 0; k < 2; k++) {
+    cf_fit_target tg = {ROWS, COLS, T, 0.01, cut, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, k};
+    e[k] = error_at(&tg, &base, &truth, W0, &err);
+  }
+  printf("a recording that starts moving: error over its first %d frames %.3g cm from rest, %.3g cm moving\n", W0,
+         e[0], e[1]);
+  CHECK(e[1] < 0.5 * e[0], "moving start: error %.3g cm, from rest %.3g cm", e[1], e[0]);
   free(rec);
 }
 
@@ -207,7 +316,7 @@ int main(void) {
   cf_test_rec_spec sp = {.rows = ROWS, .cols = COLS, .T = T, .width = 0.42, .height = 0.594, .rho = 0.1042,
                          .delta = 0.041, .alpha = 0.307, .amplitude = 0.075, .frequency = 0.6, .dt = 0.01};
   double *rec = cf_test_shaken_recording(&sp);
-  cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0};
+  cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0};
   cf_params base;
   cf_params_default(&base);
   cf_error err;
@@ -266,6 +375,9 @@ int main(void) {
   sweep_prunes_exactly(&tg, &base);
   stretched_corners(rec);
   finer_mesh();
+  rest_of_size();
+  substeps_converge();
+  moving_start();
   free(rec);
   return cf_test_done("test_driven");
 }

@@ -108,7 +108,7 @@ static int same_v(const double *a, const double *b, int n) {
   return 1;
 }
 
-static const cf_res_model MODEL = {1e-3, 0.02, 1e-4, 50, NAN, "inextensible", NAN, NAN, NAN, "first-frame", 2};
+static const cf_res_model MODEL = {1e-3, 0.02, 1e-4, 50, NAN, "inextensible", NAN, NAN, NAN, "first-frame", 2, 1, "rest"};
 
 static int same_model(const cf_res_model *a, const cf_res_model *b) {
   return a->kappa == b->kappa && a->beta == b->beta && a->tol == b->tol && a->max_iter == b->max_iter &&
@@ -143,7 +143,7 @@ static void fill_rec(cf_res_rec *r, int k) {
   double pos[4 * 6 * 3], sim[4 * 6 * 3]; /* a 2x3 lattice in 4 frames, a missing marker, a failure at frame 3 */
   for (int i = 0; i < 72; i++) pos[i] = 0.125 * i - 3, sim[i] = i >= 54 ? NAN : 0.1 * i + 1e-3 * k;
   pos[7] = NAN;
-  cf_fit_target tg = {2, 3, 4, 0.01, pos, NULL, 0, NULL, 0.1804, {0}, NULL, 0, 0, 0, 0};
+  cf_fit_target tg = {2, 3, 4, 0.01, pos, NULL, 0, NULL, 0.1804, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0};
   cf_res_set_series(r, fe, &tg, sim, 0.021, 0.33);
   if (k == 1) { /* a recording with a table: contacts per frame, NaN after the failure */
     r->series.contacts = malloc(sizeof(double) * 4);
@@ -549,7 +549,7 @@ static void fit_model(const char *rec) {
   free(o), free(e);
   cf_results r;
   cf_error err = {0, ""};
-  cf_res_model want = {0, 0, 1e-3, 50, NAN, "inextensible", NAN, NAN, NAN, "first-frame", 2};
+  cf_res_model want = {0, 0, 1e-3, 50, NAN, "inextensible", NAN, NAN, NAN, "first-frame", 2, 1, "rest"};
   CHECK(cf_results_read(res, &r, &err) == CF_OK && r.n == 1, "%s", err.msg);
   if (r.n == 1)
     CHECK(r.recs[0].has_fit && r.recs[0].has_sweep && same_model(&r.recs[0].fit.model, &want) &&

@@ -135,9 +135,17 @@ int cf_cli_model_values(const char *cmd, const cf_cli_model *m, cf_pipeline_mode
   if (v->mu_given && !(number(m->mu, strlen(m->mu), &v->mu) && v->mu >= 0))
     return cf_cli_fail(cmd, "invalid --mu '%s': expected a friction coefficient >= 0", m->mu);
   if (cf_cli_cloth_model(cmd, m, &v->cloth)) return 1;
-  if (m && m->rest && strcmp(m->rest, "first-frame") && strcmp(m->rest, "flat"))
-    return cf_cli_fail(cmd, "invalid --rest '%s': expected first-frame or flat", m->rest);
-  v->rest_flat = m && m->rest && !strcmp(m->rest, "flat");
+  if (m && m->rest) {
+    if (!strcmp(m->rest, "first-frame")) v->rest = CF_REST_FIRST_FRAME;
+    else if (!strcmp(m->rest, "flat")) v->rest = CF_REST_FLAT;
+    else if (!strcmp(m->rest, "size")) v->rest = CF_REST_SIZE;
+    else return cf_cli_fail(cmd, "invalid --rest '%s': expected size, flat or first-frame", m->rest);
+  }
+  if (m && m->substeps && !(cf_cli_parse_int(m->substeps, 1, &v->substeps) && v->substeps <= 64))
+    return cf_cli_fail(cmd, "invalid --substeps '%s': expected a count 1..64 (steps per recorded frame)", m->substeps);
+  if (m && m->initial && strcmp(m->initial, "rest") && strcmp(m->initial, "moving"))
+    return cf_cli_fail(cmd, "invalid --initial '%s': expected rest or moving", m->initial);
+  v->start = m && m->initial && !strcmp(m->initial, "moving") ? CF_START_MOVING : CF_START_REST;
   if (m && m->split && !(cf_cli_parse_int(m->split, 1, &v->split) && v->split <= CF_LATTICE_SPLIT_MAX))
     return cf_cli_fail(cmd, "invalid --split '%s': expected a count 1..%d (lattice cells split N x N)", m->split,
                        CF_LATTICE_SPLIT_MAX);
@@ -148,7 +156,13 @@ int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in,
   cf_pipeline_model v;
   cf_error err = {0, ""};
   if (cf_cli_model_values(cmd, m, &v)) return 1;
-  return cf_pipeline_model_apply(&v, in, n, &err) ? cf_cli_fail(cmd, "%s", err.msg) : 0;
+  if (cf_pipeline_model_apply(&v, in, n, &err)) return cf_cli_fail(cmd, "%s", err.msg);
+  for (int i = 0; v.rest == CF_PIPELINE_REST_AUTO && i < n; i++)
+    if (in[i].tg.rest == CF_REST_FIRST_FRAME)
+      fprintf(stderr, "clothfit %s: note: %s: the recording gives no cloth size (meta width_m, height_m), so the "
+              "rest shape is its first frame's marker lattice, which a cloth that starts bent holds too short "
+              "(ingest with --size; docs/models.md)\n", cmd, in[i].path);
+  return 0;
 }
 
 int cf_cli_cloth_model(const char *cmd, const cf_cli_model *m, cf_params *p) {

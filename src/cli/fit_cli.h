@@ -95,8 +95,10 @@ void cf_cli_bar_stages(cf_cli_bar *b);
 typedef struct {
   const char *kappa, *beta, *tol, *max_iter, *mu;
   const char *model, *k_stretch, *k_shear, *k_bend; /* the cloth model and its stiffnesses */
-  const char *rest;  /* the rest metric: "first-frame" (default) or "flat" */
+  const char *rest;  /* the rest metric: "size", "flat" or "first-frame" (default: size when known) */
   const char *split; /* the mesh: lattice cells split N x N (default 2) */
+  const char *substeps; /* simulation steps per recorded frame (default 1) */
+  const char *initial;  /* the start state: "rest" (default) or "moving" */
 } cf_cli_model;
 #define CF_CLI_FIT_KAPPA "1e-3" /* CF_PIPELINE_KAPPA */
 #define CF_CLI_FIT_TOL "1e-4"   /* CF_PIPELINE_TOL */
@@ -105,12 +107,14 @@ typedef struct {
   {"--kappa", &(m).kappa, NULL}, {"--beta", &(m).beta, NULL}, {"--tol", &(m).tol, NULL},              \
       {"--max-iter", &(m).max_iter, NULL}, {"--mu", &(m).mu, NULL}, {"--model", &(m).model, NULL},    \
       {"--k-stretch", &(m).k_stretch, NULL}, {"--k-shear", &(m).k_shear, NULL},                       \
-      {"--k-bend", &(m).k_bend, NULL}, {"--rest", &(m).rest, NULL}, {"--split", &(m).split, NULL}
+      {"--k-bend", &(m).k_bend, NULL}, {"--rest", &(m).rest, NULL}, {"--split", &(m).split, NULL},    \
+      {"--substeps", &(m).substeps, NULL}, {"--initial", &(m).initial, NULL}
 /* Their usage words and --help section (the end of each command's help). */
 #define CF_CLI_MODEL_USAGE                                                                               \
   "[--kappa K] [--beta B] [--tol T] [--max-iter N] [--mu M]\n"                                            \
   "                            [--model NAME] [--k-stretch S] [--k-shear H] [--k-bend B]\n"                 \
-  "                            [--rest first-frame|flat] [--split N]"
+  "                            [--rest size|flat|first-frame] [--split N] [--substeps N]\n"          \
+  "                            [--initial rest|moving]"
 #define CF_CLI_MODEL_HELP                                                              \
   "\n"                                                                                 \
   "The cloth model, and the parameters held fixed:\n"                                      \
@@ -130,16 +134,25 @@ typedef struct {
   "  --k-stretch S, --k-shear H, --k-bend B  its stiffnesses in N/m (defaults\n"       \
   "               50, 1, 0.1); fit varies the model's stretch and shear ones,\n"      \
   "               starting here, and holds k-bend (mass-spring's bending springs)\n"   \
-  "  --rest first-frame|flat  the lengths the cloth keeps: those of the first\n"      \
-  "               frame's marker lattice (default), or of a flat lattice whose\n"     \
-  "               spacings are the largest mean recorded marker distances, the\n"     \
-  "               first frame moved onto it as the start: for a cloth that starts\n"  \
-  "               bent (its first frame's chords are shorter than the cloth)\n"      \
+  "  --rest size|flat|first-frame  the lengths the cloth keeps: size, the flat\n"   \
+  "               sheet of the recording's width and height (meta width_m,\n"        \
+  "               height_m) with the markers on a regular lattice from corner to\n"  \
+  "               corner (the default when the recording gives its size); flat, a\n" \
+  "               flat lattice whose spacings are the largest mean recorded marker\n" \
+  "               distances; first-frame, the first frame's marker lattice (the\n"   \
+  "               default when no size is known, and the output says so).  With\n"    \
+  "               size and flat the first frame is moved onto the flat sheet's\n"    \
+  "               lengths as the start (docs/models.md)\n"                           \
   "  --split N    the simulation mesh: every cell of the marker lattice split\n"       \
   "               N x N, 1..8 (default 2: 4x5 markers -> 7x9 nodes; synth makes\n"    \
   "               its recordings with 4); the nodes grow as N^2, the time of a\n"    \
   "               simulation faster (an A2 recording at 4: ~60 times that at 2;\n"   \
   "               docs/models.md)\n"                                                  \
+  "  --substeps N simulation steps per recorded frame, 1..64 (default 1), the\n"    \
+  "               held corners moving linearly in between\n"                        \
+  "  --initial rest|moving  the start state: at rest at the first frame (default)\n" \
+  "               or moving with the markers' velocity there, estimated from the\n"  \
+  "               first 6 frames (a quadratic in time per marker)\n"                \
   "These defaults are the settings recommended for fitting: with them the error\n"    \
   "surface of a shaken sheet is smooth down to the 0.1 mm marker noise.  The\n"       \
   "simulator's own defaults (--kappa 0 --tol 1e-3, those of clothfit simulate)\n"    \

@@ -88,14 +88,18 @@ typedef struct {
    * (0, the default) or CF_CONTACT_IPOPT, the interior-point baseline
    * (bench/hitting.sh compares them, thesis Table 4.8). */
   int contact_solver;
-  /* The rest metric (the lengths the cloth keeps): 0 (docs/design.md §4) the
-   * first frame's marker lattice refined; 1 a flat lattice whose column and
-   * row spacings are the largest per-frame means of the recorded horizontal
-   * and vertical neighbour distances (a cloth that starts bent: the chords
-   * of its first frame are shorter than its material, and an inextensible
-   * model would hold them; docs/models.md measures it), the first frame
-   * projected onto it as the start (cf_sim_project_state). */
-  int rest_flat;
+  /* The rest metric (the lengths the cloth keeps), CF_REST_*: the flat
+   * sheet of the cloth's measured size (size[]) with the markers at their
+   * lattice positions on it (CF_REST_SIZE; docs/models.md "The rest
+   * shape"), a flat lattice whose column and row spacings are the largest
+   * per-frame means of the recorded horizontal and vertical neighbour
+   * distances (CF_REST_FLAT: no size known), or the first frame's marker
+   * lattice refined (CF_REST_FIRST_FRAME, docs/design.md §4).  A cloth that
+   * starts bent has first-frame chords shorter than its material, which an
+   * inextensible model then holds (docs/models.md measures it).  With a flat
+   * rest the first frame's refined lattice is projected onto it as the start
+   * (cf_sim_project_state). */
+  int rest;
   /* The simulation mesh: every cell of the marker lattice split split x
    * split (0: CF_LATTICE_SPLIT_DEFAULT, 2, thesis §4.2.2; at most
    * CF_LATTICE_SPLIT_MAX).  A finer mesh resolves smaller folds at the
@@ -103,7 +107,27 @@ typedef struct {
    * recording at 4 takes ~60 times as long, docs/models.md); `synth` makes
    * its recordings with 4. */
   int split;
+  /* The cloth's size (m): width along the lattice's rows (its top edge),
+   * height down its columns; 0: unknown.  The markers sit on a regular
+   * lattice from corner to corner (design.md §3). */
+  double size[2];
+  /* The simulation's steps per recorded frame (0: 1), the controlled nodes
+   * moving linearly in between (docs/models.md "The time step"). */
+  int substeps;
+  /* CF_START_REST (0): the cloth starts at rest at the first frame;
+   * CF_START_MOVING: with the markers' velocity at the first frame,
+   * estimated from the first CF_START_FRAMES frames (a quadratic in time
+   * per marker, least squares), refined like the positions. */
+  int start;
 } cf_fit_target;
+enum { CF_REST_FIRST_FRAME = 0, CF_REST_FLAT = 1, CF_REST_SIZE = 2 };
+enum { CF_START_REST = 0, CF_START_MOVING = 1, CF_START_FRAMES = 6 };
+/* The name of rest metric r ("first-frame", "flat", "size"). */
+const char *cf_fit_rest_name(int r);
+/* What of tg, beyond its frames, its simulations depend on (rest metric,
+ * size, mesh, substeps, start) as numbers for a task id: x[CF_FIT_TARGET_KEY]. */
+enum { CF_FIT_TARGET_KEY = 7 };
+void cf_fit_target_key(const cf_fit_target *tg, double *x);
 /* tg's split, 0 read as the default. */
 int cf_fit_target_split(const cf_fit_target *tg);
 /* 1 when tg has a table (extent not empty). */

@@ -87,8 +87,10 @@ static unsigned long long compare_id(int i, const void *arg) {
   const cf_fit_point *f = c->fixed;
   double x[] = {c->models[i], o->delta0, o->alpha0, o->t0, o->t1, o->test_t0, o->test_t1, o->max_evals,
                 f->kappa, f->beta, f->mu, b->tol, b->max_iter, b->k_stretch, b->k_shear, b->k_bend,
-                c->tg->T, c->tg->rho, c->tg->rest_flat, cf_fit_target_split(c->tg)};
-  return cf_task_id("compare", i, x, (int)(sizeof x / sizeof x[0]));
+                c->tg->T, c->tg->rho, 0, 0, 0, 0, 0, 0, 0};
+  enum { N = (int)(sizeof x / sizeof x[0]) };
+  cf_fit_target_key(c->tg, x + N - CF_FIT_TARGET_KEY);
+  return cf_task_id("compare", i, x, N);
 }
 
 int cf_fit_compare(const cf_fit_target *tg, const cf_params *base, const cf_fit_point *fixed, int n,

@@ -344,21 +344,23 @@ static int held_checks(const held_ctx *h, int n, const cf_fit_point *fixed, cf_e
 }
 
 /* The held rest metric (see the measurement above): every fit still
- * identifiable refitted on its target with rest_flat toggled. */
+ * identifiable refitted on its target with the other rest metric (flat for
+ * first-frame, first-frame for flat).  Not for a rest of the cloth's
+ * measured size: that is no assumption but the cloth the researcher cut. */
 static int held_rest(const held_ctx *h, int n, const cf_fit_point *fixed, cf_error *err) {
   cf_fit_target *alt = malloc(sizeof *alt * ((size_t)n + 1));
   const cf_fit_target **ap = malloc(sizeof *ap * ((size_t)n + 1));
   int rc = alt && ap ? CF_OK : cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
   for (int j = 0; !rc && j < n; j++) {
     alt[j] = *h->tg[j];
-    alt[j].rest_flat = !alt[j].rest_flat;
+    alt[j].rest = alt[j].rest == CF_REST_FIRST_FRAME ? CF_REST_FLAT : CF_REST_FIRST_FRAME;
     ap[j] = &alt[j];
   }
   /* the commands give a batch one rest metric; named by the first's */
   char what[96];
   snprintf(what, sizeof what, "rest metric held fixed: with the %s lengths",
-           n > 0 && h->tg[0]->rest_flat ? "first frame's" : "flat lattice's");
-  if (!rc && n > 0) rc = held_refits(h, NULL, n, fixed, ap, HELD_REST, what, err);
+           n > 0 && h->tg[0]->rest != CF_REST_FIRST_FRAME ? "first frame's" : "flat lattice's");
+  if (!rc && n > 0 && h->tg[0]->rest != CF_REST_SIZE) rc = held_refits(h, NULL, n, fixed, ap, HELD_REST, what, err);
   free(alt), free(ap);
   return rc;
 }
@@ -367,9 +369,10 @@ static int held_rest(const held_ctx *h, int n, const cf_fit_point *fixed, cf_err
 static unsigned long long conf_id(int i, const void *arg) {
   const conf_ctx *c = arg;
   int j = i / NS;
-  double x[6] = {c->at[j].delta, c->at[j].alpha, c->t0 ? c->t0[j] : 0, c->t1 ? c->t1[j] : 0, c->tg[j]->T,
-                 c->tg[j]->rho};
-  return cf_task_id("conf", i, x, 6);
+  double x[6 + CF_FIT_TARGET_KEY] = {c->at[j].delta, c->at[j].alpha, c->t0 ? c->t0[j] : 0, c->t1 ? c->t1[j] : 0,
+                                     c->tg[j]->T, c->tg[j]->rho};
+  cf_fit_target_key(c->tg[j], x + 6);
+  return cf_task_id("conf", i, x, 6 + CF_FIT_TARGET_KEY);
 }
 
 int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *fixed,

@@ -345,10 +345,12 @@ typedef struct {           /* the model settings a part was computed with */
   char cloth[32];          /* the cloth model ("inextensible"; files written before: that) */
   double k_stretch, k_shear, k_bend; /* its stiffnesses (N/m; NaN: not the model's); a
                               fit's: at its optimum, fitted or held (cf_res_fit.stiffness) */
-  char rest[16];           /* the rest metric: "first-frame" (files written before: that) or
-                              "flat" (cf_fit_target.rest_flat) */
+  char rest[16];           /* the rest metric: "first-frame" (files written before: that),
+                              "flat" or "size" (cf_fit_target.rest) */
   int split;               /* the mesh: lattice cells split split x split (cf_fit_target.split;
                               files written before: 2) */
+  int substeps;            /* simulation steps per recorded frame (files written before: 1) */
+  char start[8];           /* the start state: "rest" (files written before: that) or "moving" */
 } cf_res_model;
 
 typedef struct {           /* how sure a fitted (delta, alpha) is (src/fit confidence.c) */

@@ -62,7 +62,7 @@ void cf_results_free(cf_results *r) {
 }
 
 cf_res_model cf_res_model_default(void) {
-  cf_res_model m = {0, 0, 1e-3, 50, NAN, "inextensible", NAN, NAN, NAN, "first-frame", 2};
+  cf_res_model m = {0, 0, 1e-3, 50, NAN, "inextensible", NAN, NAN, NAN, "first-frame", 2, 1, "rest"};
   return m;
 }
 
@@ -72,7 +72,7 @@ int cf_res_model_equal(const cf_res_model *a, const cf_res_model *b) {
   return a->kappa == b->kappa && a->beta == b->beta && a->tol == b->tol && a->max_iter == b->max_iter &&
          same(a->mu, b->mu) && !strcmp(a->cloth, b->cloth) && same(a->k_stretch, b->k_stretch) &&
          same(a->k_shear, b->k_shear) && same(a->k_bend, b->k_bend) && !strcmp(a->rest, b->rest) &&
-         a->split == b->split;
+         a->split == b->split && a->substeps == b->substeps && !strcmp(a->start, b->start);
 }
 
 static void rec_init(cf_res_rec *rec, const char *name) {

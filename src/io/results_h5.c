@@ -101,9 +101,11 @@
  * simulation fails), cloth_model and its stiffnesses k_stretch, k_shear,
  * k_bend (N/m, NaN: not the model's; a fit's: at its optimum, the fitted
  * ones named by the fit's attr stiffness_fitted), rest_metric
- * ("first-frame" or "flat"), mesh_split (the lattice's cells split N x N);
- * parts of files written before they were recorded read as the defaults
- * every run used then (0, 0, 1e-3, 50, inextensible, first-frame, 2).
+ * ("first-frame", "flat" or "size"), mesh_split (the lattice's cells split
+ * N x N), substeps (simulation steps per recorded frame), start_state
+ * ("rest" or "moving"); parts of files written before they were recorded
+ * read as the defaults every run used then (0, 0, 1e-3, 50, inextensible,
+ * first-frame, 2, 1, rest).
  * Written whole and atomically (temporary name + rename); read back by
  * results_read.c.  Attributes are described once, in tables shared by the
  * writer and the reader (results_fields.h). */
@@ -126,7 +128,7 @@
   FD(st, "kappa", m.kappa), FD(st, "beta", m.beta), FD(st, "tol", m.tol), FI(st, "max_iter", m.max_iter),   \
       FD(st, "mu_held", m.mu), FS(st, "cloth_model", m.cloth), FD(st, "k_stretch", m.k_stretch),           \
       FD(st, "k_shear", m.k_shear), FD(st, "k_bend", m.k_bend), FS(st, "rest_metric", m.rest), \
-      FI(st, "mesh_split", m.split)
+      FI(st, "mesh_split", m.split), FI(st, "substeps", m.substeps), FS(st, "start_state", m.start)
 /* a cf_res_conf (the confidence of an optimum), in fit/ and sweep/ alike */
 #define FC(st, c)                                                                                        \
   FI(st, "confidence", c.done), FD(st, "delta_lo", c.delta[0]), FD(st, "delta_hi", c.delta[1]),          \

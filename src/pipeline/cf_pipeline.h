@@ -68,10 +68,15 @@ typedef struct {
   double mu;               /* the cloth's friction on the recording's table */
   int mu_given;            /* 1: mu set (every recording must have a table) */
   cf_params cloth;         /* model, k_stretch, k_shear, k_bend of it are used */
-  int rest_flat;           /* 1: rest lengths of a flat lattice (--rest flat) */
+  int rest;                /* CF_REST_* (cf_fit_target.rest), or CF_PIPELINE_REST_AUTO:
+                              the cloth's size where the recording gives it, else the
+                              first frame (cf_pipeline_model_apply says which) */
   int split;               /* lattice cells split N x N, 1..CF_LATTICE_SPLIT_MAX */
+  int substeps;            /* simulation steps per recorded frame, >= 1 */
+  int start;               /* CF_START_REST or CF_START_MOVING (cf_fit_target.start) */
 } cf_pipeline_model;
 #define CF_PIPELINE_KAPPA 1e-3
+#define CF_PIPELINE_REST_AUTO (-1)
 #define CF_PIPELINE_TOL 1e-4
 void cf_pipeline_model_default(cf_pipeline_model *m);
 /* Check m against the n recordings (mu needs a table in each; the elastic

@@ -26,6 +26,9 @@ void cf_pipeline_model_default(cf_pipeline_model *m) {
   m->kappa = CF_PIPELINE_KAPPA, m->beta = p.beta, m->tol = CF_PIPELINE_TOL, m->max_iter = p.max_iter;
   m->cloth = p;
   m->split = CF_LATTICE_SPLIT_DEFAULT;
+  m->rest = CF_PIPELINE_REST_AUTO;
+  m->substeps = 1;
+  m->start = CF_START_REST;
 }
 
 int cf_pipeline_model_apply(const cf_pipeline_model *m, cf_fit_input *in, int n, cf_error *err) {
@@ -43,8 +46,15 @@ int cf_pipeline_model_apply(const cf_pipeline_model *m, cf_fit_input *in, int n,
     in[i].base.max_iter = m->max_iter, in[i].fixed.mu = m->mu;
     in[i].base.model = m->cloth.model, in[i].base.k_stretch = m->cloth.k_stretch;
     in[i].base.k_shear = m->cloth.k_shear, in[i].base.k_bend = m->cloth.k_bend;
-    in[i].tg.rest_flat = m->rest_flat;
+    int sized = in[i].meta.width_m > 0 && in[i].meta.height_m > 0;
+    if (sized) in[i].tg.size[0] = in[i].meta.width_m, in[i].tg.size[1] = in[i].meta.height_m;
+    if (m->rest == CF_REST_SIZE && !sized)
+      return cf_error_set(err, CF_EINVAL, "%s: --rest size needs the cloth's width and height (meta width_m, "
+                          "height_m: ingest with --size or --meta), or give --rest first-frame", in[i].path);
+    in[i].tg.rest = m->rest != CF_PIPELINE_REST_AUTO ? m->rest : sized ? CF_REST_SIZE : CF_REST_FIRST_FRAME;
     in[i].tg.split = m->split;
+    in[i].tg.substeps = m->substeps;
+    in[i].tg.start = m->start;
   }
   return CF_OK;
 }

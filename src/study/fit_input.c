@@ -124,7 +124,7 @@ int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_
   }
   const cf_marker_proc *p = r->proc;
   cf_fit_target tg = {p->rows, p->cols, r->n_frames, r->dt, in->pos, in->weight, p->n_controlled, in->ctrl,
-                      r->meta.density, {0, 0, 0, 0, 0}, NULL, 0, 0, 0, 0};
+                      r->meta.density, {0, 0, 0, 0, 0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0};
   if (cf_rec_table_valid(r->meta.table)) memcpy(tg.table, r->meta.table, sizeof tg.table);
   in->tg = tg;
   if ((rc = copy_stick(r, path, in, err))) {

@@ -13,8 +13,10 @@
 cf_res_model cf_res_model_of(const cf_fit_input *in) {
   cf_res_model m = {in->fixed.kappa, in->fixed.beta, in->base.tol, in->base.max_iter,
                     cf_fit_target_has_table(&in->tg) ? in->fixed.mu : NAN, "", NAN, NAN, NAN, "",
-                    cf_fit_target_split(&in->tg)};
-  snprintf(m.rest, sizeof m.rest, "%s", in->tg.rest_flat ? "flat" : "first-frame");
+                    cf_fit_target_split(&in->tg), 1, "rest"};
+  snprintf(m.rest, sizeof m.rest, "%s", cf_fit_rest_name(in->tg.rest));
+  m.substeps = in->tg.substeps > 1 ? in->tg.substeps : 1;
+  snprintf(m.start, sizeof m.start, "%s", in->tg.start == CF_START_MOVING ? "moving" : "rest");
   int model = in->base.model;
   snprintf(m.cloth, sizeof m.cloth, "%s", cf_cloth_model_name(model));
   const cf_fit_point *f = &in->fixed; /* a fit's stiffnesses; 0: base's */

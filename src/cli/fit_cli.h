@@ -114,8 +114,8 @@ typedef struct {
 #define CF_CLI_MODEL_HELP                                                              \
   "\n"                                                                                 \
   "The cloth model, and the parameters held fixed:\n"                                      \
-  "  --kappa K    bending stiffness (default " CF_CLI_FIT_KAPPA ")\n"                   \
-  "  --beta B     Rayleigh damping on K (default 0)\n"                                 \
+  "  --kappa K    bending stiffness, N m (default " CF_CLI_FIT_KAPPA ")\n"              \
+  "  --beta B     Rayleigh damping on K, N m s (default 0)\n"                          \
   "  --tol T      relative constraint tolerance of the projection (default " CF_CLI_FIT_TOL ";\n" \
   "               0 < T < 1)\n"                                                        \
   "  --max-iter N projection iterations per step before the simulation fails\n"       \

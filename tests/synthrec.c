@@ -12,6 +12,16 @@ static double gauss(unsigned long long *s) {
   return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
 }
 
+/* The two corners kp[6] turned by angle th about the vertical through their
+ * midpoint (their distance kept). */
+static void twist_corners(double *kp, double th) {
+  double c = cos(th), s = sin(th), m[2] = {0.5 * (kp[0] + kp[3]), 0.5 * (kp[1] + kp[4])};
+  for (int i = 0; i < 2; i++) {
+    double *q = kp + 3 * i, dx = q[0] - m[0], dy = q[1] - m[1];
+    q[0] = m[0] + c * dx - s * dy, q[1] = m[1] + s * dx + c * dy;
+  }
+}
+
 double *cf_test_shaken_recording(const cf_test_rec_spec *sp) {
   int R = sp->rows, C = sp->cols, K = R * C;
   double *lat = malloc(sizeof(double) * 3 * K);
@@ -53,7 +63,9 @@ double *cf_test_shaken_recording(const cf_test_rec_spec *sp) {
   unsigned long long seed = sp->seed ? sp->seed : 12345;
   for (int k = 0; k < sp->T; k++) {
     for (int q = 1; k && q <= sub; q++) {
-      cf_drive_eval(&d, 2, x0, ((k - 1) * sub + q) * p.dt, kp);
+      double t = ((k - 1) * sub + q) * p.dt;
+      cf_drive_eval(&d, 2, x0, t, kp);
+      if (sp->twist > 0) twist_corners(kp, sp->twist * sin(2 * M_PI * sp->frequency * t));
       if (cf_sim_step(s, kp, &err)) {
         fprintf(stderr, "synthetic recording: %s\n", err.msg);
         exit(2);

@@ -2,7 +2,8 @@
  * sheet hangs in the xz plane (row 0 on top), its rows x cols marker
  * lattice refined into the simulation mesh (by default as the fitting mesh), the two
  * top corners shaken across the plane (axis y) with amplitude A (m) and
- * frequency f (Hz); markers are sampled at the lattice nodes every step. */
+ * frequency f (Hz), and turned about the vertical when twist is set;
+ * markers are sampled at the lattice nodes every step. */
 #ifndef CF_SYNTHREC_H
 #define CF_SYNTHREC_H
 #include "cf_sim.h"
@@ -21,6 +22,9 @@ typedef struct {
   int split;               /* the mesh: lattice cells split split x split (0: 2) */
   int substeps;            /* simulation steps per sample (0: 1), the corners on the
                               drive's own curve at every step */
+  double twist;            /* > 0: the top corners also turn about the vertical through
+                              their midpoint by twist sin(2 pi f t) (radians), as
+                              synth's twist does (0: none) */
 } cf_test_rec_spec;
 
 /* [T*rows*cols*3] malloc'ed; exits the test with a message on failure. */

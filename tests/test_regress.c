@@ -79,7 +79,7 @@ int main(void) {
       cf_formula_predict(truth, S, V, d->rho, &delta, &alpha);
       free(rec[i]);
       cf_test_rec_spec sp = {d->rows, d->cols, T,     d->w, d->h, d->rho, delta, alpha, d->amp, d->freq, 0.01, NOISE,
-                             (unsigned long long)(11 + i), KAPPA, SYNTH_TOL, 0, 0, 0, 0, {0, 0, 0}, 0, 0, 0};
+                             (unsigned long long)(11 + i), KAPPA, SYNTH_TOL, 0, 0, 0, 0, {0, 0, 0}, 0, 0, 0, 0};
       rec[i] = cf_test_shaken_recording(&sp);
       if (pass < 2) V = cf_speed_measure(T, d->rows * d->cols, 0.01, rec[i]);
     }

@@ -1,6 +1,7 @@
-/* cmd_fit.c — `clothfit fit REC.h5 [--params delta,alpha] [--start
+/* cmd_fit.c — `clothfit fit REC.h5 [--params delta,alpha[,mu][,kappa][,beta]] [--start
  * grid|apriori|D,A] [--train A:B] [--kappa K] [--beta B] [--tol T] [--json]`:
- * Nelder-Mead on (delta, alpha) (thesis §4.1.2, docs/design.md §8) over a training
+ * Nelder-Mead on (delta, alpha) (thesis §4.1.2, docs/design.md §8), and mu, kappa,
+ * beta when asked, over a training
  * window with the other model parameters held, reporting the errors on the
  * training and testing windows.  The JSON keys delta, alpha, mu,
  * mean_error_cm, mean_std_cm, method and evaluations are fixed (docs/design.md §2);
@@ -14,7 +15,8 @@
 #include "fit_cli.h"
 
 static const char *help =
-    "usage: clothfit fit REC.h5 [--params delta,alpha[,mu]] [--start grid|apriori|D,A]\n"
+    "usage: clothfit fit REC.h5 [--params delta,alpha[,mu][,kappa][,beta]]\n"
+    "                    [--start grid|apriori|D,A]\n"
     "                    [--train A:B] [--max-evals N] [--workers N] [--prune]\n"
     "                    [--delta-grid A:B:N[*rho]] [--alpha-grid A:B:N[*rho]] [--mu-grid A:B:N]\n"
     "                    [--polish quadratic|none]\n"
@@ -59,6 +61,8 @@ static const char *help =
     "length, then with the other rest metric (--rest; at most 40 simulations each):\n"
     "when the fit moves by more than 25 % of delta or alpha, it depends on the\n"
     "bending stiffness, the damping or the lengths assumed and is flagged too.\n"
+    "A kappa or beta fitted (--params) is not checked so: the stencil and the\n"
+    "other checks hold it at its fitted value.\n"
     "Calibration: on 20 recordings made by the model with known parameters, the\n"
     "intervals hold the truth in at least 16\n"
     "(tests/test_confidence.c: 19 in its run of 2026-11-26; docs/confidence.md).\n"
@@ -74,6 +78,18 @@ static const char *help =
     "                        simplex step 0.2); the confidence intervals are of\n"
     "                        delta and alpha at the fitted mu; with another start\n"
     "                        --mu M is the start of mu's fit (default 0.5)\n"
+    "  --params delta,alpha,kappa,beta  also the bending stiffness kappa (N m)\n"
+    "                        and/or the Rayleigh damping on K beta (N m s), as\n"
+    "                        log10 from the held --kappa and --beta (beta 0:\n"
+    "                        from kappa x 0.01 s), simplex step a factor 3,\n"
+    "                        bounds kappa in [1e-7, 0.1], beta in [1e-8, 0.1];\n"
+    "                        the grid start sweeps (delta, alpha) at the held\n"
+    "                        values, Nelder-Mead then moves all; the polish, the\n"
+    "                        confidence stencil and its checks hold the fitted\n"
+    "                        values (the kappa x3 and the large-beta checks of a\n"
+    "                        fitted one are skipped); not with --model\n"
+    "                        mass-spring (its bending is k-bend springs).  Any\n"
+    "                        order; mu, kappa, beta may be combined\n"
     "  --start grid          start from the grid optimum (default: runs the sweep of\n"
     "                        `clothfit sweep` on the training window first; its\n"
     "                        grid: --delta-grid, --alpha-grid, --mu-grid as there)\n"
@@ -92,7 +108,10 @@ static const char *help =
     "                        the missing ones\n"
     "  --restart             discard the journal of an earlier, different run\n"
     "  --json                one JSON object on the last line: delta, alpha, mu\n"
-    "                        (null unless fitted), mean_error_cm, mean_std_cm (whole recording),\n"
+    "                        (null unless fitted), fitted (the list of the\n"
+    "                        parameters fitted), kappa and beta (fitted or held),\n"
+    "                        start_kappa, start_beta (null unless fitted),\n"
+    "                        mean_error_cm, mean_std_cm (whole recording),\n"
     "                        method, evaluations, and train_/test_ errors, start,\n"
     "                        starts_tried, failed_evaluations, failed_points,\n"
     "                        grid_points, failed_fraction, optimum_borders_failed\n"
@@ -104,6 +123,8 @@ static const char *help =
     "                        x3, fractions; null: not checked), beta_shift (the\n"
     "                        same with beta = kappa x the window's length),\n"
     "                        beta_checked (that beta; null: not checked),\n"
+    "                        kappa_check_skipped, beta_check_skipped (true:\n"
+    "                        fitted, so not checked),\n"
     "                        rest_shift (the same with the other rest metric),\n"
     "                        polish\n"
     "                        (quadratic or none), polished (true: delta, alpha, mu\n"
@@ -119,7 +140,8 @@ static const char *help =
 
 typedef struct {
   const char *params, *start, *train, *max_evals, *workers, *out, *dgrid, *agrid, *mgrid, *polish;
-  int fit_mu;          /* --params delta,alpha,mu */
+  int fit_mu;          /* --params with mu */
+  unsigned fit_log;    /* --params with kappa, beta: CF_STIFF_BIT mask (cf_fit_input.fit_log) */
   cf_cli_model model;
   int prune, json, restart, no_conf;
   cf_pipeline_fit_opts fo; /* the fit's options from these */
@@ -129,10 +151,45 @@ typedef struct {
   char start_kind[16]; /* the start asked for */
 } fit_args;
 
+/* --params: delta and alpha, and any of mu, kappa, beta, in any order,
+ * each once, into a->fit_mu and a->fit_log; 0, or 1 after the error. */
+static int parse_params(fit_args *a) {
+  static const char *const name[] = {"delta", "alpha", "mu", "kappa", "beta"};
+  const char *p = a->params;
+  int seen[5] = {0};
+  if (!p) return 0;
+  for (;;) {
+    size_t l = strcspn(p, ",");
+    int k = 4;
+    while (k >= 0 && !(strlen(name[k]) == l && !strncmp(p, name[k], l))) k--;
+    if (k < 0)
+      return cf_cli_fail("fit", "invalid --params '%s': unknown parameter '%.*s' (expected delta,alpha and any of mu, "
+                         "kappa, beta)", a->params, (int)l, p);
+    if (seen[k]++) return cf_cli_fail("fit", "invalid --params '%s': %s given twice", a->params, name[k]);
+    if (!p[l]) break;
+    p += l + 1;
+  }
+  if (!seen[0] || !seen[1])
+    return cf_cli_fail("fit", "invalid --params '%s': delta and alpha are always fitted (expected delta,alpha and any "
+                       "of mu, kappa, beta)", a->params);
+  a->fit_mu = seen[2];
+  a->fit_log = (seen[3] ? CF_STIFF_BIT(CF_STIFF_KAPPA) : 0) | (seen[4] ? CF_STIFF_BIT(CF_STIFF_BETA) : 0);
+  return 0;
+}
+
+/* kappa and beta can be fitted with in's model from its held values (the
+ * loaded settings); 0, or 1 after the error. */
+static int check_log_params(const fit_args *a, const cf_fit_input *in) {
+  cf_error err = {0, ""};
+  if (!cf_fit_log_params_check(a->fit_mu ? 3 : 2, &in->base, &in->fixed,
+                               cf_fit_model_stiffness_mask(in->base.model) | a->fit_log, &err))
+    return 0;
+  return cf_cli_fail("fit", "invalid --params '%s': %s%s", a->params, err.msg,
+                     strstr(err.msg, "held value") ? " (--kappa and --beta are the starts)" : "");
+}
+
 static int check_values(fit_args *a) {
-  a->fit_mu = a->params && !strcmp(a->params, "delta,alpha,mu");
-  if (a->params && !a->fit_mu && strcmp(a->params, "delta,alpha"))
-    return cf_cli_fail("fit", "invalid --params '%s': expected delta,alpha or delta,alpha,mu", a->params);
+  if (parse_params(a)) return 1;
 
   if (a->mgrid && !a->fit_mu)
     return cf_cli_fail("fit", "--mu-grid is the grid start's mu axis: it needs --params delta,alpha,mu");
@@ -196,13 +253,32 @@ static void failures_text(const fit_args *a, const cf_res_rec *rec, const cf_res
     printf("grid optimum      borders failed grid points (see the warning)\n");
 }
 
-static void json_starts(json_t *j, const char *starts) {
-  json_t *list = cf_cli_json_array(j, "starts_tried");
-  for (const char *p = starts; *p;) {
+/* The blank-separated words of text as the JSON list key of j. */
+static void json_words(json_t *j, const char *key, const char *text) {
+  json_t *list = cf_cli_json_array(j, key);
+  for (const char *p = text; *p;) {
     size_t l = strcspn(p, " ");
     json_array_append_new(list, json_stringn(p, l));
     p += l + (p[l] == ' ');
   }
+}
+
+/* " mu M kappa K beta B" of the fitted ones among mu, kappa, beta: at the
+ * start (start) or the optimum. */
+static void fitted_extras(const cf_res_fit *f, int start, char *buf, size_t size) {
+  int n = 0;
+  buf[0] = 0;
+  if (f->n_params > 2) n += snprintf(buf + n, size - n, " mu %.4f", start ? f->start[2] : f->x[2]);
+  if (f->kappa_fitted && (size_t)n < size)
+    n += snprintf(buf + n, size - n, " kappa %.4g", start ? f->start_kappa : f->model.kappa);
+  if (f->beta_fitted && (size_t)n < size)
+    snprintf(buf + n, size - n, " beta %.4g", start ? f->start_beta : f->model.beta);
+}
+
+/* The parameters fitted, blank-separated (the JSON's "fitted"). */
+static void fitted_names(const cf_res_fit *f, char *buf, size_t size) {
+  snprintf(buf, size, "delta alpha%s%s%s%s%s", f->n_params > 2 ? " mu" : "", f->stiffness[0] ? " " : "", f->stiffness,
+           f->kappa_fitted ? " kappa" : "", f->beta_fitted ? " beta" : "");
 }
 
 static void report(const fit_args *a, const cf_res_rec *rec) {
@@ -210,13 +286,13 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_res_rec view = *rec;
   cf_results v = run_view(a, &view);
   printf("recording         %s (%d frames, dt %g s, rho %g kg/m^2)\n", rec->recording, rec->frames, rec->dt, rec->rho);
-  char mu[64] = "";
-  if (f->n_params > 2) snprintf(mu, sizeof mu, " mu %.4f", f->start[2]);
+  char extra[128];
+  fitted_extras(f, 1, extra, sizeof extra);
   printf("start             %s: delta %.5f alpha %.5f%s (training error %.4f cm)\n", f->start_kind, f->start[0],
-         f->start[1], mu, f->f_start);
-  if (f->n_params > 2) snprintf(mu, sizeof mu, " mu %.4f", f->x[2]);
-  printf("optimum           delta %.5f alpha %.5f%s (%s, %d evaluations, %d iterations%s%s)\n", f->x[0], f->x[1], mu,
-         f->method, f->evaluations, f->iterations, f->converged ? "" : ", not converged",
+         f->start[1], extra, f->f_start);
+  fitted_extras(f, 0, extra, sizeof extra);
+  printf("optimum           delta %.5f alpha %.5f%s (%s, %d evaluations, %d iterations%s%s)\n", f->x[0], f->x[1],
+         extra, f->method, f->evaluations, f->iterations, f->converged ? "" : ", not converged",
          f->polished ? ", then polished" : "");
   char polished[400];
   cf_cli_polish_text(f, polished, sizeof polished);
@@ -239,10 +315,12 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
     printf("grid edge         the grid optimum is on the edge of the grid: %s\n", edge);
     fprintf(stderr, "clothfit fit: warning: %s: the grid optimum is on the edge of the grid: %s\n", rec->name, edge);
   }
-  char held_mu[48] = "";
+  char held_mu[48] = "", held_kappa[48] = "", held_beta[48] = "";
   if (f->n_params < 3 && isfinite(f->model.mu)) snprintf(held_mu, sizeof held_mu, ", mu %g", f->model.mu);
-  printf("model             kappa %g, beta %g, tol %g, max_iter %d%s (held fixed), rest metric %s, mesh split %d\n",
-         f->model.kappa, f->model.beta, f->model.tol, f->model.max_iter, held_mu, f->model.rest, f->model.split);
+  snprintf(held_kappa, sizeof held_kappa, "kappa %g%s", f->model.kappa, f->kappa_fitted ? " (fitted)" : "");
+  snprintf(held_beta, sizeof held_beta, "beta %g%s", f->model.beta, f->beta_fitted ? " (fitted)" : "");
+  printf("model             %s, %s, tol %g, max_iter %d%s (held fixed), rest metric %s, mesh split %d\n", held_kappa,
+         held_beta, f->model.tol, f->model.max_iter, held_mu, f->model.rest, f->model.split);
   if (strcmp(f->model.cloth, "inextensible")) {
     printf("cloth model       %s:", f->model.cloth);
     const double k[3] = {f->model.k_stretch, f->model.k_shear, f->model.k_bend};
@@ -264,7 +342,7 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_json_num(j, "iterations", f->iterations);
   cf_cli_json_bool(j, "converged", f->converged != 0);
   cf_cli_json_str(j, "start", f->start_kind);
-  json_starts(j, f->starts_tried);
+  json_words(j, "starts_tried", f->starts_tried);
   cf_cli_json_bool(j, "on_grid_edge", on_edge);
   cf_cli_json_str(j, "grid_edge", on_edge > 0 ? edge : NULL);
   cf_cli_json_failures(j, &v.recs[0]);
@@ -281,6 +359,11 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_json_polish(j, f);
   cf_cli_json_num(j, "kappa", f->model.kappa);
   cf_cli_json_num(j, "beta", f->model.beta);
+  cf_cli_json_num(j, "start_kappa", f->start_kappa);
+  cf_cli_json_num(j, "start_beta", f->start_beta);
+  char names[128];
+  fitted_names(f, names, sizeof names);
+  json_words(j, "fitted", names);
   cf_cli_json_num(j, "tol", f->model.tol);
   cf_cli_json_num(j, "mu_held", f->model.mu);
   cf_cli_json_num(j, "max_iter", f->model.max_iter);
@@ -316,9 +399,10 @@ int cmd_fit(int argc, char **argv) {
   cf_results_init(&res);
   int rc = cf_cli_parse("fit", argc, argv, opts, &path, 1, &npos) || check_values(&a);
   if (!rc && !path) rc = cf_cli_fail("fit", "missing REC.h5 (see --help)");
-  rc = rc || cf_cli_load_inputs("fit", &path, 1, &a.model, &in) ||
+  rc = rc || cf_cli_load_inputs("fit", &path, 1, &a.model, &in) || check_log_params(&a, in) ||
        cf_cli_tasks_begin("fit", &(cf_pipeline_task_opts){a.out, NULL, a.restart}, argc, argv, &path, 1, NULL, &a.tk) ||
        cf_cli_results_begin("fit", a.out, &res, argc, argv, a.fo.workers, NULL);
+  if (!rc) in->fit_log = a.fit_log;
   if (!rc && a.fit_mu && !cf_fit_target_has_table(&in->tg))
     rc = cf_cli_fail("fit", "%s: --params delta,alpha,mu needs a table in the recording (/table: ingest with "
                      "--table-height and --table-extent): mu is the cloth's friction on it", path);

@@ -118,8 +118,8 @@ typedef struct {
 #define CF_CLI_MODEL_HELP                                                              \
   "\n"                                                                                 \
   "The cloth model, and the parameters held fixed:\n"                                      \
-  "  --kappa K    bending stiffness (default " CF_CLI_FIT_KAPPA ")\n"                   \
-  "  --beta B     Rayleigh damping on K (default 0)\n"                                 \
+  "  --kappa K    bending stiffness, N m (default " CF_CLI_FIT_KAPPA ")\n"              \
+  "  --beta B     Rayleigh damping on K, N m s (default 0)\n"                          \
   "  --tol T      relative constraint tolerance of the projection (default " CF_CLI_FIT_TOL ";\n" \
   "               0 < T < 1)\n"                                                        \
   "  --max-iter N projection iterations per step before the simulation fails\n"       \
@@ -165,7 +165,7 @@ typedef struct {
  * model, stiffnesses > 0, no table or stick with the elastic models, a
  * rest metric first-frame or flat, a split 1..CF_LATTICE_SPLIT_MAX) and
  * set fixed.kappa, fixed.beta, base.tol, base.max_iter, fixed.mu,
- * base.model, base's stiffnesses, tg.rest_flat and tg.split of in[0..n)
+ * base.model, base's stiffnesses, tg.rest, tg.size, tg.split, tg.substeps and tg.start of in[0..n)
  * (n = 0: only check).  0,
  * or 1 after printing the one-line error naming the option and value. */
 int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in, int n);

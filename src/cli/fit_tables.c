@@ -217,6 +217,8 @@ void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size) {
                    c->identifiable == 1 ? "" : c->why);
   if (m < 0 || (size_t)(n + m) >= size || c->identifiable != 1) return;
   char kp[80] = "kappa not checked", bp[120] = "beta not checked", rp[120] = "rest metric not checked";
+  if (c->kappa_fitted) snprintf(kp, sizeof kp, "kappa fitted: no kappa x3 check");
+  if (c->beta_fitted) snprintf(bp, sizeof bp, "beta fitted: no large-beta check");
   if (isfinite(c->kappa_shift[0]))
     snprintf(kp, sizeof kp, "refitted with kappa x3 it moves delta %+.0f %%, alpha %+.0f %%", 100 * c->kappa_shift[0],
              100 * c->kappa_shift[1]);
@@ -250,6 +252,8 @@ void cf_cli_json_conf(json_t *o, const cf_res_conf *c) {
   json_pair(o, "beta_shift", c->beta_shift);
   cf_cli_json_num(o, "beta_checked", c->beta_checked);
   json_pair(o, "rest_shift", c->rest_shift);
+  cf_cli_json_bool(o, "kappa_check_skipped", c->kappa_fitted != 0); /* fitted: kappa_shift null */
+  cf_cli_json_bool(o, "beta_check_skipped", c->beta_fitted != 0);
 }
 
 void cf_cli_polish_text(const cf_res_fit *f, char *buf, size_t size) {

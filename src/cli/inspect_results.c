@@ -98,6 +98,8 @@ static void fit_text(const cf_res_fit *f) {
          "training error %.4f cm\n", f->method, f->start_kind, f->start[0], f->start[1], f->f_start, f->x[0], f->x[1],
          f->f_best);
   if (f->n_params > 2) printf("                  mu fitted: from %.6g to %.6g\n", f->start[2], f->x[2]);
+  if (f->kappa_fitted) printf("                  kappa fitted: from %.6g to %.6g\n", f->start_kappa, f->model.kappa);
+  if (f->beta_fitted) printf("                  beta fitted: from %.6g to %.6g\n", f->start_beta, f->model.beta);
   char polished[400];
   cf_cli_polish_text(f, polished, sizeof polished);
   if (polished[0]) printf("                  polish: %s\n", polished);
@@ -232,6 +234,10 @@ static void fit_json(json_t *o, const cf_res_fit *f) {
   cf_cli_json_str(j, "method", f->method);
   cf_cli_json_num(j, "mu", f->n_params > 2 ? f->x[2] : NAN);
   cf_cli_json_num(j, "start_mu", f->n_params > 2 ? f->start[2] : NAN);
+  cf_cli_json_bool(j, "kappa_fitted", f->kappa_fitted != 0); /* its value: the model's kappa */
+  cf_cli_json_bool(j, "beta_fitted", f->beta_fitted != 0);
+  cf_cli_json_num(j, "start_kappa", f->start_kappa);
+  cf_cli_json_num(j, "start_beta", f->start_beta);
   cf_cli_json_str(j, "start", f->start_kind);
   cf_cli_json_numbers(j, k, v, 14);
   cf_cli_json_num(j, "evaluations", f->evaluations), cf_cli_json_num(j, "iterations", f->iterations);

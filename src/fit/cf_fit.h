@@ -214,27 +214,46 @@ const cf_mesh *cf_fit_run_mesh(const cf_fit_run *r);
 
 /* ------------------------------------------------------------ Nelder-Mead */
 /* Minimize the mean error over the window [t0, t1) with GSL's nmsimplex2 on
- * 1-3 parameters (delta, alpha[, mu]) within bounds (outside, and where the
+ * 1-3 parameters (delta, alpha[, mu]) and up to CF_NM_MAXK log-scale ones
+ * within bounds (outside, and where the
  * simulation fails, the objective is a large penalty, never NaN).  Failed
  * simulations are counted; a start whose simulation fails ends the fit at
  * once (start_failed), so that the caller can try another start. */
 enum { CF_PARAM_DELTA = 0, CF_PARAM_ALPHA = 1, CF_PARAM_MU = 2 };
-/* The baseline cloth models' stiffnesses (cf_sim.h, cf_cloth_model), fitted
- * after the first n parameters as their log10 (they span decades). */
-enum { CF_STIFF_STRETCH = 0, CF_STIFF_SHEAR = 1, CF_STIFF_BEND = 2 };
-#define CF_NM_MAXP 5 /* parameters of a fit: n + nk */
+/* The log-scale parameters, fitted after the first n as their log10 (they
+ * span decades: a simplex step of a factor explores them as evenly as 10 %
+ * explores delta): the baseline cloth models' stiffnesses (cf_sim.h,
+ * cf_cloth_model; N/m), the bending stiffness kappa (N m: the bending force
+ * is kappa K x with K = S^T M^-1 S in 1/m^2, bending.c) and the Rayleigh
+ * damping on K beta (N m s: beta / kappa is the time in which overdamped
+ * bending modes relax).  A set of them is a mask of CF_STIFF_BIT(k). */
+enum { CF_STIFF_STRETCH = 0, CF_STIFF_SHEAR = 1, CF_STIFF_BEND = 2, CF_STIFF_KAPPA = 3, CF_STIFF_BETA = 4,
+       CF_STIFF_COUNT = 5 };
+#define CF_STIFF_BIT(k) (1u << (k))
+/* kappa's and beta's bounds when fitted (cf_nm_options_log_params): the
+ * bundled study's synthetic cloth has kappa 1e-5, the fitting default is
+ * 1e-3 (cf_pipeline.h); beyond 0.1 N m an A2 sheet is a board, below 1e-7
+ * its bending is lost in the 0.1 mm marker noise. */
+#define CF_FIT_KAPPA_MIN 1e-7
+#define CF_FIT_KAPPA_MAX 1e-1
+#define CF_FIT_BETA_MIN 1e-8
+#define CF_FIT_BETA_MAX 1e-1
+#define CF_NM_MAXK 4 /* log-scale parameters of a fit: two stiffnesses, kappa, beta */
+#define CF_NM_MAXP 7 /* parameters of a fit: n + nk (3 + CF_NM_MAXK) */
 /* The stiffnesses a fit of the model varies, into which[] (up to 2):
  * quasi-inextensible k_shear; elastic and mass-spring k_stretch, k_shear
  * (the mass-spring model's bending springs are held, like kappa); 0 for the
  * inextensible model. */
 int cf_fit_model_stiffness(int model, int *which);
-/* Name of stiffness k ("k_stretch", "k_shear", "k_bend"). */
+/* Name of log-scale parameter k ("k_stretch", "k_shear", "k_bend", "kappa",
+ * "beta"); cf_fit_log_param_find: the k of a name, or -1. */
 const char *cf_fit_stiffness_name(int k);
+int cf_fit_log_param_find(const char *name);
 
 typedef struct {
   int n;                    /* parameters fitted: 2 (delta, alpha) or 3 (+ mu) */
-  int nk;                   /* and then nk stiffnesses (0 .. 3), as log10 */
-  int kpar[3];              /* which: CF_STIFF_* */
+  int nk;                   /* and then nk log-scale parameters (0 .. CF_NM_MAXK), as log10 */
+  int kpar[CF_NM_MAXK];     /* which: CF_STIFF_* */
   double start[CF_NM_MAXP], step[CF_NM_MAXP]; /* initial point and simplex step */
   double lo[CF_NM_MAXP], hi[CF_NM_MAXP];      /* bounds */
   int max_evals;            /* default 200 */
@@ -294,10 +313,38 @@ int cf_fit_nelder_mead_batch(int n, const cf_fit_target *const *tg, const cf_par
                              cf_error *err);
 /* Apply parameter vector x (o->n entries) to a point. */
 void cf_fit_point_set(cf_fit_point *pt, int n, const double *x);
-/* The same for all o->n + o->nk entries (the stiffnesses 10^x). */
+/* The same for all o->n + o->nk entries (the log-scale ones 10^x). */
 void cf_fit_point_set_all(cf_fit_point *pt, const cf_nm_options *o, const double *x);
+/* The log-scale parameters fitted by default with the model: the mask of
+ * cf_fit_model_stiffness's. */
+unsigned cf_fit_model_stiffness_mask(int model);
+/* Append the log-scale parameters of mask (CF_STIFF_BIT(k), in the order
+ * of k) to o after its o->n + o->nk, as their log10:
+ *   stiffnesses: start at held's value (0: base's), simplex step a factor 2,
+ *     bounds 1e-3 .. 1e6 N/m;
+ *   kappa: start at held->kappa, step a factor 3, bounds CF_FIT_KAPPA_MIN
+ *     .. CF_FIT_KAPPA_MAX N m;
+ *   beta: start at held->beta, or when that is 0 (the undamped model, whose
+ *     log10 does not exist) at the start of kappa x 0.01 s: bending modes
+ *     faster than a frame (120 Hz) damped, slower ones not: near the
+ *     undamped model, and a factor-3 simplex reaches 0.1 s (every mode of
+ *     an A2 sheet damped) in four steps; that start clamped to the bounds
+ *     CF_FIT_BETA_MIN .. CF_FIT_BETA_MAX N m s; step a factor 3.
+ * held may be NULL (stiffnesses from base, kappa and beta from base).
+ * CF_EINVAL (naming the parameter; o unchanged) for a parameter the model
+ * does not use (kappa and beta with the mass-spring model: its bending is
+ * springs, k_bend, and it has no matrix K), a kappa start or a held beta
+ * > 0 outside its bounds, or more than CF_NM_MAXK log-scale or CF_NM_MAXP parameters in
+ * all.  The pipeline's fits call it with the model's stiffnesses and
+ * cf_fit_input.fit_log (cf_study.h). */
+int cf_nm_options_log_params(cf_nm_options *o, const cf_params *base, const cf_fit_point *held, unsigned mask,
+                             cf_error *err);
+/* The same check alone, of the whole set mask after n parameters: CF_OK
+ * or CF_EINVAL. */
+int cf_fit_log_params_check(int n, const cf_params *base, const cf_fit_point *held, unsigned mask, cf_error *err);
 /* Append the stiffnesses of base->model to o (o->nk, kpar): start at
- * base's values, simplex step a factor 2, bounds 1e-3 .. 1e6 N/m. */
+ * base's values, simplex step a factor 2, bounds 1e-3 .. 1e6 N/m
+ * (cf_nm_options_log_params with the model's mask). */
 void cf_nm_options_stiffness(cf_nm_options *o, const cf_params *base);
 
 /* ------------------------------------ response-surface polish (polish.c) */
@@ -348,7 +395,7 @@ typedef struct {
   char reason[256];
   cf_fit_point fit;      /* delta, alpha and the stiffnesses (fitted ones; the
                             rest of the model's at base's values) */
-  int nk, kpar[3];       /* the stiffnesses fitted */
+  int nk, kpar[CF_NM_MAXK]; /* the stiffnesses fitted */
   double e_train_cm;     /* the fit's training error */
   double e_test_cm, s_test_cm, d_max_test_cm; /* testing window: mean e, mean s, max d */
   double wall_s;         /* the simulation of the recording (to the testing window's end) */
@@ -475,22 +522,30 @@ typedef struct {
   char why[200];         /* "" when identifiable */
   double kappa_shift[2]; /* how far the fit moves, as fractions of delta and alpha,
                             refitted with the held kappa tripled (NaN: not checked:
-                            kappa 0, not identifiable already, or the refit failed) */
+                            kappa 0 or fitted, not identifiable already, or the refit
+                            failed) */
   double beta_shift[2];  /* the same refitted with the held beta raised to kappa x the
-                            window's length (s) (NaN: not checked, as above, or the
-                            held beta is already that large) */
+                            window's length (s) (NaN: not checked, as above, or beta
+                            fitted, or the held beta is already that large) */
   double beta_checked;   /* the held beta of that refit (NaN: not checked) */
-  double rest_shift[2];  /* the same refitted with the other rest metric (tg.rest_flat
+  double rest_shift[2];  /* the same refitted with the other rest metric (tg.rest
                             toggled: the nominal flat lattice for a fit on the first
                             frame's, and back) (NaN: not checked, as for kappa) */
+  int kappa_fitted, beta_fitted; /* 1: fitted with delta and alpha (fitted[j]): the
+                            check of its held value is not made (kappa_shift,
+                            beta_shift NaN); the other checks hold it at the fit */
 } cf_confidence;
 /* For n recordings at once (9 simulations each on the worker processes,
- * then Nelder-Mead refits of at most 40 with 3 kappa, with a large beta
- * and with the other rest metric, confidence.c):
- * tg[n], at[n] the fitted points (beta and kappa from fixed), windows
- * [t0[j], t1[j]) (NULL: whole recordings; t1 <= 0: to the end). */
-int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *fixed,
-                            const cf_fit_point *at, const int *t0, const int *t1, int workers,
+ * then Nelder-Mead refits of (delta, alpha), at most 40 simulations each,
+ * with 3 kappa, with a large beta and with the other rest metric,
+ * confidence.c): tg[n]; at[n] the fitted points with everything the fit
+ * held or fitted besides delta and alpha (kappa, beta, mu, stiffnesses:
+ * the stencil and the refits hold them); fitted[n] (NULL: none) the
+ * log-scale parameters each fit fitted (CF_STIFF_BIT mask: kappa's and
+ * beta's checks skip those); windows [t0[j], t1[j]) (NULL: whole
+ * recordings; t1 <= 0: to the end). */
+int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *at,
+                            const unsigned *fitted, const int *t0, const int *t1, int workers,
                             const struct cf_fit_journal *kept, cf_confidence *out, cf_error *err);
 
 /* ------------------------------------------------ Open MPI (distributed.c) */

@@ -73,7 +73,7 @@ enum { HELD_EVALS = 40 };
  * (at most 13 %; -49 %, +67 %).  No scale of beta that the recording
  * gives: the window's length is the longest relaxation it can show. */
 static const double BETA_TIME = 1;
-/* The held rest metric (cf_fit_target.rest_flat): the lengths the cloth
+/* The held rest metric (cf_fit_target.rest): the lengths the cloth
  * keeps, those of the recording's first frame (the default, docs/design.md
  * §4) or of a flat lattice of the recorded marker spacings.  A sheet that
  * starts bent (the top corners held closer than the cloth is wide) has
@@ -96,7 +96,7 @@ typedef struct {
 typedef struct {
   const cf_fit_target *const *tg;
   const cf_params *base;
-  const cf_fit_point *fixed, *at;
+  const cf_fit_point *at;
   const int *t0, *t1;
 } conf_ctx;
 
@@ -127,8 +127,7 @@ static int conf_item(int i, void *arg, void *out, cf_error *err) {
     free(fe);
     return err && err->code ? err->code : CF_ENOMEM;
   }
-  cf_fit_point p = stencil_point(&c->at[j], k);
-  p.beta = c->fixed->beta, p.kappa = c->fixed->kappa;
+  cf_fit_point p = stencil_point(&c->at[j], k); /* with the fit's held (or fitted) kappa, beta ... */
   cf_fit_result res;
   int t0 = c->t0 ? c->t0[j] : 0, t1 = c->t1 && c->t1[j] > 0 ? c->t1[j] : tg->T;
   int rc = cf_fit_run_eval(run, &p, t0, t1, 0, fe, &res);
@@ -252,6 +251,7 @@ typedef struct {
   const cf_fit_target *const *tg;
   const cf_params *base;
   const cf_fit_point *at;
+  const unsigned *fitted;
   const int *t0, *t1;
   int workers;
   const cf_fit_journal *kept;
@@ -259,8 +259,7 @@ typedef struct {
 } held_ctx;
 
 /* One held assumption's check: Nelder-Mead refits (at most HELD_EVALS
- * evaluations, no restarts) of the fits still identifiable among idx[m]
- * (NULL: the first m),
+ * evaluations, no restarts) of the fits still identifiable among idx[m],
  * from each fit with the held point fk, on the targets alt (NULL: the
  * fits' own), one recording per worker process (their journal task ids
  * differ from the fits' by the held point or target, start, budget and
@@ -274,7 +273,7 @@ static int held_refits(const held_ctx *h, const int *idx, int m, const cf_fit_po
   int n = 0, *at_idx = malloc(sizeof(int) * ((size_t)m + 1));
   int rc = tgs && o && nr && at_idx ? CF_OK : cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
   for (int q = 0; !rc && q < m; q++) {
-    int j = idx ? idx[q] : q;
+    int j = idx[q];
     if (h->out[j].identifiable != 1) continue;
     cf_nm_options_default(&o[n], h->tg[j]->rho, h->at[j].delta, h->at[j].alpha);
     o[n].t0 = h->t0 ? h->t0[j] : 0, o[n].t1 = h->t1 ? h->t1[j] : 0;
@@ -308,36 +307,55 @@ static double window_length(const held_ctx *h, int j) {
   return fmax(1, round(10 * (t1 - t0) * h->tg[j]->dt)) / 10;
 }
 
-/* The held kappa and beta (see KAPPA_FACTOR, BETA_TIME): first every
- * identifiable fit with kappa x KAPPA_FACTOR, then those still identifiable
- * with beta = kappa x BETA_TIME x the window's length, one batch per
- * window length (the refits of a batch share their held point; lengths to
- * 0.1 s).  Nothing with kappa = 0. */
-static int held_checks(const held_ctx *h, int n, const cf_fit_point *fixed, cf_error *err) {
-  if (!(fixed->kappa > 0)) return CF_OK;
+/* The held point of fit j's check `which` into *fk: the fit's point (its
+ * held or fitted kappa, beta, mu and stiffnesses) with kappa x KAPPA_FACTOR
+ * or beta = kappa x BETA_TIME x the window's length, or as it is (the rest
+ * metric's check changes the target).  0: not checked: kappa 0 (no scale
+ * for either), or the parameter fitted with delta and alpha (its value is
+ * the data's, not an assumption the data may contradict), or the held
+ * beta already that large. */
+static int held_point(const held_ctx *h, int j, enum held_kind which, cf_fit_point *fk) {
+  unsigned fitted = h->fitted ? h->fitted[j] : 0;
+  *fk = h->at[j];
+  if (which == HELD_REST) return 1;
+  if (!(fk->kappa > 0)) return 0;
+  if (which == HELD_KAPPA) return fk->kappa *= KAPPA_FACTOR, !(fitted & CF_STIFF_BIT(CF_STIFF_KAPPA));
+  fk->beta = fk->kappa * BETA_TIME * window_length(h, j);
+  return fk->beta > h->at[j].beta && !(fitted & CF_STIFF_BIT(CF_STIFF_BETA));
+}
+
+/* The parameters a refit holds are the same (delta and alpha are refitted). */
+static int same_held(const cf_fit_point *a, const cf_fit_point *b) {
+  return a->kappa == b->kappa && a->beta == b->beta && a->mu == b->mu && a->k_stretch == b->k_stretch &&
+         a->k_shear == b->k_shear && a->k_bend == b->k_bend;
+}
+
+/* One held assumption checked (see KAPPA_FACTOR, BETA_TIME and the rest
+ * metric above) for every fit still identifiable, by held_refits on the
+ * targets alt (NULL: the fits' own), one batch per held point: the fits of
+ * a batch share it (the commands give a study one kappa and beta, so one
+ * batch, or one per window length for beta). */
+static int held_check(const held_ctx *h, int n, enum held_kind which, const cf_fit_target *const *alt,
+                      cf_error *err) {
   int *idx = calloc((size_t)n + 1, sizeof(int)), *done = calloc((size_t)n + 1, sizeof(int));
-  if (!idx || !done) {
-    free(idx), free(done);
-    return cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
-  }
-  for (int j = 0; j < n; j++) idx[j] = j;
-  cf_fit_point fk = *fixed;
-  fk.kappa *= KAPPA_FACTOR;
-  char what[96];
-  snprintf(what, sizeof what, "bending stiffness held fixed: with kappa x%g", KAPPA_FACTOR);
-  int rc = held_refits(h, idx, n, &fk, NULL, HELD_KAPPA, what, err);
+  int rc = idx && done ? CF_OK : cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
+  cf_fit_point fj, fk;
   for (int j = 0; !rc && j < n; j++) {
-    if (done[j]) continue;
-    double T = window_length(h, j);
+    if (done[j] || h->out[j].identifiable != 1 || !held_point(h, j, which, &fj)) continue;
     int m = 0;
     for (int k = j; k < n; k++)
-      if (!done[k] && window_length(h, k) == T) idx[m++] = k, done[k] = 1;
-    fk = *fixed;
-    fk.beta = fixed->kappa * BETA_TIME * T;
-    if (!(fk.beta > fixed->beta)) continue;
-    snprintf(what, sizeof what, "damping held fixed: with beta %.3g (kappa x %.3g s, the window)", fk.beta,
-             BETA_TIME * T);
-    rc = held_refits(h, idx, m, &fk, NULL, HELD_BETA, what, err);
+      if (!done[k] && h->out[k].identifiable == 1 && held_point(h, k, which, &fk) && same_held(&fj, &fk))
+        idx[m++] = k, done[k] = 1;
+    char what[96];
+    if (which == HELD_KAPPA)
+      snprintf(what, sizeof what, "bending stiffness held fixed: with kappa x%g", KAPPA_FACTOR);
+    else if (which == HELD_BETA)
+      snprintf(what, sizeof what, "damping held fixed: with beta %.3g (kappa x %.3g s, the window)", fj.beta,
+               fj.beta / (fj.kappa > 0 ? fj.kappa : 1));
+    else /* the commands give a batch one rest metric; named by the first's */
+      snprintf(what, sizeof what, "rest metric held fixed: with the %s lengths",
+               h->tg[j]->rest != CF_REST_FIRST_FRAME ? "first frame's" : "flat lattice's");
+    rc = held_refits(h, idx, m, &fj, alt, which, what, err);
   }
   free(idx), free(done);
   return rc;
@@ -347,7 +365,7 @@ static int held_checks(const held_ctx *h, int n, const cf_fit_point *fixed, cf_e
  * identifiable refitted on its target with the other rest metric (flat for
  * first-frame, first-frame for flat).  Not for a rest of the cloth's
  * measured size: that is no assumption but the cloth the researcher cut. */
-static int held_rest(const held_ctx *h, int n, const cf_fit_point *fixed, cf_error *err) {
+static int held_rest(const held_ctx *h, int n, cf_error *err) {
   cf_fit_target *alt = malloc(sizeof *alt * ((size_t)n + 1));
   const cf_fit_target **ap = malloc(sizeof *ap * ((size_t)n + 1));
   int rc = alt && ap ? CF_OK : cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
@@ -356,36 +374,41 @@ static int held_rest(const held_ctx *h, int n, const cf_fit_point *fixed, cf_err
     alt[j].rest = alt[j].rest == CF_REST_FIRST_FRAME ? CF_REST_FLAT : CF_REST_FIRST_FRAME;
     ap[j] = &alt[j];
   }
-  /* the commands give a batch one rest metric; named by the first's */
-  char what[96];
-  snprintf(what, sizeof what, "rest metric held fixed: with the %s lengths",
-           n > 0 && h->tg[0]->rest != CF_REST_FIRST_FRAME ? "first frame's" : "flat lattice's");
-  if (!rc && n > 0 && h->tg[0]->rest != CF_REST_SIZE) rc = held_refits(h, NULL, n, fixed, ap, HELD_REST, what, err);
+  if (!rc && n > 0 && h->tg[0]->rest != CF_REST_SIZE) rc = held_check(h, n, HELD_REST, ap, err);
   free(alt), free(ap);
   return rc;
 }
 
-/* A stencil simulation's task id: its point, window and recording. */
+/* A stencil simulation's task id: its point (with what it holds: a
+ * fitted kappa or beta is no setting of the command), window and
+ * recording. */
 static unsigned long long conf_id(int i, const void *arg) {
   const conf_ctx *c = arg;
   int j = i / NS;
-  double x[6 + CF_FIT_TARGET_KEY] = {c->at[j].delta, c->at[j].alpha, c->t0 ? c->t0[j] : 0, c->t1 ? c->t1[j] : 0,
-                                     c->tg[j]->T, c->tg[j]->rho};
-  cf_fit_target_key(c->tg[j], x + 6);
-  return cf_task_id("conf", i, x, 6 + CF_FIT_TARGET_KEY);
+  const cf_fit_point *p = &c->at[j];
+  double x[12 + CF_FIT_TARGET_KEY] = {p->delta, p->alpha, c->t0 ? c->t0[j] : 0, c->t1 ? c->t1[j] : 0, c->tg[j]->T,
+                                      c->tg[j]->rho, p->kappa, p->beta, p->mu, p->k_stretch, p->k_shear, p->k_bend};
+  cf_fit_target_key(c->tg[j], x + 12);
+  return cf_task_id("conf", i, x, 12 + CF_FIT_TARGET_KEY);
 }
 
-int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *fixed,
-                            const cf_fit_point *at, const int *t0, const int *t1, int workers,
+int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *at,
+                            const unsigned *fitted, const int *t0, const int *t1, int workers,
                             const cf_fit_journal *kept, cf_confidence *out, cf_error *err) {
   stencil_rec *r = calloc((size_t)n * NS + 1, sizeof *r);
   if (!r) return cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
-  conf_ctx c = {tg, base, fixed, at, t0, t1};
+  conf_ctx c = {tg, base, at, t0, t1};
   int rc = cf_parallel_run_kept(n * NS, workers, sizeof *r, NULL, conf_item, &c, r, NULL, kept, "conf", conf_id, err);
-  for (int j = 0; !rc && j < n; j++) judge(&at[j], r + (size_t)j * NS, &out[j]);
-  held_ctx h = {tg, base, at, t0, t1, workers, kept, out};
-  if (!rc) rc = held_checks(&h, n, fixed, err);
-  if (!rc) rc = held_rest(&h, n, fixed, err);
+  for (int j = 0; !rc && j < n; j++) {
+    judge(&at[j], r + (size_t)j * NS, &out[j]);
+    unsigned f = fitted ? fitted[j] : 0;
+    out[j].kappa_fitted = (f & CF_STIFF_BIT(CF_STIFF_KAPPA)) != 0;
+    out[j].beta_fitted = (f & CF_STIFF_BIT(CF_STIFF_BETA)) != 0;
+  }
+  held_ctx h = {tg, base, at, fitted, t0, t1, workers, kept, out};
+  if (!rc) rc = held_check(&h, n, HELD_KAPPA, NULL, err); /* first kappa, then beta for those still identifiable */
+  if (!rc) rc = held_check(&h, n, HELD_BETA, NULL, err);
+  if (!rc) rc = held_rest(&h, n, err);
   free(r);
   return rc;
 }

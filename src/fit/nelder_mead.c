@@ -30,29 +30,93 @@ int cf_fit_model_stiffness(int model, int *which) {
   return 0;
 }
 
-const char *cf_fit_stiffness_name(int k) {
-  static const char *const name[3] = {"k_stretch", "k_shear", "k_bend"};
-  return k >= 0 && k < 3 ? name[k] : "?";
+static const char *const log_name[CF_STIFF_COUNT] = {"k_stretch", "k_shear", "k_bend", "kappa", "beta"};
+
+const char *cf_fit_stiffness_name(int k) { return k >= 0 && k < CF_STIFF_COUNT ? log_name[k] : "?"; }
+
+int cf_fit_log_param_find(const char *name) {
+  for (int k = 0; k < CF_STIFF_COUNT; k++)
+    if (!strcmp(name, log_name[k])) return k;
+  return -1;
 }
 
-static double *stiffness_of(cf_fit_point *pt, int k) {
-  return k == CF_STIFF_STRETCH ? &pt->k_stretch : k == CF_STIFF_SHEAR ? &pt->k_shear : &pt->k_bend;
+unsigned cf_fit_model_stiffness_mask(int model) {
+  int which[CF_NM_MAXK];
+  unsigned mask = 0;
+  for (int j = cf_fit_model_stiffness(model, which) - 1; j >= 0; j--) mask |= CF_STIFF_BIT(which[j]);
+  return mask;
+}
+
+static double *log_param_of(cf_fit_point *pt, int k) {
+  double *p[CF_STIFF_COUNT] = {&pt->k_stretch, &pt->k_shear, &pt->k_bend, &pt->kappa, &pt->beta};
+  return p[k];
 }
 
 void cf_fit_point_set_all(cf_fit_point *pt, const cf_nm_options *o, const double *x) {
   cf_fit_point_set(pt, o->n, x);
-  for (int j = 0; j < o->nk; j++) *stiffness_of(pt, o->kpar[j]) = pow(10, x[o->n + j]);
+  for (int j = 0; j < o->nk; j++) *log_param_of(pt, o->kpar[j]) = pow(10, x[o->n + j]);
+}
+
+/* Bounds (log10) and simplex step of log-scale parameter k. */
+static void log_bounds(int k, double *lo, double *hi, double *step) {
+  if (k == CF_STIFF_KAPPA) *lo = log10(CF_FIT_KAPPA_MIN), *hi = log10(CF_FIT_KAPPA_MAX), *step = log10(3.0);
+  else if (k == CF_STIFF_BETA) *lo = log10(CF_FIT_BETA_MIN), *hi = log10(CF_FIT_BETA_MAX), *step = log10(3.0);
+  else *lo = -3, *hi = 6, *step = log10(2.0);
+}
+
+/* The start of log-scale parameter k (its value, not the log10): held's
+ * (NULL: base's); a stiffness 0: base's; beta 0: kappa x 0.01 s, within
+ * its bounds (cf_nm_options_log_params says why). */
+static double log_start(int k, const cf_params *base, const cf_fit_point *held) {
+  double kappa = held ? held->kappa : base->kappa, beta = held ? held->beta : base->beta;
+  if (k == CF_STIFF_KAPPA) return kappa;
+  if (k == CF_STIFF_BETA) return beta > 0 ? beta : fmin(fmax(0.01 * kappa, CF_FIT_BETA_MIN), CF_FIT_BETA_MAX);
+  const double from_base[3] = {base->k_stretch, base->k_shear, base->k_bend};
+  const double from_held[3] = {held ? held->k_stretch : 0, held ? held->k_shear : 0, held ? held->k_bend : 0};
+  double v = from_held[k] > 0 ? from_held[k] : from_base[k];
+  return v > 0 ? v : 1;
+}
+
+int cf_fit_log_params_check(int n, const cf_params *base, const cf_fit_point *held, unsigned mask, cf_error *err) {
+  int nk = 0;
+  for (int k = 0; k < CF_STIFF_COUNT; k++) {
+    if (!(mask & CF_STIFF_BIT(k))) continue;
+    nk++;
+    if ((k == CF_STIFF_KAPPA || k == CF_STIFF_BETA) && base->model == CF_CLOTH_MASS_SPRING)
+      return cf_error_set(err, CF_EINVAL, "the mass-spring model has no %s to fit: its bending is springs (k_bend, "
+                          "held), it has no bending matrix K; fit %s with another model", log_name[k], log_name[k]);
+    double v = log_start(k, base, held), lo, hi, step;
+    log_bounds(k, &lo, &hi, &step);
+    if (k >= CF_STIFF_KAPPA && !(log10(v) >= lo - 1e-12 && log10(v) <= hi + 1e-12))
+      return cf_error_set(err, CF_EINVAL, "%s starts from its held value %g, outside its fitted range [%g, %g]",
+                          log_name[k], v, pow(10, lo), pow(10, hi));
+  }
+  if (nk > CF_NM_MAXK || n + nk > CF_NM_MAXP)
+    return cf_error_set(err, CF_EINVAL, "%d + %d parameters to fit, at most %d log-scale ones and %d in all", n, nk,
+                        CF_NM_MAXK, CF_NM_MAXP);
+  return CF_OK;
+}
+
+int cf_nm_options_log_params(cf_nm_options *o, const cf_params *base, const cf_fit_point *held, unsigned mask,
+                             cf_error *err) {
+  unsigned have = 0; /* already there */
+  for (int j = 0; j < o->nk; j++) have |= CF_STIFF_BIT(o->kpar[j]);
+  int rc = cf_fit_log_params_check(o->n, base, held, mask | have, err);
+  if (rc) return rc;
+  mask &= ~have;
+  for (int k = 0; k < CF_STIFF_COUNT; k++) {
+    if (!(mask & CF_STIFF_BIT(k))) continue;
+    int q = o->n + o->nk;
+    o->kpar[o->nk++] = k;
+    o->start[q] = log10(log_start(k, base, held));
+    log_bounds(k, &o->lo[q], &o->hi[q], &o->step[q]);
+  }
+  return CF_OK;
 }
 
 void cf_nm_options_stiffness(cf_nm_options *o, const cf_params *base) {
-  const double k[3] = {base->k_stretch, base->k_shear, base->k_bend};
-  o->nk = cf_fit_model_stiffness(base->model, o->kpar);
-  for (int j = 0; j < o->nk; j++) {
-    int q = o->n + j;
-    o->start[q] = log10(k[o->kpar[j]] > 0 ? k[o->kpar[j]] : 1);
-    o->step[q] = log10(2.0);
-    o->lo[q] = -3, o->hi[q] = 6;
-  }
+  /* the model's own: always within the limits, never an error */
+  cf_nm_options_log_params(o, base, NULL, cf_fit_model_stiffness_mask(base->model), NULL);
 }
 
 static double objective(const gsl_vector *v, void *params) {
@@ -105,8 +169,9 @@ static int push_path(cf_nm_result *res, const double *x, double f, int n) {
 int cf_fit_nelder_mead(cf_fit_run *run, const cf_fit_point *base, const cf_nm_options *o,
                        cf_nm_result *res, cf_error *err) {
   memset(res, 0, sizeof *res);
-  if (o->n < 1 || o->n > 3 || o->nk < 0 || o->nk > 2)
-    return cf_error_set(err, CF_EINVAL, "Nelder-Mead: %d + %d parameters, expected 1 to 3 and 0 to 2", o->n, o->nk);
+  if (o->n < 1 || o->n > 3 || o->nk < 0 || o->nk > CF_NM_MAXK || o->n + o->nk > CF_NM_MAXP)
+    return cf_error_set(err, CF_EINVAL, "Nelder-Mead: %d + %d parameters, expected 1 to 3 and 0 to %d, at most %d",
+                        o->n, o->nk, CF_NM_MAXK, CF_NM_MAXP);
   int dim = o->n + o->nk;
   nm_ctx c = {run, base, o, 0, 0, ""};
   gsl_multimin_function fn = {objective, (size_t)dim, &c};

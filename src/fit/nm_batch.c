@@ -69,18 +69,19 @@ static int unpack(const nm_rec *r, cf_nm_result *res) {
 
 /* A fit's task id: its place in the batch, start, steps, bounds, budget,
  * restarts, window, recording length, the cloth model and what it holds,
- * the rest metric and the mesh. */
+ * the log-scale parameters it fits, the rest metric and the mesh. */
 static unsigned long long fit_id(int i, const cf_fit_target *tg, const cf_nm_options *o, const cf_params *base,
                                  const cf_fit_point *fixed) {
-  enum { M = CF_NM_MAXP };
+  enum { M = CF_NM_MAXP, K = CF_NM_MAXK };
   enum { H = 20 + CF_FIT_TARGET_KEY };
-  double x[H + 4 * M] = {o->n, o->nk, o->max_evals, o->size_tol, o->t0, o->t1, tg->T, tg->rho, tg->dt,
-                         o->restarts, base->model, base->k_stretch, base->k_shear, base->k_bend,
-                         fixed->beta, fixed->kappa, fixed->mu, fixed->k_stretch, fixed->k_shear, fixed->k_bend};
+  double x[H + 4 * M + K] = {o->n, o->nk, o->max_evals, o->size_tol, o->t0, o->t1, tg->T, tg->rho, tg->dt,
+                             o->restarts, base->model, base->k_stretch, base->k_shear, base->k_bend,
+                             fixed->beta, fixed->kappa, fixed->mu, fixed->k_stretch, fixed->k_shear, fixed->k_bend};
   cf_fit_target_key(tg, x + 20);
   memcpy(x + H, o->start, sizeof o->start), memcpy(x + H + M, o->step, sizeof o->step);
   memcpy(x + H + 2 * M, o->lo, sizeof o->lo), memcpy(x + H + 3 * M, o->hi, sizeof o->hi);
-  return cf_task_id("nm", i, x, H + 4 * M);
+  for (int j = 0; j < o->nk; j++) x[H + 4 * M + j] = o->kpar[j] + 1; /* 0: none */
+  return cf_task_id("nm", i, x, H + 4 * M + K);
 }
 
 static unsigned long long batch_id(int i, const void *arg) {

@@ -116,8 +116,10 @@ static int design_item(int i, void *arg, void *out, cf_error *err) {
 
 static unsigned long long design_id(int i, const void *arg) {
   const design *d = arg;
-  double x[10] = {d->c[0], d->c[1], d->c[2], d->s[0], d->s[1], d->s[2], d->t0, d->t1, d->tg->T, d->tg->rho};
-  return cf_task_id("polish", i, x, 10);
+  const cf_fit_point *f = d->fixed; /* a fitted kappa or beta is held here: no setting of the command */
+  double x[12] = {d->c[0], d->c[1], d->c[2], d->s[0], d->s[1], d->s[2], d->t0, d->t1, d->tg->T, d->tg->rho,
+                  f->kappa, f->beta};
+  return cf_task_id("polish", i, x, 12);
 }
 
 /* The lack-of-fit F test of the quadratic fitted to m finite records with

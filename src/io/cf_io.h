@@ -365,6 +365,9 @@ typedef struct {           /* how sure a fitted (delta, alpha) is (src/fit confi
   double beta_checked;     /* that held beta (NaN: not checked; files written before) */
   double rest_shift[2];    /* the same with the other rest metric (NaN: not checked;
                               files written before) */
+  int kappa_fitted, beta_fitted; /* 1: fitted with delta and alpha, so its check is
+                              skipped (kappa_shift / beta_shift NaN); 0: held (files
+                              written before) */
 } cf_res_conf;
 
 typedef struct {           /* a grid sweep of one recording */
@@ -416,6 +419,12 @@ typedef struct {           /* the refined optimum */
   char stiffness[64];      /* the cloth model's stiffnesses fitted with delta and alpha
                               (blank-separated; "" for the inextensible model); their
                               values: model.k_* */
+  /* fit --params ...,kappa,beta: 1 when the bending stiffness / the damping
+   * on K was fitted (as its log10) with delta and alpha, its value at the
+   * optimum model.kappa / model.beta, its start start_kappa / start_beta;
+   * 0 (start NaN) when held at model's value (files written before) */
+  int kappa_fitted, beta_fitted;
+  double start_kappa, start_beta;
 } cf_res_fit;
 
 typedef struct {           /* per-frame errors at the optimum */

@@ -100,7 +100,8 @@
  * relative tolerance) and max_iter (its iterations per step before a
  * simulation fails), cloth_model and its stiffnesses k_stretch, k_shear,
  * k_bend (N/m, NaN: not the model's; a fit's: at its optimum, the fitted
- * ones named by the fit's attr stiffness_fitted), rest_metric
+ * ones named by the fit's attr stiffness_fitted; a fit's kappa and beta:
+ * at its optimum when its attrs kappa_fitted, beta_fitted are 1), rest_metric
  * ("first-frame", "flat" or "size"), mesh_split (the lattice's cells split
  * N x N), substeps (simulation steps per recorded frame), start_state
  * ("rest" or "moving"); parts of files written before they were recorded
@@ -136,7 +137,8 @@
       FS(st, "identifiable_why", c.why), FD(st, "kappa_shift_delta", c.kappa_shift[0]),                    \
       FD(st, "kappa_shift_alpha", c.kappa_shift[1]), FD(st, "beta_shift_delta", c.beta_shift[0]),          \
       FD(st, "beta_shift_alpha", c.beta_shift[1]), FD(st, "beta_checked", c.beta_checked),            \
-      FD(st, "rest_shift_delta", c.rest_shift[0]), FD(st, "rest_shift_alpha", c.rest_shift[1])
+      FD(st, "rest_shift_delta", c.rest_shift[0]), FD(st, "rest_shift_alpha", c.rest_shift[1]),            \
+      FI(st, "kappa_check_skipped", c.kappa_fitted), FI(st, "beta_check_skipped", c.beta_fitted)
 
 const cf_res_field cf_res_rec_fields[] = {
     FS(cf_res_rec, "recording", recording),     FS(cf_res_rec, "material", meta.material),
@@ -176,7 +178,9 @@ const cf_res_field cf_res_fit_fields[] = {
     FD(cf_res_fit, "nm_delta", nm_x[0]),         FD(cf_res_fit, "nm_alpha", nm_x[1]),
     FD(cf_res_fit, "nm_mu", nm_x[2]),            FD(cf_res_fit, "f_nm", f_nm),
     FD(cf_res_fit, "polish_rms", polish_rms),    FS(cf_res_fit, "polish_why", polish_why),
-    FS(cf_res_fit, "stiffness_fitted", stiffness), {NULL, 0, 0, 0}};
+    FS(cf_res_fit, "stiffness_fitted", stiffness), FI(cf_res_fit, "kappa_fitted", kappa_fitted),
+    FI(cf_res_fit, "beta_fitted", beta_fitted),  FD(cf_res_fit, "start_kappa", start_kappa),
+    FD(cf_res_fit, "start_beta", start_beta),    {NULL, 0, 0, 0}};
 
 const cf_res_field cf_res_series_fields[] = {
     FD(cf_res_series, "dt", dt), FD(cf_res_series, "delta", delta), FD(cf_res_series, "alpha", alpha),

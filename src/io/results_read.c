@@ -116,6 +116,7 @@ static int read_sweep(rd *r, void *part) {
 static int read_fit(rd *r, void *part) {
   cf_res_fit *f = part;
   conf_unchecked(&f->conf);
+  f->start_kappa = f->start_beta = NAN; /* held: files written before */
   read_fields(r->g, f, cf_res_fit_fields);
   hsize_t d[2];
   if (!cf_h5_read_dataset(r->g, "path", H5T_NATIVE_DOUBLE, 2, d, (void **)&f->path) || d[1] != 4)

@@ -152,13 +152,17 @@ int cf_pipeline_results_write(const char *out, cf_results *r, cf_error *err);
 int cf_pipeline_sweep(const cf_fit_input *in, const cf_pipeline_grid *gd, const cf_pipeline_grid *ga,
                       const cf_pipeline_grid *gm, int t0, int t1, int workers, double prune,
                       const cf_pipeline_progress *pr, cf_pipeline_tasks *tasks, cf_res_rec *rec, cf_error *err);
-/* Nelder-Mead on (delta, alpha[, mu when in->fit_mu]) from (d0, a0) over
- * the training frames [t0, t1), then the per-frame errors at the optimum:
+/* Nelder-Mead on (delta, alpha[, mu when in->fit_mu], the model's
+ * stiffnesses and in->fit_log's kappa, beta as log10, from in->fixed's)
+ * from (d0, a0) over the training frames [t0, t1), then the per-frame
+ * errors at the optimum:
  * rec->fit (training, testing = the other frames, whole recording; failed
  * evaluations) and rec->series.  If the simulation at the start fails,
  * nothing is stored and start_failure[256] says why ("" otherwise).  kept
  * (may be NULL): a journal.  With in->polish the optimum is then polished
- * (cf_fit_polish).  max_evals 0: 200 (100 per parameter with stiffnesses). */
+ * (cf_fit_polish) at the fitted stiffnesses, kappa and beta.  max_evals 0:
+ * 200 (100 per parameter with log-scale ones).  A log-scale parameter that
+ * cannot be fitted (cf_nm_options_log_params) is CF_EINVAL. */
 int cf_pipeline_refine(const cf_fit_input *in, double d0, double a0, const char *start_kind, int t0, int t1,
                        int max_evals, int workers, const cf_fit_journal *kept, const cf_pipeline_progress *pr,
                        cf_res_rec *rec, char start_failure[256], cf_error *err);
@@ -175,13 +179,16 @@ int cf_pipeline_confidence(const cf_fit_input *const *in, int n, int workers, co
                            cf_res_rec *const *recs, cf_error *err);
 /* The same at given points: each item's (delta, alpha) over frames
  * [t0, t1) (t1 0: to the end) into *out; model (may be NULL: in's) the
- * settings of the point, whose stiffnesses are held (a fit's). */
+ * settings of the point, whose stiffnesses, kappa and beta are held (a
+ * fit's); fitted the log-scale parameters the fit fitted (CF_STIFF_BIT
+ * mask: the checks of a held kappa or beta skip those). */
 typedef struct {
   const cf_fit_input *in;
   double delta, alpha;
   int t0, t1;
   cf_res_conf *out;
   const cf_res_model *model;
+  unsigned fitted;
 } cf_pipeline_conf_item;
 int cf_pipeline_confidence_at(const cf_pipeline_conf_item *it, int n, int workers, const cf_fit_journal *kept,
                               cf_error *err);

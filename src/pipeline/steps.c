@@ -79,8 +79,20 @@ static int store_path(cf_res_fit *f, const cf_nm_result *nr) {
   return CF_OK;
 }
 
-static void store_fit(const cf_fit_input *in, cf_res_fit *f, const cf_nm_result *nr, const char *start_kind,
-                      double d0, double a0) {
+/* The log-scale parameters fitted besides the model's stiffnesses (kappa,
+ * beta): their flags and starts (o's, the values held before the fit). */
+static void store_log_params(cf_res_fit *f, const cf_nm_options *o) {
+  f->kappa_fitted = f->beta_fitted = 0;
+  f->start_kappa = f->start_beta = NAN;
+  for (int j = 0; j < o->nk; j++) {
+    double x0 = pow(10, o->start[o->n + j]);
+    if (o->kpar[j] == CF_STIFF_KAPPA) f->kappa_fitted = 1, f->start_kappa = x0;
+    if (o->kpar[j] == CF_STIFF_BETA) f->beta_fitted = 1, f->start_beta = x0;
+  }
+}
+
+static void store_fit(const cf_fit_input *in, cf_res_fit *f, const cf_nm_options *o, const cf_nm_result *nr,
+                      const char *start_kind, double d0, double a0) {
   snprintf(f->method, sizeof f->method, "nelder-mead");
   snprintf(f->start_kind, sizeof f->start_kind, "%s", start_kind);
   f->n_params = in->fit_mu ? 3 : 2;
@@ -96,6 +108,7 @@ static void store_fit(const cf_fit_input *in, cf_res_fit *f, const cf_nm_result 
   for (int j = 0; j < nk; j++)
     snprintf(f->stiffness + strlen(f->stiffness), sizeof f->stiffness - strlen(f->stiffness), "%s%s", j ? " " : "",
              cf_fit_stiffness_name(which[j]));
+  store_log_params(f, o);
 }
 
 /* Errors of the optimum on the windows from its per-frame errors. */
@@ -118,21 +131,26 @@ static cf_fit_point point_at(const cf_fit_input *in, double delta, double alpha)
   return pt;
 }
 
-/* The stiffnesses of the settings m (a fit's, may be NULL) held at pt. */
-static void held_stiffness(cf_fit_point *pt, const cf_res_model *m) {
+/* The stiffnesses, kappa and beta of the settings m (a fit's, held or
+ * fitted there; may be NULL) held at pt. */
+static void held_model(cf_fit_point *pt, const cf_res_model *m) {
   if (!m) return;
   if (isfinite(m->k_stretch)) pt->k_stretch = m->k_stretch;
   if (isfinite(m->k_shear)) pt->k_shear = m->k_shear;
   if (isfinite(m->k_bend)) pt->k_bend = m->k_bend;
+  if (isfinite(m->kappa)) pt->kappa = m->kappa;
+  if (isfinite(m->beta)) pt->beta = m->beta;
 }
 
-/* in with the stiffnesses of the optimum of nr (fitted with o) held, for the
- * steps after the fit (a shallow copy: it shares in's arrays). */
+/* in with the log-scale parameters of the optimum of nr (fitted with o:
+ * stiffnesses, kappa, beta) held, for the steps after the fit (a shallow
+ * copy: it shares in's arrays). */
 static cf_fit_input fitted_input(const cf_fit_input *in, const cf_nm_options *o, const cf_nm_result *nr) {
   cf_fit_input f = *in;
   cf_fit_point pt = in->fixed;
   cf_fit_point_set_all(&pt, o, nr->best);
   f.fixed.k_stretch = pt.k_stretch, f.fixed.k_shear = pt.k_shear, f.fixed.k_bend = pt.k_bend;
+  f.fixed.kappa = pt.kappa, f.fixed.beta = pt.beta;
   return f;
 }
 
@@ -141,14 +159,22 @@ static cf_fit_input fitted_input(const cf_fit_input *in, const cf_nm_options *o,
 #define CF_PL_MU_STEP 0.2
 #define CF_PL_MU_MAX 3.0
 
-static void nm_options(const cf_fit_input *in, double d0, double a0, int t0, int t1, int max_evals, cf_nm_options *o) {
+/* The options of in's fit: delta, alpha[, mu], then as log10 the model's
+ * stiffnesses and in->fit_log (kappa, beta) from in->fixed's; CF_EINVAL
+ * naming the recording for a log-scale parameter that cannot be fitted. */
+static int nm_options(const cf_fit_input *in, double d0, double a0, int t0, int t1, int max_evals, cf_nm_options *o,
+                      cf_error *err) {
   cf_nm_options_default(o, in->tg.rho, d0, a0);
   if (in->fit_mu) {
     o->n = 3;
     o->start[2] = in->fixed.mu, o->step[2] = CF_PL_MU_STEP, o->lo[2] = 0, o->hi[2] = CF_PL_MU_MAX;
   }
-  cf_nm_options_stiffness(o, &in->base);
+  cf_error e = {0, ""};
+  if (cf_nm_options_log_params(o, &in->base, &in->fixed, cf_fit_model_stiffness_mask(in->base.model) | in->fit_log,
+                               &e))
+    return cf_error_set(err, CF_EINVAL, "%s: %s", in->path, e.msg);
   o->t0 = t0, o->t1 = t1, o->max_evals = max_evals > 0 ? max_evals : o->nk ? 100 * (o->n + o->nk) : 200;
+  return CF_OK;
 }
 
 /* in->polish: the response-surface estimate around nr's optimum into pr
@@ -176,9 +202,9 @@ static void store_polish(const cf_fit_input *in, cf_res_fit *f, const cf_nm_resu
 
 /* The fit nr (polished by pr) into rec, with its errors on the windows,
  * its path and the per-frame errors at the optimum (one more simulation). */
-static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const cf_polish_result *pr,
-                         const char *start_kind, double d0, double a0, int t0, int t1, cf_res_rec *rec,
-                         cf_error *err) {
+static int store_refined(const cf_fit_input *in, const cf_nm_options *o, const cf_nm_result *nr,
+                         const cf_polish_result *pr, const char *start_kind, double d0, double a0, int t0, int t1,
+                         cf_res_rec *rec, cf_error *err) {
   cf_fit_run *run = cf_fit_run_alloc(&in->tg, &in->base, err);
   if (!run) return with_file(in, err, err && err->code ? err->code : CF_EINVAL);
   int T = in->tg.T, rc = CF_OK;
@@ -196,7 +222,7 @@ static int store_refined(const cf_fit_input *in, const cf_nm_result *nr, const c
   if (!rc) {
     cf_res_rec_describe(rec, in);
     rec->has_fit = 1;
-    store_fit(in, &rec->fit, nr, start_kind, d0, a0);
+    store_fit(in, &rec->fit, o, nr, start_kind, d0, a0);
     if (store_path(&rec->fit, nr)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
     rec->fit.model = cf_res_model_of(in);
     if (in->fit_mu) rec->fit.model.mu = NAN; /* fitted, not held: fit x[2] */
@@ -220,17 +246,18 @@ int cf_pipeline_refine(const cf_fit_input *in, double d0, double a0, const char 
   cf_fit_run *run = cf_fit_run_alloc(&in->tg, &in->base, err);
   if (!run) return with_file(in, err, err && err->code ? err->code : CF_EINVAL);
   cf_nm_options o;
-  nm_options(in, d0, a0, t0, t1, max_evals, &o);
+  int rc = nm_options(in, d0, a0, t0, t1, max_evals, &o, err);
+  if (rc) return cf_fit_run_free(run), rc;
   cf_pl_count count;
   o.progress = cf_pl_count_start(&count, pr, 0);
   cf_nm_result nr;
-  int rc = cf_fit_nelder_mead_kept(run, &in->tg, &in->fixed, &o, kept, &nr, err);
+  rc = cf_fit_nelder_mead_kept(run, &in->tg, &in->fixed, &o, kept, &nr, err);
   cf_fit_run_free(run);
   cf_polish_result pol;
   cf_fit_input fin = rc ? *in : fitted_input(in, &o, &nr);
   if (!rc && nr.start_failed) snprintf(start_failure, 256, "%s", nr.failure[0] ? nr.failure : "failed");
   else if (!rc && !(rc = polish(&fin, &nr, t0, t1, workers, kept, &pol, err)))
-    rc = store_refined(&fin, &nr, &pol, start_kind, d0, a0, t0, t1, rec, err);
+    rc = store_refined(&fin, &o, &nr, &pol, start_kind, d0, a0, t0, t1, rec, err);
   cf_nm_result_free(&nr);
   return with_file(in, err, rc);
 }
@@ -242,7 +269,8 @@ int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const double *
   const cf_fit_target **tg = calloc((size_t)n + 1, sizeof *tg);
   cf_nm_result *nr = calloc((size_t)n + 1, sizeof *nr);
   int rc = o && tg && nr ? CF_OK : cf_error_set(err, CF_ENOMEM, "out of memory");
-  for (int i = 0; !rc && i < n; i++) nm_options(in[i], d0[i], a0[i], 0, in[i]->tg.T, max_evals, &o[i]), tg[i] = &in[i]->tg;
+  for (int i = 0; !rc && i < n; i++)
+    rc = nm_options(in[i], d0[i], a0[i], 0, in[i]->tg.T, max_evals, &o[i], err), tg[i] = &in[i]->tg;
   /* one model for the batch: the commands give every recording the same */
   cf_pl_count count;
   if (!rc && n > 0)
@@ -252,7 +280,7 @@ int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const double *
     cf_polish_result pol;
     cf_fit_input fin = fitted_input(in[i], &o[i], &nr[i]);
     if (!nr[i].start_failed && !(rc = polish(&fin, &nr[i], 0, in[i]->tg.T, workers, kept, &pol, err)))
-      rc = store_refined(&fin, &nr[i], &pol, "grid", d0[i], a0[i], 0, in[i]->tg.T, recs[i], err);
+      rc = store_refined(&fin, &o[i], &nr[i], &pol, "grid", d0[i], a0[i], 0, in[i]->tg.T, recs[i], err);
     else if (nr[i].start_failed)
       cf_pl_note(pr, "%s: no Nelder-Mead: the simulation at the grid optimum failed this time (%s); the grid optimum "
                  "is kept", in[i]->name, nr[i].failure);
@@ -266,14 +294,14 @@ int cf_pipeline_confidence_at(const cf_pipeline_conf_item *it, int n, int worker
   const cf_fit_target **tg = calloc((size_t)n + 1, sizeof *tg);
   cf_fit_point *at = calloc((size_t)n + 1, sizeof *at);
   int *t0 = calloc((size_t)n + 1, sizeof *t0), *t1 = calloc((size_t)n + 1, sizeof *t1);
+  unsigned *fitted = calloc((size_t)n + 1, sizeof *fitted);
   cf_confidence *c = calloc((size_t)n + 1, sizeof *c);
-  int rc = tg && at && t0 && t1 && c ? CF_OK : cf_error_set(err, CF_ENOMEM, "out of memory");
+  int rc = tg && at && t0 && t1 && fitted && c ? CF_OK : cf_error_set(err, CF_ENOMEM, "out of memory");
   for (int i = 0; !rc && i < n; i++)
     tg[i] = &it[i].in->tg, at[i] = point_at(it[i].in, it[i].delta, it[i].alpha), t0[i] = it[i].t0, t1[i] = it[i].t1,
-    held_stiffness(&at[i], it[i].model);
+    held_model(&at[i], it[i].model), fitted[i] = it[i].fitted;
   /* one model for the batch: the commands give every recording the same */
-  if (!rc && n > 0)
-    rc = cf_fit_confidence_batch(n, tg, &it[0].in->base, &it[0].in->fixed, at, t0, t1, workers, kept, c, err);
+  if (!rc && n > 0) rc = cf_fit_confidence_batch(n, tg, &it[0].in->base, at, fitted, t0, t1, workers, kept, c, err);
   for (int k = 0; !rc && k < n; k++) {
     cf_res_conf *o = it[k].out;
     o->done = 1;
@@ -284,9 +312,10 @@ int cf_pipeline_confidence_at(const cf_pipeline_conf_item *it, int n, int worker
     o->beta_shift[0] = c[k].beta_shift[0], o->beta_shift[1] = c[k].beta_shift[1];
     o->beta_checked = c[k].beta_checked;
     o->rest_shift[0] = c[k].rest_shift[0], o->rest_shift[1] = c[k].rest_shift[1];
+    o->kappa_fitted = c[k].kappa_fitted, o->beta_fitted = c[k].beta_fitted;
     snprintf(o->why, sizeof o->why, "%s", c[k].why);
   }
-  free(tg), free(at), free(t0), free(t1), free(c);
+  free(tg), free(at), free(t0), free(t1), free(fitted), free(c);
   return rc;
 }
 
@@ -298,9 +327,11 @@ int cf_pipeline_confidence(const cf_fit_input *const *in, int n, int workers, co
   for (int i = 0; i < n; i++) {
     cf_res_fit *f = &recs[i]->fit;
     if (!recs[i]->has_fit || !isfinite(f->x[0]) || !isfinite(f->x[1])) continue;
+    unsigned fitted = (f->kappa_fitted ? CF_STIFF_BIT(CF_STIFF_KAPPA) : 0) |
+                      (f->beta_fitted ? CF_STIFF_BIT(CF_STIFF_BETA) : 0);
     it[m++] = (cf_pipeline_conf_item){in[i], f->x[0], f->x[1], (int)lround(f->train_t0_s / in[i]->tg.dt),
                                  f->train_t1_s > 0 ? (int)lround(f->train_t1_s / in[i]->tg.dt) : 0, &f->conf,
-                                 &f->model};
+                                 &f->model, fitted};
   }
   int rc = cf_pipeline_confidence_at(it, m, workers, kept, err);
   free(it);

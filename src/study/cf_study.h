@@ -90,6 +90,14 @@ typedef struct {
    * The loader sets 0 and fixed.mu = 0; `fit --params delta,alpha,mu` and
    * `--mu` change them. */
   int fit_mu;
+  /* The log-scale parameters the refinements fit besides delta, alpha (and
+   * mu) and the model's stiffnesses: CF_STIFF_BIT(CF_STIFF_KAPPA) and/or
+   * CF_STIFF_BIT(CF_STIFF_BETA) (cf_nm_options_log_params: from fixed.kappa
+   * and fixed.beta, log10, bounded); the grid start holds them at fixed's.
+   * The loader sets 0; `fit --params delta,alpha,kappa[,beta]` changes it,
+   * and a caller that refits with kappa free sets it on a copy of the
+   * input (cf_pipeline_refine). */
+  unsigned fit_log;
   /* 1: each refinement's optimum is polished (cf_fit_polish: the minimum
    * of a quadratic fitted to the error around it); 0: Nelder-Mead's as it
    * is.  The loader sets 1 for a recording with a table (its error is rough:

@@ -480,9 +480,10 @@ typedef struct {
                             window's length (s) (NaN: not checked, as above, or the
                             held beta is already that large) */
   double beta_checked;   /* the held beta of that refit (NaN: not checked) */
-  double rest_shift[2];  /* the same refitted with the other rest metric (tg.rest_flat
-                            toggled: the nominal flat lattice for a fit on the first
-                            frame's, and back) (NaN: not checked, as for kappa) */
+  double rest_shift[2];  /* the same refitted with the other rest metric (tg.rest:
+                            the nominal flat lattice for a fit on the first frame's,
+                            and back) (NaN: not checked, as for kappa, and for a rest
+                            of the cloth's measured size) */
 } cf_confidence;
 /* For n recordings at once (9 simulations each on the worker processes,
  * then Nelder-Mead refits of at most 40 with 3 kappa, with a large beta

@@ -291,7 +291,7 @@ void cf_sim_set_state(cf_sim *s, const double *x, const double *v);
  * kinematic nodes held, at most CF_PROJECT_STATE_ITERS iterations) and set
  * the velocities to 0: a start that is not on the rest metric's
  * constraints (a recording's first frame with a flat rest metric,
- * cf_fit_target.rest_flat).  Nothing for the models without constraints.
+ * cf_fit_target.rest).  Nothing for the models without constraints.
  * On failure the state is unchanged and err says why. */
 #define CF_PROJECT_STATE_ITERS 500
 int cf_sim_project_state(cf_sim *s, cf_error *err);

@@ -8,7 +8,8 @@
  * experiment aero` ingests it, sweeps the default grid and refines the
  * optimum by Nelder-Mead on the whole recording, with the fitting model of
  * the README (kappa = 1e-3 held fixed, tol 1e-4: the smooth error surface;
- * the fitter is not told the truth's kappa and beta).  Asserted: the fitted
+ * the fitter is not told the truth's kappa and beta) and the rest metric
+ * of the first frame (--rest first-frame, see check_recording).  Asserted: the fitted
  * (delta, alpha) lie within 20 % of the truth (NAME.truth.ini), and the
  * mean error at the fit is no larger than at the truth (`clothfit sweep` on
  * the one-point grid at the truth, same model settings), and the fit is
@@ -76,8 +77,18 @@ static void check_recording(const char *exe, const char *root, const char *name)
   free(truth_text);
   CHECK(isfinite(d_true) && isfinite(a_true), "%s: no [truth] delta, alpha", truth_path);
 
+  /* --rest first-frame: the rest metric this test was written for (the
+   * recordings give their size, so the default is now the cloth's size).
+   * With the size (this test's commands without --rest, 2026-11-28) the
+   * fits are off the truth by delta -3.5, +0.9, -7.1 %, alpha -11.0, -0.3,
+   * -14.8 % (first frame: -0.5, +4.6, +1.2 %; -6.4, +3.8, -1.8 %), their
+   * errors 1.026, 1.273, 0.738 cm (first frame: 0.722, 0.569, 0.558), and
+   * polyester-A2-shake-fast-I's is flagged: refitted with kappa x3 it moves
+   * delta +16 %, alpha +41 %.  The sheet of the true size is 1 % wider than
+   * the chord of its held corners; why the 7 x 9 fitting mesh then follows
+   * it less well is a question about the default, not checked here. */
   char *fit[] = {(char *)exe, "experiment", "aero", "--dataset", data, "-o", out, "--kappa", "1e-3", "--tol", "1e-4",
-                 "--json", NULL};
+                 "--rest", "first-frame", "--json", NULL};
   int st = cf_test_run(fit, dir, &o, &e);
   const char *j = cf_test_last_line(o);
   double d = cf_test_json_num(j, "recordings.0.delta"), a = cf_test_json_num(j, "recordings.0.alpha");
@@ -91,7 +102,7 @@ static void check_recording(const char *exe, const char *root, const char *name)
   char dg[64], ag[64];
   snprintf(dg, sizeof dg, "%.17g:%.17g:1", d_true, d_true), snprintf(ag, sizeof ag, "%.17g:%.17g:1", a_true, a_true);
   char *at_truth[] = {(char *)exe, "sweep", rec, "--delta-grid", dg, "--alpha-grid", ag, "--kappa", "1e-3",
-                      "--tol", "1e-4", "--json", NULL};
+                      "--tol", "1e-4", "--rest", "first-frame", "--json", NULL};
   st = cf_test_run(at_truth, dir, &o, &e);
   double e_true = cf_test_json_num(cf_test_last_line(o), "recordings.0.error_cm");
   CHECK(st == 0 && isfinite(e_true), "%s: sweep at the truth, status %d: %s", name, st, e ? e : "");

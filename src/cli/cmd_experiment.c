@@ -44,7 +44,8 @@ static const char *help =
     "Each refined fit gets 95 % intervals for delta and alpha and a flag when it\n"
     "is not identifiable, as clothfit fit computes them (9 more simulations and a\n"
     "refit of at most 40 each with 3 x kappa, with a large beta and with the other\n"
-    "rest metric per recording; --no-confidence skips them); the flagged fits are\n"
+    "rest metric per recording, not for a rest of the cloth's measured size;\n"
+    "--no-confidence skips them); the flagged fits are\n"
     "listed after the tables, and --json has delta_interval, alpha_interval,\n"
     "identifiable, kappa_shift, beta_shift, beta_checked, rest_shift per recording.\n"
     "\n"
@@ -155,12 +156,14 @@ static char *settings(const exp_args *a) {
   const cf_cli_model *m = &a->model; /* checked: short numbers */
   int k = snprintf(t, size, "[experiment]\nname = aero\ndataset = %s\nrecordings = %s\ndelta_grid = %s\nalpha_grid = %s\n"
                    "prune = %g\nrefine = %s\nmax_evals = %d\nregress_evals = %d\nmaps = %d\ndt = 0.01\n"
-                   "kappa = %s\nbeta = %s\ntol = %s\nmax_iter = %s\nmodel = %s\nrest = %s\nsplit = %s\nfiles =",
+                   "kappa = %s\nbeta = %s\ntol = %s\nmax_iter = %s\nmodel = %s\nrest = %s\nsplit = %s\nsubsteps = %s\n"
+                   "initial = %s\nfiles =",
                    a->dataset, a->recdir, a->dgrid ? a->dgrid : "0.05:1:15*rho", a->agrid ? a->agrid : "0.05:4:16*rho",
                    a->pruning, a->no_refine ? "no" : "nelder-mead, whole recording", a->evals,
                    a->revals, !a->no_maps, m->kappa ? m->kappa : CF_CLI_FIT_KAPPA, m->beta ? m->beta : "0",
                    m->tol ? m->tol : CF_CLI_FIT_TOL, m->max_iter ? m->max_iter : "50",
-                   m->model ? m->model : "inextensible", m->rest ? m->rest : "first-frame", m->split ? m->split : "2");
+                   m->model ? m->model : "inextensible",
+                   m->rest ? m->rest : "size (first-frame where a recording gives no size)", m->split ? m->split : "2", m->substeps ? m->substeps : "1", m->initial ? m->initial : "rest");
   for (int i = 0; i < a->n && k > 0 && (size_t)k < size; i++) k += snprintf(t + k, size - k, "\n  %s", a->csv[i]);
   if (k > 0 && (size_t)k < size) snprintf(t + k, size - k, "\n");
   return t;

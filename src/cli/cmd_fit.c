@@ -58,7 +58,8 @@ static const char *help =
     "surface is flat or a saddle there, its minimum lies far from the fit, or an\n"
     "interval is wider than +-50 %).  Then Nelder-Mead from the fit with 3 x the\n"
     "held kappa, then with the held beta raised to kappa x the training window's\n"
-    "length, then with the other rest metric (--rest; at most 40 simulations each):\n"
+    "length, then with the other rest metric (--rest first-frame or flat; not with\n"
+    "size, the cloth's measured size; at most 40 simulations each):\n"
     "when the fit moves by more than 25 % of delta or alpha, it depends on the\n"
     "bending stiffness, the damping or the lengths assumed and is flagged too.\n"
     "A kappa or beta fitted (--params) is not checked so: the stencil and the\n"
@@ -125,7 +126,9 @@ static const char *help =
     "                        beta_checked (that beta; null: not checked),\n"
     "                        kappa_check_skipped, beta_check_skipped (true:\n"
     "                        fitted, so not checked),\n"
-    "                        rest_shift (the same with the other rest metric),\n"
+    "                        rest_shift (the same with the other rest metric;\n"
+    "                        null: not checked, as with --rest size), rest_metric,\n"
+    "                        mesh_split, substeps, start_state (the settings),\n"
     "                        polish\n"
     "                        (quadratic or none), polished (true: delta, alpha, mu\n"
     "                        are the quadratic's minimum), polish_evaluations,\n"
@@ -319,8 +322,11 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   if (f->n_params < 3 && isfinite(f->model.mu)) snprintf(held_mu, sizeof held_mu, ", mu %g", f->model.mu);
   snprintf(held_kappa, sizeof held_kappa, "kappa %g%s", f->model.kappa, f->kappa_fitted ? " (fitted)" : "");
   snprintf(held_beta, sizeof held_beta, "beta %g%s", f->model.beta, f->beta_fitted ? " (fitted)" : "");
-  printf("model             %s, %s, tol %g, max_iter %d%s (held fixed), rest metric %s, mesh split %d\n", held_kappa,
+  printf("model             %s, %s, tol %g, max_iter %d%s (held fixed), rest metric %s, mesh split %d", held_kappa,
          held_beta, f->model.tol, f->model.max_iter, held_mu, f->model.rest, f->model.split);
+  if (f->model.substeps != 1) printf(", %d substeps", f->model.substeps);
+  if (strcmp(f->model.start, "rest")) printf(", %s start", f->model.start);
+  printf("\n");
   if (strcmp(f->model.cloth, "inextensible")) {
     printf("cloth model       %s:", f->model.cloth);
     const double k[3] = {f->model.k_stretch, f->model.k_shear, f->model.k_bend};
@@ -374,6 +380,8 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_json_str(j, "stiffness_fitted", f->stiffness);
   cf_cli_json_str(j, "rest_metric", f->model.rest);
   cf_cli_json_num(j, "mesh_split", f->model.split);
+  cf_cli_json_num(j, "substeps", f->model.substeps);
+  cf_cli_json_str(j, "start_state", f->model.start);
   cf_cli_json_str(j, "recording", rec->recording);
   cf_cli_json_num(j, "tasks_resumed", a->resumed);
   cf_cli_json_str(j, "output", a->out);

@@ -163,10 +163,12 @@ typedef struct {
 /* Check m's values (finite, kappa >= 0, beta >= 0, 0 < tol < 1, max_iter
  * a count >= 1, mu >= 0 and only for recordings with a table, a known
  * model, stiffnesses > 0, no table or stick with the elastic models, a
- * rest metric first-frame or flat, a split 1..CF_LATTICE_SPLIT_MAX) and
- * set fixed.kappa, fixed.beta, base.tol, base.max_iter, fixed.mu,
- * base.model, base's stiffnesses, tg.rest, tg.size, tg.split, tg.substeps and tg.start of in[0..n)
- * (n = 0: only check).  0,
+ * rest metric size, flat or first-frame, a split 1..CF_LATTICE_SPLIT_MAX,
+ * substeps 1..64, a start rest or moving) and set fixed.kappa, fixed.beta,
+ * base.tol, base.max_iter, fixed.mu, base.model, base's stiffnesses,
+ * tg.rest, tg.size, tg.split, tg.substeps and tg.start of in[0..n) (n = 0:
+ * only check; without --rest, the size where the recording gives it, else
+ * the first frame, with a note on stderr).  0,
  * or 1 after printing the one-line error naming the option and value. */
 int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in, int n);
 /* m's values into v (cf_pipeline_model); 0, or 1 after the error. */

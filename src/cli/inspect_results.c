@@ -57,8 +57,11 @@ static void model_text(const char *indent, const cf_res_model *m) {
   printf("%smodel settings kappa %g, beta %g, tol %g, max_iter %d", indent, m->kappa, m->beta, m->tol, m->max_iter);
   if (isfinite(m->mu)) printf(", mu %g", m->mu);
   if (m->cloth[0] && strcmp(m->cloth, "inextensible")) printf(", %s model", m->cloth);
-  if (!strcmp(m->rest, "flat")) printf(", flat rest metric");
-  if (m->split != cf_res_model_default().split) printf(", mesh split %d", m->split);
+  cf_res_model def = cf_res_model_default();
+  if (strcmp(m->rest, def.rest)) printf(", %s rest metric", m->rest);
+  if (m->split != def.split) printf(", mesh split %d", m->split);
+  if (m->substeps != def.substeps) printf(", %d substeps", m->substeps);
+  if (strcmp(m->start, def.start)) printf(", %s start", m->start);
   const double k[3] = {m->k_stretch, m->k_shear, m->k_bend};
   for (int j = 0; j < 3; j++)
     if (isfinite(k[j])) printf(", %s %g", cf_fit_stiffness_name(j), k[j]);
@@ -162,6 +165,8 @@ static void json_model(json_t *o, const cf_res_model *m) {
   cf_cli_json_num(o, "k_bend", m->k_bend);
   cf_cli_json_str(o, "rest_metric", m->rest); /* "first-frame" for files without it (cf_res_model_default) */
   cf_cli_json_num(o, "mesh_split", m->split); /* 2 for files without it */
+  cf_cli_json_num(o, "substeps", m->substeps); /* 1 for files without it */
+  cf_cli_json_str(o, "start_state", m->start); /* "rest" for files without it */
 }
 
 static void prov_json(json_t *o, const char *path, const cf_results *r) {

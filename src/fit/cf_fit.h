@@ -528,9 +528,10 @@ typedef struct {
                             window's length (s) (NaN: not checked, as above, or beta
                             fitted, or the held beta is already that large) */
   double beta_checked;   /* the held beta of that refit (NaN: not checked) */
-  double rest_shift[2];  /* the same refitted with the other rest metric (tg.rest
-                            toggled: the nominal flat lattice for a fit on the first
-                            frame's, and back) (NaN: not checked, as for kappa) */
+  double rest_shift[2];  /* the same refitted with the other rest metric (tg.rest:
+                            the nominal flat lattice for a fit on the first frame's,
+                            and back) (NaN: not checked, as for kappa, and for a rest
+                            of the cloth's measured size) */
   int kappa_fitted, beta_fitted; /* 1: fitted with delta and alpha (fitted[j]): the
                             check of its held value is not made (kappa_shift,
                             beta_shift NaN); the other checks hold it at the fit */

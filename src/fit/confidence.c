@@ -73,9 +73,10 @@ enum { HELD_EVALS = 40 };
  * (at most 13 %; -49 %, +67 %).  No scale of beta that the recording
  * gives: the window's length is the longest relaxation it can show. */
 static const double BETA_TIME = 1;
-/* The held rest metric (cf_fit_target.rest): the lengths the cloth
- * keeps, those of the recording's first frame (the default, docs/design.md
- * §4) or of a flat lattice of the recorded marker spacings.  A sheet that
+/* The held rest metric (cf_fit_target.rest): the lengths the cloth keeps,
+ * those of the recording's first frame (docs/design.md §4) or of a flat
+ * lattice of the recorded marker spacings (not checked for a rest of the
+ * cloth's measured size, held_rest).  A sheet that
  * starts bent (the top corners held closer than the cloth is wide) has
  * first-frame chords shorter than its material, which the inextensible model
  * then holds; a fit whose delta or alpha moves by more than HELD_MAX_SHIFT

@@ -352,20 +352,26 @@ int cf_pipeline_eval(const cf_fit_input *in, double delta, double alpha, cf_fram
   return with_file(in, err, rc);
 }
 
+/* The settings of m that a simulation depends on, as words. */
+static void model_words(const cf_res_model *m, char *s, size_t n) {
+  snprintf(s, n, "%s model, kappa %g, beta %g, tol %g, max_iter %d, rest metric %s, split %d, substeps %d, start %s",
+           m->cloth, m->kappa, m->beta, m->tol, m->max_iter, m->rest, m->split, m->substeps, m->start);
+}
+
 int cf_pipeline_check_model(const cf_fit_input *in, const cf_res_rec *r, const char *opt_name, cf_error *err) {
   const cf_res_model *o = cf_res_optimum_model(r);
   cf_res_model m = cf_res_model_of(in);
   if (cf_res_model_equal(o, &m)) return CF_OK;
   int stiffness_only = !strcmp(o->cloth, m.cloth) && o->kappa == m.kappa && o->beta == m.beta && o->tol == m.tol &&
                        o->max_iter == m.max_iter && (o->mu == m.mu || (isnan(o->mu) && isnan(m.mu))) &&
-                       !strcmp(o->rest, m.rest) && o->split == m.split;
+                       !strcmp(o->rest, m.rest) && o->split == m.split && o->substeps == m.substeps &&
+                       !strcmp(o->start, m.start);
+  char was[192], now[192];
+  model_words(o, was, sizeof was), model_words(&m, now, sizeof now);
   if (!stiffness_only)
-    return cf_error_set(err, CF_EINVAL, "%s: the optimum of %s was found with the %s model, kappa %g, beta %g, tol %g, "
-                        "max_iter %d, rest metric %s, split %d, this run simulates with the %s model, kappa %g, beta "
-                        "%g, tol %g, max_iter %d, rest metric %s, split %d (give the same --model, --kappa, --beta, "
-                        "--tol, --max-iter, --rest, --split)", opt_name, in->name, o->cloth, o->kappa, o->beta,
-                        o->tol, o->max_iter, o->rest, o->split, m.cloth, m.kappa, m.beta, m.tol, m.max_iter, m.rest,
-                        m.split);
+    return cf_error_set(err, CF_EINVAL, "%s: the optimum of %s was found with the %s, this run simulates with the %s "
+                        "(give the same --model, --kappa, --beta, --tol, --max-iter, --rest, --split, --substeps, "
+                        "--initial)", opt_name, in->name, was, now);
   return cf_error_set(err, CF_EINVAL, "%s: the optimum of %s was found with the stiffnesses k_stretch %g, k_shear %g, "
                       "k_bend %g, this run simulates with k_stretch %g, k_shear %g, k_bend %g (regress holds one set "
                       "for every recording: give them with --k-stretch, --k-shear, --k-bend, and sweep with them)",

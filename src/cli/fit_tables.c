@@ -302,8 +302,8 @@ void cf_cli_compare_text(const cf_res_rec *rec) {
   printf("compare           %s: %d model(s) fitted on [%.2f, %.2f) s from delta %.5f alpha %.5f, tested on [%.2f, "
          "%.2f) s\n", rec->name, c->n, c->train_t0_s, c->train_t1_s, c->start_delta, c->start_alpha, c->test_t0_s,
          c->test_t1_s);
-  printf("%-19s %9s %9s %8s %9s %9s %5s  %s\n", "model", "e_test", "max_d", "time_s", "iter/step", "e_train", "evals",
-         "fitted parameters (cm: errors; N/m: stiffnesses)");
+  printf("%-19s %9s %9s %8s %9s %9s %5s %6s  %s\n", "model", "e_test", "max_d", "time_s", "iter/step", "e_train",
+         "evals", "params", "fitted parameters (cm: errors; N/m: stiffnesses)");
   for (int i = 0; i < c->n; i++) {
     const cf_res_compare_row *r = &c->row[i];
     printf("%-19s ", r->model);
@@ -314,7 +314,7 @@ void cf_cli_compare_text(const cf_res_rec *rec) {
     printf("%9.4f %9.4f %8.3f ", r->e_test, r->d_max_test, r->wall_s);
     if (r->iters_per_step > 0) printf("%9.2f ", r->iters_per_step);
     else printf("%9s ", "-");
-    printf("%9.4f %5d  ", r->e_train, r->evaluations);
+    printf("%9.4f %5d %6d  ", r->e_train, r->evaluations, cf_res_compare_fitted(r));
     print_params(r);
     printf("%s\n", r->converged ? "" : " (not converged)");
   }
@@ -337,6 +337,7 @@ void cf_cli_compare_json(json_t *o, const cf_res_compare *c) {
     cf_cli_json_str(m, "model", r->model);
     cf_cli_json_str(m, "status", cf_status_name(r->status));
     cf_cli_json_str(m, "reason", r->reason);
+    cf_cli_json_num(m, "parameters_fitted", cf_res_compare_fitted(r));
     const char *k[] = {"delta", "alpha", "k_stretch", "k_shear", "k_bend", "train_error_cm", "test_error_cm",
                        "test_std_cm", "test_max_d_cm", "sim_wall_s", "iterations_per_step", "fit_wall_s"};
     const double v[] = {r->delta, r->alpha, r->k_stretch, r->k_shear, r->k_bend, r->e_train, r->e_test,

@@ -475,6 +475,11 @@ typedef struct {
   double fit_wall_s;
 } cf_res_compare_row;
 
+/* How many parameters a model's fit moved (the words of r->fitted): a
+ * model with more of them can follow more, so the comparison's tables show
+ * it beside the errors (thesis Table 4.3 on equal terms). */
+int cf_res_compare_fitted(const cf_res_compare_row *r);
+
 #define CF_RES_COMPARE_MAX 4
 typedef struct {
   int n;

@@ -66,6 +66,13 @@ cf_res_model cf_res_model_default(void) {
   return m;
 }
 
+int cf_res_compare_fitted(const cf_res_compare_row *r) {
+  int n = 0;
+  for (const char *p = r->fitted; *p; p++)
+    if (*p != ' ' && (p == r->fitted || p[-1] == ' ')) n++;
+  return n;
+}
+
 static int same(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
 
 int cf_res_model_equal(const cf_res_model *a, const cf_res_model *b) {

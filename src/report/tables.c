@@ -255,15 +255,16 @@ static int table_47(cf_rtable *t, const cf_results *r) {
 
 /* -------------------------------------------------------------- Table 4.3 */
 static const char *t43_head[] = {"recording", "model",   "e_test_cm", "max_d_cm", "time_s", "iter_per_step",
-                                 "e_train_cm", "delta", "alpha",     "k_stretch", "k_shear", "lowest"};
-static const char t43_align[] = "llrrrrrrrrrl";
+                                 "e_train_cm", "delta", "alpha",     "k_stretch", "k_shear", "params",
+                                 "lowest"};
+static const char t43_align[] = "llrrrrrrrrrrl";
 
 static int t43_row(cf_rtable *t, const cf_res_rec *c, const cf_res_compare_row *m, int lowest) {
   int k = add_row(t);
   if (k < 0) return -1;
   int bad = set(t, k, 0, "%s", c->name) | set(t, k, 1, "%s", m->model) | num(t, k, 6, CF_RFMT_ERR, m->e_train) |
             num(t, k, 7, CF_RFMT_PAR, m->delta) | num(t, k, 8, CF_RFMT_PAR, m->alpha) |
-            set(t, k, 11, "%s", lowest ? "yes" : "");
+            set(t, k, 11, "%d", cf_res_compare_fitted(m)) | set(t, k, 12, "%s", lowest ? "yes" : "");
   if (isfinite(m->k_stretch)) bad |= set(t, k, 9, "%.4g", m->k_stretch);
   if (isfinite(m->k_shear)) bad |= set(t, k, 10, "%.4g", m->k_shear);
   if (m->status != CF_OK) return bad | set(t, k, 2, "%s", "failed");
@@ -275,7 +276,7 @@ static int t43_row(cf_rtable *t, const cf_res_rec *c, const cf_res_compare_row *
 /* Every recording's comparison of the cloth models (clothfit compare),
  * like thesis Table 4.3; 1 if none. */
 static int table_43(cf_rtable *t, const cf_results *r) {
-  table_init(t, "table_4_3", 12, t43_head, t43_align);
+  table_init(t, "table_4_3", 13, t43_head, t43_align);
   for (int i = 0; i < r->n; i++) {
     const cf_res_rec *c = &r->recs[i];
     const cf_res_compare *m = &c->compare;
@@ -294,7 +295,7 @@ static int table_43(cf_rtable *t, const cf_results *r) {
                "step");
   snprintf(t->note, sizeof t->note, "Each model's delta, alpha and stiffnesses (N/m) fitted by Nelder-Mead on the "
            "training window; time_s: one simulation to the end of the testing window; iter_per_step empty for the "
-           "models without constraints; lowest: the lowest testing error of the recording (docs/models.md).");
+           "models without constraints; params: how many parameters the model's fit moved; lowest: the lowest testing error of the recording (docs/models.md).");
   return 0;
 }
 

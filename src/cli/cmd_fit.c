@@ -63,7 +63,11 @@ static const char *help =
     "when the fit moves by more than 25 % of delta or alpha, it depends on the\n"
     "bending stiffness, the damping or the lengths assumed and is flagged too.\n"
     "A kappa or beta fitted (--params) is not checked so: the stencil and the\n"
-    "other checks hold it at its fitted value.\n"
+    "other checks hold it at its fitted value.  A fit that the held kappa or beta\n"
+    "check flags is refitted from its optimum with that parameter free as well\n"
+    "(its log10; then, if the beta check flags the refit, with beta free too), and\n"
+    "the refit, judged again, is the result: the output says so (\"refitted\";\n"
+    "--json freed_why, the first fit's verdict).\n"
     "Calibration: on 20 recordings made by the model with known parameters, the\n"
     "intervals hold the truth in at least 16\n"
     "(tests/test_confidence.c: 19 in its run of 2026-11-26; docs/confidence.md).\n"
@@ -307,6 +311,9 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   char conf[512];
   cf_cli_conf_text(&f->conf, conf, sizeof conf);
   if (conf[0]) printf("confidence        %s\n", conf);
+  if (f->freed_why[0])
+    printf("refitted          with %s fitted too: at the held value the first fit was not identifiable (%s)\n",
+           f->kappa_fitted && f->beta_fitted ? "kappa and beta" : f->kappa_fitted ? "kappa" : "beta", f->freed_why);
   if (f->conf.done && f->conf.identifiable == 0)
     fprintf(stderr, "clothfit fit: warning: %s: the fit is not identifiable: %s\n", rec->name, f->conf.why);
   failures_text(a, rec, &v);
@@ -362,6 +369,7 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_json_num(j, "test_error_cm", f->e_test);
   cf_cli_json_num(j, "test_std_cm", f->s_test);
   cf_cli_json_conf(j, &f->conf);
+  cf_cli_json_str(j, "freed_why", f->freed_why[0] ? f->freed_why : NULL);
   cf_cli_json_polish(j, f);
   cf_cli_json_num(j, "kappa", f->model.kappa);
   cf_cli_json_num(j, "beta", f->model.beta);

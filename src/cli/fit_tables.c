@@ -186,6 +186,13 @@ void cf_cli_json_recordings(json_t *o, const cf_results *r) {
     cf_cli_json_num(j, "S", c->S);
     cf_cli_json_num(j, "V", c->V);
     cf_cli_json_num(j, "rho", c->rho);
+    if (c->has_fit) {
+      cf_cli_json_num(j, "kappa", c->fit.model.kappa);
+      cf_cli_json_num(j, "beta", c->fit.model.beta);
+      cf_cli_json_bool(j, "kappa_fitted", c->fit.kappa_fitted != 0);
+      cf_cli_json_bool(j, "beta_fitted", c->fit.beta_fitted != 0);
+      cf_cli_json_str(j, "freed_why", c->fit.freed_why[0] ? c->fit.freed_why : NULL);
+    }
     if (c->has_fit && c->fit.conf.done) cf_cli_json_conf(j, &c->fit.conf);
     else if (c->sweep.conf.done) cf_cli_json_conf(j, &c->sweep.conf);
   }

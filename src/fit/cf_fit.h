@@ -536,6 +536,10 @@ typedef struct {
                             check of its held value is not made (kappa_shift,
                             beta_shift NaN); the other checks hold it at the fit */
 } cf_confidence;
+/* A fit whose delta or alpha moves by more than this fraction when
+ * refitted with a held assumption changed (3 x kappa, a large beta, the
+ * other rest metric) is not identifiable (confidence.c says why 0.25). */
+#define CF_CONF_HELD_MAX_SHIFT 0.25
 /* For n recordings at once (9 simulations each on the worker processes,
  * then Nelder-Mead refits of (delta, alpha), at most 40 simulations each,
  * with 3 kappa, with a large beta and with the other rest metric,

@@ -57,7 +57,7 @@ static const double STEP = 0.3, T_QUANTILE = 2.365, MAX_REL = 0.5;
  * curvature): it saw 4-17 % where the refits moved 54-96 % (the valleys of
  * twist fits are long and curved) and flagged 3 of the study's 8 fits that
  * are more than 50 % off. */
-static const double KAPPA_FACTOR = 3, HELD_MAX_SHIFT = 0.25;
+static const double KAPPA_FACTOR = 3, HELD_MAX_SHIFT = CF_CONF_HELD_MAX_SHIFT;
 enum { HELD_EVALS = 40 };
 /* The held Rayleigh damping on K (beta, default 0).  beta / kappa is the
  * time in which overdamped bending modes relax, so the check sets it to

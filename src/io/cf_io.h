@@ -425,6 +425,10 @@ typedef struct {           /* the refined optimum */
    * 0 (start NaN) when held at model's value (files written before) */
   int kappa_fitted, beta_fitted;
   double start_kappa, start_beta;
+  /* Why the pipeline refitted with kappa and/or beta free (the held-value
+   * check of the first fit flagged it: its why), "" when the fit is the
+   * first (cf_pipeline_free_flagged) */
+  char freed_why[192];
 } cf_res_fit;
 
 typedef struct {           /* per-frame errors at the optimum */

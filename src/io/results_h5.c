@@ -180,7 +180,8 @@ const cf_res_field cf_res_fit_fields[] = {
     FD(cf_res_fit, "polish_rms", polish_rms),    FS(cf_res_fit, "polish_why", polish_why),
     FS(cf_res_fit, "stiffness_fitted", stiffness), FI(cf_res_fit, "kappa_fitted", kappa_fitted),
     FI(cf_res_fit, "beta_fitted", beta_fitted),  FD(cf_res_fit, "start_kappa", start_kappa),
-    FD(cf_res_fit, "start_beta", start_beta),    {NULL, 0, 0, 0}};
+    FD(cf_res_fit, "start_beta", start_beta),    FS(cf_res_fit, "freed_why", freed_why),
+    {NULL, 0, 0, 0}};
 
 const cf_res_field cf_res_series_fields[] = {
     FD(cf_res_series, "dt", dt), FD(cf_res_series, "delta", delta), FD(cf_res_series, "alpha", alpha),

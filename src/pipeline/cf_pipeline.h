@@ -177,6 +177,19 @@ int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const double *
  * recs[i]->fit.conf; recordings without a fit are skipped. */
 int cf_pipeline_confidence(const cf_fit_input *const *in, int n, int workers, const cf_fit_journal *kept,
                            cf_res_rec *const *recs, cf_error *err);
+/* The fits among recs[0..n) that the held-kappa or held-beta check flagged
+ * (cf_pipeline_confidence: the fit moved by more than
+ * CF_CONF_HELD_MAX_SHIFT with 3 kappa or a large beta) refitted from their
+ * optimum with that parameter free as well (its log10, docs/confidence.md
+ * "Fitting κ and β"; max_evals x the parameters / 2 evaluations), on their
+ * training windows, and judged again; then those the beta check flags
+ * next, once more.  The refit replaces the fit in recs[i], its freed_why
+ * saying why (the first fit's verdict), so that the results are the fits
+ * with the parameters the data asked for.  *refitted (may be NULL): how
+ * many refits ran. */
+int cf_pipeline_free_flagged(const cf_fit_input *const *in, int n, int max_evals, int workers,
+                             const cf_fit_journal *kept, const cf_pipeline_progress *pr, cf_res_rec *const *recs,
+                             int *refitted, cf_error *err);
 /* The same at given points: each item's (delta, alpha) over frames
  * [t0, t1) (t1 0: to the end) into *out; model (may be NULL: in's) the
  * settings of the point, whose stiffnesses, kappa and beta are held (a
@@ -239,6 +252,8 @@ typedef struct {
   double prune;            /* the grid start's pruning (cf_pipeline_sweep) */
   cf_pipeline_grid gd, ga, gm; /* the grid start's grid (gm.n = 0: no mu axis) */
   int confidence;          /* 1: intervals and identifiability (cf_pipeline_confidence) */
+  int free_flagged;        /* 1: a fit the held kappa or beta check flags is refitted with
+                              it free (cf_pipeline_free_flagged; needs confidence) */
 } cf_pipeline_fit_opts;
 /* Defaults: start grid, window 0..0.5, 200 evaluations, the default grid,
  * no mu axis, no pruning, confidence on. */

@@ -14,6 +14,7 @@ void cf_pipeline_fit_opts_default(cf_pipeline_fit_opts *o) {
   o->max_evals = 200;
   o->gd = cf_pipeline_grid_default('d'), o->ga = cf_pipeline_grid_default('a');
   o->confidence = 1;
+  o->free_flagged = 1;
 }
 
 /* A start that could not be used, and why, for the final error. */
@@ -113,6 +114,9 @@ int cf_pipeline_fit(cf_fit_input *in, const cf_pipeline_fit_opts *o, cf_pipeline
   if (rc) return rc;
   if (in->fit_mu) in->fixed.mu = rec->fit.x[2]; /* the confidence stencil around the fitted mu */
   if (!o->confidence) return CF_OK;
-  return cf_pipeline_confidence((const cf_fit_input *const *)&in, 1, o->workers, cf_pipeline_tasks_kept(tasks), &rec,
-                                err);
+  const cf_fit_input *const *ins = (const cf_fit_input *const *)&in;
+  rc = cf_pipeline_confidence(ins, 1, o->workers, cf_pipeline_tasks_kept(tasks), &rec, err);
+  if (!rc && o->free_flagged)
+    rc = cf_pipeline_free_flagged(ins, 1, o->max_evals, o->workers, cf_pipeline_tasks_kept(tasks), pr, &rec, NULL, err);
+  return rc;
 }

@@ -262,15 +262,19 @@ int cf_pipeline_refine(const cf_fit_input *in, double d0, double a0, const char 
   return with_file(in, err, rc);
 }
 
-int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, int max_evals,
-                            int workers, const cf_fit_journal *kept, const cf_pipeline_progress *pr,
-                            cf_res_rec *const *recs, cf_error *err) {
+/* Nelder-Mead from (d0[i], a0[i]) on in[i] over frames [t0[i], t1[i])
+ * (t0, t1 NULL: the whole recording), several recordings at once, each
+ * fit polished and stored into recs[i] with start kind `kind`. */
+static int refine_batch(const cf_fit_input *const *in, int n, const double *d0, const double *a0, const int *t0,
+                        const int *t1, const char *kind, int max_evals, int workers, const cf_fit_journal *kept,
+                        const cf_pipeline_progress *pr, cf_res_rec *const *recs, cf_error *err) {
   cf_nm_options *o = calloc((size_t)n + 1, sizeof *o);
   const cf_fit_target **tg = calloc((size_t)n + 1, sizeof *tg);
   cf_nm_result *nr = calloc((size_t)n + 1, sizeof *nr);
   int rc = o && tg && nr ? CF_OK : cf_error_set(err, CF_ENOMEM, "out of memory");
   for (int i = 0; !rc && i < n; i++)
-    rc = nm_options(in[i], d0[i], a0[i], 0, in[i]->tg.T, max_evals, &o[i], err), tg[i] = &in[i]->tg;
+    rc = nm_options(in[i], d0[i], a0[i], t0 ? t0[i] : 0, t1 ? t1[i] : in[i]->tg.T, max_evals, &o[i], err),
+    tg[i] = &in[i]->tg;
   /* one model for the batch: the commands give every recording the same */
   cf_pl_count count;
   if (!rc && n > 0)
@@ -279,14 +283,76 @@ int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const double *
   for (int i = 0; !rc && i < n; i++) {
     cf_polish_result pol;
     cf_fit_input fin = fitted_input(in[i], &o[i], &nr[i]);
-    if (!nr[i].start_failed && !(rc = polish(&fin, &nr[i], 0, in[i]->tg.T, workers, kept, &pol, err)))
-      rc = store_refined(&fin, &o[i], &nr[i], &pol, "grid", d0[i], a0[i], 0, in[i]->tg.T, recs[i], err);
+    int w0 = o[i].t0, w1 = o[i].t1;
+    if (!nr[i].start_failed && !(rc = polish(&fin, &nr[i], w0, w1, workers, kept, &pol, err)))
+      rc = store_refined(&fin, &o[i], &nr[i], &pol, kind, d0[i], a0[i], w0, w1, recs[i], err);
     else if (nr[i].start_failed)
-      cf_pl_note(pr, "%s: no Nelder-Mead: the simulation at the grid optimum failed this time (%s); the grid optimum "
-                 "is kept", in[i]->name, nr[i].failure);
+      cf_pl_note(pr, "%s: no Nelder-Mead: the simulation at the %s start failed this time (%s); the fit there "
+                 "is kept", in[i]->name, kind, nr[i].failure);
   }
   for (int i = 0; nr && i < n; i++) cf_nm_result_free(&nr[i]);
   free(o), free(tg), free(nr);
+  return rc;
+}
+
+int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, int max_evals,
+                            int workers, const cf_fit_journal *kept, const cf_pipeline_progress *pr,
+                            cf_res_rec *const *recs, cf_error *err) {
+  return refine_batch(in, n, d0, a0, NULL, NULL, "grid", max_evals, workers, kept, pr, recs, err);
+}
+
+/* The held parameters whose check flagged f (CF_STIFF_BIT mask): kappa
+ * when its move with 3 kappa, beta when its move with the large beta
+ * passed CF_CONF_HELD_MAX_SHIFT; 0 when f is identifiable or was flagged
+ * for another reason. */
+static unsigned flagged_held(const cf_res_fit *f) {
+  const cf_res_conf *c = &f->conf;
+  if (!c->done || c->identifiable != 0) return 0;
+  unsigned m = 0;
+  if (fmax(fabs(c->kappa_shift[0]), fabs(c->kappa_shift[1])) > CF_CONF_HELD_MAX_SHIFT) m |= CF_STIFF_BIT(CF_STIFF_KAPPA);
+  if (fmax(fabs(c->beta_shift[0]), fabs(c->beta_shift[1])) > CF_CONF_HELD_MAX_SHIFT) m |= CF_STIFF_BIT(CF_STIFF_BETA);
+  return m;
+}
+
+int cf_pipeline_free_flagged(const cf_fit_input *const *in, int n, int max_evals, int workers,
+                             const cf_fit_journal *kept, const cf_pipeline_progress *pr, cf_res_rec *const *recs,
+                             int *refitted, cf_error *err) {
+  cf_fit_input *fin = calloc((size_t)n + 1, sizeof *fin);
+  const cf_fit_input **sel = calloc((size_t)n + 1, sizeof *sel);
+  cf_res_rec **rs = calloc((size_t)n + 1, sizeof *rs);
+  double *d0 = calloc((size_t)n + 1, sizeof *d0), *a0 = calloc((size_t)n + 1, sizeof *a0);
+  int *t0 = calloc((size_t)n + 1, sizeof *t0), *t1 = calloc((size_t)n + 1, sizeof *t1);
+  char (*why)[192] = calloc((size_t)n + 1, sizeof *why);
+  int rc = fin && sel && rs && d0 && a0 && t0 && t1 && why ? CF_OK : cf_error_set(err, CF_ENOMEM, "out of memory");
+  if (refitted) *refitted = 0;
+  for (int round = 0; !rc && round < 2; round++) { /* kappa, then beta (the checks run in that order) */
+    int m = 0, evals = max_evals;
+    for (int i = 0; i < n; i++) {
+      cf_res_fit *f = &recs[i]->fit;
+      unsigned flag = recs[i]->has_fit ? flagged_held(f) : 0;
+      if (!flag) continue;
+      fin[m] = *in[i];
+      fin[m].fit_log |= flag | (f->kappa_fitted ? CF_STIFF_BIT(CF_STIFF_KAPPA) : 0) |
+                        (f->beta_fitted ? CF_STIFF_BIT(CF_STIFF_BETA) : 0);
+      if (f->kappa_fitted) fin[m].fixed.kappa = f->model.kappa; /* start where the last fit left them */
+      if (f->beta_fitted) fin[m].fixed.beta = f->model.beta;
+      snprintf(why[m], sizeof why[m], "%.191s", f->conf.why);
+      sel[m] = &fin[m], rs[m] = recs[i], d0[m] = f->x[0], a0[m] = f->x[1];
+      t0[m] = (int)lround(f->train_t0_s / in[i]->tg.dt);
+      t1[m] = f->train_t1_s > 0 ? (int)lround(f->train_t1_s / in[i]->tg.dt) : in[i]->tg.T;
+      int nk = 2 + !!(fin[m].fit_log & CF_STIFF_BIT(CF_STIFF_KAPPA)) + !!(fin[m].fit_log & CF_STIFF_BIT(CF_STIFF_BETA));
+      if (max_evals * nk / 2 > evals) evals = max_evals * nk / 2; /* the budget grows with the parameters */
+      m++;
+    }
+    if (!m) break;
+    cf_pl_note(pr, "%d fit(s) depend on a held kappa or beta: refitted with it free", m);
+    rc = refine_batch(sel, m, d0, a0, t0, t1, "refit", evals, workers, kept, pr, rs, err);
+    for (int k = 0; !rc && k < m; k++)
+      snprintf(rs[k]->fit.freed_why, sizeof rs[k]->fit.freed_why, "%.191s", why[k]);
+    if (!rc) rc = cf_pipeline_confidence(sel, m, workers, kept, rs, err);
+    if (refitted) *refitted += m;
+  }
+  free(fin), free(sel), free(rs), free(d0), free(a0), free(t0), free(t1), free(why);
   return rc;
 }
 

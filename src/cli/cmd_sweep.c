@@ -67,7 +67,8 @@ static const char *help =
     "                       them (9 more simulations and three refits of at most\n"
     "                       40 each per recording; not with --shard); --json\n"
     "                       delta_interval, alpha_interval, identifiable,\n"
-    "                       kappa_shift, beta_shift, beta_checked, rest_shift\n"
+    "                       kappa_shift, beta_shift, beta_checked, rest_shift,\n"
+    "                       mesh_shift\n"
     "  --json               one JSON object on the last line\n"
     CF_CLI_MODEL_HELP;
 

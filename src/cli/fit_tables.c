@@ -223,7 +223,8 @@ void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size) {
                    c->identifiable == 1 ? "identifiable" : c->identifiable == 0 ? "NOT IDENTIFIABLE: " : "unknown: ",
                    c->identifiable == 1 ? "" : c->why);
   if (m < 0 || (size_t)(n + m) >= size || c->identifiable != 1) return;
-  char kp[80] = "kappa not checked", bp[120] = "beta not checked", rp[120] = "rest metric not checked";
+  char kp[80] = "kappa not checked", bp[120] = "beta not checked", rp[120] = "rest metric not checked",
+       mp[120] = "mesh not checked";
   if (c->kappa_fitted) snprintf(kp, sizeof kp, "kappa fitted: no kappa x3 check");
   if (c->beta_fitted) snprintf(bp, sizeof bp, "beta fitted: no large-beta check");
   if (isfinite(c->kappa_shift[0]))
@@ -235,7 +236,10 @@ void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size) {
   if (isfinite(c->rest_shift[0]))
     snprintf(rp, sizeof rp, "with the other rest metric delta %+.0f %%, alpha %+.0f %%", 100 * c->rest_shift[0],
              100 * c->rest_shift[1]);
-  snprintf(buf + n + m, size - (size_t)(n + m), " (%s; %s; %s)", kp, bp, rp);
+  if (isfinite(c->mesh_shift[0]))
+    snprintf(mp, sizeof mp, "one split finer delta %+.0f %%, alpha %+.0f %%", 100 * c->mesh_shift[0],
+             100 * c->mesh_shift[1]);
+  snprintf(buf + n + m, size - (size_t)(n + m), " (%s; %s; %s; %s)", kp, bp, rp, mp);
 }
 
 /* "key":[v[0],v[1]], or null when v[0] is not finite. */
@@ -259,6 +263,7 @@ void cf_cli_json_conf(json_t *o, const cf_res_conf *c) {
   json_pair(o, "beta_shift", c->beta_shift);
   cf_cli_json_num(o, "beta_checked", c->beta_checked);
   json_pair(o, "rest_shift", c->rest_shift);
+  json_pair(o, "mesh_shift", c->mesh_shift);
   cf_cli_json_bool(o, "kappa_check_skipped", c->kappa_fitted != 0); /* fitted: kappa_shift null */
   cf_cli_json_bool(o, "beta_check_skipped", c->beta_fitted != 0);
 }

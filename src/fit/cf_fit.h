@@ -528,6 +528,8 @@ typedef struct {
                             window's length (s) (NaN: not checked, as above, or beta
                             fitted, or the held beta is already that large) */
   double beta_checked;   /* the held beta of that refit (NaN: not checked) */
+  double mesh_shift[2];  /* the same refitted on the mesh one split finer (the
+                            convergence check; NaN: not checked) */
   double rest_shift[2];  /* the same refitted with the other rest metric (tg.rest:
                             the nominal flat lattice for a fit on the first frame's,
                             and back) (NaN: not checked, as for kappa, and for a rest

@@ -365,6 +365,8 @@ typedef struct {           /* how sure a fitted (delta, alpha) is (src/fit confi
   double beta_checked;     /* that held beta (NaN: not checked; files written before) */
   double rest_shift[2];    /* the same with the other rest metric (NaN: not checked;
                               files written before) */
+  double mesh_shift[2];    /* the same on the mesh one split finer (NaN: not checked;
+                              files written before) */
   int kappa_fitted, beta_fitted; /* 1: fitted with delta and alpha, so its check is
                               skipped (kappa_shift / beta_shift NaN); 0: held (files
                               written before) */

@@ -51,7 +51,9 @@
  *                          beta_checked (that beta; NaN: not checked),
  *                          rest_shift_delta, rest_shift_alpha (the same
  *                          with the other rest metric; absent in older
- *                          files);
+ *                          files), mesh_shift_delta, mesh_shift_alpha (the
+ *                          same on the mesh one split finer; absent in
+ *                          older files);
  *                          polish ("quadratic" | "none"; absent in older
  *                          files), polished (1: delta, alpha, mu are the
  *                          quadratic's minimum), polish_evaluations,
@@ -138,6 +140,7 @@
       FD(st, "kappa_shift_alpha", c.kappa_shift[1]), FD(st, "beta_shift_delta", c.beta_shift[0]),          \
       FD(st, "beta_shift_alpha", c.beta_shift[1]), FD(st, "beta_checked", c.beta_checked),            \
       FD(st, "rest_shift_delta", c.rest_shift[0]), FD(st, "rest_shift_alpha", c.rest_shift[1]),            \
+      FD(st, "mesh_shift_delta", c.mesh_shift[0]), FD(st, "mesh_shift_alpha", c.mesh_shift[1]),            \
       FI(st, "kappa_check_skipped", c.kappa_fitted), FI(st, "beta_check_skipped", c.beta_fitted)
 
 const cf_res_field cf_res_rec_fields[] = {

@@ -99,6 +99,7 @@ static int read_reasons(rd *r, cf_res_sweep *w) {
 static void conf_unchecked(cf_res_conf *c) {
   c->kappa_shift[0] = c->kappa_shift[1] = c->beta_shift[0] = c->beta_shift[1] = c->beta_checked = NAN;
   c->rest_shift[0] = c->rest_shift[1] = NAN;
+  c->mesh_shift[0] = c->mesh_shift[1] = NAN;
 }
 
 static int read_sweep(rd *r, void *part) {

@@ -378,6 +378,7 @@ int cf_pipeline_confidence_at(const cf_pipeline_conf_item *it, int n, int worker
     o->beta_shift[0] = c[k].beta_shift[0], o->beta_shift[1] = c[k].beta_shift[1];
     o->beta_checked = c[k].beta_checked;
     o->rest_shift[0] = c[k].rest_shift[0], o->rest_shift[1] = c[k].rest_shift[1];
+    o->mesh_shift[0] = c[k].mesh_shift[0], o->mesh_shift[1] = c[k].mesh_shift[1];
     o->kappa_fitted = c[k].kappa_fitted, o->beta_fitted = c[k].beta_fitted;
     snprintf(o->why, sizeof o->why, "%s", c[k].why);
   }

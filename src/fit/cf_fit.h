@@ -596,6 +596,9 @@ typedef struct {
   double S, V;          /* size and speed measures (rho is tg->rho) */
   double delta, alpha;  /* per-recording optimum (for the least-squares start) */
   double e_opt;         /* error at that optimum (for E*), NaN if unknown */
+  double kappa, beta;   /* > 0: the recording's fitted kappa / beta, which its
+                           simulations hold (a fit with them free,
+                           cf_pipeline_free_flagged); else base's */
 } cf_study_item;
 
 /* Least squares of the 4+4 coefficients on the per-recording optima

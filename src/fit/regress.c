@@ -94,7 +94,8 @@ static int r_item(int i, void *arg, void *out, cf_error *werr) {
   r_ctx *c = arg;
   const cf_study_item *it = &c->items[i];
   double *e = out;
-  cf_fit_point pt = {.beta = c->base->beta, .kappa = c->base->kappa}; /* held at base's */
+  cf_fit_point pt = {.beta = it->beta > 0 ? it->beta : c->base->beta,
+                     .kappa = it->kappa > 0 ? it->kappa : c->base->kappa}; /* the item's fitted, else base's */
   cf_formula_predict(c->f, it->S, it->V, it->tg->rho, &pt.delta, &pt.alpha);
   *e = PENALTY;
   if (!(pt.delta >= 0 && pt.alpha >= 0)) return CF_OK; /* outside the model's domain */
@@ -108,14 +109,15 @@ static int r_item(int i, void *arg, void *out, cf_error *werr) {
   return rc;
 }
 
-/* A regression simulation's task id: the recording and the (delta, alpha)
- * the formula gives it. */
+/* A regression simulation's task id: the recording, the (delta, alpha)
+ * the formula gives it and the kappa, beta it holds. */
 static unsigned long long r_id(int i, const void *arg) {
   const r_ctx *c = arg;
   const cf_study_item *it = &c->items[i];
-  double x[6] = {0, 0, it->tg->T, it->tg->rho, it->S, it->V};
+  double x[8] = {0, 0, it->tg->T, it->tg->rho, it->S, it->V, it->kappa > 0 ? it->kappa : c->base->kappa,
+                 it->beta > 0 ? it->beta : c->base->beta};
   cf_formula_predict(c->f, it->S, it->V, it->tg->rho, &x[0], &x[1]);
-  return cf_task_id("reg", i, x, 6);
+  return cf_task_id("reg", i, x, 8);
 }
 
 /* R(f) into *R and each item's error into e[n] (PENALTY where it failed);

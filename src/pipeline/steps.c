@@ -426,8 +426,11 @@ static void model_words(const cf_res_model *m, char *s, size_t n) {
 }
 
 int cf_pipeline_check_model(const cf_fit_input *in, const cf_res_rec *r, const char *opt_name, cf_error *err) {
-  const cf_res_model *o = cf_res_optimum_model(r);
-  cf_res_model m = cf_res_model_of(in);
+  cf_res_model oc = *cf_res_optimum_model(r), m = cf_res_model_of(in);
+  const cf_res_model *o = &oc;
+  /* a kappa or beta the fit fitted is the recording's own, not a setting */
+  if (r->has_fit && r->fit.kappa_fitted && cf_res_optimum_model(r) == &r->fit.model) oc.kappa = m.kappa;
+  if (r->has_fit && r->fit.beta_fitted && cf_res_optimum_model(r) == &r->fit.model) oc.beta = m.beta;
   if (cf_res_model_equal(o, &m)) return CF_OK;
   int stiffness_only = !strcmp(o->cloth, m.cloth) && o->kappa == m.kappa && o->beta == m.beta && o->tol == m.tol &&
                        o->max_iter == m.max_iter && (o->mu == m.mu || (isnan(o->mu) && isnan(m.mu))) &&
@@ -467,6 +470,9 @@ static int study_items(const cf_fit_input *in, int n, const cf_results *opt, con
       return cf_error_set(err, CF_EINVAL, "%s: no cloth size, so no S (ingest with --size A2|A3|WxH)", in[i].path);
     if (!isfinite(in[i].V)) return cf_error_set(err, CF_EINVAL, "%s: no marker speed can be measured (V)", in[i].path);
     if (cf_pipeline_check_model(&in[i], r, opt_name, err)) return CF_EINVAL;
+    t->kappa = t->beta = 0; /* base's, unless the fit fitted them */
+    if (cf_res_optimum_model(r) == &r->fit.model && r->fit.kappa_fitted) t->kappa = r->fit.model.kappa;
+    if (cf_res_optimum_model(r) == &r->fit.model && r->fit.beta_fitted) t->beta = r->fit.model.beta;
     names[(*m)++] = in[i].name;
   }
   return CF_OK;

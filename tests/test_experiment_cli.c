@@ -137,7 +137,17 @@ static void check_results(const char *out) {
     CHECK(s && c->truth_delta == s->delta && c->truth_alpha == s->alpha && c->rho == s->rho, "%s: truth", c->name);
     CHECK(s && !strcmp(c->meta.material, s->material) && c->frames == T, "%s: metadata", c->name);
     CHECK(c->fit.f_best <= c->fit.f_start && c->series.T == T, "%s: fit", c->name);
-    CHECK(model_given(&c->sweep.model) && model_given(&c->fit.model), "%s: model settings", c->name);
+    /* a fit the held-kappa or held-beta check flagged is refitted with it
+     * free (cf_pipeline_free_flagged): then its kappa / beta are its own,
+     * within their bounds, and freed_why says why */
+    const cf_res_fit *f = &c->fit;
+    cf_res_model held = f->model;
+    if (f->kappa_fitted) held.kappa = f->model.kappa >= 1e-7 && f->model.kappa <= 0.1 ? 1e-3 : NAN;
+    if (f->beta_fitted) held.beta = f->model.beta >= 1e-8 && f->model.beta <= 0.1 ? 0 : NAN;
+    CHECK(model_given(&c->sweep.model) && model_given(&held), "%s: model settings (kappa %g%s, beta %g%s)", c->name,
+          f->model.kappa, f->kappa_fitted ? " fitted" : "", f->model.beta, f->beta_fitted ? " fitted" : "");
+    CHECK(!(f->kappa_fitted || f->beta_fitted) == !f->freed_why[0], "%s: refitted with kappa or beta free, why: '%s'",
+          c->name, f->freed_why);
   }
   CHECK(r.reg.has && r.reg.n_used == N - 1 && isfinite(r.reg.R) && r.reg.R <= r.reg.R_start, "regression");
   CHECK(model_given(&r.reg.model), "regression: model settings");

@@ -1,7 +1,7 @@
 /* driven.c — a cloth simulation driven by a recording (docs/design.md §7,
- * thesis §4.2.2): start at the recorded first frame (the marker lattice refined
- * once), the controlled markers' nodes follow the recording, and every frame
- * is compared with the recorded markers. */
+ * thesis §4.2.2): start at the recorded first frame (its rest shape and start
+ * state: start.c), the controlled markers' nodes follow the recording, and
+ * every frame is compared with the recorded markers. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "cf_fit.h"
-#include "quadfit.h"
+#include "start.h"
 
 struct cf_fit_run {
   const cf_fit_target *tg;
@@ -48,7 +48,6 @@ void cf_fit_run_free(cf_fit_run *r) {
 
 static double row_span(const cf_fit_target *tg, const cf_mesh *rest, const int *ctrl, int n_ctrl);
 static void drive_check(cf_fit_run *r);
-static void smooth_start(const cf_fit_target *tg, double *x);
 
 /* Frame 0 complete, controlled markers present in every frame. */
 static int check_target(const cf_fit_target *tg, const int *ctrl, int n_ctrl, cf_error *err) {
@@ -111,206 +110,6 @@ static int setup_nodes(cf_fit_run *r, cf_error *err) {
 
 const cf_params *cf_fit_run_params(const cf_fit_run *r) { return &r->base; }
 
-static double dist(const double *p, const double *q) {
-  return sqrt((q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]) + (q[2] - p[2]) * (q[2] - p[2]));
-}
-
-/* The largest per-frame mean of the distances of the markers (i, j) and
- * (i + di, j + dj) over the frames where both are present. */
-static double spacing(const cf_fit_target *tg, int di, int dj) {
-  int R = tg->rows, C = tg->cols, K = R * C;
-  double best = 0;
-  for (int t = 0; t < tg->T; t++) {
-    const double *P = tg->pos + (size_t)t * K * 3;
-    double sum = 0;
-    int n = 0;
-    for (int i = 0; i + di < R; i++)
-      for (int j = 0; j + dj < C; j++) {
-        const double *p = P + 3 * (i * C + j), *q = P + 3 * ((i + di) * C + j + dj);
-        if (isnan(p[0]) || isnan(q[0])) continue;
-        sum += dist(p, q);
-        n++;
-      }
-    if (n > 0 && sum / n > best) best = sum / n;
-  }
-  return best;
-}
-
-/* A flat rest: the rest mesh a flat lattice of column and row spacings
- * from the cloth's size (CF_REST_SIZE) or the recorded marker distances
- * (CF_REST_FLAT), the first frame's refined lattice (r->mesh on entry)
- * kept as the start. */
-static int flat_rest(cf_fit_run *r, cf_error *err) {
-  const cf_fit_target *tg = r->tg;
-  int R = tg->rows, C = tg->cols;
-  double a = spacing(tg, 0, 1), b = spacing(tg, 1, 0);
-  if (tg->rest == CF_REST_SIZE) {
-    if (!(tg->size[0] > 0 && tg->size[1] > 0))
-      return cf_error_set(err, CF_EINVAL, "recording: the rest shape of the cloth's size needs its width and height "
-                          "(meta width_m, height_m: ingest with --size or --meta)");
-    a = tg->size[0] / (C - 1), b = tg->size[1] / (R - 1);
-  }
-  double *lat = malloc(sizeof(double) * 3 * R * C);
-  if (!lat) return cf_error_set(err, CF_ENOMEM, "out of memory");
-  for (int i = 0; i < R; i++)
-    for (int j = 0; j < C; j++) {
-      double *p = lat + 3 * (i * C + j);
-      p[0] = j * a, p[1] = 0, p[2] = -i * b;
-    }
-  cf_mesh *flat = a > 0 && b > 0 ? cf_mesh_lattice_refine(R, C, cf_fit_target_split(tg), lat) : NULL;
-  free(lat);
-  if (!flat)
-    return cf_error_set(err, CF_EINVAL, "recording: no flat rest lattice from the marker distances (spacings %g, %g m)",
-                        a, b);
-  r->x0 = malloc(sizeof(double) * 3 * r->mesh->n_nodes);
-  if (!r->x0) {
-    cf_mesh_free(flat);
-    return cf_error_set(err, CF_ENOMEM, "out of memory");
-  }
-  smooth_start(tg, r->x0);
-  cf_mesh_free(r->mesh);
-  r->mesh = flat;
-  return CF_OK;
-}
-
-/* Marker k's position at time s (s) after frame 0 from the least-squares
- * quadratic in time through its first CF_START_FRAMES recorded positions
- * (where present; fewer than 3: its frame-0 position, i.e. at rest). */
-static void early_position(const cf_fit_target *tg, int k, double s, double *out) {
-  int K = tg->rows * tg->cols, m = tg->T < CF_START_FRAMES ? tg->T : CF_START_FRAMES;
-  double tt[CF_START_FRAMES], y[3][CF_START_FRAMES];
-  int n = 0;
-  for (int t = 0; t < m; t++) {
-    const double *p = tg->pos + ((size_t)t * K + k) * 3;
-    if (isnan(p[0])) continue;
-    tt[n] = t * tg->dt;
-    for (int d = 0; d < 3; d++) y[d][n] = p[d];
-    n++;
-  }
-  memcpy(out, tg->pos + (size_t)k * 3, 3 * sizeof(double));
-  if (n < 3) return;
-  double c[3];
-  for (int d = 0; d < 3; d++) {
-    if (cf_quad_fit(1, n, tt, y[d], c, NULL)) return;
-    out[d] = c[0] + c[1] * s + c[2] * s * s;
-  }
-}
-
-/* CF_START_MOVING: the nodes' velocities at frame 0, the difference of the
- * lattices refined at the markers' quadratic positions at 0 and at one
- * frame, over the frame (a refined lattice is the same linear map of its
- * markers at both times, so this is the refined lattice of the markers'
- * velocities). */
-static int start_velocity(cf_fit_run *r, cf_error *err) {
-  const cf_fit_target *tg = r->tg;
-  int K = r->K, split = cf_fit_target_split(tg), n = r->mesh->n_nodes;
-  double *p0 = malloc(sizeof(double) * 3 * K), *p1 = malloc(sizeof(double) * 3 * K);
-  r->v0 = malloc(sizeof(double) * 3 * n);
-  cf_mesh *a = NULL, *b = NULL;
-  if (p0 && p1 && r->v0) {
-    for (int k = 0; k < K; k++) early_position(tg, k, 0, p0 + 3 * k), early_position(tg, k, tg->dt, p1 + 3 * k);
-    a = cf_mesh_lattice_refine(tg->rows, tg->cols, split, p0);
-    b = cf_mesh_lattice_refine(tg->rows, tg->cols, split, p1);
-  }
-  int rc = !p0 || !p1 || !r->v0 ? cf_error_set(err, CF_ENOMEM, "out of memory")
-           : !a || !b ? cf_error_set(err, CF_EINVAL, "recording: the first frames' lattices do not make a valid mesh")
-                      : CF_OK;
-  for (int j = 0; !rc && j < 3 * n; j++) r->v0[j] = (b->x[j] - a->x[j]) / tg->dt;
-  cf_mesh_free(a), cf_mesh_free(b);
-  free(p0), free(p1);
-  return rc;
-}
-
-/* Marker (i, j) of frame 0, the lattice extended by one row and column on
- * each side by linear extrapolation (the Catmull-Rom spline's end
- * condition). */
-static void marker_ext(const cf_fit_target *tg, int i, int j, double *out) {
-  int R = tg->rows, C = tg->cols;
-  int i0 = i < 0 ? 0 : i >= R ? R - 1 : i, i1 = i < 0 ? 1 : i >= R ? R - 2 : i;
-  int j0 = j < 0 ? 0 : j >= C ? C - 1 : j, j1 = j < 0 ? 1 : j >= C ? C - 2 : j;
-  double fi = i0 == i ? 0 : 1, fj = j0 == j ? 0 : 1;
-  const double *p = tg->pos;
-  for (int d = 0; d < 3; d++) {
-    double a = p[3 * (i0 * C + j0) + d], b = p[3 * (i1 * C + j0) + d], c = p[3 * (i0 * C + j1) + d];
-    out[d] = a + fi * (a - b) + fj * (a - c);
-  }
-}
-
-/* The Catmull-Rom weights of the four points around t in [0, 1]. */
-static void cr_weights(double t, double w[4]) {
-  double t2 = t * t, t3 = t2 * t;
-  w[0] = 0.5 * (-t + 2 * t2 - t3), w[1] = 0.5 * (2 - 5 * t2 + 3 * t3);
-  w[2] = 0.5 * (t + 4 * t2 - 3 * t3), w[3] = 0.5 * (-t2 + t3);
-}
-
-/* A flat rest: the start x[] is the first frame's marker lattice refined
- * by a tensor Catmull-Rom spline (it passes through the markers).  Why not
- * the bilinear refinement of the mesh: a sheet that hangs bent (top corners
- * closer than its width) is curved between its markers, and the chords of a
- * bilinear refinement are shorter than the material; the projection onto
- * the flat sheet's lengths must then bulge every cell out of its plane,
- * forwards or backwards, a choice the chords do not make (a bifurcation),
- * and the start lands in another buckled state than the recorded sheet.
- * Measured on denim-A2-shake-fast-I at its true parameters and settings
- * (split 4, kappa 1e-5, beta 1e-4, tol 1e-3, 4 substeps, rest size):
- * docs/models.md "The start". */
-static void smooth_start(const cf_fit_target *tg, double *x) {
-  int split = cf_fit_target_split(tg), R = split * (tg->rows - 1) + 1, C = split * (tg->cols - 1) + 1;
-  for (int a = 0; a < R; a++)
-    for (int b = 0; b < C; b++) {
-      int i = a / split < tg->rows - 1 ? a / split : tg->rows - 2, j = b / split < tg->cols - 1 ? b / split : tg->cols - 2;
-      double wr[4], wc[4], *q = x + 3 * (a * C + b);
-      cr_weights((double)(a - split * i) / split, wr);
-      cr_weights((double)(b - split * j) / split, wc);
-      q[0] = q[1] = q[2] = 0;
-      for (int u = 0; u < 4; u++)
-        for (int v = 0; v < 4; v++) {
-          double m[3];
-          marker_ext(tg, i - 1 + u, j - 1 + v, m);
-          for (int d = 0; d < 3; d++) q[d] += wr[u] * wc[v] * m[d];
-        }
-    }
-}
-
-/* A flat rest: the start is the first frame's refined lattice (r->x0)
- * projected onto the rest metric's constraints with every marker's node
- * held where it was recorded, so the start passes through all the
- * first frame's markers, not only the controlled ones (the interior of a
- * bilinearly refined lattice is not on the cloth's surface, and a
- * projection holding only the corners moved the markers of a bundled A2
- * recording by 1.9 mm on average, after which the sheet swung: docs/models.md
- * "The start").  Where the markers cannot all be held (marker noise on a
- * taut edge asks for more than the rest lengths), x0 is left for the
- * corner-held projection of every evaluation.  START_TOL: with the markers
- * held the constraints meet only the markers' noise allows (0.1 mm noise on
- * 0.15 m marker spacings stretches the lattice by ~1e-3, and the bundled
- * denim-A2-shake-fast-I stalled at violation 3e-3 with tol 1e-3); the
- * corner-held projection of every evaluation then brings the start to the
- * run's tolerance.  Measured on that recording at its true parameters and
- * settings (split 4, kappa 1e-5, beta 1e-4, tol 1e-3, 4 substeps, rest
- * size): frame 0's error 0.19 cm without this, 0.13 cm with it; the whole
- * recording's 0.805 and 0.748 cm. */
-#define START_TOL 1e-2
-static void start_through_markers(cf_fit_run *r) {
-  cf_error e;
-  cf_params p = r->base;
-  p.tol = START_TOL;
-  cf_sim *s = cf_sim_alloc(r->mesh, &p, r->marker_node, r->K, &e);
-  if (!s) return;
-  cf_sim_set_state(s, r->x0, NULL);
-  if (cf_sim_project_state(s, &e) == CF_OK) memcpy(r->x0, cf_sim_x(s), sizeof(double) * 3 * r->mesh->n_nodes);
-  cf_sim_free(s);
-}
-
-const char *cf_fit_rest_name(int rest) {
-  return rest == CF_REST_SIZE ? "size" : rest == CF_REST_FLAT ? "flat" : "first-frame";
-}
-
-void cf_fit_target_key(const cf_fit_target *tg, double *x) {
-  x[0] = tg->rest, x[1] = tg->rest == CF_REST_SIZE ? tg->size[0] : 0, x[2] = tg->rest == CF_REST_SIZE ? tg->size[1] : 0;
-  x[3] = cf_fit_target_split(tg), x[4] = tg->substeps > 1 ? tg->substeps : 1, x[5] = tg->start, x[6] = 0;
-}
-
 cf_fit_run *cf_fit_run_alloc(const cf_fit_target *tg, const cf_params *base, cf_error *err) {
   int top[2] = {0, tg->cols - 1};
   const int *ctrl = tg->n_ctrl > 0 ? tg->ctrl : top;
@@ -332,14 +131,14 @@ cf_fit_run *cf_fit_run_alloc(const cf_fit_target *tg, const cf_params *base, cf_
   int rc = r->ctrl && r->mesh ? CF_OK
                               : cf_error_set(err, CF_EINVAL, "recording: the first frame's lattice "
                                                              "does not make a valid mesh (degenerate quads)");
-  if (rc == CF_OK && tg->start == CF_START_MOVING) rc = start_velocity(r, err);
-  if (rc == CF_OK && tg->rest != CF_REST_FIRST_FRAME) rc = flat_rest(r, err);
+  if (rc == CF_OK && tg->start == CF_START_MOVING) rc = cf_fit_start_velocity(tg, &r->v0, err);
+  if (rc == CF_OK && tg->rest != CF_REST_FIRST_FRAME) rc = cf_fit_start_flat(tg, &r->mesh, &r->x0, err);
   if (rc == CF_OK) {
     memcpy(r->ctrl, ctrl, sizeof(int) * n_ctrl);
     r->span_max = row_span(tg, r->mesh, ctrl, n_ctrl);
     rc = setup_nodes(r, err);
     if (rc == CF_OK) drive_check(r);
-    if (rc == CF_OK && r->x0) start_through_markers(r);
+    if (rc == CF_OK && r->x0) cf_fit_start_markers(r->mesh, &r->base, r->marker_node, r->K, r->x0);
   }
   if (rc) {
     cf_fit_run_free(r);
@@ -362,7 +161,7 @@ static double row_span(const cf_fit_target *tg, const cf_mesh *rest, const int *
   for (int j = a; j < b; j++) {
     int u = cf_mesh_lattice_node(tg->rows, tg->cols, split, j / tg->cols, j % tg->cols);
     int v = cf_mesh_lattice_node(tg->rows, tg->cols, split, (j + 1) / tg->cols, (j + 1) % tg->cols);
-    L += dist(rest->x + 3 * u, rest->x + 3 * v);
+    L += cf_fit_dist3(rest->x + 3 * u, rest->x + 3 * v);
   }
   return L;
 }

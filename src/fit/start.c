@@ -108,7 +108,7 @@ int cf_fit_start_velocity(const cf_fit_target *tg, double **v0, cf_error *err) {
   int rc = !p0 || !p1 || !*v0 ? cf_error_set(err, CF_ENOMEM, "out of memory")
            : !a || !b ? cf_error_set(err, CF_EINVAL, "recording: the first frames' lattices do not make a valid mesh")
                       : CF_OK;
-  for (int j = 0; !rc && j < 3 * n; j++) *v0[j] = (b->x[j] - a->x[j]) / tg->dt;
+  for (int j = 0; !rc && j < 3 * n; j++) (*v0)[j] = (b->x[j] - a->x[j]) / tg->dt;
   cf_mesh_free(a), cf_mesh_free(b);
   free(p0), free(p1);
   return rc;

@@ -367,22 +367,30 @@ static int held_check(const held_ctx *h, int n, enum held_kind which, const cf_f
   return rc;
 }
 
-/* The held rest metric (see the measurement above): every fit still
- * identifiable refitted on its target with the other rest metric (flat for
- * first-frame, first-frame for flat).  Not for a rest of the cloth's
- * measured size: that is no assumption but the cloth the researcher cut. */
-static int held_rest(const held_ctx *h, int n, cf_error *err) {
+/* held_check of `which` on every fit's target altered as that check asks:
+ * HELD_REST the other rest metric (flat for first-frame, first-frame for
+ * flat), HELD_MESH the mesh one split finer. */
+static int held_altered(const held_ctx *h, int n, enum held_kind which, cf_error *err) {
   cf_fit_target *alt = malloc(sizeof *alt * ((size_t)n + 1));
   const cf_fit_target **ap = malloc(sizeof *ap * ((size_t)n + 1));
   int rc = alt && ap ? CF_OK : cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
   for (int j = 0; !rc && j < n; j++) {
     alt[j] = *h->tg[j];
-    alt[j].rest = alt[j].rest == CF_REST_FIRST_FRAME ? CF_REST_FLAT : CF_REST_FIRST_FRAME;
+    if (which == HELD_REST) alt[j].rest = alt[j].rest == CF_REST_FIRST_FRAME ? CF_REST_FLAT : CF_REST_FIRST_FRAME;
+    else alt[j].split = cf_fit_target_split(&alt[j]) + 1;
     ap[j] = &alt[j];
   }
-  if (!rc && n > 0 && h->tg[0]->rest != CF_REST_SIZE) rc = held_check(h, n, HELD_REST, ap, err);
+  if (!rc) rc = held_check(h, n, which, ap, err);
   free(alt), free(ap);
   return rc;
+}
+
+/* The held rest metric (see the measurement above): every fit still
+ * identifiable refitted on its target with the other rest metric.  Not for
+ * a rest of the cloth's measured size: that is no assumption but the cloth
+ * the researcher cut. */
+static int held_rest(const held_ctx *h, int n, cf_error *err) {
+  return n > 0 && h->tg[0]->rest != CF_REST_SIZE ? held_altered(h, n, HELD_REST, err) : CF_OK;
 }
 
 /* The convergence of the discretisation: every fit still identifiable
@@ -394,17 +402,7 @@ static int held_rest(const held_ctx *h, int n, cf_error *err) {
  * effective value of that mesh and flagged, naming the split.  Nothing
  * at CF_LATTICE_SPLIT_MAX. */
 static int held_mesh(const held_ctx *h, int n, cf_error *err) {
-  cf_fit_target *alt = malloc(sizeof *alt * ((size_t)n + 1));
-  const cf_fit_target **ap = malloc(sizeof *ap * ((size_t)n + 1));
-  int rc = alt && ap ? CF_OK : cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
-  for (int j = 0; !rc && j < n; j++) {
-    alt[j] = *h->tg[j];
-    alt[j].split = cf_fit_target_split(&alt[j]) + 1;
-    ap[j] = &alt[j];
-  }
-  if (!rc && n > 0 && cf_fit_target_split(h->tg[0]) < CF_LATTICE_SPLIT_MAX) rc = held_check(h, n, HELD_MESH, ap, err);
-  free(alt), free(ap);
-  return rc;
+  return n > 0 && cf_fit_target_split(h->tg[0]) < CF_LATTICE_SPLIT_MAX ? held_altered(h, n, HELD_MESH, err) : CF_OK;
 }
 
 /* A stencil simulation's task id: its point (with what it holds: a

@@ -71,14 +71,31 @@ static int any_mu(const cf_results *r) {
   return 0;
 }
 
+static int kb_fitted(const cf_res_rec *c) { return c->has_fit && (c->fit.kappa_fitted || c->fit.beta_fitted); }
+
+static int any_kb_fitted(const cf_results *r) {
+  for (int i = 0; i < r->n; i++)
+    if (kb_fitted(&r->recs[i])) return 1;
+  return 0;
+}
+
+/* kappa and beta of the optimum, "*" after a fitted one (the report's
+ * Table A.1 has them in columns kappa, beta, fitted). */
+static void kb_print(const cf_res_rec *c) {
+  const cf_res_model *m = cf_res_optimum_model(c);
+  int k = c->has_fit && c->fit.kappa_fitted, b = c->has_fit && c->fit.beta_fitted;
+  printf(" %8.2g%s %8.2g%s", m->kappa, k ? "*" : " ", m->beta, b ? "*" : " ");
+}
+
 static void table_a_rows(const cf_results *r, int rep2) {
-  int truth = any_truth(r), mu = any_mu(r), w = 9;
+  int truth = any_truth(r), mu = any_mu(r), kb = any_kb_fitted(r), w = 9;
   for (int i = 0; i < r->n; i++) w = (int)fmax(w, strlen(r->recs[i].name));
   printf("%-*s %-13s %-5s %-6s %-6s %8s %8s %8s %8s", w, "recording", "material", "size", "motion", "speed",
          "error_cm", "std_cm", "alpha", "delta");
   if (mu) printf(" %8s", "mu");
   printf(" %-11s", "optimum");
   if (truth) printf(" %8s %8s", "alpha_tr", "delta_tr");
+  if (kb) printf(" %9s %9s", "kappa", "beta");
   printf("\n");
   for (int i = 0; i < r->n; i++) {
     const cf_res_rec *c = &r->recs[i];
@@ -94,8 +111,10 @@ static void table_a_rows(const cf_results *r, int rep2) {
     if (mu) printf(" %8.4f", cf_res_optimum_mu(c));
     printf(" %-11s", c->has_fit ? c->fit.method : "grid");
     if (truth) printf(" %8.4f %8.4f", c->truth_alpha, c->truth_delta);
+    if (kb) kb_print(c);
     printf("\n");
   }
+  if (kb) printf("(kappa N m, beta s: * fitted, else held)\n");
 }
 
 void cf_cli_table_a1(const cf_results *r) {

@@ -83,7 +83,17 @@ void cf_report_tables_free(cf_rtable *t, int n) {
 /* -------------------------------------------------------- Tables A.1/A.2 */
 static const char *a1_head[] = {"recording", "material", "size",    "motion",   "speed",       "repetition", "error_cm",
                                 "std_cm",    "alpha",    "delta",   "optimum",  "alpha_truth", "delta_truth"};
-static const char a1_align[] = "llllllrrrrlrr";
+static const char a1_align[] = "llllllrrrrlrrrrl";
+/* With a fitted kappa or beta on any row (fit --params, or the pipeline's
+ * refit of a flagged fit): three more columns, the bending stiffness and
+ * the damping on K the optimum was simulated with and which of them were
+ * fitted ("" on a row where both were held). */
+static const char *a1_head_kb[] = {"recording", "material", "size", "motion", "speed", "repetition", "error_cm",
+                                   "std_cm", "alpha", "delta", "optimum", "kappa", "beta", "fitted"};
+static const char *a1_head_kb_truth[] = {"recording", "material", "size",      "motion",      "speed",
+                                         "repetition", "error_cm", "std_cm",   "alpha",       "delta",
+                                         "optimum",   "alpha_truth", "delta_truth", "kappa", "beta", "fitted"};
+static const char a1_align_kb[] = "llllllrrrrlrrl";
 
 static int any_truth(const cf_results *r) {
   for (int i = 0; i < r->n; i++)
@@ -93,7 +103,23 @@ static int any_truth(const cf_results *r) {
 
 static int is_rep2(const cf_res_rec *c) { return !strcmp(c->meta.repetition, "II"); }
 
-static int a1_row(cf_rtable *t, const cf_res_rec *c, int truth) {
+static int kb_fitted(const cf_res_rec *c) { return c->has_fit && (c->fit.kappa_fitted || c->fit.beta_fitted); }
+
+static int any_kb_fitted(const cf_results *r) {
+  for (int i = 0; i < r->n; i++)
+    if (kb_fitted(&r->recs[i])) return 1;
+  return 0;
+}
+
+/* The kappa, beta and fitted cells of row i from column col. */
+static int kb_cells(cf_rtable *t, int i, int col, const cf_res_rec *c) {
+  const cf_res_model *m = cf_res_optimum_model(c);
+  int k = c->has_fit && c->fit.kappa_fitted, b = c->has_fit && c->fit.beta_fitted;
+  return num(t, i, col, "%.3g", m->kappa) | num(t, i, col + 1, "%.3g", m->beta) |
+         set(t, i, col + 2, "%s", k && b ? "kappa beta" : k ? "kappa" : b ? "beta" : "");
+}
+
+static int a1_row(cf_rtable *t, const cf_res_rec *c, int truth, int kb) {
   int i = add_row(t);
   if (i < 0) return -1;
   const char *text[6] = {c->name, c->meta.material, c->meta.size, c->meta.motion, c->meta.speed, c->meta.repetition};
@@ -107,19 +133,24 @@ static int a1_row(cf_rtable *t, const cf_res_rec *c, int truth) {
     bad |= set(t, i, 10, "%s", c->has_sweep ? "none: no valid grid point" : "none: not swept");
   }
   if (truth) bad |= num(t, i, 11, CF_RFMT_PAR, c->truth_alpha) | num(t, i, 12, CF_RFMT_PAR, c->truth_delta);
+  if (kb && (c->has_fit || c->has_sweep)) bad |= kb_cells(t, i, truth ? 13 : 11, c);
   return bad;
 }
 
 /* Table A.1 (rep2 = 0: every recording but those of repetition II) or A.2
  * (rep2 = 1: repetition II); 1 if it has no row (not written). */
 static int table_a(cf_rtable *t, const cf_results *r, int rep2, int has_rep2) {
-  int truth = any_truth(r), all_one = 1, bad = 0;
-  table_init(t, rep2 ? "table_a2" : "table_a1", truth ? 13 : 11, a1_head, a1_align);
+  int truth = any_truth(r), kb = any_kb_fitted(r), all_one = 1, bad = 0;
+  if (kb)
+    table_init(t, rep2 ? "table_a2" : "table_a1", truth ? 16 : 14, truth ? a1_head_kb_truth : a1_head_kb,
+               truth ? a1_align : a1_align_kb);
+  else
+    table_init(t, rep2 ? "table_a2" : "table_a1", truth ? 13 : 11, a1_head, a1_align);
   for (int i = 0; i < r->n && !bad; i++) {
     const cf_res_rec *c = &r->recs[i];
     if (is_rep2(c) != rep2) continue;
     all_one &= !strcmp(c->meta.repetition, "I");
-    bad = a1_row(t, c, truth);
+    bad = a1_row(t, c, truth, kb);
   }
   if (bad || table_fill(t)) return -1;
   if (!t->nrow) return 1;
@@ -130,8 +161,10 @@ static int table_a(cf_rtable *t, const cf_results *r, int rep2, int has_rep2) {
   snprintf(t->title_tex, sizeof t->title_tex, "Table %s: the optimum per recording%s%s%s: mean error $\\bar e$ and "
            "spatial std $\\bar s$ (cm), $\\alpha$, $\\delta$%s", a, which[0] ? " (" : "", which, which[0] ? ")" : "",
            truth ? "; the ground truth" : "");
-  snprintf(t->note, sizeof t->note, "optimum: the refined one (method) if any, else the grid's best point (grid)%s.",
-           truth ? "; alpha_truth, delta_truth: the parameters the synthetic recording was made with" : "");
+  snprintf(t->note, sizeof t->note, "optimum: the refined one (method) if any, else the grid's best point (grid)%s%s.",
+           truth ? "; alpha_truth, delta_truth: the parameters the synthetic recording was made with" : "",
+           kb ? "; kappa, beta: the bending stiffness (N m) and the damping on K (s) of the optimum, fitted "
+                "where the column fitted names them (else held)" : "");
   return 0;
 }
 

@@ -285,6 +285,12 @@ void cf_cli_json_conf(json_t *o, const cf_res_conf *c) {
   json_pair(o, "mesh_shift", c->mesh_shift);
   cf_cli_json_bool(o, "kappa_check_skipped", c->kappa_fitted != 0); /* fitted: kappa_shift null */
   cf_cli_json_bool(o, "beta_check_skipped", c->beta_fitted != 0);
+  json_pair(o, "interval_sys", c->sys);
+  cf_cli_json_num(o, "stretch_edges", c->stretch_edges);
+  cf_cli_json_num(o, "stretch_diagonals", c->stretch_diagonals);
+  cf_cli_json_bool(o, "model_limited", c->model_limited != 0);
+  cf_cli_json_str(o, "better_model", c->better_model[0] ? c->better_model : NULL);
+  cf_cli_json_num(o, "better_test_error_cm", c->better_e_test);
 }
 
 void cf_cli_polish_text(const cf_res_fit *f, char *buf, size_t size) {

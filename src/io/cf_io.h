@@ -370,6 +370,21 @@ typedef struct {           /* how sure a fitted (delta, alpha) is (src/fit confi
   int kappa_fitted, beta_fitted; /* 1: fitted with delta and alpha, so its check is
                               skipped (kappa_shift / beta_shift NaN); 0: held (files
                               written before) */
+  double sys[2];           /* the systematic half-widths of delta and alpha in the
+                              intervals (the shifts above x the fit, in quadrature;
+                              NaN: files written before, whose intervals are noise only) */
+  /* Does the model, not the noise, set the error (docs/confidence.md item
+   * 10)?  The recorded cloth stretches or shears (cf_fit_stretch): its
+   * markers' median largest excess over their flat-sheet distances, lattice
+   * edges and cell diagonals (NaN: not checked, no measured size); then
+   * model_limited 1, identifiable 0 with why saying so, and the other cloth
+   * models fitted (cf_fit_compare): those that test below the fit and
+   * within 5 % of the best, best first (better_model, ", "-separated; ""
+   * none), and the best testing error (cm). */
+  double stretch_edges, stretch_diagonals;
+  int model_limited;       /* 1 yes, 0 no (or not checked) */
+  char better_model[64];
+  double better_e_test;
 } cf_res_conf;
 
 typedef struct {           /* a grid sweep of one recording */

@@ -190,6 +190,16 @@ int cf_pipeline_confidence(const cf_fit_input *const *in, int n, int workers, co
 int cf_pipeline_free_flagged(const cf_fit_input *const *in, int n, int max_evals, int workers,
                              const cf_fit_journal *kept, const cf_pipeline_progress *pr, cf_res_rec *const *recs,
                              int *refitted, cf_error *err);
+/* Whether the model, not the noise, sets the error of each fit among
+ * recs[0..n) with a confidence (model_check.c, docs/confidence.md item
+ * 10): the chord test of cf_fit_stretch on the recording (with its
+ * measured size), and for a cloth that stretches or shears beyond what the
+ * fit's model allows, the other cloth models fitted on the fit's windows
+ * from its optimum (cf_fit_compare) and the one that tests better named;
+ * such a fit is marked model_limited and not identifiable, why saying so.
+ * Into recs[i]->fit.conf (stretch_*, model_limited, better_*). */
+int cf_pipeline_model_check(const cf_fit_input *const *in, int n, int workers, const cf_fit_journal *kept,
+                            const cf_pipeline_progress *pr, cf_res_rec *const *recs, cf_error *err);
 /* The same at given points: each item's (delta, alpha) over frames
  * [t0, t1) (t1 0: to the end) into *out; model (may be NULL: in's) the
  * settings of the point, whose stiffnesses, kappa and beta are held (a

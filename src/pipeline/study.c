@@ -189,6 +189,7 @@ int cf_pipeline_study_refine(const cf_fit_input *in, int n, int max_evals, int w
   cf_pl_stage(pr, NULL, 0);
   if (!rc && confidence) rc = cf_pipeline_confidence(sel, m, workers, kept, recs, err);
   if (!rc && confidence) rc = cf_pipeline_free_flagged(sel, m, max_evals, workers, kept, pr, recs, NULL, err);
+  if (!rc && confidence) rc = cf_pipeline_model_check(sel, m, workers, kept, pr, recs, err);
   free(sel), free(recs), free(d0), free(a0);
   return rc;
 }

@@ -11,8 +11,8 @@
  *    mass of the recorded triangles, computed here by hand;
  *  - frames the camera dropped stay NaN (held nodes interpolated) and do
  *    not count in the errors; a drop longer than --max-gap is refused;
- *  - `sweep`, `compare` and `fit --rest size --split 1` run on a mesh
- *    recording;
+ *  - `sweep` finds the truth, `compare`, `fit --rest size --split 1`,
+ *    `sensitivity`, `predict` and `report` run on a mesh recording;
  *  - bad input: held nodes off the mesh (option and meta key), a mesh that
  *    is not a grid (ingested, then one line from fit).
  * usage: test_meshfit CLOTHFIT_EXE */
@@ -314,11 +314,24 @@ static void commands(void) {
             isfinite(cf_test_json_num(j, "models.model=mass-spring.test_error_cm")),
         "compare on a mesh recording: status %d: %s %s", st, o ? o : "", e ? e : "");
   free(o), free(e);
+  char res[700], rep[700];
+  snprintf(res, sizeof res, "%s/cmd_results.h5", dir);
+  snprintf(rep, sizeof rep, "%s/cmd_report", dir);
   st = cf_test_run_args(exe, dir, &o, &e, "fit", h5, "--rest", "size", "--split", "1", "--start", "0.041,0.307",
-                        "--max-evals", "10", "--no-confidence", "--json", NULL);
+                        "--max-evals", "10", "--no-confidence", "--json", "-o", res, NULL);
   j = cf_test_last_line(o);
-  CHECK(st == 0 && cf_test_json_num(j, "mean_error_cm") < 1, "fit --rest size --split 1: status %d: %s %s", st, j,
-        e ? e : "");
+  CHECK(st == 0 && cf_test_json_num(j, "mean_error_cm") < 1 && cf_test_json_int(j, "mesh_split") == 1,
+        "fit --rest size --split 1: status %d: %s %s", st, j, e ? e : "");
+  free(o), free(e);
+  st = cf_test_run_args(exe, dir, &o, &e, "sensitivity", h5, "--at", "0.041,0.307", "-n", "3", "--workers", "1",
+                        "-o", res, "--json", NULL);
+  CHECK(st == 0 && cf_test_json_valid(cf_test_last_line(o)), "sensitivity: status %d: %s %s", st, o, e ? e : "");
+  free(o), free(e);
+  st = cf_test_run_args(exe, dir, &o, &e, "predict", h5, "--json", NULL);
+  CHECK(st == 0 && cf_test_json_valid(cf_test_last_line(o)), "predict: status %d: %s %s", st, o, e ? e : "");
+  free(o), free(e);
+  st = cf_test_run_args(exe, dir, &o, &e, "report", res, "-o", rep, "--json", NULL);
+  CHECK(st == 0 && cf_test_json_valid(cf_test_last_line(o)), "report: status %d: %s %s", st, o, e ? e : "");
   free(o), free(e), free(pos), free(perm);
 }
 

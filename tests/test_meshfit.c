@@ -103,6 +103,16 @@ static int *random_perm(int K) {
   return p;
 }
 
+/* A driven simulation of tg with the default settings (NULL after a failed check). */
+static cf_fit_run *run_of(const cf_fit_target *tg) {
+  cf_params base;
+  cf_params_default(&base);
+  cf_error err = {0, ""};
+  cf_fit_run *r = cf_fit_run_alloc(tg, &base, &err);
+  CHECK(r != NULL, "cf_fit_run_alloc: %s", err.msg);
+  return r;
+}
+
 /* ingest meshes DIR/sub -o DIR/sub.h5 with extra arguments; the JSON line. */
 static char *ingest(const char *sub, char *h5, size_t size, const char *a, const char *b) {
   char src[600], *o = NULL, *e = NULL;
@@ -147,9 +157,7 @@ static void recovers(const char *sub, cf_test_rec_spec sp, int tri, int ply, con
     if (!tri) { /* a quad grid is weighted as a marker lattice (corners : edges : interior = 1 : 2 : 4) */
       cf_fit_target lat = in.tg;
       lat.weight = NULL, lat.n_ctrl = 0, lat.ctrl = NULL;
-      cf_params base;
-      cf_params_default(&base);
-      cf_fit_run *a = cf_fit_run_alloc(&in.tg, &base, &err), *b = cf_fit_run_alloc(&lat, &base, &err);
+      cf_fit_run *a = run_of(&in.tg), *b = run_of(&lat);
       cf_fit_point pt = {sp.delta, sp.alpha, 0, 1e-3, 0, 0, 0, 0};
       cf_fit_result ra, rb;
       CHECK(a && b && !cf_fit_run_eval(a, &pt, 0, 60, 0, NULL, &ra) && !cf_fit_run_eval(b, &pt, 0, 60, 0, NULL, &rb) &&
@@ -207,9 +215,7 @@ static void error_by_hand(void) {
         for (int q = 0; q < 3; q++) m[t[k][q]] += A / 3;
       }
     }
-  cf_params base;
-  cf_params_default(&base);
-  cf_fit_run *run = cf_fit_run_alloc(&in.tg, &base, &err);
+  cf_fit_run *run = run_of(&in.tg);
   cf_fit_point pt = {0.05, 0.25, 0, 0, 0, 0, 0, 0};
   cf_frame_error fe[40];
   cf_fit_result res;
@@ -266,9 +272,7 @@ static void dropped(void) {
       bad += inside && !held ? !isnan(x[0]) : !(fabs(x[0] - want) < 1e-12);
     }
   CHECK(bad == 0, "drop: %d samples are not NaN (dropped) or the interpolant (held) or as recorded", bad);
-  cf_params base;
-  cf_params_default(&base);
-  cf_fit_run *run = cf_fit_run_alloc(&in.tg, &base, &err);
+  cf_fit_run *run = run_of(&in.tg);
   cf_fit_point pt = {0.041, 0.307, 0, 0, 0, 0, 0, 0};
   cf_frame_error fe[100];
   cf_fit_result res;

@@ -100,6 +100,7 @@ void cf_ingest_mesh_summary(const cf_recording *r, json_t *j) {
   printf("held nodes        ");
   for (int i = 0; i < m->n_held; i++) printf("%s%d", i ? ", " : "", m->held[i]);
   printf("%s\n", m->n_held ? " (0-based, in file order)" : "none (the faces are no grid; give --held I,J)");
-  printf("dropped frames    %d resampled frame(s) left missing (source intervals longer than %.4g s)\n",
-         m->dropped_frames, m->drop_limit_s);
+  if (m->drop_limit_s > 0)
+    printf("dropped frames    %d resampled frame(s) left missing (source intervals longer than %.4g s)\n",
+           m->dropped_frames, m->drop_limit_s);
 }

@@ -142,7 +142,7 @@ static int parse_args(int argc, char **argv, ingest_args *a) {
   if (!a->kind || !a->in) return cf_cli_fail("ingest", "usage: clothfit ingest motive FILE.csv -o REC.h5 (see --help)");
   if (strcmp(a->kind, "motive") && strcmp(a->kind, "meshes") && strcmp(a->kind, "csv"))
     return cf_cli_fail("ingest", "unknown source kind '%s' (this build reads: motive, csv, meshes)", a->kind);
-  if (cf_ingest_mesh_check(a->kind, &a->mesh) || cf_ingest_markers_check(a->kind, &a->mk, &a->csv)) return 1;
+  if (cf_ingest_mesh_check(a->kind, &a->mesh, &a->mk) || cf_ingest_markers_check(a->kind, &a->mk, &a->csv)) return 1;
   if (a->mopts.strict && strcmp(a->kind, "motive"))
     return cf_cli_fail("ingest", "--strict is an option of 'ingest motive' (see --help)");
   if (!a->out) return cf_cli_fail("ingest", "missing -o REC.h5 (see --help)");

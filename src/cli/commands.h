@@ -27,8 +27,9 @@ int cmd_report(int argc, char **argv); /* cmd_report.c, over src/report */
 int cmd_merge(int argc, char **argv);  /* cmd_merge.c: shards of a sweep into one results file */
 
 /* `clothfit ingest meshes` (ingest_meshes.c): its options --times, --fps,
- * --units (1: taken, *bad set on a bad value; 0: not one of them), its
- * help, a check of the options against the kind (0 or the exit status), and
+ * --units, --held (1: taken, *bad set on a bad value; 0: not one of them),
+ * its help, a check of the options against the kind that also takes the
+ * meta file's held and --max-gap into o (0 or the exit status), and
  * the mesh line of the summary (text; with j, a member of the JSON object j
  * instead). */
 #include "json_out.h"
@@ -39,7 +40,7 @@ int cmd_merge(int argc, char **argv);  /* cmd_merge.c: shards of a sweep into on
 #include "cf_synth.h"
 #include "cf_study.h"
 int cf_ingest_mesh_option(const char *opt, const char *v, cf_meshseq_opts *o, int *bad);
-int cf_ingest_mesh_check(const char *kind, const cf_meshseq_opts *o);
+int cf_ingest_mesh_check(const char *kind, cf_meshseq_opts *o, const cf_marker_opts *mk);
 void cf_ingest_mesh_summary(const cf_recording *r, json_t *j);
 extern const char *cf_ingest_mesh_help;
 

@@ -143,8 +143,9 @@ typedef struct {
   "               default when no size is known, and the output says so).  With\n"    \
   "               size and flat the first frame is moved onto the flat sheet's\n"    \
   "               lengths as the start (docs/models.md)\n"                           \
-  "  --split N    the simulation mesh: every cell of the marker lattice split\n"       \
-  "               N x N, 1..8 (default 2: 4x5 markers -> 7x9 nodes; synth makes\n"    \
+  "  --split N    the simulation mesh: every cell of the marker lattice (of a\n"     \
+  "               mesh recording: of its grid) split N x N, 1..8 (default 2: 4x5\n"   \
+  "               markers -> 7x9 nodes, a 9x9 mesh -> 17x17; synth makes\n"           \
   "               its recordings with 4); the nodes grow as N^2, the time of a\n"    \
   "               simulation faster (an A2 recording at 4: ~60 times that at 2;\n"   \
   "               docs/models.md)\n"                                                  \

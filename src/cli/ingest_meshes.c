@@ -1,6 +1,6 @@
 /* ingest_meshes.c — what `clothfit ingest meshes` adds to cmd_ingest.c:
- * its options (--times, --fps, --units), their help, and the summary lines
- * of a mesh recording. */
+ * its options (--times, --fps, --units, --held), their help, and the summary
+ * lines of a mesh recording. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,13 +11,19 @@
 const char *cf_ingest_mesh_help =
     "\n"
     "clothfit ingest meshes DIR_OR_GLOB -o REC.h5 [--times FILE | --fps F] [--units mm|cm|m]\n"
-    "         [--dt SECONDS|native] [--up z|y] [metadata options as above] [--json]\n"
+    "         [--dt SECONDS|native] [--up z|y] [--held I,J] [--max-gap S] [--meta FILE]\n"
+    "         [metadata options as above: --material, --size, --density ...] [--json]\n"
     "\n"
     "Read a depth-camera mesh sequence: one OBJ or PLY (ascii or binary little endian)\n"
     "file per frame, every .obj/.ply file of the folder DIR or every file the quoted glob\n"
     "pattern matches, in natural name order.  All frames must have the same vertex count\n"
-    "and the same faces (triangles or quads).  The nodes are resampled to a uniform time\n"
-    "step by linear interpolation and written to /mesh/nodes [T,N,3], /mesh/faces [F,3|4].\n"
+    "and the same faces (triangles or quads), no edge in more than two faces and no face\n"
+    "of zero area.  The nodes are resampled to a uniform time step by linear\n"
+    "interpolation and written to /mesh/nodes [T,N,3], /mesh/faces [F,3|4].  Frames the\n"
+    "camera dropped (an interval between frames longer than 2.5 x the median one) are\n"
+    "not interpolated across: the frames inside stay missing (NaN), except the held\n"
+    "nodes, which drive the simulation and are interpolated.  The fitting commands take\n"
+    "a mesh whose faces form a rows x cols grid (quads, or quads cut in two triangles).\n"
     "\n"
     "  --times FILE     the frame times: lines 'FILE TIME' in frame order, or one 'TIME'\n"
     "                   a line for the frame files in name order ('#' comments)\n"
@@ -25,7 +31,29 @@ const char *cf_ingest_mesh_help =
     "                   time in seconds: frame_000123_1.234567.obj -> 1.234567 s\n"
     "  --fps F          ... or that number is a frame index: t = index / F\n"
     "  --units mm|cm|m  length unit of the files (default m)\n"
-    "  --up z|y         up axis of the files (default z; y maps (x, y, z) = (x, -z, y))\n";
+    "  --up z|y         up axis of the files (default z; y maps (x, y, z) = (x, -z, y))\n"
+    "  --held I,J       the nodes the hanger holds, which the simulation drives: vertex\n"
+    "                   indices as in the files, 0-based (the first vertex is 0, also in\n"
+    "                   OBJ), up to 16 (also as held in --meta).  Default: the two\n"
+    "                   highest corners of the first frame when the faces form a grid\n"
+    "  --max-gap S      longest dropped interval the held nodes are interpolated across\n"
+    "                   (default 0.25 s); a longer one is an error\n"
+    "  --meta FILE      sidecar INI as for markers (material, size, density, held ...)\n";
+
+/* "I,J,...": node indices >= 0, 1..CF_MESH_HELD_MAX of them. */
+static int parse_held(const char *v, cf_meshseq_opts *o) {
+  int n = 0;
+  for (const char *p = v;; p++) {
+    char *end;
+    long k = strtol(p, &end, 10);
+    if (end == p || k < 0 || k > 1000000000 || n == CF_MESH_HELD_MAX || (*end && *end != ',')) return 0;
+    o->held[n++] = (int)k;
+    if (!*end) break;
+    p = end;
+  }
+  o->n_held = n;
+  return 1;
+}
 
 int cf_ingest_mesh_option(const char *opt, const char *v, cf_meshseq_opts *o, int *bad) {
   char *end;
@@ -34,15 +62,22 @@ int cf_ingest_mesh_option(const char *opt, const char *v, cf_meshseq_opts *o, in
   else if (!strcmp(opt, "--units")) {
     o->unit_scale = !strcmp(v, "mm") ? 0.001 : !strcmp(v, "cm") ? 0.01 : !strcmp(v, "m") ? 1 : 0;
     *bad = o->unit_scale == 0;
-  } else return 0;
+  } else if (!strcmp(opt, "--held")) *bad = !parse_held(v, o);
+  else return 0;
   return 1;
 }
 
-int cf_ingest_mesh_check(const char *kind, const cf_meshseq_opts *o) {
+int cf_ingest_mesh_check(const char *kind, cf_meshseq_opts *o, const cf_marker_opts *mk) {
   int given = o->times_file || o->fps > 0 || (o->unit_scale != 1 && strcmp(kind, "csv"));
   if (strcmp(kind, "meshes") && given) return cf_cli_fail("ingest", "--times, --fps and --units are options of "
                                                           "'ingest meshes' (--units also of 'ingest csv')");
+  if (strcmp(kind, "meshes") && (o->n_held || mk->held[0]))
+    return cf_cli_fail("ingest", "--held (or held in --meta) is an option of 'ingest meshes'; markers use --controlled");
   if (o->times_file && o->fps > 0) return cf_cli_fail("ingest", "give --times FILE or --fps F, not both");
+  if (!o->n_held && mk->held[0] && !parse_held(mk->held, o))
+    return cf_cli_fail("ingest", "--meta: held = '%s': expected node indices I,J (0-based, comma-separated, at most "
+                       "%d)", mk->held, CF_MESH_HELD_MAX);
+  o->max_gap = mk->max_gap;
   return 0;
 }
 
@@ -55,4 +90,17 @@ void cf_ingest_mesh_summary(const cf_recording *r, json_t *j) {
     cf_cli_json_num(o, "faces", m->n_faces);
     cf_cli_json_str(o, "element", kind);
   } else printf("mesh              %d nodes, %d faces (%s)\n", m->n_nodes, m->n_faces, kind);
+  if (j) {
+    json_t *o = json_object_get(j, "mesh"), *h = cf_cli_json_array(o, "held");
+    for (int i = 0; i < m->n_held; i++) json_array_append_new(h, json_integer(m->held[i]));
+    cf_cli_json_num(o, "dropped_frames", m->dropped_frames);
+    cf_cli_json_num(o, "drop_limit_s", m->drop_limit_s);
+    return;
+  }
+  printf("held nodes        ");
+  for (int i = 0; i < m->n_held; i++) printf("%s%d", i ? ", " : "", m->held[i]);
+  printf("%s\n", m->n_held ? " (0-based, in file order)" : "none (the faces are no grid; give --held I,J)");
+  if (m->drop_limit_s > 0)
+    printf("dropped frames    %d resampled frame(s) left missing (source intervals longer than %.4g s)\n",
+           m->dropped_frames, m->drop_limit_s);
 }

@@ -108,11 +108,43 @@ int cf_rec_table_extent_parse(const char *s, double ext[4]);
 /* A depth-camera mesh sequence (docs/design.md §6 /mesh): node positions
  * on the recording's time axis and one fixed connectivity.  n_nodes == 0:
  * none. */
+#define CF_MESH_HELD_MAX 16
 typedef struct {
   int n_nodes, n_faces, nv; /* nv = 3 (triangles) or 4 (quads) */
-  double *nodes;            /* [T*N*3] m, z up; resampled with the markers */
+  double *nodes;            /* [T*N*3] m, z up; resampled with the markers;
+                               NaN = a frame the camera dropped (below) */
   int *faces;               /* [F*nv] 0-based node indices */
+  /* The nodes the hanger holds (/mesh/held): node indices as in the files,
+   * 0-based; the simulation drives them.  0: none known (a mesh that is
+   * not a structured grid, ingested without --held). */
+  int n_held, held[CF_MESH_HELD_MAX];
+  /* Frames the camera dropped (cf_recording_resample): a source interval
+   * longer than drop_limit_s (CF_MESH_DROP_FACTOR x the median interval)
+   * leaves the resampled frames inside it missing (NaN), except the held
+   * nodes, interpolated across it when it is at most max_gap_s long
+   * (longer: an error).  dropped_frames counts the frames left missing. */
+  double max_gap_s, drop_limit_s;
+  int dropped_frames;
 } cf_rec_mesh;
+#define CF_MESH_DROP_FACTOR 2.5
+
+/* A mesh whose faces are the cells of a rows x cols grid: quads, or quads
+ * each cut in two triangles (either diagonal).  node[r*cols + c] is the
+ * mesh node at cell (r, c): row 0 is the side of the grid highest (mean z)
+ * in frame 0, column 0 the end of that row with the smaller x (or y, when
+ * the row runs more along y), as marker lattices are ordered. */
+typedef struct {
+  int rows, cols;
+  int *node; /* [rows*cols] */
+} cf_rec_grid;
+/* Find m's grid from its faces alone (meshgrid.c; frame 0's nodes orient
+ * it).  CF_EFORMAT with a short reason ("the edge 3-7 is in 3 faces", "the
+ * faces do not join as the cells of a 9x9 grid" ...) when it is not one. */
+int cf_rec_mesh_grid(const cf_rec_mesh *m, cf_rec_grid *g, cf_error *err);
+void cf_rec_grid_free(cf_rec_grid *g);
+/* The two corners of g highest in frame 0 (mesh node indices, in lattice
+ * order): the nodes a hanger holds when none are given. */
+void cf_rec_grid_top_corners(const cf_rec_grid *g, const cf_rec_mesh *m, int held[2]);
 
 /* How the data rows of a source export compare with its header
  * (docs/design.md §6 /quality attributes frames_expected, frames_found,
@@ -171,7 +203,8 @@ int cf_rec_export_describe(const cf_rec_export *x, const char *file, char *buf, 
 cf_marker_quality cf_recording_quality(const cf_recording *r, int k);
 /* Resample r in place onto t_i = i dt (from its first frame), by linear
  * interpolation between the two bracketing samples; a marker missing at
- * either of them stays missing (NaN) — gaps are never filled. */
+ * either of them stays missing (NaN) — gaps are never filled.  Mesh nodes
+ * likewise, but frames the camera dropped stay missing (cf_rec_mesh). */
 int cf_recording_resample(cf_recording *r, double dt, cf_error *err);
 /* Hex SHA-256 of a file into hex[65]; CF_EINVAL if built without nettle. */
 int cf_sha256_file(const char *path, char hex[65], cf_error *err);
@@ -212,13 +245,20 @@ typedef struct {
   double fps;             /* > 0: the names carry frame indices */
   double unit_scale;      /* source length unit -> m (mm 0.001, cm 0.01, m 1) */
   char up;                /* 'z' (default) or 'y': (x, y, z) = (x_s, -z_s, y_s) */
+  int n_held;             /* the held nodes (0-based, as in the files); 0: the two */
+  int held[CF_MESH_HELD_MAX]; /* highest corners of frame 0 when the mesh is a grid */
+  double max_gap;         /* s: longest dropped interval the held nodes are
+                             interpolated across (0.25, as markers' --max-gap) */
 } cf_meshseq_opts;
 
 void cf_meshseq_opts_default(cf_meshseq_opts *o);
 /* Read every .obj/.ply file of a folder, or those a glob pattern matches,
- * into rec (native frames, times from 0, metres, z up, rec->mesh filled,
- * no markers).  Errors (CF_EIO, CF_EFORMAT) name the file, the line (or byte
- * offset of binary data) and what was expected. */
+ * into rec (native frames, times from 0, metres, z up, rec->mesh filled
+ * with its held nodes, no markers).  Errors (CF_EIO, CF_EFORMAT) name the
+ * file, the line (or byte offset of binary data) and what was expected:
+ * besides the parsers' own, frames whose vertices or faces differ, an edge
+ * in more than two faces, a face of zero area; held nodes that are not on
+ * the mesh are CF_EINVAL naming the source. */
 int cf_meshseq_read(const char *dir_or_glob, const cf_meshseq_opts *o, cf_recording *rec, cf_error *err);
 /* Median of the T - 1 steps of t (0 if T < 2). */
 double cf_median_step(const double *t, int T);

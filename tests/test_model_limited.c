@@ -1,8 +1,8 @@
 /* test_model_limited.c — `clothfit fit` says when the model, not the
  * noise, sets the error (docs/confidence.md, Method 10).
  *
- * Two recordings `clothfit synth` makes of the bundled wool A3 fast shake
- * (datasets/aero-mini/configs), cut to 3 s: one by the inextensible model
+ * Two recordings `clothfit synth` makes of the bundled denim A2 fast shake
+ * (datasets/aero-mini/configs), cut to 4 s: one by the inextensible model
  * (the fitting model on a finer mesh, as the bundled study), one by the
  * quasi-inextensible model with k_shear = 1 N/m (edges held, cells that
  * shear).  Each is ingested and fitted by the inextensible model as a user
@@ -18,7 +18,9 @@
  *     which with a large k_stretch is the same cloth), whose testing error
  *     is below the fit's.
  * Also: the inextensible fit's delta interval holds its systematic part
- * (interval_sys).
+ * (interval_sys).  Tried first on the wool A3 fast shake cut to 3 s: every
+ * model tested at ~3 cm there (mass-spring 3.000, the fit 3.035): half of
+ * 3 s is too short a training window to tell the models apart.
  * args: CLOTHFIT_EXE SOURCE_ROOT */
 #include <math.h>
 #include <stdio.h>
@@ -33,7 +35,7 @@ static char dir[] = "/tmp/cf_model_limited.XXXXXX";
 
 static char *fit_json(const char *stem, const char *extra) {
   char src[1024], h5[1100];
-  snprintf(src, sizeof src, "%s/datasets/aero-mini/configs/wool-A3-shake-fast-I.ini", root);
+  snprintf(src, sizeof src, "%s/datasets/aero-mini/configs/denim-A2-shake-fast-I.ini", root);
   if (cf_test_synth_ingest(exe, dir, src, extra, stem, h5, sizeof h5)) return NULL;
   char *a[] = {(char *)exe, "fit", h5, "--start", "apriori", "--workers", "2", "--json", NULL};
   char *out = cf_test_run_ok(a, dir, stem);
@@ -53,7 +55,7 @@ static int has_text(const char *j, const char *path, const char *s) {
 }
 
 static void inextensible(void) {
-  char *j = fit_json("inext", "[recording]\nduration = 3\n");
+  char *j = fit_json("inext", "[recording]\nduration = 4\n");
   if (!j) return;
   double se = cf_test_json_num(j, "stretch_edges"), sd = cf_test_json_num(j, "stretch_diagonals");
   printf("inextensible: stretch edges %.4f diagonals %.4f, model_limited %d, identifiable %d\n", se, sd,
@@ -71,7 +73,7 @@ static void inextensible(void) {
 }
 
 static void shearing(void) {
-  char *j = fit_json("quasi", "[recording]\nduration = 3\n[cloth]\nmodel = quasi-inextensible\nk_shear = 1\n");
+  char *j = fit_json("quasi", "[recording]\nduration = 4\n[cloth]\nmodel = quasi-inextensible\nk_shear = 1\n");
   if (!j) return;
   double se = cf_test_json_num(j, "stretch_edges"), sd = cf_test_json_num(j, "stretch_diagonals");
   double eb = cf_test_json_num(j, "better_test_error_cm"), ef = cf_test_json_num(j, "test_error_cm");

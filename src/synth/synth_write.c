@@ -62,6 +62,17 @@ static void meta(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
   if (r->stick) fprintf(f, "stick = StickA, StickB\n");
 }
 
+void sy_truth_params(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
+  fprintf(f, "\n[truth]\ndelta = %.10g\nalpha = %.10g\nkappa = %.10g\nbeta = %.10g\nrho = %.10g\n", c->delta,
+          c->alpha, c->kappa, c->beta, c->density);
+  if (!strcmp(c->motion, "tablecloth")) fprintf(f, "mu = %.10g  ; the cloth's friction on the table\n", c->table_mu);
+  fprintf(f, "model = %s\n", c->model);
+  if (strcmp(c->model, "inextensible"))
+    fprintf(f, "k_stretch = %.10g\nk_shear = %.10g\nk_bend = %.10g  ; N/m\n", c->k_stretch, c->k_shear, c->k_bend);
+  fprintf(f, "mesh = %dx%d quads (lattice cells split %dx%d)\nsim_dt = %.10g\ntol = %.10g\n", r->nx, r->ny,
+          c->refine, c->refine, c->sim_dt, c->tol);
+}
+
 static void truth(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
   cf_synth_motion m;
   cf_synth_motion_init(&m, c, r->rate_scale);
@@ -69,14 +80,7 @@ static void truth(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
           "clothfit synth %s.  [meta] is also in STEM.meta.ini (for\n; `clothfit ingest motive --meta`); "
           "STEM.map is the marker mapping file (fragments, cells, ghosts).\n", CLOTHFIT_VERSION);
   meta(f, c, r);
-  fprintf(f, "\n[truth]\ndelta = %.10g\nalpha = %.10g\nkappa = %.10g\nbeta = %.10g\nrho = %.10g\n", c->delta,
-          c->alpha, c->kappa, c->beta, c->density);
-  if (m.tablecloth) fprintf(f, "mu = %.10g  ; the cloth's friction on the table\n", c->table_mu);
-  fprintf(f, "model = %s\n", c->model);
-  if (strcmp(c->model, "inextensible"))
-    fprintf(f, "k_stretch = %.10g\nk_shear = %.10g\nk_bend = %.10g  ; N/m\n", c->k_stretch, c->k_shear, c->k_bend);
-  fprintf(f, "mesh = %dx%d quads (lattice cells split %dx%d)\nsim_dt = %.10g\ntol = %.10g\n", r->nx, r->ny,
-          c->refine, c->refine, c->sim_dt, c->tol);
+  sy_truth_params(f, c, r);
   fprintf(f, "duration = %.10g\nrate = %.10g\nframes = %d\nseed = %lu\nnoise = %.10g\n", c->duration, c->rate,
           r->n_frames, c->seed, c->noise);
   fprintf(f, "target_speed = %.6f\nachieved_speed = %.6f  ; m/s, mean |velocity| of the %d markers\n",
@@ -139,6 +143,7 @@ static void map(FILE *f, const cf_synth_result *r) {
 }
 
 int cf_synth_write(const char *csv_path, const cf_synth_config *c, const cf_synth_result *r, cf_error *err) {
+  if (cf_synth_camera_output(c)) return cf_synth_write_camera(csv_path, c, r, err);
   char base[4096];
   size_t n = strlen(csv_path);
   if (n >= sizeof base - 16) return cf_error_set(err, CF_EIO, "%s: path too long", csv_path);

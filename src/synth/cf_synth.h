@@ -1,10 +1,11 @@
 /* cf_synth.h — the public API of src/synth: synthetic recordings that
  * behave like real ones (docs/design.md §11), for tests, demos and the bundled
- * dataset.
+ * datasets.
  *
  * It runs the simulator (src/sim) on a mesh finer than the fitting mesh and
  * writes what a motion-capture system would have exported (src/io's Motive
- * writer) with a ground-truth sidecar: it sits beside the fitting code in
+ * writer), or what a depth camera gives (a registered mesh and point clouds,
+ * src/io's OBJ and PLY writers), with a ground-truth sidecar: it sits beside the fitting code in
  * the data flow, producing files for the bottom of it.  Conventions
  * (errors, ownership) as stated in cf_io.h. */
 #ifndef CF_SYNTH_H

@@ -41,6 +41,19 @@ int sy_stick_tracks(const cf_synth_config *c, cf_synth_result *r, cf_synth_track
  * writers). */
 void sy_truth_params(FILE *f, const cf_synth_config *c, const cf_synth_result *r);
 
+/* Output files written together (synth_write.c): sy_files_open opens
+ * o[i].path (set by the caller) under temporary names (o[i].f NULL after
+ * a failure); sy_files_close closes them; sy_files_commit renames them
+ * into place if ok, else removes them.  Both return ok, 0 after an error
+ * (named in err). */
+typedef struct {
+  char path[4200], tmp[4300];
+  FILE *f;
+} sy_out_file;
+int sy_files_open(sy_out_file *o, int n, cf_error *err);
+int sy_files_close(sy_out_file *o, int n, int ok, cf_error *err);
+int sy_files_commit(sy_out_file *o, int n, int ok, cf_error *err);
+
 /* Default speed targets and shake amplitudes. */
 double sy_target_speed(const cf_synth_config *c);
 

@@ -19,10 +19,6 @@
 enum { F_CSV, F_TRUTH, F_META, F_MAP, N_FILES };
 static const char *suffix[N_FILES] = {".csv", ".truth.ini", ".meta.ini", ".map"};
 
-typedef struct {
-  char path[4096], tmp[4200];
-  FILE *f;
-} out_file;
 
 static int csv(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
   int T = r->n_frames, N = r->n_tracks;
@@ -150,30 +146,46 @@ int cf_synth_write(const char *csv_path, const cf_synth_config *c, const cf_synt
   memcpy(base, csv_path, n + 1);
   if (n > 4 && !strcmp(base + n - 4, ".csv")) base[n - 4] = 0;
   if (cf_io_ensure_parent(csv_path, err)) return CF_EIO;
-  out_file o[N_FILES];
-  int ok = 1;
-  for (int i = 0; i < N_FILES; i++) {
+  sy_out_file o[N_FILES];
+  for (int i = 0; i < N_FILES; i++)
     snprintf(o[i].path, sizeof o[i].path, "%s%s", i == F_CSV ? csv_path : base, i == F_CSV ? "" : suffix[i]);
-    cf_io_tmpname(o[i].path, o[i].tmp, sizeof o[i].tmp);
-    o[i].f = ok ? fopen(o[i].tmp, "wb") : NULL;
-    if (!o[i].f && ok) ok = 0, cf_error_set(err, CF_EIO, "%s: cannot create: %s", o[i].path, strerror(errno));
-  }
+  int ok = sy_files_open(o, N_FILES, err) == CF_OK;
   if (ok && csv(o[F_CSV].f, c, r)) ok = 0, cf_error_set(err, CF_EIO, "%s: write error", o[F_CSV].path);
   if (ok) {
     truth(o[F_TRUTH].f, c, r);
     meta(o[F_META].f, c, r);
     map(o[F_MAP].f, r);
   }
-  for (int i = 0; i < N_FILES; i++) {
+  ok = sy_files_close(o, N_FILES, ok, err);
+  ok = sy_files_commit(o, N_FILES, ok, err);
+  return ok ? CF_OK : (err && err->code ? err->code : CF_EIO);
+}
+
+int sy_files_open(sy_out_file *o, int n, cf_error *err) {
+  int ok = 1;
+  for (int i = 0; i < n; i++) {
+    cf_io_tmpname(o[i].path, o[i].tmp, sizeof o[i].tmp);
+    o[i].f = ok ? fopen(o[i].tmp, "wb") : NULL;
+    if (!o[i].f && ok) ok = 0, cf_error_set(err, CF_EIO, "%s: cannot create: %s", o[i].path, strerror(errno));
+  }
+  return ok ? CF_OK : CF_EIO;
+}
+
+int sy_files_close(sy_out_file *o, int n, int ok, cf_error *err) {
+  for (int i = 0; i < n; i++) {
     if (!o[i].f) continue;
     int good = !ferror(o[i].f);
     good = fclose(o[i].f) == 0 && good;
     if (!good && ok) ok = 0, cf_error_set(err, CF_EIO, "%s: write error", o[i].path);
   }
-  for (int i = 0; i < N_FILES; i++) {
+  return ok;
+}
+
+int sy_files_commit(sy_out_file *o, int n, int ok, cf_error *err) {
+  for (int i = 0; i < n; i++) {
     if (!o[i].f) continue;
     if (!ok) remove(o[i].tmp);
     else if (cf_io_commit(o[i].tmp, o[i].path, 1, err)) ok = 0;
   }
-  return ok ? CF_OK : (err && err->code ? err->code : CF_EIO);
+  return ok;
 }

@@ -159,32 +159,6 @@ static int frames(cam_out *o, cf_error *err) {
 }
 
 /* ------------------------------------------------------------- commit */
-typedef struct {
-  char path[4200], tmp[4300];
-  FILE *f;
-} out_file;
-
-static int open_files(out_file *o, const char *stem, cf_error *err) {
-  for (int i = 0; i < N_FILES; i++) o[i].f = NULL;
-  for (int i = 0; i < N_FILES; i++) {
-    snprintf(o[i].path, sizeof o[i].path, "%s%s", stem, suffix[i]);
-    cf_io_tmpname(o[i].path, o[i].tmp, sizeof o[i].tmp);
-    if (!(o[i].f = fopen(o[i].tmp, "wb")))
-      return cf_error_set(err, CF_EIO, "%s: cannot create: %s", o[i].path, strerror(errno));
-  }
-  return CF_OK;
-}
-
-static int close_files(out_file *o, int ok, cf_error *err) {
-  for (int i = 0; i < N_FILES; i++) {
-    if (!o[i].f) continue;
-    int good = !ferror(o[i].f);
-    good = fclose(o[i].f) == 0 && good;
-    if (!good && ok) ok = 0, cf_error_set(err, CF_EIO, "%s: write error", o[i].path);
-  }
-  return ok;
-}
-
 int cf_synth_write_camera(const char *stem_in, const cf_synth_config *c, const cf_synth_result *r, cf_error *err) {
   char stem[4096];
   size_t n = strlen(stem_in);
@@ -204,21 +178,18 @@ int cf_synth_write_camera(const char *stem_in, const cf_synth_config *c, const c
   for (int w = 0; w < 2; w++)
     if (use[w] && ok && cf_io_dir_begin(o.dir[w], o.tmp[w], sizeof o.tmp[w], err)) ok = 0, use[w] = 0;
   if (ok && frames(&o, err)) ok = 0;
-  out_file f[N_FILES];
+  sy_out_file f[N_FILES];
   memset(f, 0, sizeof f);
-  if (ok && open_files(f, stem, err)) ok = 0;
+  for (int i = 0; i < N_FILES; i++) snprintf(f[i].path, sizeof f[i].path, "%s%s", stem, suffix[i]);
+  if (ok && sy_files_open(f, N_FILES, err)) ok = 0;
   if (ok) {
     corners(f[F_CORNERS].f, c, r, kin0);
     truth(f[F_TRUTH].f, &o, kin0);
     meta(f[F_META].f, c);
   }
-  ok = close_files(f, ok, err);
+  ok = sy_files_close(f, N_FILES, ok, err);
   for (int w = 0; w < 2; w++)
     if (use[w] && cf_io_dir_commit(o.tmp[w], o.dir[w], "frame_", ok, ok ? err : NULL)) ok = 0;
-  for (int i = 0; i < N_FILES; i++) {
-    if (!f[i].f) continue;
-    if (!ok) remove(f[i].tmp);
-    else if (cf_io_commit(f[i].tmp, f[i].path, 1, err)) ok = 0;
-  }
+  ok = sy_files_commit(f, N_FILES, ok, err);
   return ok ? CF_OK : (err && err->code ? err->code : CF_EIO);
 }

@@ -71,9 +71,11 @@ static void camera_summary(const char *out, const cf_synth_config *c, const cf_s
   for (int q = 0; q < r->n_drops; q++) dropped += r->drops[q].n;
   printf("frames            %d at ~%g Hz (%g s), jitter %g ms, %d dropped in %d runs\n", r->n_frames, c->cam_rate,
          c->duration, 1e3 * c->jitter, dropped, r->n_drops);
-  printf("camera            %s: %dx%d mesh (noise %g mm along y)%s, %dx%d pixels, %g m away\n", c->output, r->rows,
-         r->cols, 1e3 * c->mesh_noise, strcmp(c->output, "meshes") ? " and clouds" : "", c->pixels[0], c->pixels[1],
-         c->distance);
+  if (strcmp(c->output, "clouds"))
+    printf("meshes            %dx%d nodes, noise %g mm along y\n", r->rows, r->cols, 1e3 * c->mesh_noise);
+  if (strcmp(c->output, "meshes"))
+    printf("clouds            %dx%d pixels, %g m away, depth noise %g x depth^2, outliers %g %%\n", c->pixels[0],
+           c->pixels[1], c->distance, c->depth_noise, 100 * c->outliers);
   printf("output            %s.{%s%scorners.csv,truth.ini,meta.ini}\n", out, strcmp(c->output, "clouds") ? "meshes/," : "",
          strcmp(c->output, "meshes") ? "clouds/," : "");
   if (!j) return;

@@ -227,14 +227,13 @@ typedef struct {
   void *user;
 } sim_job;
 
-/* Sample every node into r->fine (camera outputs, on the fine mesh) or
- * the marker lattice into r->truth. */
-static int job_init(sim_job *j, const cf_synth_config *c, cf_synth_result *r, int refine, double dt) {
+/* Sample every node into r->fine (all: camera outputs, on the fine mesh)
+ * or the marker lattice into r->truth. */
+static int job_init(sim_job *j, const cf_synth_config *c, cf_synth_result *r, int refine, double dt, int all) {
   memset(j, 0, sizeof *j);
   j->c = c, j->r = r, j->dt = dt;
   j->mesh = grid(c, refine, j->kin);
   if (!j->mesh) return CF_ENOMEM;
-  int all = r->fine && refine == c->refine;
   j->K = all ? j->mesh->n_nodes : c->rows * c->cols;
   j->dst = all ? r->fine : r->truth;
   j->node = malloc(sizeof(int) * j->K);
@@ -387,7 +386,7 @@ static double coarse_scale(const cf_synth_config *c, cf_synth_result *r) {
   long steps;
   double viol;
   cf_error e;
-  if (job_init(&j, c, r, 2, 0.01)) return job_free(&j), 1;
+  if (job_init(&j, c, r, 2, 0.01, 0)) return job_free(&j), 1;
   for (int run = 1; run <= 6; run++) {
     if (simulate(&j, exp(ls), run, &steps, &viol, &e)) break;
     double v = average_speed(r, c->rate);
@@ -411,7 +410,7 @@ static double coarse_scale(const cf_synth_config *c, cf_synth_result *r) {
 static int calibrate(const cf_synth_config *c, cf_synth_result *r, cf_synth_progress_fn fn, void *user,
                      cf_error *err) {
   sim_job j;
-  int rc = job_init(&j, c, r, c->refine, c->sim_dt);
+  int rc = job_init(&j, c, r, c->refine, c->sim_dt, r->fine != NULL);
   if (rc) {
     job_free(&j);
     return cf_error_set(err, rc, "out of memory for the simulation mesh");

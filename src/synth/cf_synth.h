@@ -168,7 +168,7 @@ void cf_synth_result_free(cf_synth_result *r);
 /* OUT.csv (Motive 1.23), OUT.truth.ini (ground truth, fragment map, gaps),
  * OUT.meta.ini (for `ingest --meta`) and OUT.map (a marker mapping file:
  * merges, cells, ghost drops); all or none, each atomically.  OUT = csv_path
- * without ".csv". */
+ * without ".csv".  Camera outputs: cf_synth_write_camera's files. */
 int cf_synth_write(const char *csv_path, const cf_synth_config *c, const cf_synth_result *r, cf_error *err);
 
 /* The pieces, for tests: the simulation mesh (node (i, j) = j*nx + i, row

@@ -80,6 +80,8 @@ static void truth(FILE *f, const cam_out *o, const double kin0[6]) {
   else fprintf(f, "achieved_speed = %.6f  ; m/s, mean |velocity| of the registered mesh's nodes\n", r->achieved_speed);
   fprintf(f, "corner1 = %.10g, %.10g, %.10g  ; at rest: node 0 of the registered mesh\n", kin0[0], kin0[1], kin0[2]);
   fprintf(f, "corner2 = %.10g, %.10g, %.10g  ; node %d\n", kin0[3], kin0[4], kin0[5], c->cols - 1);
+  fprintf(f, "slack = %.10g  ; the corners held this much closer than the width\npreroll = %.10g  ; s settling "
+          "before the recording\n", c->slack, c->preroll);
   fprintf(f, "steps = %ld\nmax_violation = %.4g\n", r->steps, r->max_violation);
   double e[3];
   cf_synth_camera_eye(c, e);
@@ -94,6 +96,7 @@ static void truth(FILE *f, const cam_out *o, const double kin0[6]) {
     fprintf(f, "points = %ld  ; in all clouds; per frame %ld..%ld\nflying = %ld\nfar = %ld\n", o->points, o->fewest,
             o->most, o->flying, o->far);
   fprintf(f, "\n[drops]  ; dropN = first_counter frames (times between the neighbouring frames)\n");
+  fprintf(f, "drop_rate = %.10g  ; runs per second of %d to %d frames\n", c->drop_rate, c->drop_min, c->drop_max);
   for (int q = 0; q < r->n_drops; q++) {
     const cf_synth_gap *d = &r->drops[q];
     int i = 0;

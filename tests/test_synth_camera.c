@@ -18,8 +18,9 @@
  * 5. Occlusion: a sheet folded in half towards the camera (the lower half
  *    5 cm in front of the upper) shows no point of the hidden half, while
  *    the same sheet flat shows that half.
- * 6. Determinism: the CLI twice gives byte-identical files; bad camera
- *    keys give one line naming file:line.
+ * 6. Determinism: the CLI twice gives byte-identical files (and refuses to
+ *    empty a folder holding a file it did not write); an ascii cloud holds
+ *    the rendered points; bad camera keys give one line naming file:line.
  *
  * usage: test_synth_camera CLOTHFIT_EXE SOURCE_ROOT */
 #include <math.h>
@@ -296,6 +297,50 @@ static void check_determinism(const char *exe, const char *cfg, const cf_synth_r
   free(out), free(er);
 }
 
+/* cloud_format = ascii: the same points, to the 5 decimals written; only
+ * the folders the output asks for. */
+static void check_ascii(void) {
+  char cfg[300], out[300], path[700];
+  snprintf(cfg, sizeof cfg, "%s/ascii.ini", dir);
+  snprintf(out, sizeof out, "%s/ascii/rec", dir);
+  write_text(cfg, "[recording]\nmaterial = felt\nsize = A3\nmotion = wam\nspeed = slow\noutput = clouds\n"
+                  "duration = 3\n[motion]\nstill_before = 0.5\nstill_after = 0.5\n[cloth]\nrefine = 1\n"
+                  "[camera]\nmesh = 5x4\npixels = 40x30\ncloud_format = ascii\n");
+  cf_synth_config c;
+  cf_synth_result r;
+  memset(&r, 0, sizeof r);
+  cf_error err = {0, ""};
+  int rc = cf_synth_load(cfg, &c, &err);
+  if (!rc) rc = cf_synth_run(&c, &r, NULL, NULL, &err);
+  if (!rc) rc = cf_synth_write(out, &c, &r, &err);
+  CHECK(rc == CF_OK, "%s", err.msg);
+  if (!rc) {
+    int kin[2], i = r.n_frames / 2;
+    cf_mesh *m = cf_synth_mesh(&c, kin);
+    cf_synth_cloud cl;
+    CHECK(cf_synth_cloud_render(&c, m, r.fine + 3 * (size_t)r.n_fine * i, r.frame[i], &cl, &err) == CF_OK, "%s",
+          err.msg);
+    snprintf(path, sizeof path, "%s.clouds/frame_%06d_%.6f.ply", out, r.frame[i], r.time[i]);
+    char *text = cf_test_slurp(path, NULL), *p = text ? strstr(text, "end_header\n") : NULL;
+    int n = 0, bad = !p || !strstr(text, "format ascii 1.0\n");
+    for (p = p ? p + 11 : NULL; p && *p; n++) {
+      double v[3];
+      char *end;
+      for (int k = 0; k < 3; k++, p = end) v[k] = strtod(p, &end);
+      p += *p == '\n';
+      for (int k = 0; n < cl.n && k < 3; k++) bad += fabs(v[k] - cl.p[3 * n + k]) > 6e-6;
+    }
+    CHECK(!bad && n == cl.n, "%s: %d points (%d rendered), %d differ", path, n, cl.n, bad);
+    snprintf(path, sizeof path, "%s.meshes", out);
+    CHECK(cf_test_dir_entries(path) == 0, "output = clouds wrote %s", path);
+    free(text);
+    cf_synth_cloud_free(&cl);
+    cf_mesh_free(m);
+  }
+  cf_synth_result_free(&r);
+  cf_synth_config_free(&c);
+}
+
 static void check_errors(void) {
   static const char *bad[][2] = {
       {"[camera]\nmesh = 9\n", "mesh = '9': expected ROWSxCOLS"},
@@ -360,6 +405,7 @@ int main(int argc, char **argv) {
     free(meta);
     check_determinism(exe, cfg, &r);
   }
+  check_ascii();
   check_errors();
   cf_synth_result_free(&r);
   cf_synth_config_free(&c);

@@ -260,6 +260,23 @@ void cf_meshseq_opts_default(cf_meshseq_opts *o);
  * in more than two faces, a face of zero area; held nodes that are not on
  * the mesh are CF_EINVAL naming the source. */
 int cf_meshseq_read(const char *dir_or_glob, const cf_meshseq_opts *o, cf_recording *rec, cf_error *err);
+/* Writers of the frames those readers take (`clothfit synth`'s depth
+ * camera, docs/design.md §11), to an open stream; -1 on a write error.
+ * An OBJ of n nodes x [n*3] with "%.*f" coordinates and n_faces faces of nv
+ * 0-based indices (written 1-based); a PLY of n points p [n*3], no faces,
+ * binary little endian (float32) or ascii ("%.*f").  comment may be NULL. */
+int cf_obj_write_stream(FILE *f, const char *comment, int n, const double *x, int nv, int n_faces, const int *faces,
+                        int decimals);
+int cf_ply_points_write_stream(FILE *f, const char *comment, int n, const double *p, int binary, int decimals);
+/* A folder of frames written whole: cf_io_dir_begin creates the temporary
+ * folder "<dir>.tmp.<pid>" (its name into tmp); cf_io_dir_commit renames
+ * it over dir when ok, after removing an earlier dir only if every file in
+ * it starts with prefix (else CF_EIO naming the file: a folder this
+ * program did not write is never emptied), and removes tmp when not ok.
+ * cf_io_dir_check makes that test alone, before anything is written. */
+int cf_io_dir_begin(const char *dir, char *tmp, size_t size, cf_error *err);
+int cf_io_dir_commit(const char *tmp, const char *dir, const char *prefix, int ok, cf_error *err);
+int cf_io_dir_check(const char *dir, const char *prefix, cf_error *err);
 /* Median of the T - 1 steps of t (0 if T < 2). */
 double cf_median_step(const double *t, int T);
 

@@ -71,7 +71,9 @@ typedef struct {
   int rest;                /* CF_REST_* (cf_fit_target.rest), or CF_PIPELINE_REST_AUTO:
                               the cloth's size where the recording gives it, else the
                               first frame (cf_pipeline_model_apply says which) */
-  int split;               /* lattice cells split N x N, 1..CF_LATTICE_SPLIT_MAX */
+  int split;               /* lattice cells split N x N, 1..CF_LATTICE_SPLIT_MAX; 0: the
+                              recording's own (its loader's tg.split: 1 for a mesh
+                              recording, whose mesh is the cloth; 2 for markers) */
   int substeps;            /* simulation steps per recorded frame, >= 1 */
   int start;               /* CF_START_REST or CF_START_MOVING (cf_fit_target.start) */
 } cf_pipeline_model;

@@ -227,6 +227,11 @@ int cf_cli_results_write(const char *cmd, const char *out, cf_results *r);
  * takes), they form a Table A.2 of their own, printed after Table A.1 of
  * the others, each under its title (as in the report). */
 void cf_cli_table_a1(const cf_results *r);
+/* Thesis Table 4.2 (the WAM study, §4.1): per recording with a fit, delta,
+ * alpha and the mean error on the testing window, beside the truth of a
+ * synthetic recording and the thesis' values (cf_thesis_table_42), and
+ * whether the fit recovers the truth (cf_study_truth_check, 10 %). */
+void cf_cli_table_42(const cf_results *r);
 /* Whether rec's grid optimum (the sweep's best point) lies on an edge of its
  * grid: 1 with advice (e.g. "delta at its lowest grid value 0.0052 (widen
  * --delta-grid below it)") in buf, 0 if inside, -1 without a sweep optimum. */

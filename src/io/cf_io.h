@@ -252,6 +252,9 @@ typedef struct {
 } cf_meshseq_opts;
 
 void cf_meshseq_opts_default(cf_meshseq_opts *o);
+/* The held nodes "I,J,..." (0-based, 1..CF_MESH_HELD_MAX; the --held option
+ * and the meta key held) into o->held, o->n_held: 1, or 0 when malformed. */
+int cf_meshseq_held_parse(const char *v, cf_meshseq_opts *o);
 /* Read every .obj/.ply file of a folder, or those a glob pattern matches,
  * into rec (native frames, times from 0, metres, z up, rec->mesh filled
  * with its held nodes, no markers).  Errors (CF_EIO, CF_EFORMAT) name the

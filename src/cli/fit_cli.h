@@ -230,7 +230,7 @@ void cf_cli_table_a1(const cf_results *r);
 /* Thesis Table 4.2 (the WAM study, §4.1): per recording with a fit, delta,
  * alpha and the mean error on the testing window, beside the truth of a
  * synthetic recording and the thesis' values (cf_thesis_table_42), and
- * whether the fit recovers the truth (cf_study_truth_check, 10 %). */
+ * whether the fit recovers the truth (cf_res_truth_check, 10 %). */
 void cf_cli_table_42(const cf_results *r);
 /* Whether rec's grid optimum (the sweep's best point) lies on an edge of its
  * grid: 1 with advice (e.g. "delta at its lowest grid value 0.0052 (widen

@@ -151,7 +151,7 @@ void cf_cli_table_42(const cf_results *r) {
     }
     const cf_res_fit *f = &c->fit;
     printf("%-20s %8.4f %7.3f %7.2f %8.4f %7.3f %7.2f %8.4f %7.2f %10s\n", c->name, f->x[0], c->truth_delta, th[0],
-           f->x[1], c->truth_alpha, th[1], f->e_test, th[2], or_dash(cf_study_truth_check(c, 0.1)));
+           f->x[1], c->truth_alpha, th[1], f->e_test, th[2], or_dash(cf_res_truth_check(c, 0.1)));
   }
 }
 

@@ -165,19 +165,6 @@ cf_res_model cf_res_model_of(const cf_fit_input *in);
  * sweeps (task key, N, recordings or grids) are refused naming the file. */
 int cf_shards_merge(cf_results *s, const char *const *names, int n, FILE *log, int *problems, cf_error *err);
 
-/* The thesis' own results a study prints beside its fits (thesis.c): Table
- * 4.2, the WAM shakes of §4.1 (delta, alpha and the mean error e_i (4.3)
- * over the testing window, cm) of material "paper", "light-cotton", "felt"
- * or "wool" (case-insensitive) at speed "slow" or "fast": 1 with out[3] =
- * delta, alpha, e; 0 (out NaN) for another. */
-int cf_thesis_table_42(const char *material, const char *speed, double out[3]);
-/* How a fit of a synthetic recording (rec->fit against rec->truth_*)
- * recovers the truth: "yes" (delta and alpha within the fraction tol of
- * it), "interval" (each within tol or the truth inside the fit's 95 %
- * interval, as for a parameter the recording determines only loosely),
- * "no", or "" (no fit or no truth). */
-const char *cf_study_truth_check(const cf_res_rec *c, double tol);
-
 #ifdef __cplusplus
 }
 #endif

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <strings.h>
 
-#include "cf_study.h"
+#include "cf_io.h"
 
 /* Thesis Table 4.2: delta, alpha and e-bar (cm, testing window), slow then
  * fast, per fabric of the WAM shakes (§4.1.2). */
@@ -34,7 +34,7 @@ static int near(double x, double truth, const double iv[2], int conf, double tol
   return fabs(x / truth - 1) <= tol || (conf && isfinite(iv[0]) && iv[0] <= truth && truth <= iv[1]);
 }
 
-const char *cf_study_truth_check(const cf_res_rec *c, double tol) {
+const char *cf_res_truth_check(const cf_res_rec *c, double tol) {
   if (!c->has_fit || isnan(c->truth_delta) || isnan(c->truth_alpha)) return "";
   const cf_res_fit *f = &c->fit;
   int conf = f->conf.done;

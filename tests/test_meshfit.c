@@ -11,8 +11,11 @@
  *    mass of the recorded triangles, computed here by hand;
  *  - frames the camera dropped stay NaN (held nodes interpolated) and do
  *    not count in the errors; a drop longer than --max-gap is refused;
- *  - `sweep` finds the truth, `compare`, `fit --rest size --split 1`,
- *    `sensitivity`, `predict` and `report` run on a mesh recording;
+ *  - the simulated cloth is the recording's own mesh by default (split 1:
+ *    `fit` without --split says mesh_split 1), an explicit --split wins
+ *    (the recovery fits and `sweep` on the model's split-2 motion);
+ *  - `sweep` finds the truth, `compare`, `fit --rest size`, `sensitivity`,
+ *    `predict` and `report` run on a mesh recording;
  *  - bad input: held nodes off the mesh (option and meta key), a mesh that
  *    is not a grid (ingested, then one line from fit).
  * usage: test_meshfit CLOTHFIT_EXE */
@@ -127,7 +130,8 @@ static char *ingest(const char *sub, char *h5, size_t size, const char *a, const
 
 /* ------------------------------------------------------------- recovery */
 /* The model's own motion on the recorded grid: the fit is the model on the
- * same mesh (the grid split 2, as synthrec simulates), with the same held
+ * same mesh (the grid split 2, as synthrec simulates: --split 2, which
+ * wins over a mesh recording's own split 1), with the same held
  * kappa (1e-3, the fitting default) and a tolerance no looser than the
  * fit's, so what is left between the truth and the optimum is the 0.1 mm
  * marker-like noise on the nodes and Nelder-Mead's stopping rule: 3 %. */
@@ -168,9 +172,11 @@ static void recovers(const char *sub, cf_test_rec_spec sp, int tri, int ply, con
     cf_fit_input_free(&in);
   }
   char *e = NULL;
-  int st = cf_test_run_args(exe, dir, &o, &e, "fit", h5, "--start", start, "--no-confidence", "--json", NULL);
+  int st = cf_test_run_args(exe, dir, &o, &e, "fit", h5, "--start", start, "--split", "2", "--no-confidence", "--json",
+                            NULL);
   j = cf_test_last_line(o);
   double d = cf_test_json_num(j, "delta"), a = cf_test_json_num(j, "alpha");
+  CHECK(cf_test_json_int(j, "mesh_split") == 2, "%s: --split 2 did not win over the mesh's own split: %s", sub, j);
   printf("%s: fit delta %.5f (truth %.5f), alpha %.5f (truth %.5f), error %.4f cm\n", sub, d, sp.delta, a, sp.alpha,
          cf_test_json_num(j, "mean_error_cm"));
   CHECK(st == 0 && fabs(d / sp.delta - 1) < 0.03 && fabs(a / sp.alpha - 1) < 0.03, "%s: status %d: %s %s", sub, st,
@@ -300,7 +306,7 @@ static void commands(void) {
   char h5[700], *o = NULL, *e = NULL;
   free(ingest("cmd", h5, sizeof h5, NULL, NULL));
   int st = cf_test_run_args(exe, dir, &o, &e, "sweep", h5, "--delta-grid", "0.031:0.051:3", "--alpha-grid",
-                            "0.207:0.407:3", "--workers", "1", "--json", NULL);
+                            "0.207:0.407:3", "--split", "2", "--workers", "1", "--json", NULL);
   const char *j = cf_test_last_line(o);
   printf("sweep: best delta %g alpha %g\n", cf_test_json_num(j, "recordings.0.delta"),
          cf_test_json_num(j, "recordings.0.alpha"));
@@ -309,7 +315,7 @@ static void commands(void) {
         "sweep on a mesh recording: status %d, best not at the truth (the grid's middle): %s %s", st, j, e ? e : "");
   free(o), free(e);
   st = cf_test_run_args(exe, dir, &o, &e, "compare", h5, "--models", "inextensible,mass-spring", "--start",
-                        "0.041,0.307", "--max-evals", "10", "--workers", "1", "--json", NULL);
+                        "0.041,0.307", "--max-evals", "10", "--split", "2", "--workers", "1", "--json", NULL);
   j = cf_test_last_line(o);
   printf("compare: inextensible %g cm, mass-spring %g cm (testing window)\n",
          cf_test_json_num(j, "models.model=inextensible.test_error_cm"),
@@ -321,11 +327,12 @@ static void commands(void) {
   char res[700], rep[700];
   snprintf(res, sizeof res, "%s/cmd_results.h5", dir);
   snprintf(rep, sizeof rep, "%s/cmd_report", dir);
-  st = cf_test_run_args(exe, dir, &o, &e, "fit", h5, "--rest", "size", "--split", "1", "--start", "0.041,0.307",
+  /* without --split the cloth is the recorded 4 x 3 mesh itself */
+  st = cf_test_run_args(exe, dir, &o, &e, "fit", h5, "--rest", "size", "--start", "0.041,0.307",
                         "--max-evals", "10", "--no-confidence", "--json", "-o", res, NULL);
   j = cf_test_last_line(o);
   CHECK(st == 0 && cf_test_json_num(j, "mean_error_cm") < 1 && cf_test_json_int(j, "mesh_split") == 1,
-        "fit --rest size --split 1: status %d: %s %s", st, j, e ? e : "");
+        "fit --rest size (a mesh recording's default split 1): status %d: %s %s", st, j, e ? e : "");
   free(o), free(e);
   st = cf_test_run_args(exe, dir, &o, &e, "sensitivity", h5, "--at", "0.041,0.307", "-n", "3", "--workers", "1",
                         "-o", res, "--json", NULL);

@@ -134,6 +134,27 @@ void cf_cli_table_a1(const cf_results *r) {
   table_a_rows(r, 1);
 }
 
+void cf_cli_table_42(const cf_results *r) {
+  printf("Table 4.2: the fits (Nelder-Mead on the training window), mean error e on the testing window; truth: the\n"
+         "recording's (NAME.truth.ini), thesis: its Table 4.2; recovered: delta and alpha within 10 %% of the truth\n"
+         "(yes), or the truth inside the fit's 95 %% intervals (interval)\n");
+  printf("%-20s %8s %7s %7s %8s %7s %7s %8s %7s %10s\n", "recording", "delta", "truth", "thesis", "alpha", "truth",
+         "thesis", "e_cm", "thesis", "recovered");
+  for (int i = 0; i < r->n; i++) {
+    const cf_res_rec *c = &r->recs[i];
+    double th[3];
+    cf_thesis_table_42(c->meta.material, c->meta.speed, th);
+    if (!c->has_fit) {
+      printf("%-20s %8s %7.3f %7.2f %8s %7.3f %7.2f %8s %7.2f %10s\n", c->name, "-", c->truth_delta, th[0], "-",
+             c->truth_alpha, th[1], "-", th[2], "no fit");
+      continue;
+    }
+    const cf_res_fit *f = &c->fit;
+    printf("%-20s %8.4f %7.3f %7.2f %8.4f %7.3f %7.2f %8.4f %7.2f %10s\n", c->name, f->x[0], c->truth_delta, th[0],
+           f->x[1], c->truth_alpha, th[1], f->e_test, th[2], or_dash(cf_res_truth_check(c, 0.1)));
+  }
+}
+
 typedef const char *(*meta_field)(const cf_res_rec *c);
 static const char *f_material(const cf_res_rec *c) { return c->meta.material; }
 static const char *f_size(const cf_res_rec *c) { return c->meta.size; }

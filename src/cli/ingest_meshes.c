@@ -40,21 +40,6 @@ const char *cf_ingest_mesh_help =
     "                   (default 0.25 s); a longer one is an error\n"
     "  --meta FILE      sidecar INI as for markers (material, size, density, held ...)\n";
 
-/* "I,J,...": node indices >= 0, 1..CF_MESH_HELD_MAX of them. */
-static int parse_held(const char *v, cf_meshseq_opts *o) {
-  int n = 0;
-  for (const char *p = v;; p++) {
-    char *end;
-    long k = strtol(p, &end, 10);
-    if (end == p || k < 0 || k > 1000000000 || n == CF_MESH_HELD_MAX || (*end && *end != ',')) return 0;
-    o->held[n++] = (int)k;
-    if (!*end) break;
-    p = end;
-  }
-  o->n_held = n;
-  return 1;
-}
-
 int cf_ingest_mesh_option(const char *opt, const char *v, cf_meshseq_opts *o, int *bad) {
   char *end;
   if (!strcmp(opt, "--times")) o->times_file = v;
@@ -62,7 +47,7 @@ int cf_ingest_mesh_option(const char *opt, const char *v, cf_meshseq_opts *o, in
   else if (!strcmp(opt, "--units")) {
     o->unit_scale = !strcmp(v, "mm") ? 0.001 : !strcmp(v, "cm") ? 0.01 : !strcmp(v, "m") ? 1 : 0;
     *bad = o->unit_scale == 0;
-  } else if (!strcmp(opt, "--held")) *bad = !parse_held(v, o);
+  } else if (!strcmp(opt, "--held")) *bad = !cf_meshseq_held_parse(v, o);
   else return 0;
   return 1;
 }
@@ -74,7 +59,7 @@ int cf_ingest_mesh_check(const char *kind, cf_meshseq_opts *o, const cf_marker_o
   if (strcmp(kind, "meshes") && (o->n_held || mk->held[0]))
     return cf_cli_fail("ingest", "--held (or held in --meta) is an option of 'ingest meshes'; markers use --controlled");
   if (o->times_file && o->fps > 0) return cf_cli_fail("ingest", "give --times FILE or --fps F, not both");
-  if (!o->n_held && mk->held[0] && !parse_held(mk->held, o))
+  if (!o->n_held && mk->held[0] && !cf_meshseq_held_parse(mk->held, o))
     return cf_cli_fail("ingest", "--meta: held = '%s': expected node indices I,J (0-based, comma-separated, at most "
                        "%d)", mk->held, CF_MESH_HELD_MAX);
   o->max_gap = mk->max_gap;

@@ -252,6 +252,9 @@ typedef struct {
 } cf_meshseq_opts;
 
 void cf_meshseq_opts_default(cf_meshseq_opts *o);
+/* The held nodes "I,J,..." (0-based, 1..CF_MESH_HELD_MAX; the --held option
+ * and the meta key held) into o->held, o->n_held: 1, or 0 when malformed. */
+int cf_meshseq_held_parse(const char *v, cf_meshseq_opts *o);
 /* Read every .obj/.ply file of a folder, or those a glob pattern matches,
  * into rec (native frames, times from 0, metres, z up, rec->mesh filled
  * with its held nodes, no markers).  Errors (CF_EIO, CF_EFORMAT) name the
@@ -632,6 +635,18 @@ void cf_res_series_clear(cf_res_series *s);
 /* The optimum of rec: the refined one if any, else the sweep's best point;
  * 0 if neither. */
 int cf_res_optimum(const cf_res_rec *rec, double *delta, double *alpha, double *e, double *s);
+/* The thesis' own results a study prints beside its fits (thesis.c; the report's tables and the commands' show them): Table
+ * 4.2, the WAM shakes of §4.1 (delta, alpha and the mean error e_i (4.3)
+ * over the testing window, cm) of material "paper", "light-cotton", "felt"
+ * or "wool" (case-insensitive) at speed "slow" or "fast": 1 with out[3] =
+ * delta, alpha, e; 0 (out NaN) for another. */
+int cf_thesis_table_42(const char *material, const char *speed, double out[3]);
+/* How a fit of a synthetic recording (rec->fit against rec->truth_*)
+ * recovers the truth: "yes" (delta and alpha within the fraction tol of
+ * it), "interval" (each within tol or the truth inside the fit's 95 %
+ * interval, as for a parameter the recording determines only loosely),
+ * "no", or "" (no fit or no truth). */
+const char *cf_res_truth_check(const cf_res_rec *c, double tol);
 /* The model settings of that optimum (the fit's, else the sweep's). */
 const cf_res_model *cf_res_optimum_model(const cf_res_rec *rec);
 /* Points of a sweep, max(nm, 1) * nd * na, and the parameters of point k

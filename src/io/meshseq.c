@@ -30,6 +30,20 @@ void cf_meshseq_opts_default(cf_meshseq_opts *o) {
   o->max_gap = 0.25;
 }
 
+int cf_meshseq_held_parse(const char *v, cf_meshseq_opts *o) {
+  int n = 0;
+  for (const char *p = v;; p++) {
+    char *end;
+    long k = strtol(p, &end, 10);
+    if (end == p || k < 0 || k > 1000000000 || n == CF_MESH_HELD_MAX || (*end && *end != ',')) return 0;
+    o->held[n++] = (int)k;
+    if (!*end) break;
+    p = end;
+  }
+  o->n_held = n;
+  return 1;
+}
+
 static int read_frame(const char *path, cf_meshframe *fr, cf_error *err) {
   const char *dot = strrchr(path, '.');
   int obj = dot && !strcasecmp(dot, ".obj"), ply = dot && !strcasecmp(dot, ".ply");

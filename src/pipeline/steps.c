@@ -295,10 +295,10 @@ static int refine_batch(const cf_fit_input *const *in, int n, const double *d0, 
   return rc;
 }
 
-int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, int max_evals,
-                            int workers, const cf_fit_journal *kept, const cf_pipeline_progress *pr,
-                            cf_res_rec *const *recs, cf_error *err) {
-  return refine_batch(in, n, d0, a0, NULL, NULL, "grid", max_evals, workers, kept, pr, recs, err);
+int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, const int *t0,
+                            const int *t1, int max_evals, int workers, const cf_fit_journal *kept,
+                            const cf_pipeline_progress *pr, cf_res_rec *const *recs, cf_error *err) {
+  return refine_batch(in, n, d0, a0, t0, t1, "grid", max_evals, workers, kept, pr, recs, err);
 }
 
 /* The held parameters whose check flagged f (CF_STIFF_BIT mask): kappa

@@ -178,6 +178,10 @@ int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_
   cf_fit_target tg = {in->tg.rows, in->tg.cols, r->n_frames, r->dt, in->pos, in->weight, in->tg.n_ctrl, in->ctrl,
                       r->meta.density, {0, 0, 0, 0, 0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0};
   if (cf_rec_table_valid(r->meta.table)) memcpy(tg.table, r->meta.table, sizeof tg.table);
+  /* a mesh recording's cloth is its own mesh (thesis §4.1: the 9 x 9 mesh
+   * the camera's frames were registered to); a marker lattice is too coarse
+   * to be the cloth, so its cells are split (CF_LATTICE_SPLIT_DEFAULT) */
+  tg.split = mesh ? 1 : 0;
   in->tg = tg;
   if (!mesh && (rc = copy_stick(r, path, in, err))) {
     cf_fit_input_free(in);

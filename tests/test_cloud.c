@@ -178,7 +178,7 @@ static double frame_error(cf_cloud_index *ix, const sheet *surf, const double *p
   cf_error err = {0, ""};
   double *work = malloc(sizeof(double) * (size_t)n);
   CHECK(cf_cloud_index_build(ix, surf->x, surf->n_tri, surf->tri, &err) == CF_OK, "%s", err.msg);
-  double e = cf_cloud_frame_error(ix, pts, n, work);
+  double e = cf_cloud_frame_error(ix, pts, n, work, NULL);
   free(work);
   return e;
 }

@@ -110,8 +110,10 @@ int cf_cloud_triangles(const int *faces, int n_faces, int nv, int *tri);
  * NaN when n = 0. */
 double cf_cloud_trimmed_mean(double *v, long n, double trim);
 /* The error of one frame (cm): the trimmed mean of the distances of the n
- * points pts[n*3] (m) to the indexed surface; work[n] is scratch. */
-double cf_cloud_frame_error(cf_cloud_index *ix, const double *pts, long n, double *work);
+ * points pts[n*3] (m) to the indexed surface; *sd_cm (may be NULL) the
+ * standard deviation of the distances it kept (the spread s_i of (4.5) for
+ * a cloud); work[n] is scratch. */
+double cf_cloud_frame_error(cf_cloud_index *ix, const double *pts, long n, double *work, double *sd_cm);
 
 /* ----------------------------------------------------- driven simulation */
 /* A recording as the fitter sees it: a rows x cols lattice of markers
@@ -174,13 +176,29 @@ typedef struct {
    * estimated from the first CF_START_FRAMES frames (a quadratic in time
    * per marker, least squares), refined like the positions. */
   int start;
+  /* A depth camera's point clouds (n_cloud > 0; 0: none): the error of a
+   * frame is then theirs (cf_cloud_frame_error) in place of the markers'.
+   * Cloud c was taken at cloud_time[c] (s on the target's time axis,
+   * increasing; clouds after (T - 1) dt are left out) and holds the points
+   * cloud_points[cloud_offset[c] .. cloud_offset[c + 1]) (m).  It is
+   * compared with the simulated surface interpolated linearly between the
+   * two frames around its time (clouds are never resampled), and counts in
+   * the frame that ends that interval (the frame at or after its time): a
+   * frame without a cloud has no error (n = 0), as a frame without markers.
+   * The markers (pos) then only start and drive the simulation: frame 0
+   * complete (the start), the controlled ones at every frame. */
+  int n_cloud;
+  const double *cloud_time;
+  const long *cloud_offset;
+  const double *cloud_points;
 } cf_fit_target;
 enum { CF_REST_FIRST_FRAME = 0, CF_REST_FLAT = 1, CF_REST_SIZE = 2 };
 enum { CF_START_REST = 0, CF_START_MOVING = 1, CF_START_FRAMES = 6 };
 /* The name of rest metric r ("first-frame", "flat", "size"). */
 const char *cf_fit_rest_name(int r);
-/* What of tg, beyond its frames, its simulations depend on (rest metric,
- * size, mesh, substeps, start) as numbers for a task id: x[CF_FIT_TARGET_KEY]. */
+/* What of tg, beyond its frames, its simulations and errors depend on (rest
+ * metric, size, mesh, substeps, start, clouds or markers) as numbers for a
+ * task id: x[CF_FIT_TARGET_KEY]. */
 enum { CF_FIT_TARGET_KEY = 7 };
 void cf_fit_target_key(const cf_fit_target *tg, double *x);
 /* tg's split, 0 read as the default. */

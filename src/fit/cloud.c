@@ -265,17 +265,29 @@ static void select_smallest(double *v, long n, long k) {
   }
 }
 
-double cf_cloud_trimmed_mean(double *v, long n, double trim) {
-  if (n <= 0) return NAN;
+/* The trimmed mean; *sd the standard deviation of the values kept. */
+static double trimmed(double *v, long n, double trim, double *sd) {
+  if (n <= 0) return *sd = NAN;
   long k = n - (long)floor(trim * (double)n);
   if (k < 1) k = 1;
   select_smallest(v, n, k);
-  double s = 0;
+  double s = 0, q = 0;
   for (long i = 0; i < k; i++) s += v[i];
-  return s / (double)k;
+  s /= (double)k;
+  for (long i = 0; i < k; i++) q += (v[i] - s) * (v[i] - s);
+  *sd = sqrt(q / (double)k);
+  return s;
 }
 
-double cf_cloud_frame_error(cf_cloud_index *ix, const double *pts, long n, double *work) {
+double cf_cloud_trimmed_mean(double *v, long n, double trim) {
+  double sd;
+  return trimmed(v, n, trim, &sd);
+}
+
+double cf_cloud_frame_error(cf_cloud_index *ix, const double *pts, long n, double *work, double *sd_cm) {
+  double sd;
   for (long i = 0; i < n; i++) work[i] = cf_cloud_index_dist(ix, pts + 3 * i);
-  return 100 * cf_cloud_trimmed_mean(work, n, CF_CLOUD_TRIM);
+  double e = trimmed(work, n, CF_CLOUD_TRIM, &sd);
+  if (sd_cm) *sd_cm = 100 * sd;
+  return 100 * e;
 }

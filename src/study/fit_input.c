@@ -1,9 +1,10 @@
 /* fit_input.c — an HDF5 recording as a cf_fit_target (cf_io.h "fitting
  * inputs"): the lattice markers, their weights and controlled corners from
- * the marker processing (r->proc), rho from /meta, dt from /time, and the
- * descriptors S and V of the a-priori formulas, with the default model
- * settings (cf_params_default, nothing held).  Every error is one line
- * that names the file and says how to fix the recording. */
+ * the marker processing (r->proc; point clouds: fit_cloud.c), rho from
+ * /meta, dt from /time, and the descriptors S and V of the a-priori
+ * formulas, with the default model settings (cf_params_default, nothing
+ * held).  Every error is one line that names the file and says how to fix
+ * the recording. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@ void cf_fit_input_free(cf_fit_input *in) {
   free(in->weight);
   free(in->ctrl);
   free(in->stick);
+  free(in->cloud_time), free(in->cloud_points), free(in->cloud_offset);
   memset(in, 0, sizeof *in);
 }
 
@@ -112,29 +114,34 @@ static int copy_stick(const cf_recording *r, const char *path, cf_fit_input *in,
   return CF_OK;
 }
 
-int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err) {
-  memset(in, 0, sizeof *in);
+/* The lattice markers' target (check_lattice .. copy_stick). */
+static int from_markers(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err) {
   int rc = check_lattice(r, path, err);
   if (!rc) rc = check_density(r, path, err);
   if (!rc) rc = check_time(r, path, err);
   if (rc) return rc;
-  if (copy_arrays(r, in)) {
-    cf_fit_input_free(in);
-    return cf_error_set(err, CF_ENOMEM, "%s: out of memory for %d frames", path, r->n_frames);
-  }
+  if (copy_arrays(r, in)) return cf_error_set(err, CF_ENOMEM, "%s: out of memory for %d frames", path, r->n_frames);
   const cf_marker_proc *p = r->proc;
   cf_fit_target tg = {p->rows, p->cols, r->n_frames, r->dt, in->pos, in->weight, p->n_controlled, in->ctrl,
-                      r->meta.density, {0, 0, 0, 0, 0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0};
+                      r->meta.density, {0, 0, 0, 0, 0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0, 0, NULL, NULL, NULL};
   if (cf_rec_table_valid(r->meta.table)) memcpy(tg.table, r->meta.table, sizeof tg.table);
   in->tg = tg;
-  if ((rc = copy_stick(r, path, in, err))) {
+  return copy_stick(r, path, in, err);
+}
+
+int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err) {
+  memset(in, 0, sizeof *in);
+  int rc = !r->cloud.offset ? from_markers(r, path, in, err) : check_density(r, path, err)
+                                                                ? CF_EINVAL : cf_fit_input_from_clouds(r, path, in, err);
+  if (rc) {
     cf_fit_input_free(in);
     return rc;
   }
+  const cf_fit_target *tg = &in->tg;
   in->meta = r->meta;
-  in->duration = (r->n_frames - 1) * r->dt;
+  in->duration = (tg->T - 1) * tg->dt;
   in->S = r->meta.width_m > 0 && r->meta.height_m > 0 ? cf_size_measure(r->meta.width_m, r->meta.height_m) : NAN;
-  in->V = cf_speed_measure(r->n_frames, p->rows * p->cols, r->dt, in->pos);
+  in->V = cf_speed_measure(tg->T, tg->rows * tg->cols, tg->dt, in->pos);
   snprintf(in->path, sizeof in->path, "%s", path);
   cf_path_stem(path, in->name, sizeof in->name);
   cf_params_default(&in->base); /* fixed: zeros from the memset */

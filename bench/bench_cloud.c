@@ -137,7 +137,7 @@ int main(int argc, char **argv) {
     for (int r = 0; r < R; r++) {
       double t0 = now();
       if (cf_cloud_index_build(ix, x, n_tri, tri, &err)) return fprintf(stderr, "bench_cloud: %s\n", err.msg), 1;
-      e = cf_cloud_frame_error(ix, pts, P, work);
+      e = cf_cloud_frame_error(ix, pts, P, work, NULL);
       t_ix[f * R + r] = 1e3 * (now() - t0);
     }
     double t0 = now();

@@ -10,7 +10,7 @@
  *    property, a face element) and XYZ frames of different sizes, in mm
  *    with y up, read through the command and back from the HDF5 file: the
  *    points of every frame in metres and z up, the native camera times (not
- *    resampled), the held track on the recording's time axis. */
+ *    resampled), the held track on the recording's time axis, --grid. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,7 +158,7 @@ static void check_good(const char *exe, const char *tmp) {
   fclose(h);
   snprintf(out, sizeof out, "%s/rec.h5", tmp);
   char *argv[] = {(char *)exe, "ingest", "clouds", dir, "--held-track", held, "-o", out, "--units", "mm", "--up", "y",
-                  "--size", "A3", NULL};
+                  "--size", "A3", "--grid", "4x6", NULL};
   free(cf_test_run_ok(argv, tmp, "ingest clouds"));
   cf_recording r;
   cf_error err = {0, ""};
@@ -190,6 +190,8 @@ static void check_good(const char *exe, const char *tmp) {
     for (int d = 0; d < 6; d++) CHECK(fabs(c[d] - want[d]) < 1e-12, "held[5][%d] = %g, expected %g", d, c[d], want[d]);
   }
   CHECK(fabs(r.meta.width_m - 0.297) < 1e-12, "width %g", r.meta.width_m);
+  CHECK(r.cloud.grid[0] == 4 && r.cloud.grid[1] == 6, "grid %d x %d, expected 4 x 6", r.cloud.grid[0],
+        r.cloud.grid[1]);
   cf_recording_free(&r);
 }
 

@@ -54,6 +54,7 @@ static const char *help =
 typedef struct {
   const char *kind, *in, *out;
   const char *held;      /* ingest clouds: --held-track */
+  int grid[2];           /* ingest clouds: --grid RxC (0: not given) */
   double dt; /* 0 = native, -1 = not given (0.01; clouds: native) */
   int json;
   cf_motive_opts mopts;
@@ -110,6 +111,7 @@ static int meta_option(const char *opt, const char *v, ingest_args *a, int *bad)
   else if (!strcmp(opt, "--up")) *bad = !(strlen(v) == 1 && (v[0] == 'y' || v[0] == 'z')), a->mopts.up = v[0];
   else if (!strcmp(opt, "-o")) a->out = v;
   else if (!strcmp(opt, "--held-track")) a->held = v;
+  else if (!strcmp(opt, "--grid")) *bad = !cf_parse_lattice(v, &a->grid[0], &a->grid[1]);
   else return 0;
   return 1;
 }
@@ -149,6 +151,7 @@ static int parse_args(int argc, char **argv, ingest_args *a) {
   if (clouds != (a->held != NULL))
     return cf_cli_fail("ingest", clouds ? "ingest clouds needs --held-track CORNERS.csv, the held corners' "
                        "trajectory (see --help)" : "--held-track is an option of 'ingest clouds'");
+  if (!clouds && a->grid[0]) return cf_cli_fail("ingest", "--grid is an option of 'ingest clouds'");
   if (clouds && a->dt > 0)
     return cf_cli_fail("ingest", "--dt: point clouds keep the camera's frames (they are never resampled)");
   if (a->dt < 0) a->dt = clouds ? 0 : 0.01;
@@ -216,7 +219,11 @@ static void export_warning(const char *in, const cf_rec_export *x) {
 static int read_source(ingest_args *a, cf_recording *r, cf_error *err) {
   int meshes = !strcmp(a->kind, "meshes"), clouds = !strcmp(a->kind, "clouds"), rc;
   a->csv.unit_scale = a->mesh.unit_scale, a->csv.up = a->mesh.up;
-  if (clouds) return cf_cloudseq_read(a->in, a->held, &a->mesh, r, err);
+  if (clouds) {
+    rc = cf_cloudseq_read(a->in, a->held, &a->mesh, r, err);
+    if (!rc) memcpy(r->cloud.grid, a->grid, sizeof a->grid);
+    return rc;
+  }
   if (meshes) rc = cf_meshseq_read(a->in, &a->mesh, r, err);
   else if (!strcmp(a->kind, "csv")) rc = cf_csv_read(a->in, &a->csv, r, err);
   else rc = cf_motive_read(a->in, &a->mopts, r, err);

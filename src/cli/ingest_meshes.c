@@ -28,8 +28,8 @@ const char *cf_ingest_mesh_help =
     "  --up z|y         up axis of the files (default z; y maps (x, y, z) = (x, -z, y))\n"
     "\n"
     "clothfit ingest clouds DIR_OR_GLOB --held-track CORNERS.csv -o REC.h5\n"
-    "         [--times FILE | --fps F] [--units mm|cm|m] [--up z|y] [metadata options]\n"
-    "         [--json]\n"
+    "         [--times FILE | --fps F] [--units mm|cm|m] [--up z|y] [--grid RxC]\n"
+    "         [metadata options] [--json]\n"
     "\n"
     "Read depth-camera point clouds: one PLY (ascii or binary little endian; vertex x,\n"
     "y, z; other properties and faces ignored) or XYZ text file ('x y z' a line, further\n"
@@ -38,14 +38,23 @@ const char *cf_ingest_mesh_help =
     "frame.  Frame times as for meshes (--times, --fps, the file names).  The frames keep\n"
     "the camera's times (clouds are never resampled; --dt is refused): /cloud/points\n"
     "[P,3] and /cloud/offset [T+1] (frame t: rows offset[t] .. offset[t+1]-1), /time [T].\n"
-    "Fitting such a recording needs the cloth's size (--size or the metadata).\n"
+    "The fitting commands simulate the cloth as a flat rectangle of its size (--size\n"
+    "or the metadata; required) hanging at rest from the held corners at the first\n"
+    "frame, the corners then following the track, and measure each frame by the\n"
+    "clouds the camera took in it: the mean distance from the points to the simulated\n"
+    "surface without the farthest 5 % (one-sided: the side the camera cannot see\n"
+    "costs nothing; outliers dropped), in cm.\n"
     "\n"
     "  --held-track CORNERS.csv  the two held corners' trajectory (a robot log or two\n"
     "                   markers): header 'time,x1,y1,z1,x2,y2,z2', time in seconds on the\n"
     "                   frames' clock, increasing; corner 1 the top left, 2 the top right;\n"
     "                   coordinates in the unit (--units) and axes (--up) of the frames.\n"
     "                   It must cover the frames' time span; written to /held/time,\n"
-    "                   /held/track [T_h,2,3]\n";
+    "                   /held/track [T_h,2,3]\n"
+    "  --grid RxC       the lattice the fitting commands simulate the cloth on, rows\n"
+    "                   down x columns across, each cell split --split N (default 2) by\n"
+    "                   them: the default 5x5 gives 9 x 9 nodes, 5x9 gives 9 x 17;\n"
+    "                   written to /cloud attributes grid_rows, grid_cols\n";
 
 int cf_ingest_mesh_option(const char *opt, const char *v, cf_meshseq_opts *o, int *bad) {
   char *end;
@@ -85,9 +94,12 @@ static void cloud_summary(const cf_recording *r, json_t *j) {
     cf_cli_json_num(o, "held_samples", h->n);
     cf_cli_json_num(o, "held_t0", h0);
     cf_cli_json_num(o, "held_t1", h1);
+    cf_cli_json_num(o, "grid_rows", c->grid[0] ? c->grid[0] : NAN);
+    cf_cli_json_num(o, "grid_cols", c->grid[1] ? c->grid[1] : NAN);
   } else {
     printf("cloud             %ld points, %ld .. %ld a frame\n", c->n_points, lo, hi);
     printf("held track        %d samples, t = %.4f .. %.4f s\n", h->n, h0, h1);
+    if (c->grid[0]) printf("grid              %d x %d (the lattice a fit simulates)\n", c->grid[0], c->grid[1]);
   }
 }
 

@@ -122,6 +122,8 @@ typedef struct {
   long n_points;   /* P, all frames together */
   double *points;  /* [P*3] m, z up */
   long *offset;    /* [T+1]: frame t's points are offset[t] .. offset[t+1] - 1 */
+  int grid[2];     /* rows x cols of the lattice a fit simulates the cloth on (each
+                      cell split by the fit's --split; 0 x 0: the fitter's default) */
 } cf_rec_cloud;
 
 /* The trajectory of the two held corners of a cloud recording (/held):

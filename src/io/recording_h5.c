@@ -23,7 +23,9 @@
  *   /cloud       (point clouds) points [P,3] float64, every frame's points one
  *                after the other; offset [T+1] int64: frame t's points are rows
  *                offset[t] .. offset[t+1] - 1 (offset[0] = 0, offset[T] = P);
- *                /time holds the camera's native times (never resampled)
+ *                attrs grid_rows, grid_cols (if given: the lattice a fit
+ *                simulates the cloth on); /time holds the camera's native
+ *                times (never resampled)
  *   /held        (point clouds) time [T_h] s on /time's axis, track [T_h,2,3]
  *                the two held corners (1: top left, 2: top right), m, z up
  * Writes are atomic (temporary name + rename). */
@@ -148,6 +150,8 @@ static int write_cloud(hid_t f, const cf_recording *r) {
   hid_t g = H5Gcreate2(f, "cloud", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   int ok = g >= 0 && cf_h5_dataset(g, "points", H5T_NATIVE_DOUBLE, 2, dp, c->points) &&
            cf_h5_dataset(g, "offset", H5T_NATIVE_LONG, 1, doff, c->offset);
+  if (ok && c->grid[0] > 0)
+    ok = cf_h5_attr_int(g, "grid_rows", c->grid[0]) && cf_h5_attr_int(g, "grid_cols", c->grid[1]);
   if (g >= 0) H5Gclose(g);
   if (!ok || !h->n) return ok;
   g = H5Gcreate2(f, "held", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -340,6 +344,18 @@ static int read_cloud(hid_t f, const char *path, cf_recording *r, cf_error *err)
   c->n_points = (long)dp[0];
   for (int t = 0; t < r->n_frames; t++)
     if (c->offset[t + 1] < c->offset[t]) return bad_cloud(path, "/cloud/offset decreases", err);
+  hid_t g = H5Gopen2(f, "cloud", H5P_DEFAULT);
+  double grid[2] = {0, 0};
+  if (g >= 0) {
+    cf_h5_read_attr_double(g, "grid_rows", grid);
+    cf_h5_read_attr_double(g, "grid_cols", grid + 1);
+    H5Gclose(g);
+  }
+  if (grid[0] != 0 || grid[1] != 0) {
+    if (!(grid[0] >= 2 && grid[1] >= 2 && grid[0] <= 1000 && grid[1] <= 1000))
+      return bad_cloud(path, "/cloud attributes grid_rows, grid_cols must be 2..1000", err);
+    c->grid[0] = (int)grid[0], c->grid[1] = (int)grid[1];
+  }
   if (H5Lexists(f, "held", H5P_DEFAULT) <= 0) return CF_OK;
   if (!cf_h5_read_dataset(f, "held/time", H5T_NATIVE_DOUBLE, 1, dt, (void **)&h->time) ||
       !cf_h5_read_dataset(f, "held/track", H5T_NATIVE_DOUBLE, 3, dh, (void **)&h->track) || dt[0] < 2 ||

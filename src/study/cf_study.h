@@ -119,8 +119,8 @@ int cf_fit_input_load(const char *path, cf_fit_input *in, cf_error *err);
 int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err);
 /* A point-cloud recording as a target (fit_cloud.c): the simulated cloth is
  * a flat rectangle of the cloth's size (/meta width_m x height_m, required)
- * whose CF_CLOUD_GRID x CF_CLOUD_GRID lattice (each cell split by the
- * target's split, 2 by default: 9 x 9 nodes) hangs at rest from its two top
+ * whose lattice (r->cloud.grid, default CF_CLOUD_GRID x CF_CLOUD_GRID; each
+ * cell split by the target's split, 2 by default: 9 x 9 nodes) hangs at rest from its two top
  * corners at the first frame; the corners follow the held track (/held,
  * linear in time) at frames of CF_CLOUD_DT; every other marker is missing,
  * and the frames' errors are the clouds' (cf_fit_target.n_cloud).  S from

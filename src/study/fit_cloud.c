@@ -2,10 +2,11 @@
  * a fit target (cf_study.h, cf_fit_input_from_clouds).
  *
  * A cloud has no markers, so the target's lattice is the simulated cloth's
- * own: CF_CLOUD_GRID x CF_CLOUD_GRID "markers" on a flat rectangle of the
- * cloth's size, row 0 on top, each cell split by the target's split (the
- * fitting commands' --split, 2 by default: 9 x 9 nodes, the thesis' meshing
- * of §4.1.1).  Frame 0 is that rectangle hanging straight down from the two
+ * own: the recording's grid (`ingest clouds --grid RxC`, /cloud grid_rows,
+ * grid_cols; default CF_CLOUD_GRID x CF_CLOUD_GRID) of "markers" on a flat
+ * rectangle of the cloth's size, row 0 on top, each cell split by the
+ * target's split (the fitting commands' --split, 2 by default: 5 x 5 gives
+ * 9 x 9 nodes, the thesis' meshing of §4.1.1; 5 x 9 gives 9 x 17).  Frame 0 is that rectangle hanging straight down from the two
  * held corners where the track has them at time 0 (its top edge from corner
  * 1 to corner 2, its height the cloth's): with the size's flat rest
  * (the default, --rest size) the simulation starts there, at rest.  The two
@@ -88,7 +89,8 @@ static int copy_clouds(const cf_recording *r, int T, cf_fit_input *in) {
 int cf_fit_input_from_clouds(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err) {
   int rc = check(r, path, err);
   if (rc) return rc;
-  int rows = CF_CLOUD_GRID, cols = CF_CLOUD_GRID, K = rows * cols;
+  const int *grid = r->cloud.grid;
+  int rows = grid[0] >= 2 ? grid[0] : CF_CLOUD_GRID, cols = grid[1] >= 2 ? grid[1] : CF_CLOUD_GRID, K = rows * cols;
   int T = (int)floor(r->time[r->n_frames - 1] / CF_CLOUD_DT + 1e-9) + 1;
   in->pos = malloc(sizeof(double) * 3 * (size_t)T * K);
   if (!in->pos) return cf_error_set(err, CF_ENOMEM, "%s: out of memory for %d frames", path, T);

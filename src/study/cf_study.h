@@ -127,6 +127,7 @@ int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_
  * the size, V the speed measure of the held corners. */
 #define CF_CLOUD_GRID 5
 #define CF_CLOUD_DT 0.01
+#define CF_CLOUD_FIT_POINTS 2000 /* points of a cloud measured at most (fit_cloud.c says why) */
 int cf_fit_input_from_clouds(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err);
 void cf_fit_input_free(cf_fit_input *in);
 /* The file name without folders and its last extension ("a/b/rec.h5" -> "rec"). */

@@ -40,9 +40,9 @@ mesh=(tests/fuzz/fuzz_mesh.c src/io/meshseq_frame.c src/io/meshseq_obj.c src/io/
       -lm -fopenmp)
 clang "${flags[@]}" "${mesh[@]}" -o "$out/fuzz_obj"
 clang "${flags[@]}" -DFUZZ_PLY "${mesh[@]}" -o "$out/fuzz_ply"
-cloud=(tests/fuzz/fuzz_cloud.c src/io/meshseq_frame.c src/io/meshseq_obj.c src/io/meshseq_ply.c src/io/cloud_text.c
+cloud=(tests/fuzz/fuzz_mesh.c src/io/meshseq_frame.c src/io/meshseq_obj.c src/io/meshseq_ply.c src/io/cloud_text.c
        src/io/recording.c src/io/textfile.c src/common.c -linih -lm -fopenmp)
-clang "${flags[@]}" "${cloud[@]}" -o "$out/fuzz_cloud"
+clang "${flags[@]}" -DFUZZ_CLOUD "${cloud[@]}" -o "$out/fuzz_cloud"
 clang "${flags[@]}" -DFUZZ_XYZ "${cloud[@]}" -o "$out/fuzz_xyz"
 clang "${flags[@]}" -DFUZZ_HELD "${cloud[@]}" -o "$out/fuzz_held"
 fi

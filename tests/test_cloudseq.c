@@ -69,28 +69,18 @@ static void check_reader(const char *dir, const malformed *c) {
   snprintf(start, sizeof start, "%s/%s: %s: ", dir, c->file, c->at);
   cf_recording r;
   cf_error err = {0, ""};
-  int rc = cf_cloudseq_read(dir, held, &o, &r, &err);
-  CHECK(rc == CF_EFORMAT, "%s: rc %d (%s)", c->dir, rc, err.msg);
-  CHECK(strstr(err.msg, start) == err.msg, "%s: message does not start with '%s': %s", c->dir, start, err.msg);
-  CHECK(strstr(err.msg, c->why) != NULL, "%s: message lacks '%s': %s", c->dir, c->why, err.msg);
-  CHECK(strchr(err.msg, '\n') == NULL, "%s: multi-line message", c->dir);
+  cf_test_refused(c->dir, cf_cloudseq_read(dir, held, &o, &r, &err), err.msg, start, c->why);
 }
 
 static void check_cli(const char *exe, const char *dir, const char *tmp, const char *outdir) {
-  char times[1300], held[1300], out[1200], *se = NULL;
+  char times[1300], held[1300], out[1200];
   snprintf(out, sizeof out, "%s/rec.h5", outdir);
   snprintf(times, sizeof times, "%s/times.txt", dir);
   snprintf(held, sizeof held, "%s/held.csv", dir);
   char *argv[] = {(char *)exe, "ingest", "clouds", (char *)dir, "--held-track", held, "-o", out, "--times", times,
                   NULL};
   if (!exists(times)) argv[8] = NULL;
-  int status = cf_test_run(argv, tmp, NULL, &se), lines = 0;
-  for (const char *p = se; p && *p; p++) lines += *p == '\n';
-  CHECK(status > 0, "%s: clothfit ingest clouds exit status %d", dir, status);
-  CHECK(lines == 1 && se[strlen(se) - 1] == '\n', "%s: %d stderr lines, expected exactly 1: %s", dir, lines,
-        se ? se : "");
-  CHECK(cf_test_dir_entries(outdir) == 0, "%s: ingest left %d file(s) in %s", dir, cf_test_dir_entries(outdir), outdir);
-  free(se);
+  cf_test_cli_refuses(argv, tmp, outdir, dir);
 }
 
 /* ------------------------------------------------------------ a good one */

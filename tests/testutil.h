@@ -53,4 +53,11 @@ int cf_test_cli_end(const char *dir, const char *name);
 int cf_test_find_program(const char *name, char *buf, size_t size);
 /* Entries of a folder other than those starting with '.' (0 if unreadable). */
 int cf_test_dir_entries(const char *dir);
+/* A reader's refusal of the malformed input name: rc CF_EFORMAT and a
+ * one-line message msg that starts with start ("FILE: line N: ") and holds
+ * why. */
+void cf_test_refused(const char *name, int rc, const char *msg, const char *start, const char *why);
+/* A command's refusal of it: argv (a clothfit command writing into outdir)
+ * exits non-zero with exactly one stderr line and leaves outdir empty. */
+void cf_test_cli_refuses(char *const argv[], const char *tmp, const char *outdir, const char *name);
 #endif

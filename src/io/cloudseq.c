@@ -20,27 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "meshseq_internal.h"
 
 #define CF_HELD_COVER_SLACK 1e-6 /* s */
-
-static int read_cloud(const char *path, cf_meshframe *fr, cf_error *err) {
-  const char *dot = strrchr(path, '.');
-  int ply = dot && !strcasecmp(dot, ".ply"), xyz = dot && !strcasecmp(dot, ".xyz");
-  memset(fr, 0, sizeof *fr);
-  if (!ply && !xyz)
-    return cf_error_set(err, CF_EFORMAT, "%s: line 1: unknown format: expected a file name ending in .ply or .xyz",
-                        path);
-  char *buf;
-  size_t len;
-  int rc = ms_slurp(path, &buf, &len, err);
-  if (rc) return rc;
-  rc = ply ? cf_ply_parse_points(buf, len, path, fr, err) : cf_xyz_parse(buf, len, path, fr, err);
-  free(buf);
-  return rc;
-}
 
 /* Frame i's points appended to c (metres, z up). */
 static int append(cf_rec_cloud *c, long *cap, const cf_meshframe *fr, const cf_meshseq_opts *o, int i) {
@@ -65,7 +48,7 @@ static int read_clouds(const ms_list *l, const cf_meshseq_opts *o, cf_rec_cloud 
   int rc = CF_OK;
   for (int i = 0; !rc && i < l->n; i++) {
     cf_meshframe fr;
-    if ((rc = read_cloud(l->f[i].path, &fr, err))) break;
+    if ((rc = ms_read_frame(l->f[i].path, 1, &fr, err))) break;
     if (!append(c, &cap, &fr, o, i))
       rc = cf_error_set(err, CF_ENOMEM, "%s: out of memory after %ld points", l->f[i].path, c->n_points);
     cf_meshframe_free(&fr);

@@ -24,18 +24,19 @@ void cf_meshseq_opts_default(cf_meshseq_opts *o) {
   o->up = 'z';
 }
 
-static int read_frame(const char *path, cf_meshframe *fr, cf_error *err) {
+int ms_read_frame(const char *path, int points, cf_meshframe *fr, cf_error *err) {
   const char *dot = strrchr(path, '.');
-  int obj = dot && !strcasecmp(dot, ".obj"), ply = dot && !strcasecmp(dot, ".ply");
+  int ply = dot && !strcasecmp(dot, ".ply"), other = dot && !strcasecmp(dot, points ? ".xyz" : ".obj");
   memset(fr, 0, sizeof *fr);
-  if (!obj && !ply)
-    return cf_error_set(err, CF_EFORMAT, "%s: line 1: unknown format: expected a file name ending in .obj or .ply",
-                        path);
+  if (!ply && !other)
+    return cf_error_set(err, CF_EFORMAT, "%s: line 1: unknown format: expected a file name ending in %s", path,
+                        points ? ".ply or .xyz" : ".obj or .ply");
   char *buf;
   size_t len;
   int rc = ms_slurp(path, &buf, &len, err);
   if (rc) return rc;
-  rc = obj ? cf_obj_parse(buf, len, path, fr, err) : cf_ply_parse(buf, len, path, fr, err);
+  if (ply) rc = (points ? cf_ply_parse_points : cf_ply_parse)(buf, len, path, fr, err);
+  else rc = (points ? cf_xyz_parse : cf_obj_parse)(buf, len, path, fr, err);
   free(buf);
   return rc;
 }
@@ -98,11 +99,11 @@ static int first_frame(cf_meshframe *fr, int T, cf_rec_mesh *m, cf_error *err) {
 
 static int read_frames(const ms_list *l, const cf_meshseq_opts *o, cf_rec_mesh *m, cf_error *err) {
   cf_meshframe first, fr;
-  int rc = read_frame(l->f[0].path, &first, err);
+  int rc = ms_read_frame(l->f[0].path, 0, &first, err);
   if (!rc) rc = first_frame(&first, l->n, m, err);
   if (!rc) first.faces = m->faces; /* borrowed back for the comparisons */
   for (int i = 0; !rc && i < l->n; i++) {
-    rc = i ? read_frame(l->f[i].path, &fr, err) : CF_OK;
+    rc = i ? ms_read_frame(l->f[i].path, 0, &fr, err) : CF_OK;
     if (!rc && i) rc = same_mesh(&first, l->f[0].path, &fr, l->f[i].path, err);
     if (!rc) put_nodes(i ? &fr : &first, o, m->nodes + 3 * (size_t)m->n_nodes * i);
     if (i) cf_meshframe_free(&fr);

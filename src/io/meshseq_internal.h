@@ -96,6 +96,10 @@ int ms_times(ms_list *l, const cf_meshseq_opts *o, cf_error *err);
 void ms_list_free(ms_list *l);
 
 /* ------------------------------------ the recording of a sequence (meshseq.c) */
+/* One frame file by its extension (any letter case): .obj or .ply
+ * (cf_obj_parse, cf_ply_parse), or with points set .ply or .xyz as a point
+ * cloud (cf_ply_parse_points, cf_xyz_parse). */
+int ms_read_frame(const char *path, int points, cf_meshframe *fr, cf_error *err);
 /* Append key = value to r's source header record; 0 when out of memory. */
 int ms_add_info(cf_recording *r, const char *key, const char *value);
 /* r's native frames from l (times from 0, the first frame's source time in

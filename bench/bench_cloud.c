@@ -22,13 +22,16 @@
  *
  * Exit status 0 when the cloud error costs less than a step.
  *
- * Measured on the shared 2-core machine under a load average of 7.5 (both
+ * Measured on the shared 2-core machine under a load average of 8-9 (both
  * figures inflated alike; docs/design.md §7 "Point clouds"):
  *   ./build/bench/bench_cloud
- *     simulation step  31.318 ms; cloud error 7.084 ms (708 ns a point);
- *     brute force 81.161 ms; mean frame error 0.0742 cm; ratio 0.23
+ *     simulation step 31.929 ms; cloud error 7.139 ms (index build 0.156
+ *     ms, 714 ns a point); brute force 84.654 ms; mean frame error 0.0742
+ *     cm; ratio 0.22
  *   ./build/bench/bench_cloud --nodes 9
- *     simulation step  0.575 ms; cloud error 6.084 ms; ratio 10.59 */
+ *     simulation step 0.571 ms; cloud error 4.365 ms; ratio 7.64
+ *   ./build/bench/bench_cloud --nodes 9 --points 2000
+ *     simulation step 0.561 ms; cloud error 0.448 ms; ratio 0.80 */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -130,6 +133,7 @@ int main(int argc, char **argv) {
   cf_cloud_index *ix = cf_cloud_index_alloc();
   double *pts = malloc(sizeof(double) * 3 * P), *work = malloc(sizeof(double) * P);
   double *t_ix = malloc(sizeof(double) * F * R), *t_bf = malloc(sizeof(double) * F), e_sum = 0, max_diff = 0;
+  double *t_build = malloc(sizeof(double) * F * R);
   for (int f = 0; f < F; f++) {
     const double *x = states + 3 * (size_t)m->n_nodes * f;
     make_cloud(x, n_tri, tri, P, pts);
@@ -137,6 +141,7 @@ int main(int argc, char **argv) {
     for (int r = 0; r < R; r++) {
       double t0 = now();
       if (cf_cloud_index_build(ix, x, n_tri, tri, &err)) return fprintf(stderr, "bench_cloud: %s\n", err.msg), 1;
+      t_build[f * R + r] = 1e3 * (now() - t0);
       e = cf_cloud_frame_error(ix, pts, P, work, NULL);
       t_ix[f * R + r] = 1e3 * (now() - t0);
     }
@@ -147,12 +152,13 @@ int main(int argc, char **argv) {
     e_sum += e;
     max_diff = fmax(max_diff, fabs(e - eb));
   }
-  double ms_ix = median(t_ix, F * R), ms_bf = median(t_bf, F);
+  double ms_ix = median(t_ix, F * R), ms_bf = median(t_bf, F), ms_build = median(t_build, F * R);
   printf("cloth                %d x %d nodes, %d triangles (A3, shaken, kappa 1e-3, tol 1e-4, dt 0.01 s)\n", N, N,
          n_tri);
   printf("simulation step      %.3f ms (mean of steps %d..%d)\n", step_ms, WARM + 1, STEPS);
   printf("cloud error          %.3f ms (median of %d frames x %d: index build + %ld points, 2 %% outliers)\n", ms_ix,
          F, R, P);
+  printf("  index build        %.3f ms\n", ms_build);
   printf("  per point          %.1f ns\n", 1e6 * ms_ix / (double)P);
   printf("  brute force        %.3f ms (median of %d frames; the same errors to %.2g cm)\n", ms_bf, F, max_diff);
   printf("  mean frame error   %.4f cm (1 mm noise: ~0.072 cm expected)\n", e_sum / F);
@@ -160,6 +166,6 @@ int main(int argc, char **argv) {
   cf_cloud_index_free(ix);
   cf_sim_free(s);
   cf_mesh_free(m);
-  free(tri), free(states), free(pts), free(work), free(t_ix), free(t_bf);
+  free(tri), free(states), free(pts), free(work), free(t_ix), free(t_bf), free(t_build);
   return ms_ix < step_ms ? 0 : 1;
 }

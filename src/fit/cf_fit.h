@@ -85,8 +85,8 @@ cf_window_error cf_metric_window(const cf_frame_error *fe, int T, int t0, int t1
  * mean for Gaussian depth noise), and with 2 % outliers it drops 3 % of them
  * instead (tests/test_cloud.c: the two values within 5 %).
  *
- * The nearest triangle comes from a uniform grid over the triangles,
- * rebuilt every frame (cloud.c says how it is searched); bench/bench_cloud.c
+ * The nearest triangle comes from a bounding-volume hierarchy over the
+ * triangles, rebuilt every frame (cloud.c says how and why); bench/bench_cloud.c
  * times a frame of 10^4 points on a 17 x 17 cloth against one simulation
  * step of that cloth. */
 #define CF_CLOUD_TRIM 0.05

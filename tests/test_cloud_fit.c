@@ -24,9 +24,10 @@
  * run: delta +0.8 %, alpha +1.8 %); the training error must be near the
  * noise's trimmed mean |noise| (0.07 cm; that run 0.078 cm), under 0.1 cm
  * and a fifth of the error at the start (1.44 cm).  With the default rest
- * (the flat sheet of the cloth's size) the fitter's start is projected
- * onto it, which the shaken cloth grows to millimetres (exact_error says
- * so): that run then found delta -1.2 %, alpha -7.2 %. */
+ * (the flat sheet of the cloth's size, built apart, the start projected
+ * onto it) the simulation drifts from the generator's by millimetres
+ * (docs/design.md §8, "Point clouds"): that run then found delta -1.2 %,
+ * alpha -7.2 %. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,12 +156,12 @@ static void make_recording(const char *dir, const char *exact, const char *held)
 }
 
 /* The noise-free clouds through the library (reader, target, driven
- * simulation) with the first frame's rest (the generator's start exactly;
- * the size's flat rest projects the start, a difference of ~1e-6 m that the
- * shaken cloth grows to ~5 mm in a second): at the truth the simulation is
- * the generator's, bit for bit, and every point lies on its surface; each
- * cloud measured one frame late (its time + dt) costs the cloth's motion in
- * a step. */
+ * simulation) with the first frame's rest (the generator's mesh and start
+ * exactly; with the size's flat rest the simulation drifts from it by
+ * millimetres, docs/design.md §8): at the truth the simulation is the
+ * generator's, bit for bit, and every point lies on its surface; each cloud
+ * measured one frame late (its time + dt) costs the cloth's motion in a
+ * step. */
 static void exact_error(const char *dir, const char *held) {
   cf_meshseq_opts o;
   cf_meshseq_opts_default(&o);

@@ -178,7 +178,11 @@ static void default_density(cf_rec_meta *m) {
 static void summary(const ingest_args *a, const cf_recording *r) {
   double dur = r->n_frames ? r->time[r->n_frames - 1] : 0;
   printf("source            %s (%s, up %c, unit scale %g)\n", a->in,
-         r->mesh.n_nodes ? "mesh sequence" : r->cloud.offset ? "point clouds" : !strcmp(a->kind, "csv") ? "generic CSV" : "Motive", r->up, r->unit_scale);
+         r->mesh.n_nodes    ? "mesh sequence"
+         : r->cloud.offset  ? "point clouds"
+         : !strcmp(a->kind, "csv") ? "generic CSV"
+                                   : "Motive",
+         r->up, r->unit_scale);
   printf("frames            %d over %.4f s, dt %.6g s (%s)\n", r->n_frames, dur, r->dt,
          r->uniform ? "resampled linearly" : "native frames");
   printf("markers           %d", r->n_markers);

@@ -149,7 +149,10 @@ static int split(cf_cloud_index *ix, int first, int count, int depth) {
   double lo[3] = {DBL_MAX, DBL_MAX, DBL_MAX}, hi[3] = {-DBL_MAX, -DBL_MAX, -DBL_MAX};
   int *o = ix->order + first, a = 0;
   for (int q = 0; q < count; q++)
-    for (int c = 0; c < 3; c++) lo[c] = fmin(lo[c], ix->cent[3 * o[q] + c]), hi[c] = fmax(hi[c], ix->cent[3 * o[q] + c]);
+    for (int c = 0; c < 3; c++) {
+      double v = ix->cent[3 * o[q] + c];
+      lo[c] = fmin(lo[c], v), hi[c] = fmax(hi[c], v);
+    }
   for (int c = 1; c < 3; c++)
     if (hi[c] - lo[c] > hi[a] - lo[a]) a = c;
   double mid = 0.5 * (lo[a] + hi[a]);

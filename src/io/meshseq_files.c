@@ -2,9 +2,10 @@
  * was taken.
  *
  * Files: every *.obj / *.ply (any letter case) of a folder (point clouds:
- * *.ply / *.xyz), or every file a glob pattern matches (e.g. 'scan/frame_*.ply', quoted so that the shell
- * leaves it alone), in natural name order: runs of digits compare as
- * numbers, so frame_9 comes before frame_10.
+ * *.ply / *.xyz), or every file a glob pattern matches (e.g.
+ * 'scan/frame_*.ply', quoted so that the shell leaves it alone), in natural
+ * name order: runs of digits compare as numbers, so frame_9 comes before
+ * frame_10.
  *
  * Times, in this order of precedence:
  *  - a times file (--times): '#' comments and blank lines are ignored; every
@@ -145,7 +146,8 @@ static int list_dir(const char *dir, const char *exts, ms_list *l, cf_error *err
   closedir(d);
   char names[64];
   if (!ok) return cf_error_set(err, CF_ENOMEM, "%s: out of memory listing the folder", dir);
-  if (!l->n) return cf_error_set(err, CF_EIO, "%s: no %s files in the folder", dir, ext_list(exts, names, sizeof names));
+  if (!l->n)
+    return cf_error_set(err, CF_EIO, "%s: no %s files in the folder", dir, ext_list(exts, names, sizeof names));
   return CF_OK;
 }
 

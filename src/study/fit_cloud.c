@@ -6,16 +6,17 @@
  * grid_cols; default CF_CLOUD_GRID x CF_CLOUD_GRID) of "markers" on a flat
  * rectangle of the cloth's size, row 0 on top, each cell split by the
  * target's split (the fitting commands' --split, 2 by default: 5 x 5 gives
- * 9 x 9 nodes, the thesis' meshing of §4.1.1; 5 x 9 gives 9 x 17).  Frame 0 is that rectangle hanging straight down from the two
- * held corners where the track has them at time 0 (its top edge from corner
- * 1 to corner 2, its height the cloth's): with the size's flat rest
- * (the default, --rest size) the simulation starts there, at rest.  The two
- * top corners follow the held track interpolated linearly at every frame
- * k CF_CLOUD_DT; every other marker is missing (NaN) after frame 0, so the
- * markers measure nothing and the frames' errors are the clouds'
- * (cf_fit_target.n_cloud, the camera's native times).  The frames run to
- * the last cloud's time, rounded down to a frame: a cloud after it (less
- * than CF_CLOUD_DT after) is left out.
+ * 9 x 9 nodes, the thesis' meshing of §4.1.1; 5 x 9 gives 9 x 17).  Frame 0
+ * is that rectangle hanging straight down from the two held corners where
+ * the track has them at time 0 (its top edge from corner 1 to corner 2, its
+ * height the cloth's): with the size's flat rest (the default, --rest size)
+ * the simulation starts there, at rest.  The two top corners follow the
+ * held track interpolated linearly at every frame k CF_CLOUD_DT; every
+ * other marker is missing (NaN) after frame 0, so the markers measure
+ * nothing and the frames' errors are the clouds' (cf_fit_target.n_cloud,
+ * the camera's native times).  The frames run to the last cloud's time,
+ * rounded down to a frame: a cloud after it (less than CF_CLOUD_DT after)
+ * is left out.
  *
  * A cloud of more than CF_CLOUD_FIT_POINTS points is measured on that many,
  * evenly spaced in its file's order (a camera's raster: evenly over the

@@ -131,8 +131,9 @@ static int from_markers(const cf_recording *r, const char *path, cf_fit_input *i
 
 int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err) {
   memset(in, 0, sizeof *in);
-  int rc = !r->cloud.offset ? from_markers(r, path, in, err) : check_density(r, path, err)
-                                                                ? CF_EINVAL : cf_fit_input_from_clouds(r, path, in, err);
+  int rc;
+  if (!r->cloud.offset) rc = from_markers(r, path, in, err);
+  else if (!(rc = check_density(r, path, err))) rc = cf_fit_input_from_clouds(r, path, in, err);
   if (rc) {
     cf_fit_input_free(in);
     return rc;

@@ -92,17 +92,10 @@ static void check_cli(const char *exe, const char *dir, const char *tmp, const c
 }
 
 int main(int argc, char **argv) {
-  cf_runtime_init();
-  if (argc < 3) {
-    fprintf(stderr, "usage: %s MALFORMED_MESH_DIR CLOTHFIT_EXE\n", argv[0]);
-    return 2;
-  }
   char tmp[] = "/tmp/cf_meshbad_XXXXXX", outdir[100], dir[1100];
-  CHECK(mkdtemp(tmp) != NULL, "mkdtemp");
-  snprintf(outdir, sizeof outdir, "%s/out", tmp);
-  mkdir(outdir, 0755);
-  CHECK(n_cases >= 30 && cf_test_dir_entries(argv[1]) == n_cases, "%d cases, %d folders in %s: every malformed case "
-        "needs an expected message here", n_cases, cf_test_dir_entries(argv[1]), argv[1]);
+  cf_runtime_init();
+  if (cf_test_corpus_begin(argc, argv, n_cases, tmp, outdir, sizeof outdir)) return 2;
+  CHECK(n_cases >= 30, "%d cases", n_cases);
   for (int i = 0; i < n_cases; i++) {
     snprintf(dir, sizeof dir, "%s/%s", argv[1], cases[i].dir);
     check_reader(dir, &cases[i]);

@@ -5,6 +5,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -114,6 +115,19 @@ int cf_test_dir_entries(const char *dir) {
   for (struct dirent *e; d && (e = readdir(d));) n += e->d_name[0] != '.';
   if (d) closedir(d);
   return n;
+}
+
+int cf_test_corpus_begin(int argc, char **argv, int n_cases, char *tmp, char *outdir, size_t size) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s CORPUS_DIR CLOTHFIT_EXE\n", argv[0]);
+    return 2;
+  }
+  CHECK(mkdtemp(tmp) != NULL, "mkdtemp");
+  snprintf(outdir, size, "%s/out", tmp);
+  mkdir(outdir, 0755);
+  CHECK(cf_test_dir_entries(argv[1]) == n_cases, "%d cases, %d folders in %s: every malformed case needs an expected "
+        "message here", n_cases, cf_test_dir_entries(argv[1]), argv[1]);
+  return 0;
 }
 
 void cf_test_refused(const char *name, int rc, const char *msg, const char *start, const char *why) {

@@ -11,13 +11,18 @@
 #     (0.5 % slack); delta and alpha are those of Table A.1 / A.2;
 #   contacts: the bundled contact recordings, one per config in
 #     datasets/contacts/configs/ (a tablecloth, a hitting), written to
-#     datasets/contacts/recordings/.
+#     datasets/contacts/recordings/;
+#   wam-mini: the bundled depth-camera study of thesis §4.1 (4 fabrics x 2 speeds of the
+#     WAM hanger, datasets/wam-mini/configs/), written to datasets/wam-mini/recordings/:
+#     NAME.meshes/, NAME.corners.csv, NAME.truth.ini, NAME.meta.ini (committed) and
+#     NAME.clouds/ (~16 MB each, not committed: regenerated here) with
+#     NAME.clouds.sha256, their sums (committed), which --check compares.
 # Every run is deterministic (seeded), so the files come out byte-identical whatever the
 # number of parallel jobs — as long as the simulator is unchanged.
 #
-# usage: scripts/make-dataset.sh [aero-mini|aero-full|contacts] [--check] [--jobs N] [OUT_DIR]
+# usage: scripts/make-dataset.sh [aero-mini|aero-full|contacts|wam-mini] [--check] [--jobs N] [OUT_DIR]
 #   --check   regenerate into a temporary folder and compare with the committed
-#             recordings (exit 1 if any file differs; aero-mini and contacts)
+#             recordings (exit 1 if any file differs; aero-mini, contacts, wam-mini)
 #   --jobs N  parallel runs (default: the number of cores)
 #   OUT_DIR   where to write (default datasets/STUDY/recordings)
 # Environment: CLOTHFIT (default build/src/cli/clothfit).
@@ -32,8 +37,8 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --check) check=1 ;;
     --jobs) jobs=$2; shift ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
-    aero-mini|aero-full|contacts) name=$1 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    aero-mini|aero-full|contacts|wam-mini) name=$1 ;;
     -*) echo "make-dataset.sh: unknown option $1" >&2; exit 2 ;;
     *) out=$1 ;;
   esac
@@ -42,7 +47,7 @@ done
 study="$root/datasets/$name"
 configs="$study/configs"
 if [ "$name" = aero-full ]; then
-  [ "$check" = 0 ] || { echo "make-dataset.sh: --check is for the committed aero-mini and contacts" >&2; exit 2; }
+  [ "$check" = 0 ] || { echo "make-dataset.sh: --check is for the committed aero-mini, contacts and wam-mini" >&2; exit 2; }
   configs="$study/configs"
   mkdir -p "$configs"
   seed=100
@@ -67,17 +72,30 @@ fi
 out=${out:-"$study/recordings"}
 mkdir -p "$out"
 start=$(date +%s.%N)
-# one run per config; a failure stops the script with clothfit's message
+# one run per config; a failure stops the script with clothfit's message.  A camera
+# recording (wam-mini) is written to the stem OUT/NAME, a Motive one to OUT/NAME.csv.
+ext=.csv line=speed
+[ "$name" = wam-mini ] && ext="" line=frames
 ls "$configs"/*.ini | xargs -P "$jobs" -I{} sh -c '
   name=$(basename "$1" .ini)
-  "$2" synth "$1" -o "$3/$name.csv" > "$3/$name.log" 2>&1 || { cat "$3/$name.log" >&2; exit 255; }
-  grep "^speed" "$3/$name.log" | sed "s/^speed */$name: /"
-  rm -f "$3/$name.log"' _ {} "$exe" "$out"
+  "$2" synth "$1" -o "$3/$name$4" > "$3/$name.log" 2>&1 || { cat "$3/$name.log" >&2; exit 255; }
+  grep "^$5" "$3/$name.log" | sed "s/^$5 */$name: /"
+  rm -f "$3/$name.log"' _ {} "$exe" "$out" "$ext" "$line"
 end=$(date +%s.%N)
-n=$(ls "$out"/*.csv | wc -l)
-size=$(du -cb "$out"/*.csv "$out"/*.ini "$out"/*.map | tail -1 | cut -f1)
+n=$(ls "$out"/*.truth.ini | wc -l)
+if [ "$name" = wam-mini ]; then
+  for t in "$out"/*.truth.ini; do
+    rec=$(basename "$t" .truth.ini)
+    (cd "$out" && LC_ALL=C sha256sum "$rec".clouds/* > "$rec.clouds.sha256")
+  done
+  size=$(du -cb "$out"/*.meshes "$out"/*.csv "$out"/*.ini "$out"/*.sha256 | tail -1 | cut -f1)
+  clouds=$(du -cb "$out"/*.clouds | tail -1 | cut -f1)
+  awk -v b="$clouds" 'BEGIN { printf "clouds (not committed): %.1f MB\n", b / 1048576 }'
+else
+  size=$(du -cb "$out"/*.csv "$out"/*.ini "$out"/*.map | tail -1 | cut -f1)
+fi
 awk -v n="$n" -v out="$out" -v b="$size" -v j="$jobs" -v s="$start" -v e="$end" \
   'BEGIN { printf "%d recordings in %s: %.1f MB, %.0f s with %d jobs\n", n, out, b / 1048576, e - s, j }'
 if [ "$check" = 1 ]; then
-  diff -r -q "$out" "$study/recordings" && echo "identical to the committed recordings"
+  diff -r -q -x '*.clouds' "$out" "$study/recordings" && echo "identical to the committed recordings"
 fi

@@ -333,7 +333,11 @@ static void cli(const char *exe, const char *tmp) {
   char *ingest[] = {(char *)exe, "ingest", "meshes", dir, "-o", out, "--times", times, "--units", "mm", "--up", "y",
                     "--material", "felt", "--size", "A3", "--json", NULL};
   int st = cf_test_run(ingest, tmp, &so, &se);
-  CHECK(st == 0 && cf_test_json_is(cf_test_last_line(so), "mesh", "{\"nodes\":20,\"faces\":24,\"element\":\"triangles\"}"),
+  const char *j = cf_test_last_line(so);
+  /* a 4 x 5 grid of triangulated quads: held by default at two corners */
+  CHECK(st == 0 && cf_test_json_int(j, "mesh.nodes") == 20 && cf_test_json_int(j, "mesh.faces") == 24 &&
+            cf_test_json_has_str(j, "mesh.element", "triangles") && cf_test_json_len(j, "mesh.held") == 2 &&
+            cf_test_json_has(j, "mesh.dropped_frames"),
         "ingest meshes: status %d, stdout %s, stderr %s", st, so ? so : "", se ? se : "");
   free(so), free(se);
   char *inspect[] = {(char *)exe, "inspect", out, NULL};

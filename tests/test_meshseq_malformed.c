@@ -39,6 +39,9 @@ static const malformed cases[] = {
     {"obj_mixed_triangles_quads", F0, "line 7", "face 2 is a quad after triangles (first face at line 6)"},
     {"obj_polygon", F0, "line 6", "more than 4 vertices"},
     {"obj_no_faces", F0, "line 5", "no faces in the file"},
+    {"obj_repeated_vertex", F0, "line 6", "face 2 lists vertex 4 twice (degenerate face)"},
+    {"obj_nonmanifold_edge", F0, "line 11", "face 3 has the edge 2-3 of faces 1 and 2 too: an edge may be in at most two"},
+    {"obj_zero_area_face", F1, "line 4", "face 1 has zero area (its vertices coincide or lie on one line)"},
     /* PLY */
     {"ply_lying_header", P0, "byte offset 183", "declares 40 'vertex' elements of at least 12 bytes each, but only 65"},
     {"ply_ascii_lying_header", P0, "line 16", "end of file, expected a value (the header declares more"},

@@ -371,6 +371,43 @@ static void check_without_e_hat(cf_results *rb) {
   free(old), free(so), free(se), free(t49), free(md);
 }
 
+/* rb with kappa fitted on its denim fit (fit --params ...,kappa, or the
+ * pipeline's refit of a flagged fit): Table A.1 gains the columns kappa,
+ * beta and fitted, the denim row names kappa as fitted, the others none;
+ * without a fitted kappa or beta the table has no such columns (check_tables). */
+static void check_kappa_fitted(cf_results *rb) {
+  char res[600], out[600];
+  snprintf(res, sizeof res, "%s/kb.h5", dir);
+  snprintf(out, sizeof out, "%s/reports/kb", dir);
+  cf_res_rec *c = NULL;
+  for (int i = 0; i < rb->n; i++)
+    if (!strcmp(rb->recs[i].name, "denim-A2-shake-fast-I")) c = &rb->recs[i];
+  CHECK(c && c->has_fit, "the small results have a denim fit");
+  if (!c || !c->has_fit) return;
+  cf_res_fit keep = c->fit;
+  c->fit.kappa_fitted = 1, c->fit.start_kappa = 1e-5, c->fit.model.kappa = 3.2e-4, c->fit.model.beta = 1e-4;
+  cf_error err = {0, ""};
+  int rc = cf_results_write(res, rb, &err);
+  c->fit = keep;
+  CHECK(rc == 0, "writing the results with kappa fitted: %s", err.msg);
+  if (rc) return;
+  char *old = strdup(getenv("PATH") ? getenv("PATH") : ""), *so, *se;
+  setenv("PATH", "/nonexistent-clothfit-test", 1); /* tables only */
+  run_report(res, out, 0, &so, &se);
+  setenv("PATH", old, 1);
+  char *a1 = read_rel(out, "tables/table_a1.csv"), *md = read_rel(out, "tables/table_a1.md");
+  CHECK(a1 && strstr(a1, ",alpha_truth,delta_truth,kappa,beta,fitted\n"), "table_a1.csv with kappa fitted: the "
+        "head:\n%s", a1 ? a1 : "");
+  CHECK(a1 && strstr(a1, "\ndenim-A2-shake-fast-I,denim,A2,shake,fast,I,0.543,0.235,0.8988,0.2012,nelder-mead,"
+                         "0.8980,0.2010,0.00032,0.0001,kappa\n"), "table_a1.csv: the denim row with kappa "
+        "fitted:\n%s", a1 ? a1 : "");
+  CHECK(a1 && strstr(a1, "\nfelt_A3&odd,felt,A3,shake,slow,I,,,,,none: no valid grid point,,"), "table_a1.csv: the "
+        "failed row with kappa columns:\n%s", a1 ? a1 : "");
+  CHECK(md && strstr(md, "kappa, beta: the bending stiffness"), "table_a1.md says what kappa and beta are:\n%s",
+        md ? md : "");
+  free(old), free(so), free(se), free(a1), free(md);
+}
+
 static void check_tables(const char *out, const cf_results *rb) {
   rows t;
   expect_a(rb, 0, &t);
@@ -557,6 +594,7 @@ int main(int argc, char **argv) {
 
   /* 2b. a results file written before /regression/error_formula was stored */
   check_without_e_hat(&rb);
+  check_kappa_fitted(&rb);
 
   /* 3. errors: one line naming the file */
   {

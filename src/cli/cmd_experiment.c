@@ -1,10 +1,13 @@
-/* cmd_experiment.c — `clothfit experiment aero [--dataset DIR]`: the
- * aerodynamics study of thesis §4.2 end to end: ingest every Motive CSV of
- * the dataset (with its sidecars), sweep the (delta, alpha) grid of each
+/* cmd_experiment.c — `clothfit experiment aero|wam [--dataset DIR]`: the
+ * studies of the thesis end to end.  aero (§4.2): ingest every Motive CSV
+ * of the dataset (with its sidecars), sweep the (delta, alpha) grid of each
  * recording, refine the optima by Nelder-Mead, fit the a-priori formulas,
- * and print Tables A.1, 4.5 and 4.6.  Everything goes to one results file
- * (and the recordings next to it).  The dataset's layout and the study's
- * stages are the library's (cf_pipeline.h "study"). */
+ * and print Tables A.1, 4.5 and 4.6.  wam (§4.1): ingest every registered
+ * mesh sequence, fit each on its training window (the first half) from its
+ * grid optimum, look closer at one (Figure 4.6's sensitivity map, Table
+ * 4.3's cloth models) and print Table 4.2.  Everything goes to one results
+ * file (and the recordings next to it).  The dataset's layout and the
+ * study's stages are the library's (cf_pipeline.h "study"). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +17,7 @@
 #include "fit_cli.h"
 
 static const char *help =
-    "usage: clothfit experiment aero [--dataset DIR] [-o RESULTS.h5] [--recordings DIR]\n"
+    "usage: clothfit experiment aero|wam [--dataset DIR] [-o RESULTS.h5] [--recordings DIR]\n"
     "                                [--workers N] [--prune] [--prune-margin M] [--no-refine]\n"
     "                                [--max-evals N]\n"
     "                                [--regress-evals N] [--no-maps] [--delta-grid A:B:N[*rho]]\n"
@@ -64,7 +67,24 @@ static const char *help =
     "ingested recordings, the results and the report, which equal those of one\n"
     "process.\n"
     "\n"
-    "  -o RESULTS.h5       default reports/aero.h5 (rewritten)\n"
+    "The WAM study (thesis §4.1), clothfit experiment wam: ingest every registered\n"
+    "mesh sequence NAME.meshes/ of DIR (default datasets/wam-mini; or of\n"
+    "DIR/recordings/) as clothfit ingest meshes does (dt 0.01 s, dropped camera\n"
+    "frames left missing), with NAME.meta.ini (density, size, held = I,J) and\n"
+    "NAME.truth.ini; a recording that cannot be ingested is reported and left out\n"
+    "(the command then exits with status 1 after the rest).  Each recording is\n"
+    "simulated on its own mesh (--split 1 unless given), swept on the default grid\n"
+    "over its training window (the first half, §4.1.2) and fitted there by\n"
+    "Nelder-Mead from the grid's best point, with the confidence checks as above;\n"
+    "no regression.  Then, for light-cotton-fast (else the first recording with a\n"
+    "fit): the sensitivity map of Figure 4.6 (10 x 10 simulations on [0, 2 delta*]\n"
+    "x [0, 2 alpha*], the mean error on the testing window) and the four cloth\n"
+    "models of Table 4.3 fitted on its training window from its fit.  Prints Table\n"
+    "4.2 (delta, alpha, the mean error on the testing window per recording) beside\n"
+    "the truth of NAME.truth.ini and the thesis' values, and the comparison.\n"
+    "Default -o reports/wam.h5.\n"
+    "\n"
+    "  -o RESULTS.h5       default reports/aero.h5 or reports/wam.h5 (rewritten)\n"
     "  --recordings DIR    where the ingested REC.h5 go (default: RESULTS without\n"
     "                      .h5, plus -recordings/)\n"
     "  --workers N         worker processes (default 0 = all cores)\n"
@@ -77,7 +97,24 @@ static const char *help =
     "  --delta-grid, --alpha-grid   the sweep's grid (see clothfit sweep --help)\n"
     CF_CLI_MODEL_HELP;
 
+/* What sets the two studies apart; the stages are the same. */
 typedef struct {
+  const char *name, *dataset, *out;
+  double train;   /* the training window: the first `train` of each recording */
+  int keep_going; /* a source that cannot be ingested is left out (else fatal) */
+  int regress;    /* the a-priori formulas of §4.2.3 */
+  const char *detail; /* the recording the close look (cf_pipeline_study_detail) is of; NULL: none */
+} experiment;
+static const experiment experiments[] = {
+    {"aero", "datasets/aero-mini", "reports/aero.h5", 1, 0, 1, NULL},
+    {"wam", "datasets/wam-mini", "reports/wam.h5", 0.5, 1, 0, "light-cotton-fast"},
+};
+/* The sensitivity map's points per axis (thesis Figure 4.6: 100 simulations). */
+#define WAM_MAP_POINTS 10
+
+typedef struct {
+  const experiment *x;
+  int n_in;     /* recordings ingested (in[0..n_in)) */
   const char *dataset, *out, *recdir, *workers, *max_evals, *reg_evals, *dgrid, *agrid, *prune_margin;
   cf_cli_model model;
   int prune, no_refine, no_maps, no_report, json, nw, evals, revals, restart, no_conf;
@@ -91,10 +128,12 @@ typedef struct {
 } exp_args;
 
 static int check_values(exp_args *a, const char **pos, int npos) {
-  if (npos != 1) return cf_cli_fail("experiment", "expected one experiment name: aero (see --help)");
-  if (strcmp(pos[0], "aero")) return cf_cli_fail("experiment", "unknown experiment '%s' (available: aero)", pos[0]);
-  if (!a->dataset) a->dataset = "datasets/aero-mini";
-  if (!a->out) a->out = "reports/aero.h5";
+  if (npos != 1) return cf_cli_fail("experiment", "expected one experiment name: aero or wam (see --help)");
+  for (unsigned k = 0; k < sizeof experiments / sizeof *experiments; k++)
+    if (!strcmp(pos[0], experiments[k].name)) a->x = &experiments[k];
+  if (!a->x) return cf_cli_fail("experiment", "unknown experiment '%s' (available: aero, wam)", pos[0]);
+  if (!a->dataset) a->dataset = a->x->dataset;
+  if (!a->out) a->out = a->x->out;
   if (cf_cli_prune("experiment", a->prune, a->prune_margin, &a->pruning)) return 1;
   /* Regression budget: on the bundled study (experiment aero --prune, 32
    * recordings) Nelder-Mead on R found its best point at evaluation 92 and
@@ -133,20 +172,39 @@ static int input_files(const exp_args *a, char ***files, int *n) {
   return cf_pipeline_dataset_files(a->csv, a->n, files, n, &err) ? cf_cli_fail("experiment", "%s", err.msg) : 0;
 }
 
+/* The recording named `name` if it has a fit, else the first that has one
+ * (NULL: none). */
+static const cf_fit_input *detail_of(const char *name, const cf_fit_input *in, int n, cf_results *res) {
+  const cf_fit_input *first = NULL;
+  for (int i = 0; i < n; i++) {
+    if (!cf_results_rec(res, in[i].name, 0)->has_fit) continue;
+    if (!strcmp(in[i].name, name)) return &in[i];
+    if (!first) first = &in[i];
+  }
+  return first;
+}
+
 /* The study's stages (cf_pipeline.h), each with its progress bar. */
-static int run_study(const exp_args *a, cf_fit_input *in, cf_pipeline_tasks *tk, cf_results *res) {
+static int run_study(exp_args *a, cf_fit_input *in, cf_pipeline_tasks *tk, cf_results *res) {
   cf_cli_bar bar;
   cf_error err = {0, ""};
   const cf_fit_journal *kept = cf_pipeline_tasks_kept(tk);
   cf_cli_bar_stages(&bar);
-  if (cf_pipeline_study_ingest(a->csv, a->n, a->recdir, !a->no_maps, in, &bar.pp, res, &err))
+  const experiment *x = a->x;
+  if (cf_pipeline_study_ingest(a->csv, a->n, a->recdir, !a->no_maps, x->keep_going, in, &a->n_in, &bar.pp, res,
+                               &err))
     return cf_cli_fail("experiment", "%s", err.msg);
-  if (cf_cli_model_apply("experiment", &a->model, in, a->n)) return 1;
-  cf_cli_note_driving("experiment", in, a->n);
-  int rc = cf_pipeline_study_sweep(in, a->n, &a->gd, &a->ga, a->nw, a->pruning, tk, &bar.pp, res, &err);
+  int n = a->n_in;
+  if (cf_cli_model_apply("experiment", &a->model, in, n)) return 1;
+  cf_cli_note_driving("experiment", in, n);
+  int rc = cf_pipeline_study_sweep(in, n, &a->gd, &a->ga, x->train, a->nw, a->pruning, tk, &bar.pp, res, &err);
   if (!rc && !a->no_refine)
-    rc = cf_pipeline_study_refine(in, a->n, a->evals, a->nw, !a->no_conf, kept, &bar.pp, res, &err);
-  if (!rc) rc = cf_pipeline_study_regress(in, a->n, a->out, a->revals, a->nw, kept, &bar.pp, res, &err);
+    rc = cf_pipeline_study_refine(in, n, x->train, a->evals, a->nw, !a->no_conf, kept, &bar.pp, res, &err);
+  if (!rc && x->regress) rc = cf_pipeline_study_regress(in, n, a->out, a->revals, a->nw, kept, &bar.pp, res, &err);
+  const cf_fit_input *d = x->detail ? detail_of(x->detail, in, n, res) : NULL;
+  if (!rc && d)
+    rc = cf_pipeline_study_detail(d, WAM_MAP_POINTS, a->evals, a->nw, tk, &bar.pp, cf_results_rec(res, d->name, 0),
+                                  &err);
   return rc ? cf_cli_fail("experiment", "%s", err.msg) : 0;
 }
 
@@ -158,16 +216,16 @@ static char *settings(const exp_args *a) {
   char *t = malloc(size);
   if (!t) return NULL;
   const cf_cli_model *m = &a->model; /* checked: short numbers */
-  int k = snprintf(t, size, "[experiment]\nname = aero\ndataset = %s\nrecordings = %s\ndelta_grid = %s\nalpha_grid = %s\n"
+  int k = snprintf(t, size, "[experiment]\nname = %s\ntraining = %g\ndataset = %s\nrecordings = %s\ndelta_grid = %s\nalpha_grid = %s\n"
                    "prune = %g\nrefine = %s\nmax_evals = %d\nregress_evals = %d\nmaps = %d\ndt = 0.01\n"
                    "kappa = %s\nbeta = %s\ntol = %s\nmax_iter = %s\nmodel = %s\nrest = %s\nsplit = %s\nsubsteps = %s\n"
                    "initial = %s\nfiles =",
-                   a->dataset, a->recdir, a->dgrid ? a->dgrid : "0.05:1:15*rho", a->agrid ? a->agrid : "0.05:4:16*rho",
-                   a->pruning, a->no_refine ? "no" : "nelder-mead, whole recording", a->evals,
+                   a->x->name, a->x->train, a->dataset, a->recdir, a->dgrid ? a->dgrid : "0.05:1:15*rho", a->agrid ? a->agrid : "0.05:4:16*rho",
+                   a->pruning, a->no_refine ? "no" : "nelder-mead, training window", a->evals,
                    a->revals, !a->no_maps, m->kappa ? m->kappa : CF_CLI_FIT_KAPPA, m->beta ? m->beta : "0",
                    m->tol ? m->tol : CF_CLI_FIT_TOL, m->max_iter ? m->max_iter : "50",
                    m->model ? m->model : "inextensible",
-                   m->rest ? m->rest : "size (first-frame where a recording gives no size)", m->split ? m->split : "2", m->substeps ? m->substeps : "1", m->initial ? m->initial : "rest");
+                   m->rest ? m->rest : "size (first-frame where a recording gives no size)", m->split ? m->split : "1 for a mesh recording, 2 for markers", m->substeps ? m->substeps : "1", m->initial ? m->initial : "rest");
   for (int i = 0; i < a->n && k > 0 && (size_t)k < size; i++) k += snprintf(t + k, size - k, "\n  %s", a->csv[i]);
   if (k > 0 && (size_t)k < size) snprintf(t + k, size - k, "\n");
   return t;
@@ -181,17 +239,35 @@ static void report_dir(exp_args *a) {
   else snprintf(a->report_dir + n, sizeof a->report_dir - n, "-report");
 }
 
+/* The tables of the WAM study: 4.2, then the close look's comparison. */
+static void wam_tables(const cf_results *res) {
+  cf_cli_table_42(res);
+  for (int i = 0; i < res->n; i++)
+    if (res->recs[i].has_compare) {
+      printf("\nTable 4.3: the cloth models on %s (fitted on its training window)\n", res->recs[i].name);
+      cf_cli_compare_text(&res->recs[i]);
+    }
+}
+
 static void report(const exp_args *a, const cf_results *res, const cf_report_summary *rs) {
-  printf("aerodynamics study: %d recordings from %s\n\n", res->n, a->dataset);
-  cf_cli_table_a1(res);
-  printf("\n");
-  cf_cli_table_45(res);
+  if (!a->x->regress) {
+    printf("WAM study: %d recordings from %s\n\n", res->n, a->dataset);
+    wam_tables(res);
+  } else {
+    printf("aerodynamics study: %d recordings from %s\n\n", res->n, a->dataset);
+    cf_cli_table_a1(res);
+    printf("\n");
+    cf_cli_table_45(res);
+  }
   if (res->reg.has) {
     printf("\n");
     cf_cli_table_46(&res->reg);
-  } else {
+  } else if (a->x->regress) {
     printf("\n(no regression: it needs at least 4 recordings with an optimum, there are %d)\n", cf_pipeline_n_valid(res));
   }
+  if (a->n_in < a->n)
+    fprintf(stderr, "clothfit experiment: %d of %d recordings could not be ingested (the warnings above name them)\n",
+            a->n - a->n_in, a->n);
   cf_cli_warn_failures("experiment", res, a->out);
   cf_cli_warn_grid_edges("experiment", res);
   cf_cli_warn_unidentifiable("experiment", res);
@@ -258,7 +334,7 @@ int cmd_experiment(int argc, char **argv) {
   }
   if (!rc && lead) report(&a, &res, a.no_report || rrc ? NULL : &rs);
   /* written whole, with the failed points; but a recording left without an optimum fails the study */
-  if (!rc) rc = cf_cli_fail_no_optimum("experiment", &res, a.out);
+  if (!rc) rc = cf_cli_fail_no_optimum("experiment", &res, a.out) || a.n_in < a.n;
   /* the other ranks are done: a failed report needs no MPI_Abort */
   if (!rc && !a.no_report && lead) rc = cf_cli_collective_status(rrc ? 1 : cf_cli_report_status("experiment", &rs, have_gnuplot));
   cf_results_free(&res);

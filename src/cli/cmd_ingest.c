@@ -155,7 +155,7 @@ static int parse_args(int argc, char **argv, ingest_args *a) {
   if (clouds && a->dt > 0)
     return cf_cli_fail("ingest", "--dt: point clouds keep the camera's frames (they are never resampled)");
   if (a->dt < 0) a->dt = clouds ? 0 : 0.01;
-  if (cf_ingest_mesh_check(a->kind, &a->mesh) || cf_ingest_markers_check(a->kind, &a->mk, &a->csv)) return 1;
+  if (cf_ingest_mesh_check(a->kind, &a->mesh, &a->mk) || cf_ingest_markers_check(a->kind, &a->mk, &a->csv)) return 1;
   if (a->mopts.strict && strcmp(a->kind, "motive"))
     return cf_cli_fail("ingest", "--strict is an option of 'ingest motive' (see --help)");
   if (!a->out) return cf_cli_fail("ingest", "missing -o REC.h5 (see --help)");

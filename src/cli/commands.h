@@ -27,11 +27,12 @@ int cmd_report(int argc, char **argv); /* cmd_report.c, over src/report */
 int cmd_merge(int argc, char **argv);  /* cmd_merge.c: shards of a sweep into one results file */
 
 /* `clothfit ingest meshes` and `ingest clouds` (ingest_meshes.c): their
- * options --times, --fps, --units (1: taken, *bad set on a bad value; 0:
- * not one of them), their help, a check of the options against the kind (0
- * or the exit status), and the mesh or cloud lines of the summary (text;
- * with j, members of the JSON object j instead; nothing for a recording
- * with neither). */
+ * options --times, --fps, --units, --held (1: taken, *bad set on a bad
+ * value; 0: not one of them), their help, a check of the options against
+ * the kind that also takes the meta file's held and --max-gap into o (0 or
+ * the exit status), and the mesh or cloud lines of the summary (text; with
+ * j, members of the JSON object j instead; nothing for a recording with
+ * neither). */
 #include "json_out.h"
 #include "cf_io.h"
 #include "cf_recording.h"
@@ -40,7 +41,7 @@ int cmd_merge(int argc, char **argv);  /* cmd_merge.c: shards of a sweep into on
 #include "cf_synth.h"
 #include "cf_study.h"
 int cf_ingest_mesh_option(const char *opt, const char *v, cf_meshseq_opts *o, int *bad);
-int cf_ingest_mesh_check(const char *kind, const cf_meshseq_opts *o);
+int cf_ingest_mesh_check(const char *kind, cf_meshseq_opts *o, const cf_marker_opts *mk);
 void cf_ingest_mesh_summary(const cf_recording *r, json_t *j);
 extern const char *cf_ingest_mesh_help;
 

@@ -96,7 +96,7 @@ typedef struct {
   const char *kappa, *beta, *tol, *max_iter, *mu;
   const char *model, *k_stretch, *k_shear, *k_bend; /* the cloth model and its stiffnesses */
   const char *rest;  /* the rest metric: "size", "flat" or "first-frame" (default: size when known) */
-  const char *split; /* the mesh: lattice cells split N x N (default 2) */
+  const char *split; /* the mesh: lattice cells split N x N (default: 2, a mesh recording 1) */
   const char *substeps; /* simulation steps per recorded frame (default 1) */
   const char *initial;  /* the start state: "rest" (default) or "moving" */
 } cf_cli_model;
@@ -143,9 +143,11 @@ typedef struct {
   "               default when no size is known, and the output says so).  With\n"    \
   "               size and flat the first frame is moved onto the flat sheet's\n"    \
   "               lengths as the start (docs/models.md)\n"                           \
-  "  --split N    the simulation mesh: every cell of the marker lattice split\n"       \
-  "               N x N, 1..8 (default 2: 4x5 markers -> 7x9 nodes; synth makes\n"    \
-  "               its recordings with 4); the nodes grow as N^2, the time of a\n"    \
+  "  --split N    the simulation mesh: every cell of the marker lattice (of a\n"     \
+  "               mesh recording: of its grid) split N x N, 1..8 (default 2 for\n"   \
+  "               markers: 4x5 markers -> 7x9 nodes; 1 for a mesh recording,\n"      \
+  "               whose own mesh is the cloth: 2 makes a 9x9 mesh 17x17; synth\n"    \
+  "               makes its recordings with 4); the nodes grow as N^2, the time of a\n" \
   "               simulation faster (an A2 recording at 4: ~60 times that at 2;\n"   \
   "               docs/models.md)\n"                                                  \
   "  --substeps N simulation steps per recorded frame, 1..64 (default 1), the\n"    \
@@ -225,6 +227,11 @@ int cf_cli_results_write(const char *cmd, const char *out, cf_results *r);
  * takes), they form a Table A.2 of their own, printed after Table A.1 of
  * the others, each under its title (as in the report). */
 void cf_cli_table_a1(const cf_results *r);
+/* Thesis Table 4.2 (the WAM study, §4.1): per recording with a fit, delta,
+ * alpha and the mean error on the testing window, beside the truth of a
+ * synthetic recording and the thesis' values (cf_thesis_table_42), and
+ * whether the fit recovers the truth (cf_res_truth_check, 10 %). */
+void cf_cli_table_42(const cf_results *r);
 /* Whether rec's grid optimum (the sweep's best point) lies on an edge of its
  * grid: 1 with advice (e.g. "delta at its lowest grid value 0.0052 (widen
  * --delta-grid below it)") in buf, 0 if inside, -1 without a sweep optimum. */

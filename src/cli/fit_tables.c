@@ -71,14 +71,31 @@ static int any_mu(const cf_results *r) {
   return 0;
 }
 
+static int kb_fitted(const cf_res_rec *c) { return c->has_fit && (c->fit.kappa_fitted || c->fit.beta_fitted); }
+
+static int any_kb_fitted(const cf_results *r) {
+  for (int i = 0; i < r->n; i++)
+    if (kb_fitted(&r->recs[i])) return 1;
+  return 0;
+}
+
+/* kappa and beta of the optimum, "*" after a fitted one (the report's
+ * Table A.1 has them in columns kappa, beta, fitted). */
+static void kb_print(const cf_res_rec *c) {
+  const cf_res_model *m = cf_res_optimum_model(c);
+  int k = c->has_fit && c->fit.kappa_fitted, b = c->has_fit && c->fit.beta_fitted;
+  printf(" %8.2g%s %8.2g%s", m->kappa, k ? "*" : " ", m->beta, b ? "*" : " ");
+}
+
 static void table_a_rows(const cf_results *r, int rep2) {
-  int truth = any_truth(r), mu = any_mu(r), w = 9;
+  int truth = any_truth(r), mu = any_mu(r), kb = any_kb_fitted(r), w = 9;
   for (int i = 0; i < r->n; i++) w = (int)fmax(w, strlen(r->recs[i].name));
   printf("%-*s %-13s %-5s %-6s %-6s %8s %8s %8s %8s", w, "recording", "material", "size", "motion", "speed",
          "error_cm", "std_cm", "alpha", "delta");
   if (mu) printf(" %8s", "mu");
   printf(" %-11s", "optimum");
   if (truth) printf(" %8s %8s", "alpha_tr", "delta_tr");
+  if (kb) printf(" %9s %9s", "kappa", "beta");
   printf("\n");
   for (int i = 0; i < r->n; i++) {
     const cf_res_rec *c = &r->recs[i];
@@ -94,8 +111,10 @@ static void table_a_rows(const cf_results *r, int rep2) {
     if (mu) printf(" %8.4f", cf_res_optimum_mu(c));
     printf(" %-11s", c->has_fit ? c->fit.method : "grid");
     if (truth) printf(" %8.4f %8.4f", c->truth_alpha, c->truth_delta);
+    if (kb) kb_print(c);
     printf("\n");
   }
+  if (kb) printf("(kappa N m, beta s: * fitted, else held)\n");
 }
 
 void cf_cli_table_a1(const cf_results *r) {
@@ -113,6 +132,27 @@ void cf_cli_table_a1(const cf_results *r) {
   }
   printf("Table A.2 (repetition II)\n");
   table_a_rows(r, 1);
+}
+
+void cf_cli_table_42(const cf_results *r) {
+  printf("Table 4.2: the fits (Nelder-Mead on the training window), mean error e on the testing window; truth: the\n"
+         "recording's (NAME.truth.ini), thesis: its Table 4.2; recovered: delta and alpha within 10 %% of the truth\n"
+         "(yes), or the truth inside the fit's 95 %% intervals (interval)\n");
+  printf("%-20s %8s %7s %7s %8s %7s %7s %8s %7s %10s\n", "recording", "delta", "truth", "thesis", "alpha", "truth",
+         "thesis", "e_cm", "thesis", "recovered");
+  for (int i = 0; i < r->n; i++) {
+    const cf_res_rec *c = &r->recs[i];
+    double th[3];
+    cf_thesis_table_42(c->meta.material, c->meta.speed, th);
+    if (!c->has_fit) {
+      printf("%-20s %8s %7.3f %7.2f %8s %7.3f %7.2f %8s %7.2f %10s\n", c->name, "-", c->truth_delta, th[0], "-",
+             c->truth_alpha, th[1], "-", th[2], "no fit");
+      continue;
+    }
+    const cf_res_fit *f = &c->fit;
+    printf("%-20s %8.4f %7.3f %7.2f %8.4f %7.3f %7.2f %8.4f %7.2f %10s\n", c->name, f->x[0], c->truth_delta, th[0],
+           f->x[1], c->truth_alpha, th[1], f->e_test, th[2], or_dash(cf_res_truth_check(c, 0.1)));
+  }
 }
 
 typedef const char *(*meta_field)(const cf_res_rec *c);
@@ -266,6 +306,12 @@ void cf_cli_json_conf(json_t *o, const cf_res_conf *c) {
   json_pair(o, "mesh_shift", c->mesh_shift);
   cf_cli_json_bool(o, "kappa_check_skipped", c->kappa_fitted != 0); /* fitted: kappa_shift null */
   cf_cli_json_bool(o, "beta_check_skipped", c->beta_fitted != 0);
+  json_pair(o, "interval_sys", c->sys);
+  cf_cli_json_num(o, "stretch_edges", c->stretch_edges);
+  cf_cli_json_num(o, "stretch_diagonals", c->stretch_diagonals);
+  cf_cli_json_bool(o, "model_limited", c->model_limited != 0);
+  cf_cli_json_str(o, "better_model", c->better_model[0] ? c->better_model : NULL);
+  cf_cli_json_num(o, "better_test_error_cm", c->better_e_test);
 }
 
 void cf_cli_polish_text(const cf_res_fit *f, char *buf, size_t size) {

@@ -1,6 +1,7 @@
 /* ingest_meshes.c — what `clothfit ingest meshes` and `ingest clouds` add
- * to cmd_ingest.c: their options (--times, --fps, --units; --held-track),
- * their help, and the summary lines of a mesh or cloud recording. */
+ * to cmd_ingest.c: their options (--times, --fps, --units, --held;
+ * --held-track), their help, and the summary lines of a mesh or cloud
+ * recording. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,13 +12,19 @@
 const char *cf_ingest_mesh_help =
     "\n"
     "clothfit ingest meshes DIR_OR_GLOB -o REC.h5 [--times FILE | --fps F] [--units mm|cm|m]\n"
-    "         [--dt SECONDS|native] [--up z|y] [metadata options as above] [--json]\n"
+    "         [--dt SECONDS|native] [--up z|y] [--held I,J] [--max-gap S] [--meta FILE]\n"
+    "         [metadata options as above: --material, --size, --density ...] [--json]\n"
     "\n"
     "Read a depth-camera mesh sequence: one OBJ or PLY (ascii or binary little endian)\n"
     "file per frame, every .obj/.ply file of the folder DIR or every file the quoted glob\n"
     "pattern matches, in natural name order.  All frames must have the same vertex count\n"
-    "and the same faces (triangles or quads).  The nodes are resampled to a uniform time\n"
-    "step by linear interpolation and written to /mesh/nodes [T,N,3], /mesh/faces [F,3|4].\n"
+    "and the same faces (triangles or quads), no edge in more than two faces and no face\n"
+    "of zero area.  The nodes are resampled to a uniform time step by linear\n"
+    "interpolation and written to /mesh/nodes [T,N,3], /mesh/faces [F,3|4].  Frames the\n"
+    "camera dropped (an interval between frames longer than 2.5 x the median one) are\n"
+    "not interpolated across: the frames inside stay missing (NaN), except the held\n"
+    "nodes, which drive the simulation and are interpolated.  The fitting commands take\n"
+    "a mesh whose faces form a rows x cols grid (quads, or quads cut in two triangles).\n"
     "\n"
     "  --times FILE     the frame times: lines 'FILE TIME' in frame order, or one 'TIME'\n"
     "                   a line for the frame files in name order ('#' comments)\n"
@@ -26,6 +33,13 @@ const char *cf_ingest_mesh_help =
     "  --fps F          ... or that number is a frame index: t = index / F\n"
     "  --units mm|cm|m  length unit of the files (default m)\n"
     "  --up z|y         up axis of the files (default z; y maps (x, y, z) = (x, -z, y))\n"
+    "  --held I,J       the nodes the hanger holds, which the simulation drives: vertex\n"
+    "                   indices as in the files, 0-based (the first vertex is 0, also in\n"
+    "                   OBJ), up to 16 (also as held in --meta).  Default: the two\n"
+    "                   highest corners of the first frame when the faces form a grid\n"
+    "  --max-gap S      longest dropped interval the held nodes are interpolated across\n"
+    "                   (default 0.25 s); a longer one is an error\n"
+    "  --meta FILE      sidecar INI as for markers (material, size, density, held ...)\n"
     "\n"
     "clothfit ingest clouds DIR_OR_GLOB --held-track CORNERS.csv -o REC.h5\n"
     "         [--times FILE | --fps F] [--units mm|cm|m] [--up z|y] [--grid RxC]\n"
@@ -63,16 +77,24 @@ int cf_ingest_mesh_option(const char *opt, const char *v, cf_meshseq_opts *o, in
   else if (!strcmp(opt, "--units")) {
     o->unit_scale = !strcmp(v, "mm") ? 0.001 : !strcmp(v, "cm") ? 0.01 : !strcmp(v, "m") ? 1 : 0;
     *bad = o->unit_scale == 0;
-  } else return 0;
+  } else if (!strcmp(opt, "--held")) *bad = !cf_meshseq_held_parse(v, o);
+  else return 0;
   return 1;
 }
 
-int cf_ingest_mesh_check(const char *kind, const cf_meshseq_opts *o) {
+int cf_ingest_mesh_check(const char *kind, cf_meshseq_opts *o, const cf_marker_opts *mk) {
   int given = o->times_file || o->fps > 0 || (o->unit_scale != 1 && strcmp(kind, "csv"));
   if (strcmp(kind, "meshes") && strcmp(kind, "clouds") && given)
     return cf_cli_fail("ingest", "--times, --fps and --units are options of 'ingest meshes' and 'ingest clouds' "
                        "(--units also of 'ingest csv')");
+  if (strcmp(kind, "meshes") && (o->n_held || mk->held[0]))
+    return cf_cli_fail("ingest", "--held (or held in --meta) is an option of 'ingest meshes'; markers use "
+                       "--controlled, clouds --held-track");
   if (o->times_file && o->fps > 0) return cf_cli_fail("ingest", "give --times FILE or --fps F, not both");
+  if (!o->n_held && mk->held[0] && !cf_meshseq_held_parse(mk->held, o))
+    return cf_cli_fail("ingest", "--meta: held = '%s': expected node indices I,J (0-based, comma-separated, at most "
+                       "%d)", mk->held, CF_MESH_HELD_MAX);
+  o->max_gap = mk->max_gap;
   return 0;
 }
 
@@ -114,4 +136,17 @@ void cf_ingest_mesh_summary(const cf_recording *r, json_t *j) {
     cf_cli_json_num(o, "faces", m->n_faces);
     cf_cli_json_str(o, "element", kind);
   } else printf("mesh              %d nodes, %d faces (%s)\n", m->n_nodes, m->n_faces, kind);
+  if (j) {
+    json_t *o = json_object_get(j, "mesh"), *h = cf_cli_json_array(o, "held");
+    for (int i = 0; i < m->n_held; i++) json_array_append_new(h, json_integer(m->held[i]));
+    cf_cli_json_num(o, "dropped_frames", m->dropped_frames);
+    cf_cli_json_num(o, "drop_limit_s", m->drop_limit_s);
+    return;
+  }
+  printf("held nodes        ");
+  for (int i = 0; i < m->n_held; i++) printf("%s%d", i ? ", " : "", m->held[i]);
+  printf("%s\n", m->n_held ? " (0-based, in file order)" : "none (the faces are no grid; give --held I,J)");
+  if (m->drop_limit_s > 0)
+    printf("dropped frames    %d resampled frame(s) left missing (source intervals longer than %.4g s)\n",
+           m->dropped_frames, m->drop_limit_s);
 }

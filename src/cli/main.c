@@ -15,7 +15,7 @@ static const cf_command commands[] = {
      cmd_ingest},
     {"inspect", "summarize an HDF5 recording (frames, dt, markers, missing data) or results file", cmd_inspect},
     {"simulate", "simulate a cloth from a config file, write trajectories to HDF5", cmd_simulate},
-    {"synth", "make a synthetic Motive recording (simulated cloth, noise, gaps) + ground truth", cmd_synth},
+    {"synth", "make a synthetic Motive or depth-camera recording (simulated cloth, noise) + ground truth", cmd_synth},
     {"sweep", "grid search of (delta, alpha) per recording on all cores (Tables A.1, 4.5)", cmd_sweep},
     {"fit", "Nelder-Mead fit of (delta, alpha) with training/testing windows", cmd_fit},
     {"sensitivity", "error map around a parameter point (or 1-D scans)", cmd_sensitivity},

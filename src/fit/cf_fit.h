@@ -590,7 +590,12 @@ enum { CF_CONF_BLOCKS = 8 };
 typedef struct {
   double center[2];      /* the fitted (delta, alpha) the intervals are around */
   double se[2];          /* jackknife standard errors of delta, alpha (NaN if none) */
-  double interval[2][2]; /* 95 % intervals [lo, hi] of delta and alpha (NaN if none) */
+  double interval[2][2]; /* 95 % intervals [lo, hi] of delta and alpha (NaN if none):
+                            the jackknife's t(7) 97.5 % quantile x se and sys in
+                            quadrature */
+  double sys[2];         /* systematic half-widths: the moves of the held checks made
+                            (kappa, beta, rest, mesh shifts x the fit) in quadrature
+                            (0: none made) */
   int identifiable;      /* 1 yes, 0 no (why says why), -1 unknown (a stencil simulation failed) */
   char why[200];         /* "" when identifiable */
   double kappa_shift[2]; /* how far the fit moves, as fractions of delta and alpha,
@@ -627,6 +632,27 @@ typedef struct {
 int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *at,
                             const unsigned *fitted, const int *t0, const int *t1, int workers,
                             const struct cf_fit_journal *kept, cf_confidence *out, cf_error *err);
+
+/* ------------------------------- does the cloth stretch? (stretch.c) */
+/* Whether the recorded markers move farther apart than on the flat sheet,
+ * which an inextensible cloth cannot (a chord is never longer than its
+ * geodesic; stretch.c says why this test and measures it).  Needs the
+ * rest of the cloth's measured size (tg.rest CF_REST_SIZE, tg.size > 0). */
+typedef struct {
+  int checked;      /* 0: not checked (no measured size: the rest distances are unknown) */
+  double edges;     /* median over frames of the largest relative excess d / r - 1 of a
+                       lattice edge present in the frame (NaN: none) */
+  double diagonals; /* the same of the cells' diagonals */
+  int stretches;    /* 1: edges > CF_STRETCH_MAX (the cloth stretches) */
+  int shears;       /* 1: not stretches, diagonals > CF_STRETCH_MAX (its cells shear) */
+} cf_stretch;
+/* The allowance: a marker 1 mm off its lattice point on the 10 cm edges of
+ * an A3 sheet's 4 x 3 lattice changes a rest distance by 1 %; the model's
+ * own recordings (tolerance 1e-3, 0.1 mm noise) show at most 0.3 %. */
+#define CF_STRETCH_MAX 0.02
+/* CF_OK (out filled; out->checked 0 when tg has no measured size) or
+ * CF_ENOMEM. */
+int cf_fit_stretch(const cf_fit_target *tg, cf_stretch *out);
 
 /* ------------------------------------------------ Open MPI (distributed.c) */
 /* Under `mpirun -n N` every rank runs the same command on the same inputs;

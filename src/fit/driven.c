@@ -373,7 +373,13 @@ static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double pr
     if (contacts) contacts[k] = k > 0 ? cf_sim_get_stats(s).last_contacts : 0;
     cf_frame_error *cur = f ? f + k : &local;
     if (r->cloud) cf_cloud_run_frame(r->cloud, k, cf_sim_x(s), cur);
-    else cf_metric_frame(K, r->w, r->simk, tg->pos + (size_t)k * K * 3, cur);
+    else {
+      cf_metric_frame(K, r->w, r->simk, tg->pos + (size_t)k * K * 3, cur);
+      /* only the driven markers present (they are never missing): they follow
+       * the recording by construction, so the frame says nothing (a mesh
+       * frame the camera dropped keeps only its held nodes) */
+      if (cur->n <= r->n_kin) *cur = (cf_frame_error){NAN, NAN, NAN, 0};
+    }
     if (k < t0 || k >= t1 || cur->n == 0) continue;
     se += cur->e_cm;
     ss += cur->s_cm;

@@ -108,11 +108,43 @@ int cf_rec_table_extent_parse(const char *s, double ext[4]);
 /* A depth-camera mesh sequence (docs/design.md §6 /mesh): node positions
  * on the recording's time axis and one fixed connectivity.  n_nodes == 0:
  * none. */
+#define CF_MESH_HELD_MAX 16
 typedef struct {
   int n_nodes, n_faces, nv; /* nv = 3 (triangles) or 4 (quads) */
-  double *nodes;            /* [T*N*3] m, z up; resampled with the markers */
+  double *nodes;            /* [T*N*3] m, z up; resampled with the markers;
+                               NaN = a frame the camera dropped (below) */
   int *faces;               /* [F*nv] 0-based node indices */
+  /* The nodes the hanger holds (/mesh/held): node indices as in the files,
+   * 0-based; the simulation drives them.  0: none known (a mesh that is
+   * not a structured grid, ingested without --held). */
+  int n_held, held[CF_MESH_HELD_MAX];
+  /* Frames the camera dropped (cf_recording_resample): a source interval
+   * longer than drop_limit_s (CF_MESH_DROP_FACTOR x the median interval)
+   * leaves the resampled frames inside it missing (NaN), except the held
+   * nodes, interpolated across it when it is at most max_gap_s long
+   * (longer: an error).  dropped_frames counts the frames left missing. */
+  double max_gap_s, drop_limit_s;
+  int dropped_frames;
 } cf_rec_mesh;
+#define CF_MESH_DROP_FACTOR 2.5
+
+/* A mesh whose faces are the cells of a rows x cols grid: quads, or quads
+ * each cut in two triangles (either diagonal).  node[r*cols + c] is the
+ * mesh node at cell (r, c): row 0 is the side of the grid highest (mean z)
+ * in frame 0, column 0 the end of that row with the smaller x (or y, when
+ * the row runs more along y), as marker lattices are ordered. */
+typedef struct {
+  int rows, cols;
+  int *node; /* [rows*cols] */
+} cf_rec_grid;
+/* Find m's grid from its faces alone (meshgrid.c; frame 0's nodes orient
+ * it).  CF_EFORMAT with a short reason ("the edge 3-7 is in 3 faces", "the
+ * faces do not join as the cells of a 9x9 grid" ...) when it is not one. */
+int cf_rec_mesh_grid(const cf_rec_mesh *m, cf_rec_grid *g, cf_error *err);
+void cf_rec_grid_free(cf_rec_grid *g);
+/* The two corners of g highest in frame 0 (mesh node indices, in lattice
+ * order): the nodes a hanger holds when none are given. */
+void cf_rec_grid_top_corners(const cf_rec_grid *g, const cf_rec_mesh *m, int held[2]);
 
 /* Depth-camera point clouds (docs/design.md §6 /cloud): every frame's
  * points, any number a frame, no correspondence between frames, on the
@@ -193,7 +225,8 @@ int cf_rec_export_describe(const cf_rec_export *x, const char *file, char *buf, 
 cf_marker_quality cf_recording_quality(const cf_recording *r, int k);
 /* Resample r in place onto t_i = i dt (from its first frame), by linear
  * interpolation between the two bracketing samples; a marker missing at
- * either of them stays missing (NaN) — gaps are never filled. */
+ * either of them stays missing (NaN) — gaps are never filled.  Mesh nodes
+ * likewise, but frames the camera dropped stay missing (cf_rec_mesh). */
 int cf_recording_resample(cf_recording *r, double dt, cf_error *err);
 /* Hex SHA-256 of a file into hex[65]; CF_EINVAL if built without nettle. */
 int cf_sha256_file(const char *path, char hex[65], cf_error *err);
@@ -234,13 +267,23 @@ typedef struct {
   double fps;             /* > 0: the names carry frame indices */
   double unit_scale;      /* source length unit -> m (mm 0.001, cm 0.01, m 1) */
   char up;                /* 'z' (default) or 'y': (x, y, z) = (x_s, -z_s, y_s) */
+  int n_held;             /* the held nodes (0-based, as in the files); 0: the two */
+  int held[CF_MESH_HELD_MAX]; /* highest corners of frame 0 when the mesh is a grid */
+  double max_gap;         /* s: longest dropped interval the held nodes are
+                             interpolated across (0.25, as markers' --max-gap) */
 } cf_meshseq_opts;
 
 void cf_meshseq_opts_default(cf_meshseq_opts *o);
+/* The held nodes "I,J,..." (0-based, 1..CF_MESH_HELD_MAX; the --held option
+ * and the meta key held) into o->held, o->n_held: 1, or 0 when malformed. */
+int cf_meshseq_held_parse(const char *v, cf_meshseq_opts *o);
 /* Read every .obj/.ply file of a folder, or those a glob pattern matches,
- * into rec (native frames, times from 0, metres, z up, rec->mesh filled,
- * no markers).  Errors (CF_EIO, CF_EFORMAT) name the file, the line (or byte
- * offset of binary data) and what was expected. */
+ * into rec (native frames, times from 0, metres, z up, rec->mesh filled
+ * with its held nodes, no markers).  Errors (CF_EIO, CF_EFORMAT) name the
+ * file, the line (or byte offset of binary data) and what was expected:
+ * besides the parsers' own, frames whose vertices or faces differ, an edge
+ * in more than two faces, a face of zero area; held nodes that are not on
+ * the mesh are CF_EINVAL naming the source. */
 int cf_meshseq_read(const char *dir_or_glob, const cf_meshseq_opts *o, cf_recording *rec, cf_error *err);
 /* Depth-camera point clouds: one PLY (ascii or binary_little_endian,
  * element vertex x, y, z; other properties and elements, faces too, read
@@ -265,6 +308,23 @@ int cf_cloudseq_read(const char *dir_or_glob, const char *held_csv, const cf_mes
 int cf_held_track_parse(const char *buf, size_t len, const char *name, double unit_scale, char up, cf_rec_held *h,
                         cf_error *err);
 void cf_rec_held_free(cf_rec_held *h);
+/* Writers of the frames those readers take (`clothfit synth`'s depth
+ * camera, docs/design.md §11), to an open stream; -1 on a write error.
+ * An OBJ of n nodes x [n*3] with "%.*f" coordinates and n_faces faces of nv
+ * 0-based indices (written 1-based); a PLY of n points p [n*3], no faces,
+ * binary little endian (float32) or ascii ("%.*f").  comment may be NULL. */
+int cf_obj_write_stream(FILE *f, const char *comment, int n, const double *x, int nv, int n_faces, const int *faces,
+                        int decimals);
+int cf_ply_points_write_stream(FILE *f, const char *comment, int n, const double *p, int binary, int decimals);
+/* A folder of frames written whole: cf_io_dir_begin creates the temporary
+ * folder "<dir>.tmp.<pid>" (its name into tmp); cf_io_dir_commit renames
+ * it over dir when ok, after removing an earlier dir only if every file in
+ * it starts with prefix (else CF_EIO naming the file: a folder this
+ * program did not write is never emptied), and removes tmp when not ok.
+ * cf_io_dir_check makes that test alone, before anything is written. */
+int cf_io_dir_begin(const char *dir, char *tmp, size_t size, cf_error *err);
+int cf_io_dir_commit(const char *tmp, const char *dir, const char *prefix, int ok, cf_error *err);
+int cf_io_dir_check(const char *dir, const char *prefix, cf_error *err);
 /* Median of the T - 1 steps of t (0 if T < 2). */
 double cf_median_step(const double *t, int T);
 
@@ -415,6 +475,21 @@ typedef struct {           /* how sure a fitted (delta, alpha) is (src/fit confi
   int kappa_fitted, beta_fitted; /* 1: fitted with delta and alpha, so its check is
                               skipped (kappa_shift / beta_shift NaN); 0: held (files
                               written before) */
+  double sys[2];           /* the systematic half-widths of delta and alpha in the
+                              intervals (the shifts above x the fit, in quadrature;
+                              NaN: files written before, whose intervals are noise only) */
+  /* Does the model, not the noise, set the error (docs/confidence.md item
+   * 10)?  The recorded cloth stretches or shears (cf_fit_stretch): its
+   * markers' median largest excess over their flat-sheet distances, lattice
+   * edges and cell diagonals (NaN: not checked, no measured size); then
+   * model_limited 1, identifiable 0 with why saying so, and the other cloth
+   * models fitted (cf_fit_compare): those that test below the fit and
+   * within 5 % of the best, best first (better_model, ", "-separated; ""
+   * none), and the best testing error (cm). */
+  double stretch_edges, stretch_diagonals;
+  int model_limited;       /* 1 yes, 0 no (or not checked) */
+  char better_model[64];
+  double better_e_test;
 } cf_res_conf;
 
 typedef struct {           /* a grid sweep of one recording */
@@ -605,6 +680,18 @@ void cf_res_series_clear(cf_res_series *s);
 /* The optimum of rec: the refined one if any, else the sweep's best point;
  * 0 if neither. */
 int cf_res_optimum(const cf_res_rec *rec, double *delta, double *alpha, double *e, double *s);
+/* The thesis' own results a study prints beside its fits (thesis.c; the report's tables and the commands' show them): Table
+ * 4.2, the WAM shakes of §4.1 (delta, alpha and the mean error e_i (4.3)
+ * over the testing window, cm) of material "paper", "light-cotton", "felt"
+ * or "wool" (case-insensitive) at speed "slow" or "fast": 1 with out[3] =
+ * delta, alpha, e; 0 (out NaN) for another. */
+int cf_thesis_table_42(const char *material, const char *speed, double out[3]);
+/* How a fit of a synthetic recording (rec->fit against rec->truth_*)
+ * recovers the truth: "yes" (delta and alpha within the fraction tol of
+ * it), "interval" (each within tol or the truth inside the fit's 95 %
+ * interval, as for a parameter the recording determines only loosely),
+ * "no", or "" (no fit or no truth). */
+const char *cf_res_truth_check(const cf_res_rec *c, double tol);
 /* The model settings of that optimum (the fit's, else the sweep's). */
 const cf_res_model *cf_res_optimum_model(const cf_res_rec *rec);
 /* Points of a sweep, max(nm, 1) * nd * na, and the parameters of point k

@@ -9,8 +9,13 @@
  * positions are scaled to metres and turned to z up ('y': (x, y, z) =
  * (x_s, -z_s, y_s)).  The result is a recording with native frames (times
  * from 0, the first frame's source time in time_offset) whose mesh holds the
- * nodes and faces; it has no markers.  cf_recording_resample() then puts it
- * on a uniform time step (linear interpolation of every node). */
+ * nodes and faces; it has no markers.  The faces must make a surface: no
+ * edge in more than two faces, no face of zero area (meshseq_frame.c).
+ * The held nodes are those given (each on the mesh), else, when the faces
+ * are a structured grid (meshgrid.c), the two highest corners of frame 0.
+ * cf_recording_resample() then puts it on a uniform time step (linear
+ * interpolation of every node; frames the camera dropped stay missing,
+ * recording.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +27,21 @@ void cf_meshseq_opts_default(cf_meshseq_opts *o) {
   memset(o, 0, sizeof *o);
   o->unit_scale = 1;
   o->up = 'z';
+  o->max_gap = 0.25;
+}
+
+int cf_meshseq_held_parse(const char *v, cf_meshseq_opts *o) {
+  int n = 0;
+  for (const char *p = v;; p++) {
+    char *end;
+    long k = strtol(p, &end, 10);
+    if (end == p || k < 0 || k > 1000000000 || n == CF_MESH_HELD_MAX || (*end && *end != ',')) return 0;
+    o->held[n++] = (int)k;
+    if (!*end) break;
+    p = end;
+  }
+  o->n_held = n;
+  return 1;
 }
 
 int ms_read_frame(const char *path, int points, cf_meshframe *fr, cf_error *err) {
@@ -102,15 +122,41 @@ static int read_frames(const ms_list *l, const cf_meshseq_opts *o, cf_rec_mesh *
   int rc = ms_read_frame(l->f[0].path, 0, &first, err);
   if (!rc) rc = first_frame(&first, l->n, m, err);
   if (!rc) first.faces = m->faces; /* borrowed back for the comparisons */
+  if (!rc) rc = cf_meshframe_check_faces(&first, 1, l->f[0].path, err);
   for (int i = 0; !rc && i < l->n; i++) {
     rc = i ? ms_read_frame(l->f[i].path, 0, &fr, err) : CF_OK;
     if (!rc && i) rc = same_mesh(&first, l->f[0].path, &fr, l->f[i].path, err);
+    if (!rc && i) rc = cf_meshframe_check_faces(&fr, 0, l->f[i].path, err);
     if (!rc) put_nodes(i ? &fr : &first, o, m->nodes + 3 * (size_t)m->n_nodes * i);
     if (i) cf_meshframe_free(&fr);
   }
   if (m->faces == first.faces) first.faces = NULL;
   cf_meshframe_free(&first);
   return rc;
+}
+
+/* ------------------------------------------------------------ held nodes */
+/* The nodes given (each on the mesh, no repeats), else the two highest
+ * corners of frame 0 when the mesh is a structured grid, else none. */
+static int held_nodes(const char *src, const ms_list *l, const cf_meshseq_opts *o, cf_rec_mesh *m, cf_error *err) {
+  m->n_held = 0;
+  for (int i = 0; i < o->n_held; i++) {
+    int k = o->held[i];
+    if (k < 0 || k >= m->n_nodes)
+      return cf_error_set(err, CF_EINVAL, "%s: held node %d is not on the mesh: %s has %d vertices, node indices "
+                          "0..%d (0-based, in file order)", src, k, l->f[0].path, m->n_nodes, m->n_nodes - 1);
+    for (int j = 0; j < i; j++)
+      if (o->held[j] == k) return cf_error_set(err, CF_EINVAL, "%s: held node %d is given twice", src, k);
+    m->held[m->n_held++] = k;
+  }
+  cf_rec_grid g;
+  int rc = o->n_held ? CF_EINVAL : cf_rec_mesh_grid(m, &g, NULL);
+  if (rc == CF_ENOMEM) return cf_error_set(err, rc, "%s: out of memory", src);
+  if (rc) return CF_OK;
+  cf_rec_grid_top_corners(&g, m, m->held);
+  m->n_held = 2;
+  cf_rec_grid_free(&g);
+  return CF_OK;
 }
 
 /* -------------------------------------------------------------- recording */
@@ -170,10 +216,14 @@ int cf_meshseq_read(const char *src, const cf_meshseq_opts *o, cf_recording *rec
   cf_recording_init(rec);
   if (o->up != 'y' && o->up != 'z') return cf_error_set(err, CF_EINVAL, "%s: up axis must be 'y' or 'z'", src);
   if (!(o->unit_scale > 0)) return cf_error_set(err, CF_EINVAL, "%s: the unit scale must be > 0", src);
+  if (o->n_held < 0 || o->n_held > CF_MESH_HELD_MAX || !(o->max_gap >= 0))
+    return cf_error_set(err, CF_EINVAL, "%s: expected 0..%d held nodes and a max gap >= 0", src, CF_MESH_HELD_MAX);
   ms_list l;
   int rc = ms_list_files(src, &l, err);
   if (!rc) rc = ms_times(&l, o, err);
   if (!rc) rc = read_frames(&l, o, &rec->mesh, err);
+  if (!rc) rc = held_nodes(src, &l, o, &rec->mesh, err);
+  rec->mesh.max_gap_s = o->max_gap;
   if (!rc) rc = ms_fill(rec, "meshes", src, &l, o, err);
   if (!rc && !ms_add_info(rec, "element", rec->mesh.nv == 4 ? "quads" : "triangles"))
     rc = cf_error_set(err, CF_ENOMEM, "%s: out of memory", src);

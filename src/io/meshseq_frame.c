@@ -1,7 +1,8 @@
 /* meshseq_frame.c — what the OBJ and PLY frame parsers share: the frame's
  * growing arrays, face rules (triangles or quads, one kind, no repeated
- * node), final checks and error messages, and the source's unit and axes
- * to metres and z up (also for point clouds). */
+ * node), final checks and error messages, the faces' edges and areas, and
+ * the source's unit and axes to metres and z up (also for point clouds). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,4 +109,61 @@ void ms_put_points(const double *x, long n, double unit_scale, char up, double *
     y[1] = up == 'y' ? -s * p[2] : s * p[1];
     y[2] = up == 'y' ? s * p[1] : s * p[2];
   }
+}
+
+/* ------------------------------------------------------- edges and areas */
+int ms_edge_cmp(const void *x, const void *y) {
+  const ms_edge *a = x, *b = y;
+  if (a->u != b->u) return (a->u > b->u) - (a->u < b->u);
+  if (a->v != b->v) return (a->v > b->v) - (a->v < b->v);
+  return (a->f > b->f) - (a->f < b->f);
+}
+
+ms_edge *ms_edges_sorted(const int *faces, int nv, int nf) {
+  ms_edge *e = malloc(sizeof(ms_edge) * ((size_t)nf * nv + 1));
+  if (!e) return NULL;
+  for (int f = 0, k = 0; f < nf; f++)
+    for (int a = 0; a < nv; a++, k++) {
+      int u = faces[(size_t)nv * f + a], v = faces[(size_t)nv * f + (a + 1) % nv];
+      e[k] = (ms_edge){u < v ? u : v, u < v ? v : u, f};
+    }
+  qsort(e, (size_t)nf * nv, sizeof(ms_edge), ms_edge_cmp);
+  return e;
+}
+
+static int overused_edge(const cf_meshframe *fr, const char *name, cf_error *err) {
+  ms_edge *e = ms_edges_sorted(fr->faces, fr->nv, fr->n_faces);
+  if (!e) return cf_meshframe_fail(err, name, 0, fr->faces_at, "out of memory for %d faces", fr->n_faces);
+  int rc = CF_OK, n = fr->n_faces * fr->nv;
+  for (int i = 2; i < n && !rc; i++)
+    if (e[i].u == e[i - 2].u && e[i].v == e[i - 2].v)
+      rc = cf_meshframe_fail(err, name, fr->binary, fr->face_at[e[i].f], "face %d has the edge %d-%d of faces %d and "
+                             "%d too: an edge may be in at most two faces (non-manifold mesh)", e[i].f + 1,
+                             e[i].u + fr->base, e[i].v + fr->base, e[i - 2].f + 1, e[i - 1].f + 1);
+  free(e);
+  return rc;
+}
+
+/* |(b - a) x (c - a)| and the largest squared edge of the triangle. */
+static double twice_area(const double *a, const double *b, const double *c, double *edge2) {
+  double u[3], v[3], w[3], n[3];
+  for (int d = 0; d < 3; d++) u[d] = b[d] - a[d], v[d] = c[d] - a[d], w[d] = c[d] - b[d];
+  n[0] = u[1] * v[2] - u[2] * v[1], n[1] = u[2] * v[0] - u[0] * v[2], n[2] = u[0] * v[1] - u[1] * v[0];
+  double l[3] = {u[0] * u[0] + u[1] * u[1] + u[2] * u[2], v[0] * v[0] + v[1] * v[1] + v[2] * v[2],
+                 w[0] * w[0] + w[1] * w[1] + w[2] * w[2]};
+  *edge2 = fmax(*edge2, fmax(l[0], fmax(l[1], l[2])));
+  return sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+}
+
+int cf_meshframe_check_faces(const cf_meshframe *fr, int topology, const char *name, cf_error *err) {
+  int rc = topology ? overused_edge(fr, name, err) : CF_OK;
+  for (int f = 0; f < fr->n_faces && !rc; f++) {
+    const int *q = fr->faces + (size_t)fr->nv * f;
+    double e2 = 0, a = twice_area(fr->x + 3 * q[0], fr->x + 3 * q[1], fr->x + 3 * q[2], &e2);
+    if (fr->nv == 4) a += twice_area(fr->x + 3 * q[0], fr->x + 3 * q[2], fr->x + 3 * q[3], &e2);
+    if (!(a > 1e-12 * e2))
+      rc = cf_meshframe_fail(err, name, fr->binary, fr->face_at[f], "face %d has zero area (its vertices coincide "
+                             "or lie on one line): a degenerate face", f + 1);
+  }
+  return rc;
 }

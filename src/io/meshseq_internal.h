@@ -43,6 +43,18 @@ int cf_meshframe_add_face(cf_meshframe *fr, const int *idx, int nv, long at, con
 /* Final checks: some nodes, some faces, every index < n_nodes.  end_at is
  * where "the file" is for the first two (its last line, the header line). */
 int cf_meshframe_finish(cf_meshframe *fr, long end_at, const char *name, cf_error *err);
+/* Every face's edges as (u < v, face), sorted by (u, v, face): malloc'ed
+ * [nf*nv], NULL when out of memory (meshgrid.c and the check below). */
+typedef struct {
+  int u, v, f;
+} ms_edge;
+ms_edge *ms_edges_sorted(const int *faces, int nv, int nf);
+int ms_edge_cmp(const void *x, const void *y);
+/* The mesh rules the parsers cannot check face by face: no edge in more
+ * than two faces (topology = 1: checked once, on the first frame) and no
+ * face of zero area (its nodes coincide or lie on one line) at fr's
+ * positions. */
+int cf_meshframe_check_faces(const cf_meshframe *fr, int topology, const char *name, cf_error *err);
 /* A token [s, e) quoted for a message: at most 40 characters, non-printables
  * as '?'. */
 const char *cf_meshframe_quote(const char *s, const char *e, char *buf, size_t size);

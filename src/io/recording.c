@@ -131,6 +131,38 @@ static void interp_marker(const cf_recording *r, int j, double w, int k, double 
   for (int c = 0; c < 3; c++) out[c] = w > 0 ? a[c] + w * (b[c] - a[c]) : a[c];
 }
 
+/* Frames the camera dropped: the source intervals longer than
+ * CF_MESH_DROP_FACTOR x their median (a frame or two missed at an irregular
+ * rate is still interpolated, thesis §4.1.1).  The resampled frames strictly
+ * inside one are set missing, every node but the held ones: the simulation
+ * must be driven through the drop, so those stay interpolated (as the
+ * controlled markers' gaps are, thesis Remark 4.3.3), up to max_gap_s. */
+static int mark_drops(cf_recording *r, const double *src_t, int n_src, cf_error *err) {
+  cf_rec_mesh *m = &r->mesh;
+  m->drop_limit_s = CF_MESH_DROP_FACTOR * cf_median_step(src_t, n_src);
+  m->dropped_frames = 0;
+  unsigned char *held = calloc((size_t)m->n_nodes, 1);
+  if (!held) return cf_error_set(err, CF_ENOMEM, "resample: out of memory");
+  for (int h = 0; h < m->n_held; h++) held[m->held[h]] = 1;
+  int rc = CF_OK;
+  for (int j = 0, i = 0; j + 1 < n_src && !rc; j++) {
+    double a = src_t[j] - src_t[0], b = src_t[j + 1] - src_t[0], tol = 1e-9 * r->dt;
+    if (!(b - a > m->drop_limit_s)) continue;
+    if (m->n_held && b - a > m->max_gap_s * (1 + 1e-9) + 1e-12)
+      rc = cf_error_set(err, CF_EINVAL, "%s: the camera dropped the frames between %.4f s and %.4f s (source time "
+                        "%.4f s), %.3g s, longer than the limit of %.3g s (--max-gap) for interpolating the held "
+                        "nodes", r->source_file, a, b, r->time_offset + a, b - a, m->max_gap_s);
+    for (; i < r->n_frames && r->time[i] < b - tol; i++) {
+      if (r->time[i] <= a + tol) continue;
+      m->dropped_frames++;
+      for (int k = 0; k < m->n_nodes; k++)
+        if (!held[k]) for (int d = 0; d < 3; d++) m->nodes[3 * ((size_t)m->n_nodes * i + k) + d] = NAN;
+    }
+  }
+  free(held);
+  return rc;
+}
+
 /* The mesh nodes (if any) are resampled as the markers of a view of r. */
 static int resample_mesh(cf_recording *r, double dt, cf_error *err) {
   cf_recording v;
@@ -149,16 +181,24 @@ int cf_recording_resample(cf_recording *r, double dt, cf_error *err) {
   if (!(dt > 0) || !isfinite(dt)) return cf_error_set(err, CF_EINVAL, "resample: dt must be > 0 (got %g)", dt);
   if (r->n_frames == 0) return cf_error_set(err, CF_EINVAL, "resample: the recording has no frames");
   int rc = r->mesh.n_nodes > 0 ? resample_mesh(r, dt, err) : CF_OK;
+  double *src_t = rc || !r->mesh.n_nodes ? NULL : malloc(sizeof(double) * r->n_frames);
+  int n_src = r->n_frames;
+  if (!rc && r->mesh.n_nodes && !src_t) rc = cf_error_set(err, CF_ENOMEM, "resample: out of memory");
   if (rc) return rc;
+  if (src_t) memcpy(src_t, r->time, sizeof(double) * n_src);
   double t0 = r->time[0], span = r->time[r->n_frames - 1] - t0;
   double n_steps = floor(span / dt + 1e-9);
-  if (n_steps > 1e8) return cf_error_set(err, CF_EINVAL, "resample: %.6g s at dt %g s is too many frames", span, dt);
+  if (n_steps > 1e8) {
+    free(src_t);
+    return cf_error_set(err, CF_EINVAL, "resample: %.6g s at dt %g s is too many frames", span, dt);
+  }
   int T = (int)n_steps + 1;
   size_t K = (size_t)r->n_markers;
   double *time = malloc(sizeof(double) * T), *pos = malloc(sizeof(double) * 3 * K * T + 1);
   if (!time || !pos) {
     free(time);
     free(pos);
+    free(src_t);
     return cf_error_set(err, CF_ENOMEM, "resample: out of memory for %d frames of %zu markers", T, K);
   }
   double tol = 1e-9 * dt;
@@ -179,7 +219,9 @@ int cf_recording_resample(cf_recording *r, double dt, cf_error *err) {
   r->dt = dt;
   r->uniform = 1;
   r->time_offset += t0;
-  return CF_OK;
+  rc = src_t ? mark_drops(r, src_t, n_src, err) : CF_OK;
+  free(src_t);
+  return rc;
 }
 
 #ifdef CF_HAVE_NETTLE

@@ -18,8 +18,11 @@
  *   marker processing (markers_h5.c): /markers/lattice, /markers/weight,
  *                /markers/controlled, /stick/endpoints, trimming and merging
  *                records in /quality
- *   /mesh        (mesh sequences) nodes [T,N,3], faces [F,3|4] int, 0-based;
- *                attrs element ("triangles" | "quads"), index_base 0
+ *   /mesh        (mesh sequences) nodes [T,N,3] (NaN: a frame the camera
+ *                dropped), faces [F,3|4] int, 0-based, held [n] int (the
+ *                held nodes, 0-based; absent: none known); attrs element
+ *                ("triangles" | "quads"), index_base 0, max_gap_s,
+ *                drop_limit_s, dropped_frames
  *   /cloud       (point clouds) points [P,3] float64, every frame's points one
  *                after the other; offset [T+1] int64: frame t's points are rows
  *                offset[t] .. offset[t+1] - 1 (offset[0] = 0, offset[T] = P);
@@ -136,7 +139,11 @@ static int write_mesh(hid_t f, const cf_rec_mesh *m, int T) {
   hid_t g = H5Gcreate2(f, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   int ok = g >= 0 && cf_h5_dataset(g, "nodes", H5T_NATIVE_DOUBLE, 3, dn, m->nodes) &&
            cf_h5_dataset(g, "faces", H5T_NATIVE_INT, 2, df, m->faces) &&
-           cf_h5_attr_string(g, "element", m->nv == 4 ? "quads" : "triangles") && cf_h5_attr_double(g, "index_base", 0);
+           cf_h5_attr_string(g, "element", m->nv == 4 ? "quads" : "triangles") && cf_h5_attr_double(g, "index_base", 0) &&
+           cf_h5_attr_double(g, "max_gap_s", m->max_gap_s) && cf_h5_attr_double(g, "drop_limit_s", m->drop_limit_s) &&
+           cf_h5_attr_int(g, "dropped_frames", m->dropped_frames);
+  hsize_t dh[1] = {(hsize_t)m->n_held};
+  if (ok && m->n_held) ok = cf_h5_dataset(g, "held", H5T_NATIVE_INT, 1, dh, m->held);
   if (g >= 0) H5Gclose(g);
   return ok;
 }
@@ -308,6 +315,28 @@ static void read_export(hid_t f, cf_rec_export *x) {
   H5Gclose(g);
 }
 
+/* /mesh/held (files written before: none, the fit takes the top corners)
+ * and the drop attributes (before: 0, nothing dropped). */
+static int read_mesh_held(hid_t f, const char *path, cf_rec_mesh *m, cf_error *err) {
+  hid_t g = H5Gopen2(f, "mesh", H5P_DEFAULT);
+  double v;
+  if (g >= 0) {
+    if (cf_h5_read_attr_double(g, "max_gap_s", &v)) m->max_gap_s = v;
+    if (cf_h5_read_attr_double(g, "drop_limit_s", &v)) m->drop_limit_s = v;
+    if (cf_h5_read_attr_double(g, "dropped_frames", &v) && v >= 0 && v <= INT_MAX) m->dropped_frames = (int)v;
+    H5Gclose(g);
+  }
+  if (H5Lexists(f, "mesh/held", H5P_DEFAULT) <= 0) return CF_OK;
+  hsize_t dh[1];
+  int *held = NULL, ok = cf_h5_read_dataset(f, "mesh/held", H5T_NATIVE_INT, 1, dh, (void **)&held) &&
+                         dh[0] <= CF_MESH_HELD_MAX;
+  for (hsize_t i = 0; ok && i < dh[0]; i++) ok = held[i] >= 0 && held[i] < m->n_nodes;
+  if (ok) m->n_held = (int)dh[0], memcpy(m->held, held, sizeof(int) * dh[0]);
+  free(held);
+  return ok ? CF_OK : cf_error_set(err, CF_EFORMAT, "%s: /mesh/held needs at most %d node indices 0..%d", path,
+                                   CF_MESH_HELD_MAX, m->n_nodes - 1);
+}
+
 static int read_mesh(hid_t f, const char *path, cf_recording *r, cf_error *err) {
   cf_rec_mesh *m = &r->mesh;
   hsize_t dn[3], df[2];
@@ -323,7 +352,7 @@ static int read_mesh(hid_t f, const char *path, cf_recording *r, cf_error *err) 
     if (m->faces[i] < 0 || m->faces[i] >= m->n_nodes)
       return cf_error_set(err, CF_EFORMAT, "%s: /mesh/faces[%zu][%zu] = %d is not a node index 0..%d", path,
                           i / (size_t)df[1], i % (size_t)df[1], m->faces[i], m->n_nodes - 1);
-  return CF_OK;
+  return read_mesh_held(f, path, m, err);
 }
 
 static int bad_cloud(const char *path, const char *what, cf_error *err) {

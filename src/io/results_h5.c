@@ -53,7 +53,15 @@
  *                          with the other rest metric; absent in older
  *                          files), mesh_shift_delta, mesh_shift_alpha (the
  *                          same on the mesh one split finer; absent in
- *                          older files);
+ *                          older files), sys_delta, sys_alpha (the
+ *                          systematic half-widths in the intervals; NaN in
+ *                          older files: noise only), stretch_edges,
+ *                          stretch_diagonals (the recorded cloth's median
+ *                          largest excess over its flat-sheet distances;
+ *                          NaN: not checked), model_limited (1: it stretches
+ *                          or shears, so the model sets the error),
+ *                          better_model (the cloth model that fits it better;
+ *                          ""), better_e_test (its testing error, cm);
  *                          polish ("quadratic" | "none"; absent in older
  *                          files), polished (1: delta, alpha, mu are the
  *                          quadratic's minimum), polish_evaluations,
@@ -141,7 +149,10 @@
       FD(st, "beta_shift_alpha", c.beta_shift[1]), FD(st, "beta_checked", c.beta_checked),            \
       FD(st, "rest_shift_delta", c.rest_shift[0]), FD(st, "rest_shift_alpha", c.rest_shift[1]),            \
       FD(st, "mesh_shift_delta", c.mesh_shift[0]), FD(st, "mesh_shift_alpha", c.mesh_shift[1]),            \
-      FI(st, "kappa_check_skipped", c.kappa_fitted), FI(st, "beta_check_skipped", c.beta_fitted)
+      FI(st, "kappa_check_skipped", c.kappa_fitted), FI(st, "beta_check_skipped", c.beta_fitted),          \
+      FD(st, "sys_delta", c.sys[0]), FD(st, "sys_alpha", c.sys[1]), FD(st, "stretch_edges", c.stretch_edges), \
+      FD(st, "stretch_diagonals", c.stretch_diagonals), FI(st, "model_limited", c.model_limited),          \
+      FS(st, "better_model", c.better_model), FD(st, "better_e_test", c.better_e_test)
 
 const cf_res_field cf_res_rec_fields[] = {
     FS(cf_res_rec, "recording", recording),     FS(cf_res_rec, "material", meta.material),

@@ -100,6 +100,7 @@ static void conf_unchecked(cf_res_conf *c) {
   c->kappa_shift[0] = c->kappa_shift[1] = c->beta_shift[0] = c->beta_shift[1] = c->beta_checked = NAN;
   c->rest_shift[0] = c->rest_shift[1] = NAN;
   c->mesh_shift[0] = c->mesh_shift[1] = NAN;
+  c->sys[0] = c->sys[1] = c->stretch_edges = c->stretch_diagonals = c->better_e_test = NAN;
 }
 
 static int read_sweep(rd *r, void *part) {

@@ -71,7 +71,9 @@ typedef struct {
   int rest;                /* CF_REST_* (cf_fit_target.rest), or CF_PIPELINE_REST_AUTO:
                               the cloth's size where the recording gives it, else the
                               first frame (cf_pipeline_model_apply says which) */
-  int split;               /* lattice cells split N x N, 1..CF_LATTICE_SPLIT_MAX */
+  int split;               /* lattice cells split N x N, 1..CF_LATTICE_SPLIT_MAX; 0: the
+                              recording's own (its loader's tg.split: 1 for a mesh
+                              recording, whose mesh is the cloth; 2 for markers) */
   int substeps;            /* simulation steps per recorded frame, >= 1 */
   int start;               /* CF_START_REST or CF_START_MOVING (cf_fit_target.start) */
 } cf_pipeline_model;
@@ -167,11 +169,12 @@ int cf_pipeline_refine(const cf_fit_input *in, double d0, double a0, const char 
                        int max_evals, int workers, const cf_fit_journal *kept, const cf_pipeline_progress *pr,
                        cf_res_rec *rec, char start_failure[256], cf_error *err);
 /* The same for n recordings at once from their grid optima (d0[i], a0[i]),
- * on the whole recording, one recording per worker (all with the settings
- * of in[0]); a recording whose start fails keeps its grid optimum (a note). */
-int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, int max_evals,
-                            int workers, const cf_fit_journal *kept, const cf_pipeline_progress *pr,
-                            cf_res_rec *const *recs, cf_error *err);
+ * over frames [t0[i], t1[i]) (t0 NULL: from 0; t1 NULL: to the end), one
+ * recording per worker (all with the settings of in[0]); a recording whose
+ * start fails keeps its grid optimum (a note). */
+int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, const int *t0,
+                            const int *t1, int max_evals, int workers, const cf_fit_journal *kept,
+                            const cf_pipeline_progress *pr, cf_res_rec *const *recs, cf_error *err);
 /* 95 % intervals and the identifiable flag (docs/confidence.md) of each
  * recording's fit (recs[i]->fit over its training window) into
  * recs[i]->fit.conf; recordings without a fit are skipped. */
@@ -190,6 +193,16 @@ int cf_pipeline_confidence(const cf_fit_input *const *in, int n, int workers, co
 int cf_pipeline_free_flagged(const cf_fit_input *const *in, int n, int max_evals, int workers,
                              const cf_fit_journal *kept, const cf_pipeline_progress *pr, cf_res_rec *const *recs,
                              int *refitted, cf_error *err);
+/* Whether the model, not the noise, sets the error of each fit among
+ * recs[0..n) with a confidence (model_check.c, docs/confidence.md item
+ * 10): the chord test of cf_fit_stretch on the recording (with its
+ * measured size), and for a cloth that stretches or shears beyond what the
+ * fit's model allows, the other cloth models fitted on the fit's windows
+ * from its optimum (cf_fit_compare) and the one that tests better named;
+ * such a fit is marked model_limited and not identifiable, why saying so.
+ * Into recs[i]->fit.conf (stretch_*, model_limited, better_*). */
+int cf_pipeline_model_check(const cf_fit_input *const *in, int n, int workers, const cf_fit_journal *kept,
+                            const cf_pipeline_progress *pr, cf_res_rec *const *recs, cf_error *err);
 /* The same at given points: each item's (delta, alpha) over frames
  * [t0, t1) (t1 0: to the end) into *out; model (may be NULL: in's) the
  * settings of the point, whose stiffnesses, kappa and beta are held (a
@@ -315,35 +328,58 @@ int cf_pipeline_predict(const cf_fit_input *in, const cf_formula *f, const cf_re
                         int eval, cf_pipeline_prediction *p, cf_error *err);
 
 /* ------------------------------------------------------------------- study */
-/* A dataset (datasets/aero-mini): a folder of NAME.csv Motive exports with
- * sidecars NAME.meta.ini (or the [meta] of NAME.truth.ini), NAME.map and
- * NAME.truth.ini.  cf_pipeline_dataset_list: the *.csv of dir (or of
- * dir/recordings when dir has none), sorted, malloc'ed [*n]
+/* A dataset (datasets/aero-mini, datasets/wam-mini): a folder of sources,
+ * NAME.csv Motive exports or NAME.meshes/ folders of a depth camera's
+ * registered meshes (one OBJ or PLY a frame, times in the names as
+ * `ingest meshes` reads them), with sidecars NAME.meta.ini (or the [meta]
+ * of NAME.truth.ini; markers need lattice = RxC, a mesh may give held =
+ * I,J), NAME.map and NAME.truth.ini.  A folder with mesh sequences has no
+ * other sources (its NAME.corners.csv are robot logs, not exports).
+ * cf_pipeline_dataset_list: the sources
+ * of dir (or of dir/recordings when dir has none), sorted, malloc'ed [*n]
  * (cf_strings_free), the folder used into used[size]. */
 int cf_pipeline_dataset_list(const char *dir, char ***csv, int *n, char *used, size_t size, cf_error *err);
-/* What a study's results depend on: every export with the sidecars that
- * exist (malloc'ed [*nf], cf_strings_free). */
+/* What a study's results depend on: every export (every frame of a mesh
+ * sequence) with the sidecars that exist (malloc'ed [*nf], cf_strings_free). */
 int cf_pipeline_dataset_files(char *const *csv, int n, char ***files, int *nf, cf_error *err);
-/* Ingest one export with its sidecars (the map unless use_map is 0) into
+/* The time step sources are resampled to (s), as `clothfit ingest` does by
+ * default. */
+#define CF_PIPELINE_DT 0.01
+/* Ingest one source with its sidecars (the map unless use_map is 0) into
  * RECDIR/STEM.h5 (rank 0 writes it) and the fit input in; the truth
  * (NaN: none) from NAME.truth.ini. */
 int cf_pipeline_dataset_ingest(const char *csv, const char *recdir, int use_map, cf_fit_input *in, double truth[2],
                                cf_error *err);
-/* The study's stages on its n recordings (in[i] and r's record of the same
- * name): ingest every export into in[] and r (stage "ingest"); sweep each
- * over the whole recording ("sweep"); refine each grid optimum by
- * Nelder-Mead, then the confidence checks when confidence ("fit"); fit the
- * a-priori formulas to the optima when at least 4 have one ("regress";
+/* The study's stages on its recordings (in[i] and r's record of the same
+ * name): ingest every source into in[0..*n_in) and r (stage "ingest"; with
+ * keep_going a source that fails is a note and left out, else the error);
+ * sweep each over its training window, the first `train` of the recording
+ * (1: the whole recording, as the aerodynamics study of §4.2 fits; 0.5: the
+ * first half, §4.1.2) ("sweep"); refine each grid optimum by Nelder-Mead on
+ * the same window, then the confidence checks when confidence ("fit"); fit
+ * the a-priori formulas to the optima when at least 4 have one ("regress";
  * none otherwise: r->reg.has stays 0). */
-int cf_pipeline_study_ingest(char *const *csv, int n, const char *recdir, int use_map, cf_fit_input *in,
-                             const cf_pipeline_progress *pr, cf_results *r, cf_error *err);
+int cf_pipeline_study_ingest(char *const *csv, int n, const char *recdir, int use_map, int keep_going,
+                             cf_fit_input *in, int *n_in, const cf_pipeline_progress *pr, cf_results *r,
+                             cf_error *err);
+/* The end frame of the training window `train` of in (1: in->tg.T). */
+int cf_pipeline_study_window(const cf_fit_input *in, double train);
 int cf_pipeline_study_sweep(const cf_fit_input *in, int n, const cf_pipeline_grid *gd, const cf_pipeline_grid *ga,
-                            int workers, double prune, cf_pipeline_tasks *tasks, const cf_pipeline_progress *pr,
-                            cf_results *r, cf_error *err);
-int cf_pipeline_study_refine(const cf_fit_input *in, int n, int max_evals, int workers, int confidence,
+                            double train, int workers, double prune, cf_pipeline_tasks *tasks,
+                            const cf_pipeline_progress *pr, cf_results *r, cf_error *err);
+int cf_pipeline_study_refine(const cf_fit_input *in, int n, double train, int max_evals, int workers, int confidence,
                              const cf_fit_journal *kept, const cf_pipeline_progress *pr, cf_results *r,
                              cf_error *err);
 int cf_pipeline_study_regress(const cf_fit_input *in, int n, const char *opt_name, int max_evals, int workers,
                               const cf_fit_journal *kept, const cf_pipeline_progress *pr, cf_results *r,
                               cf_error *err);
+/* The close look at one recording of thesis §4.1.3-4.1.4 around its fit
+ * (rec->fit, over its training window): the sensitivity map of Figure 4.6
+ * (np x np simulations on [0, 2 delta*] x [0, 2 alpha*], the mean error on
+ * the testing window: the rest of the recording) into rec->sens, and the
+ * four cloth models of Table 4.3 fitted on the training window from the
+ * fit (max_evals per model, 0: 100 per parameter) into rec->compare
+ * (stages "sensitivity", "compare").  CF_EINVAL without a fit. */
+int cf_pipeline_study_detail(const cf_fit_input *in, int np, int max_evals, int workers, cf_pipeline_tasks *tasks,
+                             const cf_pipeline_progress *pr, cf_res_rec *rec, cf_error *err);
 #endif

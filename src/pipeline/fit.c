@@ -118,5 +118,6 @@ int cf_pipeline_fit(cf_fit_input *in, const cf_pipeline_fit_opts *o, cf_pipeline
   rc = cf_pipeline_confidence(ins, 1, o->workers, cf_pipeline_tasks_kept(tasks), &rec, err);
   if (!rc && o->free_flagged)
     rc = cf_pipeline_free_flagged(ins, 1, o->max_evals, o->workers, cf_pipeline_tasks_kept(tasks), pr, &rec, NULL, err);
+  if (!rc) rc = cf_pipeline_model_check(ins, 1, o->workers, cf_pipeline_tasks_kept(tasks), pr, &rec, err);
   return rc;
 }

@@ -25,7 +25,7 @@ void cf_pipeline_model_default(cf_pipeline_model *m) {
   cf_params_default(&p);
   m->kappa = CF_PIPELINE_KAPPA, m->beta = p.beta, m->tol = CF_PIPELINE_TOL, m->max_iter = p.max_iter;
   m->cloth = p;
-  m->split = CF_LATTICE_SPLIT_DEFAULT;
+  m->split = 0; /* the recording's own (cf_fit_input_from_recording) */
   m->rest = CF_PIPELINE_REST_AUTO;
   m->substeps = 1;
   m->start = CF_START_REST;
@@ -52,7 +52,7 @@ int cf_pipeline_model_apply(const cf_pipeline_model *m, cf_fit_input *in, int n,
       return cf_error_set(err, CF_EINVAL, "%s: --rest size needs the cloth's width and height (meta width_m, "
                           "height_m: ingest with --size or --meta), or give --rest first-frame", in[i].path);
     in[i].tg.rest = m->rest != CF_PIPELINE_REST_AUTO ? m->rest : sized ? CF_REST_SIZE : CF_REST_FIRST_FRAME;
-    in[i].tg.split = m->split;
+    if (m->split) in[i].tg.split = m->split;
     in[i].tg.substeps = m->substeps;
     in[i].tg.start = m->start;
   }

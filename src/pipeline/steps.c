@@ -295,10 +295,10 @@ static int refine_batch(const cf_fit_input *const *in, int n, const double *d0, 
   return rc;
 }
 
-int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, int max_evals,
-                            int workers, const cf_fit_journal *kept, const cf_pipeline_progress *pr,
-                            cf_res_rec *const *recs, cf_error *err) {
-  return refine_batch(in, n, d0, a0, NULL, NULL, "grid", max_evals, workers, kept, pr, recs, err);
+int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, const int *t0,
+                            const int *t1, int max_evals, int workers, const cf_fit_journal *kept,
+                            const cf_pipeline_progress *pr, cf_res_rec *const *recs, cf_error *err) {
+  return refine_batch(in, n, d0, a0, t0, t1, "grid", max_evals, workers, kept, pr, recs, err);
 }
 
 /* The held parameters whose check flagged f (CF_STIFF_BIT mask): kappa
@@ -380,6 +380,9 @@ int cf_pipeline_confidence_at(const cf_pipeline_conf_item *it, int n, int worker
     o->rest_shift[0] = c[k].rest_shift[0], o->rest_shift[1] = c[k].rest_shift[1];
     o->mesh_shift[0] = c[k].mesh_shift[0], o->mesh_shift[1] = c[k].mesh_shift[1];
     o->kappa_fitted = c[k].kappa_fitted, o->beta_fitted = c[k].beta_fitted;
+    o->sys[0] = c[k].sys[0], o->sys[1] = c[k].sys[1];
+    o->stretch_edges = o->stretch_diagonals = o->better_e_test = NAN; /* cf_pipeline_model_check */
+    o->model_limited = 0, o->better_model[0] = 0;
     snprintf(o->why, sizeof o->why, "%s", c[k].why);
   }
   free(tg), free(at), free(t0), free(t1), free(fitted), free(c);

@@ -77,6 +77,7 @@ typedef struct {
   char controlled[512];   /* "top-corners" (the default) or comma-separated names */
   char stick[512];        /* "A,B": the stick's endpoint markers, "" = none */
   double stick_radius;    /* m (0.0075) */
+  char held[512];         /* ingest meshes: the held nodes "I,J" (meta key held), "" = default */
 } cf_marker_opts;
 
 
@@ -111,7 +112,8 @@ int cf_parse_lattice(const char *s, int *rows, int *cols);
 
 /* Sidecar metadata (--meta FILE): an INI file, keys (optionally under a
  * [meta] section) material, size, width_m, height_m, density, motion,
- * speed, repetition, notes, lattice, controlled, stick, into meta and mo.
+ * speed, repetition, notes, lattice, controlled, stick, held (a mesh's held
+ * nodes, for ingest meshes), table_height, table_extent, into meta and mo.
  * Unknown keys and malformed values are errors naming file, line and key. */
 int cf_meta_load(const char *path, cf_rec_meta *meta, cf_marker_opts *mo, cf_error *err);
 /* The same for a file with other sections too (a ground-truth sidecar of

@@ -83,7 +83,17 @@ void cf_report_tables_free(cf_rtable *t, int n) {
 /* -------------------------------------------------------- Tables A.1/A.2 */
 static const char *a1_head[] = {"recording", "material", "size",    "motion",   "speed",       "repetition", "error_cm",
                                 "std_cm",    "alpha",    "delta",   "optimum",  "alpha_truth", "delta_truth"};
-static const char a1_align[] = "llllllrrrrlrr";
+static const char a1_align[] = "llllllrrrrlrrrrl";
+/* With a fitted kappa or beta on any row (fit --params, or the pipeline's
+ * refit of a flagged fit): three more columns, the bending stiffness and
+ * the damping on K the optimum was simulated with and which of them were
+ * fitted ("" on a row where both were held). */
+static const char *a1_head_kb[] = {"recording", "material", "size", "motion", "speed", "repetition", "error_cm",
+                                   "std_cm", "alpha", "delta", "optimum", "kappa", "beta", "fitted"};
+static const char *a1_head_kb_truth[] = {"recording", "material", "size",      "motion",      "speed",
+                                         "repetition", "error_cm", "std_cm",   "alpha",       "delta",
+                                         "optimum",   "alpha_truth", "delta_truth", "kappa", "beta", "fitted"};
+static const char a1_align_kb[] = "llllllrrrrlrrl";
 
 static int any_truth(const cf_results *r) {
   for (int i = 0; i < r->n; i++)
@@ -93,7 +103,23 @@ static int any_truth(const cf_results *r) {
 
 static int is_rep2(const cf_res_rec *c) { return !strcmp(c->meta.repetition, "II"); }
 
-static int a1_row(cf_rtable *t, const cf_res_rec *c, int truth) {
+static int kb_fitted(const cf_res_rec *c) { return c->has_fit && (c->fit.kappa_fitted || c->fit.beta_fitted); }
+
+static int any_kb_fitted(const cf_results *r) {
+  for (int i = 0; i < r->n; i++)
+    if (kb_fitted(&r->recs[i])) return 1;
+  return 0;
+}
+
+/* The kappa, beta and fitted cells of row i from column col. */
+static int kb_cells(cf_rtable *t, int i, int col, const cf_res_rec *c) {
+  const cf_res_model *m = cf_res_optimum_model(c);
+  int k = c->has_fit && c->fit.kappa_fitted, b = c->has_fit && c->fit.beta_fitted;
+  return num(t, i, col, "%.3g", m->kappa) | num(t, i, col + 1, "%.3g", m->beta) |
+         set(t, i, col + 2, "%s", k && b ? "kappa beta" : k ? "kappa" : b ? "beta" : "");
+}
+
+static int a1_row(cf_rtable *t, const cf_res_rec *c, int truth, int kb) {
   int i = add_row(t);
   if (i < 0) return -1;
   const char *text[6] = {c->name, c->meta.material, c->meta.size, c->meta.motion, c->meta.speed, c->meta.repetition};
@@ -107,19 +133,24 @@ static int a1_row(cf_rtable *t, const cf_res_rec *c, int truth) {
     bad |= set(t, i, 10, "%s", c->has_sweep ? "none: no valid grid point" : "none: not swept");
   }
   if (truth) bad |= num(t, i, 11, CF_RFMT_PAR, c->truth_alpha) | num(t, i, 12, CF_RFMT_PAR, c->truth_delta);
+  if (kb && (c->has_fit || c->has_sweep)) bad |= kb_cells(t, i, truth ? 13 : 11, c);
   return bad;
 }
 
 /* Table A.1 (rep2 = 0: every recording but those of repetition II) or A.2
  * (rep2 = 1: repetition II); 1 if it has no row (not written). */
 static int table_a(cf_rtable *t, const cf_results *r, int rep2, int has_rep2) {
-  int truth = any_truth(r), all_one = 1, bad = 0;
-  table_init(t, rep2 ? "table_a2" : "table_a1", truth ? 13 : 11, a1_head, a1_align);
+  int truth = any_truth(r), kb = any_kb_fitted(r), all_one = 1, bad = 0;
+  if (kb)
+    table_init(t, rep2 ? "table_a2" : "table_a1", truth ? 16 : 14, truth ? a1_head_kb_truth : a1_head_kb,
+               truth ? a1_align : a1_align_kb);
+  else
+    table_init(t, rep2 ? "table_a2" : "table_a1", truth ? 13 : 11, a1_head, a1_align);
   for (int i = 0; i < r->n && !bad; i++) {
     const cf_res_rec *c = &r->recs[i];
     if (is_rep2(c) != rep2) continue;
     all_one &= !strcmp(c->meta.repetition, "I");
-    bad = a1_row(t, c, truth);
+    bad = a1_row(t, c, truth, kb);
   }
   if (bad || table_fill(t)) return -1;
   if (!t->nrow) return 1;
@@ -130,8 +161,10 @@ static int table_a(cf_rtable *t, const cf_results *r, int rep2, int has_rep2) {
   snprintf(t->title_tex, sizeof t->title_tex, "Table %s: the optimum per recording%s%s%s: mean error $\\bar e$ and "
            "spatial std $\\bar s$ (cm), $\\alpha$, $\\delta$%s", a, which[0] ? " (" : "", which, which[0] ? ")" : "",
            truth ? "; the ground truth" : "");
-  snprintf(t->note, sizeof t->note, "optimum: the refined one (method) if any, else the grid's best point (grid)%s.",
-           truth ? "; alpha_truth, delta_truth: the parameters the synthetic recording was made with" : "");
+  snprintf(t->note, sizeof t->note, "optimum: the refined one (method) if any, else the grid's best point (grid)%s%s.",
+           truth ? "; alpha_truth, delta_truth: the parameters the synthetic recording was made with" : "",
+           kb ? "; kappa, beta: the bending stiffness (N m) and the damping on K (s) of the optimum, fitted "
+                "where the column fitted names them (else held)" : "");
   return 0;
 }
 
@@ -299,6 +332,47 @@ static int table_43(cf_rtable *t, const cf_results *r) {
   return 0;
 }
 
+/* -------------------------------------------------------------- Table 4.2 */
+static const char *t42_head[] = {"recording", "material", "speed", "delta", "delta_truth", "delta_thesis",
+                                 "alpha", "alpha_truth", "alpha_thesis", "e_test_cm", "e_thesis_cm", "recovered"};
+static const char t42_align[] = "lllrrrrrrrrl";
+
+static int t42_row(cf_rtable *t, const cf_res_rec *c) {
+  int i = add_row(t);
+  if (i < 0) return -1;
+  double th[3];
+  cf_thesis_table_42(c->meta.material, c->meta.speed, th);
+  const cf_res_fit *f = &c->fit;
+  return set(t, i, 0, "%s", c->name) | set(t, i, 1, "%s", c->meta.material) | set(t, i, 2, "%s", c->meta.speed) |
+         num(t, i, 3, CF_RFMT_PAR, f->x[0]) | num(t, i, 4, CF_RFMT_PAR, c->truth_delta) |
+         num(t, i, 5, "%.2f", th[0]) | num(t, i, 6, CF_RFMT_PAR, f->x[1]) |
+         num(t, i, 7, CF_RFMT_PAR, c->truth_alpha) | num(t, i, 8, "%.2f", th[1]) |
+         num(t, i, 9, CF_RFMT_ERR, f->e_test) | num(t, i, 10, "%.2f", th[2]) |
+         set(t, i, 11, "%s", cf_res_truth_check(c, 0.1));
+}
+
+/* The WAM study's fits (recordings of motion "wam" with a fit), like
+ * thesis Table 4.2 (§4.1.2), beside the truth and the thesis' values; 1 if
+ * none. */
+static int table_42(cf_rtable *t, const cf_results *r) {
+  table_init(t, "table_4_2", 12, t42_head, t42_align);
+  for (int i = 0; i < r->n; i++) {
+    const cf_res_rec *c = &r->recs[i];
+    if (c->has_fit && !strcmp(c->meta.motion, "wam") && t42_row(t, c)) return -1;
+  }
+  if (table_fill(t)) return -1;
+  if (!t->nrow) return 1;
+  table_titles(t, "Table 4.2: the parameters fitted on the training window (the first half) and the mean error ē on "
+               "the testing window (cm) of the WAM shakes, beside the truth and the thesis' values",
+               "Table 4.2: the parameters fitted on the training window (the first half) and the mean error $\\bar "
+               "e$ on the testing window (cm) of the WAM shakes, beside the truth and the thesis' values");
+  snprintf(t->note, sizeof t->note, "delta, alpha: Nelder-Mead's optimum of eq. (4.2) over the training window; "
+           "e_test: the mean of e_i (4.3) over the rest.  *_truth: the parameters the synthetic recording was made "
+           "with; *_thesis: thesis Table 4.2 (fabric and speed).  recovered: yes when delta and alpha are within 10 %% "
+           "of the truth, interval when the truth is inside the fit's 95 %% intervals instead.");
+  return 0;
+}
+
 /* -------------------------------------------------------------- Table 4.9 */
 static const char *t49_head[] = {"recording", "material", "S",        "V_m2s2",   "rho",      "delta_hat",
                                  "delta_opt", "alpha_hat", "alpha_opt", "e_hat_cm", "e_opt_cm", "in_fit"};
@@ -349,18 +423,19 @@ static int table_49(cf_rtable *t, const cf_results *r) {
 }
 
 int cf_report_tables(const cf_results *r, cf_rtable **out, int *n, cf_error *err) {
-  cf_rtable *t = calloc(7, sizeof *t);
+  cf_rtable *t = calloc(8, sizeof *t);
   *out = NULL, *n = 0;
   if (!t) return cf_error_set(err, CF_ENOMEM, "out of memory");
   int has2 = 0, k = 0, rc = 0;
   for (int i = 0; i < r->n; i++) has2 |= is_rep2(&r->recs[i]);
-  for (int step = 0; step < 7 && rc >= 0; step++) {
-    rc = step == 0 ? table_a(&t[k], r, 0, has2)
-         : step == 1 ? table_a(&t[k], r, 1, has2)
-         : step == 2 ? table_45(&t[k], r)
-         : step == 3 ? table_46(&t[k], &r->reg)
-         : step == 4 ? table_47(&t[k], r)
-         : step == 5 ? table_49(&t[k], r)
+  for (int step = 0; step < 8 && rc >= 0; step++) {
+    rc = step == 0 ? table_42(&t[k], r)
+         : step == 1 ? table_a(&t[k], r, 0, has2)
+         : step == 2 ? table_a(&t[k], r, 1, has2)
+         : step == 3 ? table_45(&t[k], r)
+         : step == 4 ? table_46(&t[k], &r->reg)
+         : step == 5 ? table_47(&t[k], r)
+         : step == 6 ? table_49(&t[k], r)
                      : table_43(&t[k], r);
     if (rc == 0) k++;
     else table_clear(&t[k]);

@@ -80,6 +80,9 @@ int cf_mesh_lattice_node(int rows, int cols, int split, int r, int c);
  * metrics of src/fit weight the markers by them and ingestion
  * (src/recording) stores them in the recording. */
 int cf_mesh_lattice_weights(int rows, int cols, const double *x, double *w, cf_error *err);
+/* The same weights of any mesh's nodes at positions x: its lumped masses
+ * normalized to sum to n_nodes (a recorded mesh's weights, eq. (4.3)). */
+int cf_mesh_node_weights(const cf_mesh *m, const double *x, double *w, cf_error *err);
 /* Flat annulus r_in..r_out in the plane z = z0, centred on the z axis:
  * n_rad rings of quads between n_rad+1 circles of n_ang nodes. */
 cf_mesh *cf_mesh_ring(double r_in, double r_out, int n_rad, int n_ang, double z0);

@@ -85,8 +85,14 @@ int cf_mesh_lattice_weights(int rows, int cols, const double *x, double *w, cf_e
       q[2] = q[0] + cols + 1;
       q[3] = q[0] + cols;
     }
-  cf_mesh_lumped_mass(m, m->x, w);
+  int rc = cf_mesh_node_weights(m, m->x, w, err);
   cf_mesh_free(m);
+  return rc;
+}
+
+int cf_mesh_node_weights(const cf_mesh *m, const double *x, double *w, cf_error *err) {
+  int K = m->n_nodes;
+  cf_mesh_lumped_mass(m, x, w);
   double s = 0;
   for (int j = 0; j < K; j++) s += w[j];
   if (!(s > 0) || !isfinite(s))

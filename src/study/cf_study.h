@@ -109,10 +109,17 @@ typedef struct {
   int polish;
 } cf_fit_input;
 
-/* Read path and build the target.  One-line errors naming the file: not a
- * recording, no lattice ("ingest with --lattice RxC"), no density, native
- * (non-uniform) time, lattice markers not first, controlled markers off the
- * lattice, fewer than 2 frames. */
+/* Read path and build the target.  A mesh recording (ingest meshes, no
+ * marker lattice) whose faces form a grid (cf_rec_mesh_grid) is one too:
+ * its nodes are the markers in the grid's order, weighted by the lumped
+ * mass of its own faces at frame 0, its held nodes (default: the two
+ * highest corners) controlled, dropped frames NaN, and the mesh itself the
+ * simulated cloth (tg.split 1; a marker lattice gets 0, the default split).
+ * One-line errors naming
+ * the file: not a recording, no lattice ("ingest with --lattice RxC"), a
+ * mesh that is not a grid, no density, native (non-uniform) time, lattice
+ * markers not first, controlled markers off the lattice, fewer than 2
+ * frames. */
 int cf_fit_input_load(const char *path, cf_fit_input *in, cf_error *err);
 /* The same from a recording in memory (path names it in messages); a
  * point-cloud recording (r->cloud) is read by cf_fit_input_from_clouds. */

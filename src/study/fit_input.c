@@ -1,10 +1,11 @@
 /* fit_input.c — an HDF5 recording as a cf_fit_target (cf_io.h "fitting
  * inputs"): the lattice markers, their weights and controlled corners from
- * the marker processing (r->proc; point clouds: fit_cloud.c), rho from
- * /meta, dt from /time, and the descriptors S and V of the a-priori
- * formulas, with the default model settings (cf_params_default, nothing
- * held).  Every error is one line that names the file and says how to fix
- * the recording. */
+ * the marker processing (r->proc), or a mesh sequence's nodes when its faces
+ * form a grid (their lumped-mass weights, the held nodes controlled), or
+ * point clouds (fit_cloud.c), rho from /meta, dt from /time, and the
+ * descriptors S and V of the a-priori formulas, with the default model
+ * settings (cf_params_default, nothing held).  Every error is one line
+ * that names the file and says how to fix the recording. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -88,7 +89,55 @@ static int copy_arrays(const cf_recording *r, cf_fit_input *in) {
     in->weight = NULL; /* the fitter computes the lattice weights of frame 0 */
   }
   if (in->ctrl) memcpy(in->ctrl, p->controlled, sizeof(int) * p->n_controlled);
+  in->tg.rows = p->rows, in->tg.cols = p->cols, in->tg.n_ctrl = p->n_controlled;
   return CF_OK;
+}
+
+/* The lumped-mass weights of the recorded mesh itself (its triangles or
+ * quads at frame 0, eq. (4.3)) into w[N], in node order. */
+static int mesh_weights(const cf_rec_mesh *m, double *w, cf_error *err) {
+  cf_mesh *sm = cf_mesh_alloc(m->nv, m->n_nodes, m->n_faces);
+  if (!sm) return cf_error_set(err, CF_ENOMEM, "out of memory");
+  memcpy(sm->elems, m->faces, sizeof(int) * (size_t)m->nv * m->n_faces);
+  memcpy(sm->x, m->nodes, sizeof(double) * 3 * (size_t)m->n_nodes);
+  int rc = cf_mesh_node_weights(sm, sm->x, w, err);
+  cf_mesh_free(sm);
+  return rc;
+}
+
+/* A mesh recording whose faces form a grid (cf_rec_mesh_grid): its nodes
+ * are the lattice markers in the grid's order (row 0 on top in frame 0),
+ * weighted by the mesh's lumped mass, the held nodes (or the two highest
+ * corners) controlled.  Dropped frames stay NaN, as marker gaps. */
+static int copy_mesh(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err) {
+  const cf_rec_mesh *m = &r->mesh;
+  cf_rec_grid g;
+  cf_error ge = {0, ""};
+  int rc = cf_rec_mesh_grid(m, &g, &ge);
+  if (rc == CF_ENOMEM) return cf_error_set(err, rc, "%s: out of memory", path);
+  if (rc)
+    return cf_error_set(err, CF_EINVAL, "%s: the mesh is not a structured grid (%s): only structured grids (quads, "
+                        "or triangulated quads) can be fitted today", path, ge.msg);
+  int T = r->n_frames, N = m->n_nodes, held[CF_MESH_HELD_MAX], n_held = m->n_held;
+  memcpy(held, m->held, sizeof held);
+  if (!n_held) cf_rec_grid_top_corners(&g, m, held), n_held = 2;
+  in->pos = malloc(sizeof(double) * 3 * (size_t)T * N);
+  in->weight = malloc(sizeof(double) * N);
+  in->ctrl = malloc(sizeof(int) * n_held);
+  double *wn = malloc(sizeof(double) * N);
+  int *cell = malloc(sizeof(int) * N);
+  rc = in->pos && in->weight && in->ctrl && wn && cell ? mesh_weights(m, wn, err)
+                                                       : cf_error_set(err, CF_ENOMEM, "%s: out of memory", path);
+  for (int k = 0; !rc && k < N; k++) {
+    int v = g.node[k];
+    cell[v] = k, in->weight[k] = wn[v];
+    for (int t = 0; t < T; t++) memcpy(in->pos + 3 * ((size_t)t * N + k), m->nodes + 3 * ((size_t)t * N + v), 3 * sizeof(double));
+  }
+  for (int c = 0; !rc && c < n_held; c++) in->ctrl[c] = cell[held[c]];
+  in->tg.rows = g.rows, in->tg.cols = g.cols, in->tg.n_ctrl = n_held;
+  free(wn), free(cell);
+  cf_rec_grid_free(&g);
+  return rc;
 }
 
 /* The stick's endpoints at every frame into in->stick (none: NULL); a
@@ -114,25 +163,32 @@ static int copy_stick(const cf_recording *r, const char *path, cf_fit_input *in,
   return CF_OK;
 }
 
-/* The lattice markers' target (check_lattice .. copy_stick). */
-static int from_markers(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err) {
-  int rc = check_lattice(r, path, err);
+/* The target of the lattice markers (check_lattice .. copy_stick) or of a
+ * mesh recording whose faces form a grid (copy_mesh). */
+static int from_lattice(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err) {
+  int mesh = (!r->proc || r->proc->rows < 2) && r->mesh.n_nodes > 0;
+  int rc = mesh ? CF_OK : check_lattice(r, path, err);
   if (!rc) rc = check_density(r, path, err);
   if (!rc) rc = check_time(r, path, err);
   if (rc) return rc;
-  if (copy_arrays(r, in)) return cf_error_set(err, CF_ENOMEM, "%s: out of memory for %d frames", path, r->n_frames);
-  const cf_marker_proc *p = r->proc;
-  cf_fit_target tg = {p->rows, p->cols, r->n_frames, r->dt, in->pos, in->weight, p->n_controlled, in->ctrl,
+  if (mesh) rc = copy_mesh(r, path, in, err);
+  else if (copy_arrays(r, in)) rc = cf_error_set(err, CF_ENOMEM, "%s: out of memory for %d frames", path, r->n_frames);
+  if (rc) return rc;
+  cf_fit_target tg = {in->tg.rows, in->tg.cols, r->n_frames, r->dt, in->pos, in->weight, in->tg.n_ctrl, in->ctrl,
                       r->meta.density, {0, 0, 0, 0, 0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0, 0, NULL, NULL, NULL};
   if (cf_rec_table_valid(r->meta.table)) memcpy(tg.table, r->meta.table, sizeof tg.table);
+  /* a mesh recording's cloth is its own mesh (thesis §4.1: the 9 x 9 mesh
+   * the camera's frames were registered to); a marker lattice is too coarse
+   * to be the cloth, so its cells are split (CF_LATTICE_SPLIT_DEFAULT) */
+  tg.split = mesh ? 1 : 0;
   in->tg = tg;
-  return copy_stick(r, path, in, err);
+  return mesh ? CF_OK : copy_stick(r, path, in, err);
 }
 
 int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err) {
   memset(in, 0, sizeof *in);
   int rc;
-  if (!r->cloud.offset) rc = from_markers(r, path, in, err);
+  if (!r->cloud.offset) rc = from_lattice(r, path, in, err);
   else if (!(rc = check_density(r, path, err))) rc = cf_fit_input_from_clouds(r, path, in, err);
   if (rc) {
     cf_fit_input_free(in);

@@ -1,10 +1,11 @@
 /* cf_synth.h — the public API of src/synth: synthetic recordings that
  * behave like real ones (docs/design.md §11), for tests, demos and the bundled
- * dataset.
+ * datasets.
  *
  * It runs the simulator (src/sim) on a mesh finer than the fitting mesh and
  * writes what a motion-capture system would have exported (src/io's Motive
- * writer) with a ground-truth sidecar: it sits beside the fitting code in
+ * writer), or what a depth camera gives (a registered mesh and point clouds,
+ * src/io's OBJ and PLY writers), with a ground-truth sidecar: it sits beside the fitting code in
  * the data flow, producing files for the bottom of it.  Conventions
  * (errors, ownership) as stated in cf_io.h. */
 #ifndef CF_SYNTH_H
@@ -72,6 +73,33 @@ typedef struct {
   int hits;                    /* (4) */
   double stick_length, stick_radius; /* m (0.75, 0.0075: the thesis' stick) */
   double hit_depth, hit_time, stick_rest; /* m (0.12), s (0.5), m (0.25) */
+  /* motion = wam (thesis §4.1.1, eq. (4.1)): a robot's hanger holds the two
+   * top corners and moves them along the camera's depth axis (y),
+   * y(t) = A cos(2 pi f (t - still_before)) + c with c = -A (the sheet hangs
+   * in y = 0 when still), for duration - still_before - still_after
+   * seconds; still before and after.  No ramp, modulation or calibration:
+   * amplitude (0: slow 0.15, fast 0.075 m) and frequency (0: slow 0.3,
+   * fast 0.6 Hz) are the thesis'. */
+  double frequency;            /* Hz (0: by speed) */
+  double still_before, still_after; /* s (1, 3) */
+  /* output = meshes | clouds | both: a depth camera on the -y axis
+   * (design.md §11): the registered mesh (mesh[0] x mesh[1] nodes, the
+   * lattice the fine mesh refines) and point clouds of the side it sees, at
+   * irregular timestamps with dropped frames. */
+  char output[16];             /* markers | meshes | clouds | both (markers) */
+  int mesh[2];                 /* registered mesh rows x cols (9x9) */
+  double cam_rate, jitter;     /* Hz (30), s: standard deviation of a timestamp (0.003) */
+  double drop_rate;            /* dropped runs per second (0.25) ... */
+  int drop_min, drop_max;      /* ... of this many frames (2, 5) */
+  double distance;             /* m: the camera's distance from the plane y = 0 (1.2) */
+  int pixels[2];               /* image width x height (200x150) */
+  double fov;                  /* degrees, horizontal field of view (57) */
+  double mesh_noise;           /* m: standard deviation along y of a mesh node (0.002) */
+  double depth_noise;          /* 1/m: a point's depth standard deviation is this x depth^2 (1.5e-3) */
+  double outliers;             /* fraction of extra points: flying pixels and far points (0.015) */
+  char cloud_format[8];        /* binary | ascii PLY (binary) */
+  int mesh_decimals;           /* of the OBJ coordinates in m (5) */
+  double track_rate;           /* Hz of the held corners' CSV (120) */
   unsigned long seed;
   double noise;                /* m: standard deviation per coordinate (1e-4) */
   double gap_rate;             /* occlusion gaps per marker per second (0.05) */
@@ -110,6 +138,14 @@ typedef struct {
   int n_gaps;
   cf_synth_gap *gaps;
   double *stick;               /* [T*6] motion = hitting: the stick's true endpoints, else NULL */
+  /* camera outputs (c->output != markers): truth and meas are the lattice
+   * nodes (the registered mesh, meas with depth noise, no NaN), time the
+   * camera's irregular timestamps */
+  int n_fine;                  /* nodes of the simulation mesh */
+  double *fine;                /* [T*n_fine*3] the simulation's nodes at the frames, else NULL */
+  int *frame;                  /* [T] the camera's frame counter (a drop skips numbers), else NULL */
+  int n_drops;
+  cf_synth_gap *drops;         /* dropped runs: cell -1, first counter, n frames */
   double target_speed, achieved_speed; /* m/s, mean |velocity| of the markers */
   double rate_scale;           /* the calibrated scale of the motion's rate */
   int runs;                    /* fine simulations run (after a calibration on the 2x2 split) */
@@ -132,7 +168,7 @@ void cf_synth_result_free(cf_synth_result *r);
 /* OUT.csv (Motive 1.23), OUT.truth.ini (ground truth, fragment map, gaps),
  * OUT.meta.ini (for `ingest --meta`) and OUT.map (a marker mapping file:
  * merges, cells, ghost drops); all or none, each atomically.  OUT = csv_path
- * without ".csv". */
+ * without ".csv".  Camera outputs: cf_synth_write_camera's files. */
 int cf_synth_write(const char *csv_path, const cf_synth_config *c, const cf_synth_result *r, cf_error *err);
 
 /* The pieces, for tests: the simulation mesh (node (i, j) = j*nx + i, row
@@ -157,7 +193,8 @@ int cf_synth_stick(const cf_synth_config *c, double t, double e[6]);
  * (1 - slack) x width, bulging towards +y (the hands hold it slack). */
 void cf_synth_initial_state(const cf_synth_config *c, const cf_mesh *m, double *x);
 typedef struct {
-  int twist, tablecloth, hitting;
+  int twist, tablecloth, hitting, wam;
+  double start, stop;              /* wam: s, the hanger moves in [start, stop] */
   double lower, shift, lay, drag, drag_period; /* tablecloth: m, m, s, m, s */
   double amp, freq, ramp, mod;     /* m or rad, Hz, s, relative */
   double centre[3];                /* twist axis through this point */
@@ -165,6 +202,39 @@ typedef struct {
 } cf_synth_motion;
 void cf_synth_motion_init(cf_synth_motion *m, const cf_synth_config *c, double rate_scale);
 void cf_synth_motion_eval(const cf_synth_motion *m, double t, int n, const double *x0, double *out);
+/* ------------------------------------------------- depth-camera outputs */
+/* 1 if c writes camera outputs (meshes, clouds or both), 0 for markers. */
+int cf_synth_camera_output(const cf_synth_config *c);
+/* The camera's eye (design.md §11): on the -y axis at `distance` from the
+ * plane y = 0, at the height of the resting sheet's centre, looking +y,
+ * x to the right and z up in its image. */
+void cf_synth_camera_eye(const cf_synth_config *c, double eye[3]);
+/* One depth image of the cloth: kinds of points. */
+enum { CF_CLOUD_SURFACE = 0, CF_CLOUD_FLYING = 1, CF_CLOUD_FAR = 2 };
+typedef struct {
+  int n, n_surface, n_flying, n_far;
+  double *p;                   /* [n*3] m, z up, in the image's row order */
+  unsigned char *kind;         /* [n] CF_CLOUD_* */
+} cf_synth_cloud;
+/* The cloud a depth camera sees of mesh m (its elements, triangles or
+ * quads split in two) at node positions x [n_nodes*3]: one ray per pixel
+ * through a random point of the pixel, the nearest hit (so a fold hides
+ * what is behind it), its depth perturbed by N(0, (depth_noise d^2)^2)
+ * along the ray, plus flying pixels behind silhouette and fold edges and
+ * far random points (outliers/2 each).  `key` seeds the frame (the
+ * camera's frame counter): the same key gives the same cloud. */
+int cf_synth_cloud_render(const cf_synth_config *c, const cf_mesh *m, const double *x, int key, cf_synth_cloud *out,
+                          cf_error *err);
+void cf_synth_cloud_free(cf_synth_cloud *cl);
+/* The faces of the registered rows x cols mesh: quads (r, c), (r+1, c),
+ * (r+1, c+1), (r, c+1) of node r*cols + c (row 0 on top), counter-clockwise
+ * seen from the camera; [(rows-1)*(cols-1)*4], malloc'ed. */
+int *cf_synth_mesh_faces(int rows, int cols);
+/* Write a camera recording (design.md §11): OUT.meshes/, OUT.clouds/,
+ * OUT.corners.csv, OUT.truth.ini, OUT.meta.ini; all or none.  OUT = stem
+ * without ".csv". */
+int cf_synth_write_camera(const char *stem, const cf_synth_config *c, const cf_synth_result *r, cf_error *err);
+
 /* Density of a Table 4.1 material (kg/m^2), NaN if unknown. */
 double cf_material_density(const char *material);
 

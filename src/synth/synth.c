@@ -1,7 +1,9 @@
-/* synth.c — `clothfit synth`: the human-like corner motions, the fine-mesh
- * simulation, sampling of the marker lattice at the capture rate and the
- * calibration of the motion's rate to the target average marker speed
- * (docs/design.md §11).  Noise, gaps, fragments and ghosts: synth_marks.c. */
+/* synth.c — `clothfit synth`: the human-like corner motions and the WAM
+ * hanger's (thesis eq. (4.1)), the fine-mesh simulation, sampling of the
+ * marker lattice at the capture rate (or of every node at the camera's
+ * timestamps) and the calibration of the motion's rate to the target
+ * average marker speed (docs/design.md §11).  Noise, gaps, fragments and
+ * ghosts: synth_marks.c; the depth camera: synth_camera.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +119,14 @@ void cf_synth_motion_init(cf_synth_motion *m, const cf_synth_config *c, double r
   m->twist = !strcmp(c->motion, "twist");
   m->tablecloth = !strcmp(c->motion, "tablecloth");
   m->hitting = !strcmp(c->motion, "hitting");
+  m->wam = !strcmp(c->motion, "wam");
+  if (m->wam) { /* eq. (4.1): the thesis' amplitude and frequency, no calibration */
+    int slow = !strcmp(c->speed, "slow");
+    m->amp = c->amplitude > 0 ? c->amplitude : slow ? 0.15 : 0.075;
+    m->freq = c->frequency > 0 ? c->frequency : slow ? 0.3 : 0.6;
+    m->start = c->still_before, m->stop = c->duration - c->still_after;
+    return;
+  }
   m->lower = c->table_drop + 0.4 * c->height, m->shift = m->lower + 0.05;
   m->lay = c->lay_time, m->drag = c->drag, m->drag_period = c->drag_period;
   m->mod = c->modulation;
@@ -171,6 +181,15 @@ void cf_synth_motion_eval(const cf_synth_motion *m, double t, int n, const doubl
     tablecloth(m, t, n, x0, out);
     return;
   }
+  if (m->wam) { /* eq. (4.1) along y with c = -A: still at y = 0 before, wherever it ends after */
+    double s = t <= m->start ? 0 : m->amp * (cos(2 * M_PI * m->freq * ((t < m->stop ? t : m->stop) - m->start)) - 1);
+    for (int k = 0; k < n; k++) {
+      out[3 * k] = x0[3 * k];
+      out[3 * k + 1] = x0[3 * k + 1] + s;
+      out[3 * k + 2] = x0[3 * k + 2];
+    }
+    return;
+  }
   double amp = fade_in(t, m->ramp) * m->amp * (1 + m->mod * wobble(m, 0, t));
   double phase = 2 * M_PI * m->freq * (t + m->mod * wobble_integral(m, 1, t));
   double s = amp * sin(phase);
@@ -200,20 +219,26 @@ typedef struct {
   const cf_synth_config *c;
   cf_synth_result *r;
   cf_mesh *mesh;         /* the lattice split refine x refine */
-  int kin[2], *node;     /* kinematic nodes, marker nodes [K] */
+  int kin[2], *node;     /* kinematic nodes, the K nodes sampled [K] */
+  int K;                 /* the marker lattice, or every node (camera outputs) */
+  double *dst;           /* [T*K*3] r->truth, or r->fine (camera outputs) */
   double dt;
   cf_synth_progress_fn fn; /* NULL: no progress (calibration runs) */
   void *user;
 } sim_job;
 
-static int job_init(sim_job *j, const cf_synth_config *c, cf_synth_result *r, int refine, double dt) {
-  int K = c->rows * c->cols;
+/* Sample every node into r->fine (all: camera outputs, on the fine mesh)
+ * or the marker lattice into r->truth. */
+static int job_init(sim_job *j, const cf_synth_config *c, cf_synth_result *r, int refine, double dt, int all) {
   memset(j, 0, sizeof *j);
   j->c = c, j->r = r, j->dt = dt;
   j->mesh = grid(c, refine, j->kin);
-  j->node = malloc(sizeof(int) * K);
-  if (!j->mesh || !j->node) return CF_ENOMEM;
-  for (int k = 0; k < K; k++) j->node[k] = marker_node(c, refine, k / c->cols, k % c->cols);
+  if (!j->mesh) return CF_ENOMEM;
+  j->K = all ? j->mesh->n_nodes : c->rows * c->cols;
+  j->dst = all ? r->fine : r->truth;
+  j->node = malloc(sizeof(int) * j->K);
+  if (!j->node) return CF_ENOMEM;
+  for (int k = 0; k < j->K; k++) j->node[k] = all ? k : marker_node(c, refine, k / c->cols, k % c->cols);
   return CF_OK;
 }
 
@@ -223,8 +248,7 @@ static void job_free(sim_job *j) {
 }
 
 static void copy_markers(const sim_job *j, const double *x, double *dst) {
-  int K = j->r->rows * j->r->cols;
-  for (int k = 0; k < K; k++) memcpy(dst + 3 * k, x + 3 * j->node[k], 3 * sizeof(double));
+  for (int k = 0; k < j->K; k++) memcpy(dst + 3 * k, x + 3 * j->node[k], 3 * sizeof(double));
 }
 
 /* The table (tablecloth) and the stick (hitting) of c into the simulation;
@@ -254,7 +278,7 @@ static int put_obstacles(const cf_synth_config *c, cf_sim *sim, double dt, long 
 static int simulate(const sim_job *j, double s, int run, long *steps, double *violation, cf_error *err) {
   const cf_synth_config *c = j->c;
   cf_synth_result *r = j->r;
-  int K = r->rows * r->cols, T = r->n_frames;
+  int K = j->K, T = r->n_frames;
   cf_params p;
   cf_params_default(&p);
   p.rho = c->density, p.delta = c->delta, p.alpha = c->alpha, p.beta = c->beta, p.kappa = c->kappa;
@@ -284,7 +308,7 @@ static int simulate(const sim_job *j, double s, int run, long *steps, double *vi
   free(x);
   /* steps -P+1 .. 0 are the pre-roll (the cloth settles; not recorded) */
   int i = 1, rc = CF_OK;
-  copy_markers(j, cf_sim_x(sim), r->truth);
+  copy_markers(j, cf_sim_x(sim), j->dst);
   for (long k = 1 - P; k <= N && i < T; k++) {
     cf_synth_motion_eval(&m, k * j->dt, 2, kin0, kp);
     if ((rc = cf_sim_step(sim, kp, &e))) {
@@ -294,14 +318,14 @@ static int simulate(const sim_job *j, double s, int run, long *steps, double *vi
     }
     copy_markers(j, cf_sim_x(sim), cur);
     if (k <= 0) { /* frame 0 is the state at the end of the pre-roll */
-      memcpy(r->truth, cur, sizeof(double) * 3 * K);
+      memcpy(j->dst, cur, sizeof(double) * 3 * K);
       memcpy(prev, cur, sizeof(double) * 3 * K);
       continue;
     }
     /* frames in ((k-1) dt, k dt]: linear interpolation between the steps */
     for (; i < T && r->time[i] <= k * j->dt * (1 + 1e-12); i++) {
       double w = (r->time[i] - (k - 1) * j->dt) / j->dt;
-      double *dst = r->truth + 3 * (size_t)K * i;
+      double *dst = j->dst + 3 * (size_t)K * i;
       for (int q = 0; q < 3 * K; q++) dst[q] = fabs(w - 1) < 1e-9 ? cur[q] : prev[q] + w * (cur[q] - prev[q]);
     }
     memcpy(prev, cur, sizeof(double) * 3 * K);
@@ -314,8 +338,20 @@ static int simulate(const sim_job *j, double s, int run, long *steps, double *vi
   return rc;
 }
 
-/* Mean |velocity| of the markers over the frames (forward differences). */
+/* The lattice nodes of r->fine into r->truth (camera outputs). */
+static void lattice_of_fine(const cf_synth_config *c, cf_synth_result *r) {
+  int K = r->rows * r->cols;
+  for (int i = 0; i < r->n_frames; i++)
+    for (int k = 0; k < K; k++)
+      memcpy(r->truth + 3 * ((size_t)K * i + k),
+             r->fine + 3 * ((size_t)r->n_fine * i + marker_node(c, c->refine, k / c->cols, k % c->cols)),
+             3 * sizeof(double));
+}
+
+/* Mean |velocity| of the markers over the frames (forward differences;
+ * camera outputs: over their irregular times). */
 static double average_speed(const cf_synth_result *r, double rate) {
+  if (r->frame && r->n_frames > 1) rate = (r->n_frames - 1) / (r->time[r->n_frames - 1] - r->time[0]);
   int K = r->rows * r->cols;
   double s = 0;
   for (int i = 1; i < r->n_frames; i++)
@@ -333,7 +369,8 @@ static double now(void) {
 }
 
 void cf_synth_result_free(cf_synth_result *r) {
-  free(r->time), free(r->truth), free(r->meas), free(r->gaps), free(r->stick);
+  free(r->time), free(r->truth), free(r->meas), free(r->gaps), free(r->stick), free(r->fine), free(r->frame);
+  free(r->drops);
   for (int k = 0; k < r->n_tracks; k++) free(r->tracks[k].pos);
   free(r->tracks);
   memset(r, 0, sizeof *r);
@@ -349,7 +386,7 @@ static double coarse_scale(const cf_synth_config *c, cf_synth_result *r) {
   long steps;
   double viol;
   cf_error e;
-  if (job_init(&j, c, r, 2, 0.01)) return job_free(&j), 1;
+  if (job_init(&j, c, r, 2, 0.01, 0)) return job_free(&j), 1;
   for (int run = 1; run <= 6; run++) {
     if (simulate(&j, exp(ls), run, &steps, &viol, &e)) break;
     double v = average_speed(r, c->rate);
@@ -373,7 +410,7 @@ static double coarse_scale(const cf_synth_config *c, cf_synth_result *r) {
 static int calibrate(const cf_synth_config *c, cf_synth_result *r, cf_synth_progress_fn fn, void *user,
                      cf_error *err) {
   sim_job j;
-  int rc = job_init(&j, c, r, c->refine, c->sim_dt);
+  int rc = job_init(&j, c, r, c->refine, c->sim_dt, r->fine != NULL);
   if (rc) {
     job_free(&j);
     return cf_error_set(err, rc, "out of memory for the simulation mesh");
@@ -381,7 +418,7 @@ static int calibrate(const cf_synth_config *c, cf_synth_result *r, cf_synth_prog
   j.fn = fn, j.user = user;
   /* a tablecloth's motion is laid out in time (lay_time, drag_period), a
    * hitting's in its hits: not calibrated to a speed */
-  int fixed = !strcmp(c->motion, "tablecloth") || !strcmp(c->motion, "hitting");
+  int fixed = !strcmp(c->motion, "tablecloth") || !strcmp(c->motion, "hitting") || !strcmp(c->motion, "wam");
   double s = fixed ? 1 : coarse_scale(c, r);
   for (int run = 1; run <= 3 && !rc; run++) {
     long steps;
@@ -391,6 +428,7 @@ static int calibrate(const cf_synth_config *c, cf_synth_result *r, cf_synth_prog
     if (viol > r->max_violation) r->max_violation = viol;
     if (rc) break;
     r->runs = run, r->rate_scale = s;
+    if (r->fine) lattice_of_fine(c, r);
     r->achieved_speed = average_speed(r, c->rate);
     if (fixed || !(r->achieved_speed > 0) || fabs(r->achieved_speed / r->target_speed - 1) <= c->speed_tol) break;
     s *= r->target_speed / r->achieved_speed;
@@ -404,16 +442,23 @@ int cf_synth_run(const cf_synth_config *c, cf_synth_result *r, cf_synth_progress
   memset(r, 0, sizeof *r);
   r->rows = c->rows, r->cols = c->cols;
   r->nx = (c->cols - 1) * c->refine + 1, r->ny = (c->rows - 1) * c->refine + 1;
-  r->n_frames = (int)floor(c->duration * c->rate + 1e-9) + 1;
   r->target_speed = sy_target_speed(c);
   r->controlled[0] = 0, r->controlled[1] = c->cols - 1;
-  r->time = malloc(sizeof(double) * r->n_frames);
+  int cam = cf_synth_camera_output(c);
+  if (cam) { /* the camera's irregular timestamps, every fine node sampled */
+    if (sy_camera_times(c, r)) return cf_error_set(err, CF_ENOMEM, "out of memory for the camera's frames");
+    r->n_fine = r->nx * r->ny;
+    r->fine = malloc(sizeof(double) * 3 * (size_t)r->n_fine * r->n_frames);
+  } else {
+    r->n_frames = (int)floor(c->duration * c->rate + 1e-9) + 1;
+    if ((r->time = malloc(sizeof(double) * r->n_frames)))
+      for (int i = 0; i < r->n_frames; i++) r->time[i] = i / c->rate;
+  }
   r->truth = malloc(sizeof(double) * 3 * (size_t)c->rows * c->cols * r->n_frames);
-  if (!r->time || !r->truth) {
+  if (!r->time || !r->truth || (cam && !r->fine)) {
     cf_synth_result_free(r);
     return cf_error_set(err, CF_ENOMEM, "out of memory for %d frames", r->n_frames);
   }
-  for (int i = 0; i < r->n_frames; i++) r->time[i] = i / c->rate;
   if (!strcmp(c->motion, "hitting")) {
     if (!(r->stick = malloc(sizeof(double) * 6 * r->n_frames))) {
       cf_synth_result_free(r);
@@ -424,7 +469,7 @@ int cf_synth_run(const cf_synth_config *c, cf_synth_result *r, cf_synth_progress
   double t0 = now();
   int rc = calibrate(c, r, fn, user, err);
   r->wall_s = now() - t0;
-  if (!rc) rc = sy_corrupt(c, r, err);
+  if (!rc) rc = cam ? sy_camera_mesh(c, r, err) : sy_corrupt(c, r, err);
   if (rc) cf_synth_result_free(r);
   return rc;
 }

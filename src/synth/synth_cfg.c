@@ -48,6 +48,27 @@ static const struct {
     {"denim", 3, 't', 's', 0.416, 0.243, 0.978, 0.222},        {"denim", 3, 't', 'f', 0.737, 0.305, 0.496, 0.222},
 };
 
+/* Table 4.2: the WAM shakes (A3, rho = 1, Remark 4.1.1): material, then
+ * delta and alpha of the slow and of the fast motion. */
+static const struct {
+  const char *material;
+  double delta_slow, delta_fast, alpha_slow, alpha_fast;
+} table_42[] = {{"paper", 0.32, 0.37, 1.40, 2.49},
+                {"light-cotton", 0.52, 0.52, 1.29, 2.69},
+                {"felt", 0.46, 0.61, 1.05, 2.65},
+                {"wool", 0.47, 0.50, 1.19, 2.52}};
+
+static int table_42_lookup(const cf_synth_config *c, double *delta, double *alpha) {
+  int slow = !strcmp(c->speed, "slow");
+  for (size_t i = 0; i < sizeof table_42 / sizeof table_42[0]; i++)
+    if (!strcasecmp(table_42[i].material, c->material)) {
+      *delta = slow ? table_42[i].delta_slow : table_42[i].delta_fast;
+      *alpha = slow ? table_42[i].alpha_slow : table_42[i].alpha_fast;
+      return 1;
+    }
+  return 0;
+}
+
 /* Tables A.1/A.2 entry of the recording c describes (a tablecloth or a
  * hitting: the shake of the same fabric, size and speed); 0 if there is
  * none. */
@@ -102,6 +123,24 @@ void cf_synth_config_default(cf_synth_config *c) {
   c->hit_depth = 0.12;
   c->hit_time = 0.5;
   c->stick_rest = 0.25;
+  c->still_before = 1;
+  c->still_after = 3;
+  strcpy(c->output, "markers");
+  c->mesh[0] = c->mesh[1] = 9;
+  c->cam_rate = 30;
+  c->jitter = 0.003;
+  c->drop_rate = 0.25;
+  c->drop_min = 2;
+  c->drop_max = 5;
+  c->distance = 1.2;
+  c->pixels[0] = 200, c->pixels[1] = 150;
+  c->fov = 57;
+  c->mesh_noise = 0.002;
+  c->depth_noise = 1.5e-3;
+  c->outliers = 0.015;
+  strcpy(c->cloud_format, "binary");
+  c->mesh_decimals = 5;
+  c->track_rate = 120;
   c->seed = 1;
   c->noise = 1e-4;
   c->gap_rate = 0.05;
@@ -121,7 +160,7 @@ void cf_synth_config_free(cf_synth_config *c) {
 }
 
 /* ------------------------------------------------------------ the keys */
-enum { K_DBL, K_INT, K_SEED, K_WORD };
+enum { K_DBL, K_INT, K_SEED, K_WORD, K_PAIR };
 
 typedef struct {
   const char *section, *key;
@@ -135,15 +174,17 @@ typedef struct {
 #define W(sec, k, f, ch) {sec, k, K_WORD, CFG(f), sizeof(((cf_synth_config *)0)->f), 0, 0, ch}
 #define D(sec, k, f, lo, hi, ex) {sec, k, K_DBL, CFG(f), 0, lo, hi, ex}
 #define I(sec, k, f, lo, hi, ex) {sec, k, K_INT, CFG(f), 0, lo, hi, ex}
+#define P(sec, k, f, lo, hi, ex) {sec, k, K_PAIR, CFG(f), 0, lo, hi, ex}
 static const key_spec keys[] = {
     W("recording", "material", material, ""),
     W("recording", "size", size, "A2|A3"),
-    W("recording", "motion", motion, "shake|twist|tablecloth|hitting"),
+    W("recording", "motion", motion, "shake|twist|tablecloth|hitting|wam"),
     W("recording", "speed", speed, "slow|fast"),
     W("recording", "repetition", repetition, ""),
     D("recording", "duration", duration, 1, 3600, "a duration in s, 1..3600"),
     D("recording", "rate", rate, 1, 1000, "a sampling rate in Hz, 1..1000"),
     {"recording", "seed", K_SEED, CFG(seed), 0, 0, 4e9, "an integer >= 0"},
+    W("recording", "output", output, "markers|meshes|clouds|both"),
     D("cloth", "density", density, 1e-6, 100, "a density > 0 in kg/m^2"),
     D("cloth", "delta", delta, 0, 100, "a virtual gravitational mass >= 0 in kg/m^2"),
     D("cloth", "alpha", alpha, 0, 1e4, "a damping >= 0"),
@@ -160,6 +201,9 @@ static const key_spec keys[] = {
     D("motion", "target_speed", target_speed, 0, 5, "an average speed in m/s, 0..5 (0: by speed)"),
     D("motion", "speed_tol", speed_tol, 0.001, 1, "a relative tolerance in 0.001..1"),
     D("motion", "amplitude", amplitude, 0, 0.5, "an amplitude in m, 0..0.5 (0: by speed)"),
+    D("motion", "frequency", frequency, 0, 20, "a frequency in Hz, 0..20 (0: by speed)"),
+    D("motion", "still_before", still_before, 0, 60, "a time in s, 0..60"),
+    D("motion", "still_after", still_after, 0, 60, "a time in s, 0..60"),
     D("motion", "twist_angle", twist_angle, 1, 80, "an angle in degrees, 1..80"),
     D("motion", "modulation", modulation, 0, 0.9, "a relative variation in 0..0.9"),
     D("motion", "ramp", ramp, 0, 10, "a time in s, 0..10"),
@@ -177,6 +221,21 @@ static const key_spec keys[] = {
     D("stick", "depth", hit_depth, 0, 1, "a depth in m, 0..1"),
     D("stick", "hit_time", hit_time, 0.05, 10, "a time in s, 0.05..10"),
     D("stick", "rest", stick_rest, 0.05, 2, "a distance in m, 0.05..2"),
+    P("camera", "mesh", mesh, 2, 200, "ROWSxCOLS, each 2..200 (e.g. 9x9)"),
+    D("camera", "rate", cam_rate, 1, 1000, "a frame rate in Hz, 1..1000"),
+    D("camera", "jitter", jitter, 0, 0.1, "a standard deviation in s, 0..0.1"),
+    D("camera", "drop_rate", drop_rate, 0, 10, "dropped runs per second, 0..10"),
+    I("camera", "drop_min", drop_min, 1, 100, "a number of frames, 1..100"),
+    I("camera", "drop_max", drop_max, 1, 100, "a number of frames, 1..100"),
+    D("camera", "distance", distance, 0.2, 20, "a distance in m, 0.2..20"),
+    P("camera", "pixels", pixels, 2, 4096, "WIDTHxHEIGHT, each 2..4096 (e.g. 200x150)"),
+    D("camera", "fov", fov, 1, 170, "an angle in degrees, 1..170"),
+    D("camera", "mesh_noise", mesh_noise, 0, 0.1, "a standard deviation in m, 0..0.1"),
+    D("camera", "depth_noise", depth_noise, 0, 0.1, "a coefficient in 1/m, 0..0.1 (sigma = it x depth^2)"),
+    D("camera", "outliers", outliers, 0, 0.5, "a fraction in 0..0.5"),
+    W("camera", "cloud_format", cloud_format, "binary|ascii"),
+    I("camera", "mesh_decimals", mesh_decimals, 1, 9, "an integer 1..9"),
+    D("camera", "track_rate", track_rate, 1, 10000, "a rate in Hz, 1..10000"),
     D("markers", "noise", noise, 0, 0.01, "a standard deviation in m, 0..0.01"),
     D("markers", "gap_rate", gap_rate, 0, 10, "gaps per marker per second, 0..10"),
     D("markers", "gap_mean", gap_mean, 1e-4, 10, "a mean gap length in s, 1e-4..10"),
@@ -214,6 +273,14 @@ static int set_value(const key_spec *k, cf_synth_config *c, const char *v) {
     strcpy(field, v);
     return 1;
   }
+  if (k->kind == K_PAIR) { /* "AxB" */
+    int a, b, n = -1;
+    if (sscanf(v, "%d%*[xX]%d%n", &a, &b, &n) != 2 || n != (int)strlen(v) || a < k->lo || a > k->hi || b < k->lo ||
+        b > k->hi)
+      return 0;
+    ((int *)field)[0] = a, ((int *)field)[1] = b;
+    return 1;
+  }
   if (!cf_text_double(v, &d) || d < k->lo || d > k->hi) return 0;
   if (k->kind == K_DBL) *(double *)field = d;
   else if (d != floor(d)) return 0;
@@ -238,7 +305,7 @@ static int set_key(void *user, const char *section, const char *name, const char
     return 0;
   }
   cf_error_set(x->err, CF_EFORMAT, "%s:%d: unknown key '%s' in section [%s] (sections: recording, cloth, sim, "
-               "motion, table, stick, markers)", x->path, line, name, section);
+               "motion, table, stick, camera, markers)", x->path, line, name, section);
   return 0;
 }
 
@@ -251,11 +318,22 @@ static int line_of(const parse_ctx *x, const char *names) {
   return 1;
 }
 
+/* Whether the file sets the key. */
+static int line_of_set(const parse_ctx *x, const char *name) {
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+    if (!strcmp(keys[i].key, name) && x->line[i]) return 1;
+  return 0;
+}
+
+int cf_synth_camera_output(const cf_synth_config *c) { return strcmp(c->output, "markers") != 0; }
+
 /* Lower-case the choices so that comparisons and outputs are canonical. */
 static void canonical(cf_synth_config *c) {
   for (char *p = c->motion; *p; p++) *p = (char)(*p | 0x20);
   for (char *p = c->speed; *p; p++) *p = (char)(*p | 0x20);
   for (char *p = c->model; *p; p++) *p = (char)(*p | 0x20);
+  for (char *p = c->output; *p; p++) *p = (char)(*p | 0x20);
+  for (char *p = c->cloud_format; *p; p++) *p = (char)(*p | 0x20);
   c->size[0] = 'A';
   if (!strcmp(c->repetition, "1") || !strcasecmp(c->repetition, "i")) strcpy(c->repetition, "I");
   if (!strcmp(c->repetition, "2") || !strcasecmp(c->repetition, "ii")) strcpy(c->repetition, "II");
@@ -264,6 +342,49 @@ static void canonical(cf_synth_config *c) {
   c->height = a2 ? 0.594 : 0.420;
   c->rows = a2 ? 5 : 4;
   c->cols = a2 ? 4 : 3;
+  if (cf_synth_camera_output(c)) c->rows = c->mesh[0], c->cols = c->mesh[1]; /* the registered mesh */
+}
+
+/* motion = wam: rho = 1 (Remark 4.1.1), delta and alpha of Table 4.2 and a
+ * 14 s recording unless given. */
+static int resolve_wam(parse_ctx *x) {
+  cf_synth_config *c = x->c;
+  const char *p = x->path;
+  if (isnan(c->density)) c->density = 1;
+  double d = NAN, a = NAN;
+  if ((isnan(c->delta) || isnan(c->alpha)) && !table_42_lookup(c, &d, &a))
+    return cf_error_set(x->err, CF_EINVAL, "%s:%d: Table 4.2 has no material '%s' (paper, light-cotton, felt, "
+                        "wool): give [cloth] delta and alpha", p, line_of(x, "material"), c->material);
+  if (isnan(c->delta)) c->delta = d;
+  if (isnan(c->alpha)) c->alpha = a;
+  if (!line_of_set(x, "duration")) c->duration = 14;
+  if (c->still_before + c->still_after >= c->duration)
+    return cf_error_set(x->err, CF_EINVAL, "%s:%d: [motion] still_before + still_after = %g s: expected less than "
+                        "the duration (%g s)", p, line_of(x, "still_before still_after duration"),
+                        c->still_before + c->still_after, c->duration);
+  return CF_OK;
+}
+
+/* Camera outputs: the registered mesh, the camera and the drops. */
+static int resolve_camera(parse_ctx *x) {
+  cf_synth_config *c = x->c;
+  const char *p = x->path;
+  if (!strcmp(c->motion, "tablecloth") || !strcmp(c->motion, "hitting"))
+    return cf_error_set(x->err, CF_EINVAL, "%s:%d: [recording] output = %s: the camera renders the cloth alone; "
+                        "expected motion shake, twist or wam (or output = markers)", p, line_of(x, "output motion"),
+                        c->output);
+  if (c->drop_min > c->drop_max)
+    return cf_error_set(x->err, CF_EINVAL, "%s:%d: [camera] drop_min = %d: expected at most drop_max = %d", p,
+                        line_of(x, "drop_min drop_max"), c->drop_min, c->drop_max);
+  if (c->jitter * 8 > 1 / c->cam_rate)
+    return cf_error_set(x->err, CF_EINVAL, "%s:%d: [camera] jitter = %g s: expected at most 1/8 of the frame period "
+                        "(%g s), so that timestamps stay in order", p, line_of(x, "jitter rate"), c->jitter,
+                        1 / c->cam_rate);
+  if (c->distance <= 0.1 + (c->amplitude > 0 ? 2 * c->amplitude : 0.3))
+    return cf_error_set(x->err, CF_EINVAL, "%s:%d: [camera] distance = %g m: expected the cloth to stay more than "
+                        "0.1 m in front of the camera (its motion reaches %g m towards it)", p, line_of(x, "distance"),
+                        c->distance, c->amplitude > 0 ? 2 * c->amplitude : 0.3);
+  return CF_OK;
 }
 
 /* Fill the table defaults and check the keys against each other; errors
@@ -272,13 +393,16 @@ static int resolve(parse_ctx *x) {
   cf_synth_config *c = x->c;
   const char *p = x->path;
   canonical(c);
+  int wam = !strcmp(c->motion, "wam"), rc;
+  if (wam && (rc = resolve_wam(x))) return rc;
+  if (cf_synth_camera_output(c) && (rc = resolve_camera(x))) return rc;
   if (isnan(c->density)) c->density = cf_material_density(c->material);
   if (isnan(c->density))
     return cf_error_set(x->err, CF_EINVAL, "%s:%d: material '%s' is not in Table 4.1 (paper, polyester, "
                         "light-cotton, felt, wool, denim, stiff-cotton): give [cloth] density", p,
                         line_of(x, "material"), c->material);
-  double d, a;
-  int found = table_lookup(c, &d, &a);
+  double d = NAN, a = NAN;
+  int found = wam || table_lookup(c, &d, &a);
   if ((isnan(c->delta) || isnan(c->alpha)) && !found)
     return cf_error_set(x->err, CF_EINVAL, "%s:%d: Tables A.1/A.2 have no %s %s %s %s repetition '%s': give "
                         "[cloth] delta and alpha", p, line_of(x, "material size motion speed repetition"), c->material, c->size, c->motion,
@@ -286,7 +410,7 @@ static int resolve(parse_ctx *x) {
   if (isnan(c->delta)) c->delta = d;
   if (isnan(c->alpha)) c->alpha = a;
   int K = c->rows * c->cols;
-  if (c->fragments > K - 2)
+  if (!cf_synth_camera_output(c) && c->fragments > K - 2)
     return cf_error_set(x->err, CF_EINVAL, "%s:%d: [markers] fragments = %d: expected at most %d (the %s lattice "
                         "has %d markers, the 2 driven corners are never split)", p, line_of(x, "fragments"),
                         c->fragments, K - 2, c->size, K);

@@ -19,10 +19,6 @@
 enum { F_CSV, F_TRUTH, F_META, F_MAP, N_FILES };
 static const char *suffix[N_FILES] = {".csv", ".truth.ini", ".meta.ini", ".map"};
 
-typedef struct {
-  char path[4096], tmp[4200];
-  FILE *f;
-} out_file;
 
 static int csv(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
   int T = r->n_frames, N = r->n_tracks;
@@ -62,6 +58,17 @@ static void meta(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
   if (r->stick) fprintf(f, "stick = StickA, StickB\n");
 }
 
+void sy_truth_params(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
+  fprintf(f, "\n[truth]\ndelta = %.10g\nalpha = %.10g\nkappa = %.10g\nbeta = %.10g\nrho = %.10g\n", c->delta,
+          c->alpha, c->kappa, c->beta, c->density);
+  if (!strcmp(c->motion, "tablecloth")) fprintf(f, "mu = %.10g  ; the cloth's friction on the table\n", c->table_mu);
+  fprintf(f, "model = %s\n", c->model);
+  if (strcmp(c->model, "inextensible"))
+    fprintf(f, "k_stretch = %.10g\nk_shear = %.10g\nk_bend = %.10g  ; N/m\n", c->k_stretch, c->k_shear, c->k_bend);
+  fprintf(f, "mesh = %dx%d quads (lattice cells split %dx%d)\nsim_dt = %.10g\ntol = %.10g\n", r->nx, r->ny,
+          c->refine, c->refine, c->sim_dt, c->tol);
+}
+
 static void truth(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
   cf_synth_motion m;
   cf_synth_motion_init(&m, c, r->rate_scale);
@@ -69,14 +76,7 @@ static void truth(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
           "clothfit synth %s.  [meta] is also in STEM.meta.ini (for\n; `clothfit ingest motive --meta`); "
           "STEM.map is the marker mapping file (fragments, cells, ghosts).\n", CLOTHFIT_VERSION);
   meta(f, c, r);
-  fprintf(f, "\n[truth]\ndelta = %.10g\nalpha = %.10g\nkappa = %.10g\nbeta = %.10g\nrho = %.10g\n", c->delta,
-          c->alpha, c->kappa, c->beta, c->density);
-  if (m.tablecloth) fprintf(f, "mu = %.10g  ; the cloth's friction on the table\n", c->table_mu);
-  fprintf(f, "model = %s\n", c->model);
-  if (strcmp(c->model, "inextensible"))
-    fprintf(f, "k_stretch = %.10g\nk_shear = %.10g\nk_bend = %.10g  ; N/m\n", c->k_stretch, c->k_shear, c->k_bend);
-  fprintf(f, "mesh = %dx%d quads (lattice cells split %dx%d)\nsim_dt = %.10g\ntol = %.10g\n", r->nx, r->ny,
-          c->refine, c->refine, c->sim_dt, c->tol);
+  sy_truth_params(f, c, r);
   fprintf(f, "duration = %.10g\nrate = %.10g\nframes = %d\nseed = %lu\nnoise = %.10g\n", c->duration, c->rate,
           r->n_frames, c->seed, c->noise);
   fprintf(f, "target_speed = %.6f\nachieved_speed = %.6f  ; m/s, mean |velocity| of the %d markers\n",
@@ -139,36 +139,53 @@ static void map(FILE *f, const cf_synth_result *r) {
 }
 
 int cf_synth_write(const char *csv_path, const cf_synth_config *c, const cf_synth_result *r, cf_error *err) {
+  if (cf_synth_camera_output(c)) return cf_synth_write_camera(csv_path, c, r, err);
   char base[4096];
   size_t n = strlen(csv_path);
   if (n >= sizeof base - 16) return cf_error_set(err, CF_EIO, "%s: path too long", csv_path);
   memcpy(base, csv_path, n + 1);
   if (n > 4 && !strcmp(base + n - 4, ".csv")) base[n - 4] = 0;
   if (cf_io_ensure_parent(csv_path, err)) return CF_EIO;
-  out_file o[N_FILES];
-  int ok = 1;
-  for (int i = 0; i < N_FILES; i++) {
+  sy_out_file o[N_FILES];
+  for (int i = 0; i < N_FILES; i++)
     snprintf(o[i].path, sizeof o[i].path, "%s%s", i == F_CSV ? csv_path : base, i == F_CSV ? "" : suffix[i]);
-    cf_io_tmpname(o[i].path, o[i].tmp, sizeof o[i].tmp);
-    o[i].f = ok ? fopen(o[i].tmp, "wb") : NULL;
-    if (!o[i].f && ok) ok = 0, cf_error_set(err, CF_EIO, "%s: cannot create: %s", o[i].path, strerror(errno));
-  }
+  int ok = sy_files_open(o, N_FILES, err) == CF_OK;
   if (ok && csv(o[F_CSV].f, c, r)) ok = 0, cf_error_set(err, CF_EIO, "%s: write error", o[F_CSV].path);
   if (ok) {
     truth(o[F_TRUTH].f, c, r);
     meta(o[F_META].f, c, r);
     map(o[F_MAP].f, r);
   }
-  for (int i = 0; i < N_FILES; i++) {
+  ok = sy_files_close(o, N_FILES, ok, err);
+  ok = sy_files_commit(o, N_FILES, ok, err);
+  return ok ? CF_OK : (err && err->code ? err->code : CF_EIO);
+}
+
+int sy_files_open(sy_out_file *o, int n, cf_error *err) {
+  int ok = 1;
+  for (int i = 0; i < n; i++) {
+    cf_io_tmpname(o[i].path, o[i].tmp, sizeof o[i].tmp);
+    o[i].f = ok ? fopen(o[i].tmp, "wb") : NULL;
+    if (!o[i].f && ok) ok = 0, cf_error_set(err, CF_EIO, "%s: cannot create: %s", o[i].path, strerror(errno));
+  }
+  return ok ? CF_OK : CF_EIO;
+}
+
+int sy_files_close(sy_out_file *o, int n, int ok, cf_error *err) {
+  for (int i = 0; i < n; i++) {
     if (!o[i].f) continue;
     int good = !ferror(o[i].f);
     good = fclose(o[i].f) == 0 && good;
     if (!good && ok) ok = 0, cf_error_set(err, CF_EIO, "%s: write error", o[i].path);
   }
-  for (int i = 0; i < N_FILES; i++) {
+  return ok;
+}
+
+int sy_files_commit(sy_out_file *o, int n, int ok, cf_error *err) {
+  for (int i = 0; i < n; i++) {
     if (!o[i].f) continue;
     if (!ok) remove(o[i].tmp);
     else if (cf_io_commit(o[i].tmp, o[i].path, 1, err)) ok = 0;
   }
-  return ok ? CF_OK : (err && err->code ? err->code : CF_EIO);
+  return ok;
 }

@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# Fuzz the Motive CSV reader, the generic marker CSV reader and the OBJ and
-# PLY frame parsers of the mesh-sequence reader with libFuzzer + ASan + UBSan
-# (clang).
+# Fuzz the Motive CSV reader, the generic marker CSV reader, the OBJ and
+# PLY frame parsers of the mesh-sequence reader and the point-cloud reader's
+# parsers (PLY as a cloud, XYZ, the held-corner track CSV) with libFuzzer +
+# ASan + UBSan (clang).
 #   scripts/fuzz.sh [SECONDS] [extra libFuzzer flags...]     (default 60 s a target)
 #   scripts/fuzz.sh --build-only      build the targets and seed the corpora
 #   FUZZ_BUILD=0 scripts/fuzz.sh ...  run targets already built (scripts/test.sh
 #                                     builds once and runs each target apart)
-# Builds build-fuzz/fuzz_motive, fuzz_obj and fuzz_ply, seeds their corpora
+# Builds build-fuzz/fuzz_motive, fuzz_obj, fuzz_ply, fuzz_csv, fuzz_cloud,
+# fuzz_xyz and fuzz_held, seeds their corpora
 # (build-fuzz/corpus: the real Motive samples of tests/data/motive-samples
 # and tests/data/malformed; build-fuzz/corpus_obj and corpus_ply:
 # tests/fuzz/mesh_seeds and tests/data/malformed_mesh; build-fuzz/corpus_csv:
-# tests/data/malformed_csv) and runs each target for SECONDS, one after the
-# other.  FUZZ_TARGETS="obj ply" runs only those.  Crash inputs land in
+# tests/data/malformed_csv; build-fuzz/corpus_cloud, corpus_xyz and
+# corpus_held: tests/fuzz/cloud_seeds and tests/data/malformed_cloud) and
+# runs each target for SECONDS, one after the other.  FUZZ_TARGETS="obj ply" runs only those.  Crash inputs land in
 # build-fuzz/ (crash-*, leak-*, timeout-*); exit status is non-zero when a
 # fuzzer found one.
 set -euo pipefail
@@ -21,8 +24,9 @@ if [ "${1:-}" = --build-only ]; then build_only=1; shift; fi
 secs=${1:-60}
 shift || true
 out=build-fuzz
-targets=${FUZZ_TARGETS:-motive obj ply csv}
-mkdir -p "$out/corpus" "$out/corpus_obj" "$out/corpus_ply" "$out/corpus_csv"
+targets=${FUZZ_TARGETS:-motive obj ply csv cloud xyz held}
+mkdir -p "$out/corpus" "$out/corpus_obj" "$out/corpus_ply" "$out/corpus_csv" "$out/corpus_cloud" "$out/corpus_xyz" \
+  "$out/corpus_held"
 flags=(-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
        -fno-sanitize-recover=undefined -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -std=c11
        -Isrc -Isrc/io -Isrc/sim)
@@ -36,6 +40,11 @@ mesh=(tests/fuzz/fuzz_mesh.c src/io/meshseq_frame.c src/io/meshseq_obj.c src/io/
       -lm -fopenmp)
 clang "${flags[@]}" "${mesh[@]}" -o "$out/fuzz_obj"
 clang "${flags[@]}" -DFUZZ_PLY "${mesh[@]}" -o "$out/fuzz_ply"
+cloud=(tests/fuzz/fuzz_mesh.c src/io/meshseq_frame.c src/io/meshseq_obj.c src/io/meshseq_ply.c src/io/cloud_text.c
+       src/io/recording.c src/io/textfile.c src/common.c -linih -lm -fopenmp)
+clang "${flags[@]}" -DFUZZ_CLOUD "${cloud[@]}" -o "$out/fuzz_cloud"
+clang "${flags[@]}" -DFUZZ_XYZ "${cloud[@]}" -o "$out/fuzz_xyz"
+clang "${flags[@]}" -DFUZZ_HELD "${cloud[@]}" -o "$out/fuzz_held"
 fi
 samples=tests/data/motive-samples
 cp -n "$samples"/*.csv "$out/corpus/" 2>/dev/null || true
@@ -46,6 +55,11 @@ for fmt in obj ply; do
     cp -n "$f" "$out/corpus_$fmt/$(basename "$(dirname "$f")")_$(basename "$f")"
   done
 done
+for f in tests/fuzz/cloud_seeds/* tests/data/malformed_cloud/*/*.ply tests/data/malformed_cloud/*/*.xyz \
+         tests/data/malformed_cloud/*/held.csv; do
+  case $f in *.ply) c=cloud ;; *.xyz) c=xyz ;; *) c=held ;; esac
+  cp -n "$f" "$out/corpus_$c/$(basename "$(dirname "$f")")_$(basename "$f")"
+done
 [ "$build_only" = 1 ] && exit 0
 cd "$out"
 status=0
@@ -53,7 +67,9 @@ for t in $targets; do
   corpus=corpus_$t
   [ "$t" = motive ] && corpus=corpus
   echo "== fuzz_$t: $secs s" >&2
-  ./fuzz_"$t" "$corpus" -dict=../tests/fuzz/"$t".dict -max_total_time="$secs" \
+  dict=$t
+  [ "$t" = cloud ] && dict=ply
+  ./fuzz_"$t" "$corpus" -dict=../tests/fuzz/"$dict".dict -max_total_time="$secs" \
     -max_len=200000 -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 "$@" || status=1
 done
 exit $status

@@ -47,7 +47,8 @@ static void one(const truth *t) {
                          .noise = 1e-4, .seed = t->seed, .kappa = 1e-3, .tol = 1e-4, .model = t->model,
                          .k_stretch = t->k_stretch, .k_shear = t->k_shear, .axis = {0.6, 0.8, 0}};
   double *pos = cf_test_shaken_recording(&sp);
-  cf_fit_target tg = {ROWS, COLS, T, 0.01, pos, NULL, 0, NULL, RHO, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0};
+  cf_fit_target tg = {ROWS, COLS, T, 0.01, pos, NULL, 0, NULL, RHO, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
+                      0, NULL, NULL, NULL};
   cf_params base;
   cf_params_default(&base);
   base.tol = 1e-4;

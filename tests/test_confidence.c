@@ -96,7 +96,8 @@ static void held_kappa(void) { /* and beta */
       sp.seed = 6000 + (unsigned long long)i, sp.kappa = made[v], sp.tol = 1e-4, sp.frequency = 0.5 + 0.2 * i;
       sp.beta = made_beta[v];
       pos[i] = cf_test_shaken_recording(&sp);
-      tg[i] = (cf_fit_target){ROWS, COLS, T, 0.01, pos[i], NULL, 0, NULL, RHO, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0};
+      tg[i] = (cf_fit_target){ROWS, COLS, T, 0.01, pos[i], NULL, 0, NULL, RHO, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
+                              0, NULL, NULL, NULL};
       tgp[i] = &tg[i];
       at[i] = fit(&tg[i], &base, &fixed, RHO * 0.4, RHO * 2.5);
     }
@@ -145,14 +146,16 @@ int main(void) {
     truth[i][1] = RHO * (2.0 + 1.5 * cf_test_rand(&s)); /* uniform on rho * [0.5, 3.5] */
     cf_test_rec_spec sp = spec(i, truth[i][0], truth[i][1], 0.08);
     pos[i] = cf_test_shaken_recording(&sp);
-    tg[i] = (cf_fit_target){ROWS, COLS, T, 0.01, pos[i], NULL, 0, NULL, RHO, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0};
+    tg[i] = (cf_fit_target){ROWS, COLS, T, 0.01, pos[i], NULL, 0, NULL, RHO, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
+                            0, NULL, NULL, NULL};
     tgp[i] = &tg[i];
     at[i] = fit(&tg[i], &base, &fixed, truth[i][0], truth[i][1]);
   }
   /* degenerate: no motion at all */
   cf_test_rec_spec still = spec(N, 0.05, 0.3, 0);
   pos[N] = cf_test_shaken_recording(&still);
-  tg[N] = (cf_fit_target){ROWS, COLS, T, 0.01, pos[N], NULL, 0, NULL, RHO, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0};
+  tg[N] = (cf_fit_target){ROWS, COLS, T, 0.01, pos[N], NULL, 0, NULL, RHO, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
+                          0, NULL, NULL, NULL};
   tgp[N] = &tg[N];
   at[N] = fixed, at[N].delta = 0.05, at[N].alpha = 0.3;
   cf_confidence c[N + 1];

@@ -145,7 +145,8 @@ static void fill_rec(cf_res_rec *r, int k) {
   double pos[4 * 6 * 3], sim[4 * 6 * 3]; /* a 2x3 lattice in 4 frames, a missing marker, a failure at frame 3 */
   for (int i = 0; i < 72; i++) pos[i] = 0.125 * i - 3, sim[i] = i >= 54 ? NAN : 0.1 * i + 1e-3 * k;
   pos[7] = NAN;
-  cf_fit_target tg = {2, 3, 4, 0.01, pos, NULL, 0, NULL, 0.1804, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0};
+  cf_fit_target tg = {2, 3, 4, 0.01, pos, NULL, 0, NULL, 0.1804, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
+                      0, NULL, NULL, NULL};
   cf_res_set_series(r, fe, &tg, sim, 0.021, 0.33);
   if (k == 1) { /* a recording with a table: contacts per frame, NaN after the failure */
     r->series.contacts = malloc(sizeof(double) * 4);

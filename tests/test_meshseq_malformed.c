@@ -83,39 +83,22 @@ static void check_reader(const char *dir, const malformed *c) {
   snprintf(start, sizeof start, "%s/%s: %s: ", dir, c->file, c->at);
   cf_recording r;
   cf_error err = {0, ""};
-  int rc = cf_meshseq_read(dir, &o, &r, &err);
-  CHECK(rc == CF_EFORMAT, "%s: rc %d (%s)", c->dir, rc, err.msg);
-  CHECK(strstr(err.msg, start) == err.msg, "%s: message does not start with '%s': %s", c->dir, start, err.msg);
-  CHECK(strstr(err.msg, c->why) != NULL, "%s: message lacks '%s': %s", c->dir, c->why, err.msg);
-  CHECK(strchr(err.msg, '\n') == NULL, "%s: multi-line message", c->dir);
+  cf_test_refused(c->dir, cf_meshseq_read(dir, &o, &r, &err), err.msg, start, c->why);
 }
 
 static void check_cli(const char *exe, const char *dir, const char *tmp, const char *outdir) {
-  char times[1300], out[1200], *se = NULL;
+  char times[1300], out[1200];
   snprintf(out, sizeof out, "%s/rec.h5", outdir);
   char *argv[] = {(char *)exe, "ingest", "meshes", (char *)dir, "-o", out, "--times", times, NULL};
   if (!times_file(dir, times, sizeof times)) argv[6] = NULL;
-  int status = cf_test_run(argv, tmp, NULL, &se), lines = 0;
-  for (const char *p = se; p && *p; p++) lines += *p == '\n';
-  CHECK(status > 0, "%s: clothfit ingest meshes exit status %d", dir, status);
-  CHECK(lines == 1 && se[strlen(se) - 1] == '\n', "%s: %d stderr lines, expected exactly 1: %s", dir, lines,
-        se ? se : "");
-  CHECK(cf_test_dir_entries(outdir) == 0, "%s: ingest left %d file(s) in %s", dir, cf_test_dir_entries(outdir), outdir);
-  free(se);
+  cf_test_cli_refuses(argv, tmp, outdir, dir);
 }
 
 int main(int argc, char **argv) {
-  cf_runtime_init();
-  if (argc < 3) {
-    fprintf(stderr, "usage: %s MALFORMED_MESH_DIR CLOTHFIT_EXE\n", argv[0]);
-    return 2;
-  }
   char tmp[] = "/tmp/cf_meshbad_XXXXXX", outdir[100], dir[1100];
-  CHECK(mkdtemp(tmp) != NULL, "mkdtemp");
-  snprintf(outdir, sizeof outdir, "%s/out", tmp);
-  mkdir(outdir, 0755);
-  CHECK(n_cases >= 30 && cf_test_dir_entries(argv[1]) == n_cases, "%d cases, %d folders in %s: every malformed case "
-        "needs an expected message here", n_cases, cf_test_dir_entries(argv[1]), argv[1]);
+  cf_runtime_init();
+  if (cf_test_corpus_begin(argc, argv, n_cases, tmp, outdir, sizeof outdir)) return 2;
+  CHECK(n_cases >= 30, "%d cases", n_cases);
   for (int i = 0; i < n_cases; i++) {
     snprintf(dir, sizeof dir, "%s/%s", argv[1], cases[i].dir);
     check_reader(dir, &cases[i]);

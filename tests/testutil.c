@@ -5,8 +5,11 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "cf_common.h"
 
 extern char **environ;
 
@@ -112,6 +115,37 @@ int cf_test_dir_entries(const char *dir) {
   for (struct dirent *e; d && (e = readdir(d));) n += e->d_name[0] != '.';
   if (d) closedir(d);
   return n;
+}
+
+int cf_test_corpus_begin(int argc, char **argv, int n_cases, char *tmp, char *outdir, size_t size) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s CORPUS_DIR CLOTHFIT_EXE\n", argv[0]);
+    return 2;
+  }
+  CHECK(mkdtemp(tmp) != NULL, "mkdtemp");
+  snprintf(outdir, size, "%s/out", tmp);
+  mkdir(outdir, 0755);
+  CHECK(cf_test_dir_entries(argv[1]) == n_cases, "%d cases, %d folders in %s: every malformed case needs an expected "
+        "message here", n_cases, cf_test_dir_entries(argv[1]), argv[1]);
+  return 0;
+}
+
+void cf_test_refused(const char *name, int rc, const char *msg, const char *start, const char *why) {
+  CHECK(rc == CF_EFORMAT, "%s: rc %d (%s)", name, rc, msg);
+  CHECK(strstr(msg, start) == msg, "%s: message does not start with '%s': %s", name, start, msg);
+  CHECK(strstr(msg, why) != NULL, "%s: message lacks '%s': %s", name, why, msg);
+  CHECK(strchr(msg, '\n') == NULL, "%s: multi-line message", name);
+}
+
+void cf_test_cli_refuses(char *const argv[], const char *tmp, const char *outdir, const char *name) {
+  char *se = NULL;
+  int status = cf_test_run(argv, tmp, NULL, &se), lines = 0;
+  for (const char *p = se; p && *p; p++) lines += *p == '\n';
+  CHECK(status > 0, "%s: clothfit %s %s exit status %d", name, argv[1], argv[2], status);
+  CHECK(lines == 1 && se[strlen(se) - 1] == '\n', "%s: %d stderr lines, expected exactly 1: %s", name, lines,
+        se ? se : "");
+  CHECK(cf_test_dir_entries(outdir) == 0, "%s: left %d file(s) in %s", name, cf_test_dir_entries(outdir), outdir);
+  free(se);
 }
 
 int cf_test_cli_begin(int argc, char **argv, const char **exe, const char **root, char *dir) {

@@ -53,4 +53,17 @@ int cf_test_cli_end(const char *dir, const char *name);
 int cf_test_find_program(const char *name, char *buf, size_t size);
 /* Entries of a folder other than those starting with '.' (0 if unreadable). */
 int cf_test_dir_entries(const char *dir);
+/* The start of a malformed-corpus test (argv: CORPUS_DIR CLOTHFIT_EXE):
+ * tmp (a mkdtemp template) made with an empty folder
+ * out/ in it for the command's outputs (its path into outdir[size]), and a
+ * check that the corpus holds exactly n_cases case folders, each of which
+ * needs its expected message in the test.  0, or 2 after the usage line. */
+int cf_test_corpus_begin(int argc, char **argv, int n_cases, char *tmp, char *outdir, size_t size);
+/* A reader's refusal of the malformed input name: rc CF_EFORMAT and a
+ * one-line message msg that starts with start ("FILE: line N: ") and holds
+ * why. */
+void cf_test_refused(const char *name, int rc, const char *msg, const char *start, const char *why);
+/* A command's refusal of it: argv (a clothfit command writing into outdir)
+ * exits non-zero with exactly one stderr line and leaves outdir empty. */
+void cf_test_cli_refuses(char *const argv[], const char *tmp, const char *outdir, const char *name);
 #endif

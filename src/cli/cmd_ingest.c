@@ -1,7 +1,7 @@
-/* cmd_ingest.c — `clothfit ingest motive|csv|meshes ... -o REC.h5 ...`:
- * read a Motive CSV export, a generic marker CSV or a mesh sequence, process
- * the markers (ingest_markers.c), resample to a uniform dt and write the
- * HDF5 recording of docs/design.md §6. */
+/* cmd_ingest.c — `clothfit ingest motive|csv|meshes|clouds ... -o REC.h5 ...`:
+ * read a Motive CSV export, a generic marker CSV, a mesh sequence or point
+ * clouds, process the markers (ingest_markers.c), resample to a uniform dt
+ * (not clouds) and write the HDF5 recording of docs/design.md §6. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +53,9 @@ static const char *help =
 
 typedef struct {
   const char *kind, *in, *out;
-  double dt; /* 0 = native */
+  const char *held;      /* ingest clouds: --held-track */
+  int grid[2];           /* ingest clouds: --grid RxC (0: not given) */
+  double dt; /* 0 = native, -1 = not given (0.01; clouds: native) */
   int json;
   cf_motive_opts mopts;
   cf_rec_meta meta;
@@ -108,6 +110,8 @@ static int meta_option(const char *opt, const char *v, ingest_args *a, int *bad)
   else if (!strcmp(opt, "--dt")) *bad = !(!strcmp(v, "native") ? (a->dt = 0, 1) : parse_positive(v, &a->dt));
   else if (!strcmp(opt, "--up")) *bad = !(strlen(v) == 1 && (v[0] == 'y' || v[0] == 'z')), a->mopts.up = v[0];
   else if (!strcmp(opt, "-o")) a->out = v;
+  else if (!strcmp(opt, "--held-track")) a->held = v;
+  else if (!strcmp(opt, "--grid")) *bad = !cf_parse_lattice(v, &a->grid[0], &a->grid[1]);
   else return 0;
   return 1;
 }
@@ -137,11 +141,20 @@ static int parse_args(int argc, char **argv, ingest_args *a) {
     } else if (!a->kind) a->kind = argv[i];
     else if (!a->in) a->in = argv[i];
     else return cf_cli_fail("ingest", "unexpected argument '%s' (see --help%s)", argv[i],
-                            !strcmp(a->kind, "meshes") ? "; quote a glob pattern so that the shell leaves it alone" : "");
+                            !strcmp(a->kind, "meshes") || !strcmp(a->kind, "clouds")
+                                ? "; quote a glob pattern so that the shell leaves it alone" : "");
   }
   if (!a->kind || !a->in) return cf_cli_fail("ingest", "usage: clothfit ingest motive FILE.csv -o REC.h5 (see --help)");
-  if (strcmp(a->kind, "motive") && strcmp(a->kind, "meshes") && strcmp(a->kind, "csv"))
-    return cf_cli_fail("ingest", "unknown source kind '%s' (this build reads: motive, csv, meshes)", a->kind);
+  int clouds = !strcmp(a->kind, "clouds");
+  if (strcmp(a->kind, "motive") && strcmp(a->kind, "meshes") && strcmp(a->kind, "csv") && !clouds)
+    return cf_cli_fail("ingest", "unknown source kind '%s' (this build reads: motive, csv, meshes, clouds)", a->kind);
+  if (clouds != (a->held != NULL))
+    return cf_cli_fail("ingest", clouds ? "ingest clouds needs --held-track CORNERS.csv, the held corners' "
+                       "trajectory (see --help)" : "--held-track is an option of 'ingest clouds'");
+  if (!clouds && a->grid[0]) return cf_cli_fail("ingest", "--grid is an option of 'ingest clouds'");
+  if (clouds && a->dt > 0)
+    return cf_cli_fail("ingest", "--dt: point clouds keep the camera's frames (they are never resampled)");
+  if (a->dt < 0) a->dt = clouds ? 0 : 0.01;
   if (cf_ingest_mesh_check(a->kind, &a->mesh, &a->mk) || cf_ingest_markers_check(a->kind, &a->mk, &a->csv)) return 1;
   if (a->mopts.strict && strcmp(a->kind, "motive"))
     return cf_cli_fail("ingest", "--strict is an option of 'ingest motive' (see --help)");
@@ -165,14 +178,18 @@ static void default_density(cf_rec_meta *m) {
 static void summary(const ingest_args *a, const cf_recording *r) {
   double dur = r->n_frames ? r->time[r->n_frames - 1] : 0;
   printf("source            %s (%s, up %c, unit scale %g)\n", a->in,
-         r->mesh.n_nodes ? "mesh sequence" : !strcmp(a->kind, "csv") ? "generic CSV" : "Motive", r->up, r->unit_scale);
+         r->mesh.n_nodes    ? "mesh sequence"
+         : r->cloud.offset  ? "point clouds"
+         : !strcmp(a->kind, "csv") ? "generic CSV"
+                                   : "Motive",
+         r->up, r->unit_scale);
   printf("frames            %d over %.4f s, dt %.6g s (%s)\n", r->n_frames, dur, r->dt,
          r->uniform ? "resampled linearly" : "native frames");
   printf("markers           %d", r->n_markers);
   if (r->n_dropped) printf(" (%d never-seen marker(s) dropped: %s%s)", r->n_dropped, r->dropped[0],
                            r->n_dropped > 1 ? ", ..." : "");
   printf("\n");
-  if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, NULL);
+  cf_ingest_mesh_summary(r, NULL);
   cf_cli_export_report(r, NULL);
   cf_cli_markers_report(r, NULL);
   printf("output            %s\n", a->out);
@@ -186,7 +203,7 @@ static void summary(const ingest_args *a, const cf_recording *r) {
     cf_cli_json_num(j, "dt", r->dt);
     cf_cli_json_num(j, "duration_s", dur);
     cf_cli_json_str(j, "resampling", r->uniform ? "linear" : "native");
-    if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, j);
+    cf_ingest_mesh_summary(r, j);
     cf_cli_export_report(r, j);
     cf_cli_markers_report(r, j);
     cf_cli_json_str(j, "source_sha256", r->source_sha256[0] ? r->source_sha256 : NULL);
@@ -204,8 +221,13 @@ static void export_warning(const char *in, const cf_rec_export *x) {
 
 /* Read the source; markers are processed (and resampled), meshes resampled. */
 static int read_source(ingest_args *a, cf_recording *r, cf_error *err) {
-  int meshes = !strcmp(a->kind, "meshes"), rc;
+  int meshes = !strcmp(a->kind, "meshes"), clouds = !strcmp(a->kind, "clouds"), rc;
   a->csv.unit_scale = a->mesh.unit_scale, a->csv.up = a->mesh.up;
+  if (clouds) {
+    rc = cf_cloudseq_read(a->in, a->held, &a->mesh, r, err);
+    if (!rc) memcpy(r->cloud.grid, a->grid, sizeof a->grid);
+    return rc;
+  }
   if (meshes) rc = cf_meshseq_read(a->in, &a->mesh, r, err);
   else if (!strcmp(a->kind, "csv")) rc = cf_csv_read(a->in, &a->csv, r, err);
   else rc = cf_motive_read(a->in, &a->mopts, r, err);
@@ -224,7 +246,7 @@ int cmd_ingest(int argc, char **argv) {
   }
   ingest_args a;
   memset(&a, 0, sizeof a);
-  a.dt = 0.01;
+  a.dt = -1;
   cf_motive_opts_default(&a.mopts);
   cf_meshseq_opts_default(&a.mesh);
   a.mopts.up = 0; /* --up's default depends on the kind */

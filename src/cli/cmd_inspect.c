@@ -50,7 +50,7 @@ static void print_text(const char *path, const cf_recording *r) {
   if (cf_rec_table_valid(m->table))
     printf("table             top face at z = %.4f m, x %.4g..%.4g m, y %.4g..%.4g m\n", m->table[0], m->table[1],
            m->table[2], m->table[3], m->table[4]);
-  if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, NULL);
+  cf_ingest_mesh_summary(r, NULL);
   cf_cli_export_report(r, NULL);
   cf_cli_markers_report(r, NULL);
   printf("markers           %d", r->n_markers);
@@ -104,7 +104,7 @@ static void print_json(const char *path, const cf_recording *r) {
     cf_cli_json_num(mk, "longest_gap_s", q.longest_gap_s);
     cf_cli_marker_fields(r, k, mk);
   }
-  if (r->mesh.n_nodes) cf_ingest_mesh_summary(r, j);
+  cf_ingest_mesh_summary(r, j);
   cf_cli_export_report(r, j);
   cf_cli_markers_report(r, j);
   cf_cli_json_print(j);

@@ -26,12 +26,13 @@ int cmd_synth(int argc, char **argv);
 int cmd_report(int argc, char **argv); /* cmd_report.c, over src/report */
 int cmd_merge(int argc, char **argv);  /* cmd_merge.c: shards of a sweep into one results file */
 
-/* `clothfit ingest meshes` (ingest_meshes.c): its options --times, --fps,
- * --units, --held (1: taken, *bad set on a bad value; 0: not one of them),
- * its help, a check of the options against the kind that also takes the
- * meta file's held and --max-gap into o (0 or the exit status), and
- * the mesh line of the summary (text; with j, a member of the JSON object j
- * instead). */
+/* `clothfit ingest meshes` and `ingest clouds` (ingest_meshes.c): their
+ * options --times, --fps, --units, --held (1: taken, *bad set on a bad
+ * value; 0: not one of them), their help, a check of the options against
+ * the kind that also takes the meta file's held and --max-gap into o (0 or
+ * the exit status), and the mesh or cloud lines of the summary (text; with
+ * j, members of the JSON object j instead; nothing for a recording with
+ * neither). */
 #include "json_out.h"
 #include "cf_io.h"
 #include "cf_recording.h"

@@ -88,7 +88,8 @@ int cf_ingest_markers_check(const char *kind, const cf_marker_opts *o, const cf_
   cf_csv_opts_default(&d);
   if (strcmp(kind, "csv") && (strcmp(c->time_column, d.time_column) || strcmp(c->pattern, d.pattern)))
     return cf_cli_fail("ingest", "--time-column and --columns-pattern are options of 'ingest csv' (see --help)");
-  if (!strcmp(kind, "meshes") && (o->rows || o->map[0] || o->stick[0] || o->merge == CF_MERGE_AUTO))
+  if ((!strcmp(kind, "meshes") || !strcmp(kind, "clouds")) &&
+      (o->rows || o->map[0] || o->stick[0] || o->merge == CF_MERGE_AUTO))
     return cf_cli_fail("ingest", "--lattice, --map, --merge and --stick are for marker recordings (motive, csv)");
   return 0;
 }

@@ -1,6 +1,7 @@
-/* ingest_meshes.c — what `clothfit ingest meshes` adds to cmd_ingest.c:
- * its options (--times, --fps, --units, --held), their help, and the summary
- * lines of a mesh recording. */
+/* ingest_meshes.c — what `clothfit ingest meshes` and `ingest clouds` add
+ * to cmd_ingest.c: their options (--times, --fps, --units, --held;
+ * --held-track), their help, and the summary lines of a mesh or cloud
+ * recording. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +39,36 @@ const char *cf_ingest_mesh_help =
     "                   highest corners of the first frame when the faces form a grid\n"
     "  --max-gap S      longest dropped interval the held nodes are interpolated across\n"
     "                   (default 0.25 s); a longer one is an error\n"
-    "  --meta FILE      sidecar INI as for markers (material, size, density, held ...)\n";
+    "  --meta FILE      sidecar INI as for markers (material, size, density, held ...)\n"
+    "\n"
+    "clothfit ingest clouds DIR_OR_GLOB --held-track CORNERS.csv -o REC.h5\n"
+    "         [--times FILE | --fps F] [--units mm|cm|m] [--up z|y] [--grid RxC]\n"
+    "         [metadata options] [--json]\n"
+    "\n"
+    "Read depth-camera point clouds: one PLY (ascii or binary little endian; vertex x,\n"
+    "y, z; other properties and faces ignored) or XYZ text file ('x y z' a line, further\n"
+    "numbers ignored, '#' comments) per frame, every .ply/.xyz file of the folder DIR or\n"
+    "every file the quoted glob matches, in natural name order, any number of points a\n"
+    "frame.  Frame times as for meshes (--times, --fps, the file names).  The frames keep\n"
+    "the camera's times (clouds are never resampled; --dt is refused): /cloud/points\n"
+    "[P,3] and /cloud/offset [T+1] (frame t: rows offset[t] .. offset[t+1]-1), /time [T].\n"
+    "The fitting commands simulate the cloth as a flat rectangle of its size (--size\n"
+    "or the metadata; required) hanging at rest from the held corners at the first\n"
+    "frame, the corners then following the track, and measure each frame by the\n"
+    "clouds the camera took in it: the mean distance from the points to the simulated\n"
+    "surface without the farthest 5 % (one-sided: the side the camera cannot see\n"
+    "costs nothing; outliers dropped), in cm.\n"
+    "\n"
+    "  --held-track CORNERS.csv  the two held corners' trajectory (a robot log or two\n"
+    "                   markers): header 'time,x1,y1,z1,x2,y2,z2', time in seconds on the\n"
+    "                   frames' clock, increasing; corner 1 the top left, 2 the top right;\n"
+    "                   coordinates in the unit (--units) and axes (--up) of the frames.\n"
+    "                   It must cover the frames' time span; written to /held/time,\n"
+    "                   /held/track [T_h,2,3]\n"
+    "  --grid RxC       the lattice the fitting commands simulate the cloth on, rows\n"
+    "                   down x columns across, each cell split --split N (default 2) by\n"
+    "                   them: the default 5x5 gives 9 x 9 nodes, 5x9 gives 9 x 17;\n"
+    "                   written to /cloud attributes grid_rows, grid_cols\n";
 
 int cf_ingest_mesh_option(const char *opt, const char *v, cf_meshseq_opts *o, int *bad) {
   char *end;
@@ -54,10 +84,12 @@ int cf_ingest_mesh_option(const char *opt, const char *v, cf_meshseq_opts *o, in
 
 int cf_ingest_mesh_check(const char *kind, cf_meshseq_opts *o, const cf_marker_opts *mk) {
   int given = o->times_file || o->fps > 0 || (o->unit_scale != 1 && strcmp(kind, "csv"));
-  if (strcmp(kind, "meshes") && given) return cf_cli_fail("ingest", "--times, --fps and --units are options of "
-                                                          "'ingest meshes' (--units also of 'ingest csv')");
+  if (strcmp(kind, "meshes") && strcmp(kind, "clouds") && given)
+    return cf_cli_fail("ingest", "--times, --fps and --units are options of 'ingest meshes' and 'ingest clouds' "
+                       "(--units also of 'ingest csv')");
   if (strcmp(kind, "meshes") && (o->n_held || mk->held[0]))
-    return cf_cli_fail("ingest", "--held (or held in --meta) is an option of 'ingest meshes'; markers use --controlled");
+    return cf_cli_fail("ingest", "--held (or held in --meta) is an option of 'ingest meshes'; markers use "
+                       "--controlled, clouds --held-track");
   if (o->times_file && o->fps > 0) return cf_cli_fail("ingest", "give --times FILE or --fps F, not both");
   if (!o->n_held && mk->held[0] && !cf_meshseq_held_parse(mk->held, o))
     return cf_cli_fail("ingest", "--meta: held = '%s': expected node indices I,J (0-based, comma-separated, at most "
@@ -66,8 +98,37 @@ int cf_ingest_mesh_check(const char *kind, cf_meshseq_opts *o, const cf_marker_o
   return 0;
 }
 
+/* The points of a cloud recording: in all, and the fewest and most of a frame. */
+static void cloud_summary(const cf_recording *r, json_t *j) {
+  const cf_rec_cloud *c = &r->cloud;
+  const cf_rec_held *h = &r->held;
+  long lo = c->n_points, hi = 0;
+  for (int t = 0; t < r->n_frames; t++) {
+    long n = c->offset[t + 1] - c->offset[t];
+    lo = n < lo ? n : lo, hi = n > hi ? n : hi;
+  }
+  double h0 = h->n ? h->time[0] : NAN, h1 = h->n ? h->time[h->n - 1] : NAN;
+  if (j) {
+    json_t *o = cf_cli_json_object(j, "cloud");
+    cf_cli_json_num(o, "points", (double)c->n_points);
+    cf_cli_json_num(o, "points_min", (double)lo);
+    cf_cli_json_num(o, "points_max", (double)hi);
+    cf_cli_json_num(o, "held_samples", h->n);
+    cf_cli_json_num(o, "held_t0", h0);
+    cf_cli_json_num(o, "held_t1", h1);
+    cf_cli_json_num(o, "grid_rows", c->grid[0] ? c->grid[0] : NAN);
+    cf_cli_json_num(o, "grid_cols", c->grid[1] ? c->grid[1] : NAN);
+  } else {
+    printf("cloud             %ld points, %ld .. %ld a frame\n", c->n_points, lo, hi);
+    printf("held track        %d samples, t = %.4f .. %.4f s\n", h->n, h0, h1);
+    if (c->grid[0]) printf("grid              %d x %d (the lattice a fit simulates)\n", c->grid[0], c->grid[1]);
+  }
+}
+
 void cf_ingest_mesh_summary(const cf_recording *r, json_t *j) {
   const cf_rec_mesh *m = &r->mesh;
+  if (r->cloud.offset) cloud_summary(r, j);
+  if (!m->n_nodes) return;
   const char *kind = m->nv == 4 ? "quads" : "triangles";
   if (j) {
     json_t *o = cf_cli_json_object(j, "mesh");

@@ -10,7 +10,9 @@
 #include "fit_cli.h"
 
 static const cf_command commands[] = {
-    {"ingest", "read a motion-capture export (Motive CSV, generic CSV, mesh sequence) into an HDF5 recording", cmd_ingest},
+    {"ingest",
+     "read a motion-capture export (Motive CSV, generic CSV, mesh sequence, point clouds) into an HDF5 recording",
+     cmd_ingest},
     {"inspect", "summarize an HDF5 recording (frames, dt, markers, missing data) or results file", cmd_inspect},
     {"simulate", "simulate a cloth from a config file, write trajectories to HDF5", cmd_simulate},
     {"synth", "make a synthetic Motive or depth-camera recording (simulated cloth, noise) + ground truth", cmd_synth},

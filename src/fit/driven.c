@@ -1,7 +1,8 @@
 /* driven.c — a cloth simulation driven by a recording (docs/design.md §7,
  * thesis §4.2.2): start at the recorded first frame (its rest shape and start
  * state: start.c), the controlled markers' nodes follow the recording, and
- * every frame is compared with the recorded markers. */
+ * every frame is compared with the recorded markers, or with the point
+ * clouds of its time span (cloud_run.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <time.h>
 
 #include "cf_fit.h"
+#include "cloud_run.h"
 #include "start.h"
 
 struct cf_fit_run {
@@ -30,11 +32,13 @@ struct cf_fit_run {
   double *v0;       /* CF_START_MOVING: the start's velocities, else NULL */
   char bad[256];    /* drive_check: why the recording cannot be followed
                        ("": it can); every evaluation fails with it */
+  cf_cloud_run *cloud; /* the target's clouds measure the frames (NULL: its markers) */
 };
 
 void cf_fit_run_free(cf_fit_run *r) {
   if (!r) return;
   cf_mesh_free(r->mesh);
+  cf_cloud_run_free(r->cloud);
   free(r->x0);
   free(r->v0);
   free(r->marker_node);
@@ -133,6 +137,7 @@ cf_fit_run *cf_fit_run_alloc(const cf_fit_target *tg, const cf_params *base, cf_
                                                              "does not make a valid mesh (degenerate quads)");
   if (rc == CF_OK && tg->start == CF_START_MOVING) rc = cf_fit_start_velocity(tg, &r->v0, err);
   if (rc == CF_OK && tg->rest != CF_REST_FIRST_FRAME) rc = cf_fit_start_flat(tg, &r->mesh, &r->x0, err);
+  if (rc == CF_OK) rc = cf_cloud_run_alloc(tg, r->mesh, &r->cloud, err);
   if (rc == CF_OK) {
     memcpy(r->ctrl, ctrl, sizeof(int) * n_ctrl);
     r->span_max = row_span(tg, r->mesh, ctrl, n_ctrl);
@@ -367,11 +372,14 @@ static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double pr
     if (sim) memcpy(sim + (size_t)k * K * 3, r->simk, sizeof(double) * 3 * K);
     if (contacts) contacts[k] = k > 0 ? cf_sim_get_stats(s).last_contacts : 0;
     cf_frame_error *cur = f ? f + k : &local;
-    cf_metric_frame(K, r->w, r->simk, tg->pos + (size_t)k * K * 3, cur);
-    /* only the driven markers present (they are never missing): they follow
-     * the recording by construction, so the frame says nothing (a mesh
-     * frame the camera dropped keeps only its held nodes) */
-    if (cur->n <= r->n_kin) *cur = (cf_frame_error){NAN, NAN, NAN, 0};
+    if (r->cloud) cf_cloud_run_frame(r->cloud, k, cf_sim_x(s), cur);
+    else {
+      cf_metric_frame(K, r->w, r->simk, tg->pos + (size_t)k * K * 3, cur);
+      /* only the driven markers present (they are never missing): they follow
+       * the recording by construction, so the frame says nothing (a mesh
+       * frame the camera dropped keeps only its held nodes) */
+      if (cur->n <= r->n_kin) *cur = (cf_frame_error){NAN, NAN, NAN, 0};
+    }
     if (k < t0 || k >= t1 || cur->n == 0) continue;
     se += cur->e_cm;
     ss += cur->s_cm;

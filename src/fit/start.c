@@ -201,6 +201,6 @@ const char *cf_fit_rest_name(int rest) {
 
 void cf_fit_target_key(const cf_fit_target *tg, double *x) {
   x[0] = tg->rest, x[1] = tg->rest == CF_REST_SIZE ? tg->size[0] : 0, x[2] = tg->rest == CF_REST_SIZE ? tg->size[1] : 0;
-  x[3] = cf_fit_target_split(tg), x[4] = tg->substeps > 1 ? tg->substeps : 1, x[5] = tg->start, x[6] = 0;
+  x[3] = cf_fit_target_split(tg), x[4] = tg->substeps > 1 ? tg->substeps : 1, x[5] = tg->start, x[6] = tg->n_cloud > 0;
 }
 

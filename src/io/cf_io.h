@@ -146,6 +146,26 @@ void cf_rec_grid_free(cf_rec_grid *g);
  * order): the nodes a hanger holds when none are given. */
 void cf_rec_grid_top_corners(const cf_rec_grid *g, const cf_rec_mesh *m, int held[2]);
 
+/* Depth-camera point clouds (docs/design.md §6 /cloud): every frame's
+ * points, any number a frame, no correspondence between frames, on the
+ * recording's native time axis (clouds are never resampled).
+ * n_points == 0 and offset == NULL: none. */
+typedef struct {
+  long n_points;   /* P, all frames together */
+  double *points;  /* [P*3] m, z up */
+  long *offset;    /* [T+1]: frame t's points are offset[t] .. offset[t+1] - 1 */
+  int grid[2];     /* rows x cols of the lattice a fit simulates the cloth on (each
+                      cell split by the fit's --split; 0 x 0: the fitter's default) */
+} cf_rec_cloud;
+
+/* The trajectory of the two held corners of a cloud recording (/held):
+ * from a robot log or two markers, on its own times.  n == 0: none. */
+typedef struct {
+  int n;           /* samples */
+  double *time;    /* [n] s on the recording's time axis (source time - time_offset) */
+  double *track;   /* [n*2*3] m, z up: corner 1 (top left), then corner 2 (top right) */
+} cf_rec_held;
+
 /* How the data rows of a source export compare with its header
  * (docs/design.md §6 /quality attributes frames_expected, frames_found,
  * first_frame_number, frame_jumps, edited_export).  Researchers cut takes
@@ -181,6 +201,8 @@ typedef struct {
   cf_rec_meta meta;
   struct cf_marker_proc *proc; /* marker processing (cf_markers_process), NULL if none */
   cf_rec_mesh mesh;       /* mesh sequences ("meshes"): nodes + faces; no markers */
+  cf_rec_cloud cloud;     /* point clouds ("clouds"): native frames; no markers */
+  cf_rec_held held;       /* the held corners' track of a cloud recording */
   cf_rec_export exported; /* the source export's frames against its header */
 } cf_recording;
 
@@ -263,6 +285,29 @@ int cf_meshseq_held_parse(const char *v, cf_meshseq_opts *o);
  * in more than two faces, a face of zero area; held nodes that are not on
  * the mesh are CF_EINVAL naming the source. */
 int cf_meshseq_read(const char *dir_or_glob, const cf_meshseq_opts *o, cf_recording *rec, cf_error *err);
+/* Depth-camera point clouds: one PLY (ascii or binary_little_endian,
+ * element vertex x, y, z; other properties and elements, faces too, read
+ * past) or XYZ text file (x y z a line, further numbers ignored, '#'
+ * comments) per frame, any number of points a frame: every .ply/.xyz file
+ * of a folder, or those a glob pattern matches, timed as cf_meshseq_read's
+ * frames (o: times_file, fps, unit_scale, up).  held_csv is the held
+ * corners' track, a CSV with the header "time,x1,y1,z1,x2,y2,z2" (time in
+ * seconds on the frames' clock, strictly increasing; coordinates in the
+ * frames' unit and axes) that must cover the frames' time span.  Fills rec
+ * with native frames (times from 0, the first frame's source time in
+ * time_offset), rec->cloud and rec->held; no markers.  Errors (CF_EIO,
+ * CF_EFORMAT) name the file, the line (or byte offset) and what was
+ * expected: among them an empty cloud, a NaN coordinate, repeated or
+ * unordered times, a track that does not cover the frames.  See
+ * cloudseq.c. */
+int cf_cloudseq_read(const char *dir_or_glob, const char *held_csv, const cf_meshseq_opts *o, cf_recording *rec,
+                     cf_error *err);
+/* The held-track CSV alone from memory (name for messages; buf[len] must be
+ * NUL), coordinates scaled by unit_scale and turned to z up as up says;
+ * times as in the file. */
+int cf_held_track_parse(const char *buf, size_t len, const char *name, double unit_scale, char up, cf_rec_held *h,
+                        cf_error *err);
+void cf_rec_held_free(cf_rec_held *h);
 /* Writers of the frames those readers take (`clothfit synth`'s depth
  * camera, docs/design.md §11), to an open stream; -1 on a write error.
  * An OBJ of n nodes x [n*3] with "%.*f" coordinates and n_faces faces of nv

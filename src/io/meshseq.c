@@ -44,18 +44,19 @@ int cf_meshseq_held_parse(const char *v, cf_meshseq_opts *o) {
   return 1;
 }
 
-static int read_frame(const char *path, cf_meshframe *fr, cf_error *err) {
+int ms_read_frame(const char *path, int points, cf_meshframe *fr, cf_error *err) {
   const char *dot = strrchr(path, '.');
-  int obj = dot && !strcasecmp(dot, ".obj"), ply = dot && !strcasecmp(dot, ".ply");
+  int ply = dot && !strcasecmp(dot, ".ply"), other = dot && !strcasecmp(dot, points ? ".xyz" : ".obj");
   memset(fr, 0, sizeof *fr);
-  if (!obj && !ply)
-    return cf_error_set(err, CF_EFORMAT, "%s: line 1: unknown format: expected a file name ending in .obj or .ply",
-                        path);
+  if (!ply && !other)
+    return cf_error_set(err, CF_EFORMAT, "%s: line 1: unknown format: expected a file name ending in %s", path,
+                        points ? ".ply or .xyz" : ".obj or .ply");
   char *buf;
   size_t len;
   int rc = ms_slurp(path, &buf, &len, err);
   if (rc) return rc;
-  rc = obj ? cf_obj_parse(buf, len, path, fr, err) : cf_ply_parse(buf, len, path, fr, err);
+  if (ply) rc = (points ? cf_ply_parse_points : cf_ply_parse)(buf, len, path, fr, err);
+  else rc = (points ? cf_xyz_parse : cf_obj_parse)(buf, len, path, fr, err);
   free(buf);
   return rc;
 }
@@ -100,13 +101,7 @@ static int same_mesh(const cf_meshframe *a, const char *an, const cf_meshframe *
 /* ------------------------------------------------------------------ nodes */
 /* Frame i's nodes, in metres and z up, into nodes[i*N*3...]. */
 static void put_nodes(const cf_meshframe *fr, const cf_meshseq_opts *o, double *dst) {
-  for (int k = 0; k < fr->n_nodes; k++) {
-    const double *x = fr->x + 3 * (size_t)k;
-    double *y = dst + 3 * (size_t)k, s = o->unit_scale;
-    y[0] = s * x[0];
-    y[1] = o->up == 'y' ? -s * x[2] : s * x[1];
-    y[2] = o->up == 'y' ? s * x[1] : s * x[2];
-  }
+  ms_put_points(fr->x, fr->n_nodes, o->unit_scale, o->up, dst);
 }
 
 /* The first frame gives the mesh: its faces and room for every frame's nodes. */
@@ -124,12 +119,12 @@ static int first_frame(cf_meshframe *fr, int T, cf_rec_mesh *m, cf_error *err) {
 
 static int read_frames(const ms_list *l, const cf_meshseq_opts *o, cf_rec_mesh *m, cf_error *err) {
   cf_meshframe first, fr;
-  int rc = read_frame(l->f[0].path, &first, err);
+  int rc = ms_read_frame(l->f[0].path, 0, &first, err);
   if (!rc) rc = first_frame(&first, l->n, m, err);
   if (!rc) first.faces = m->faces; /* borrowed back for the comparisons */
   if (!rc) rc = cf_meshframe_check_faces(&first, 1, l->f[0].path, err);
   for (int i = 0; !rc && i < l->n; i++) {
-    rc = i ? read_frame(l->f[i].path, &fr, err) : CF_OK;
+    rc = i ? ms_read_frame(l->f[i].path, 0, &fr, err) : CF_OK;
     if (!rc && i) rc = same_mesh(&first, l->f[0].path, &fr, l->f[i].path, err);
     if (!rc && i) rc = cf_meshframe_check_faces(&fr, 0, l->f[i].path, err);
     if (!rc) put_nodes(i ? &fr : &first, o, m->nodes + 3 * (size_t)m->n_nodes * i);
@@ -165,7 +160,7 @@ static int held_nodes(const char *src, const ms_list *l, const cf_meshseq_opts *
 }
 
 /* -------------------------------------------------------------- recording */
-static int add_info(cf_recording *r, const char *key, const char *value) {
+int ms_add_info(cf_recording *r, const char *key, const char *value) {
   cf_kv *n = realloc(r->info, sizeof(cf_kv) * (r->n_info + 1));
   if (!n) return 0;
   r->info = n;
@@ -181,12 +176,12 @@ static int describe(cf_recording *r, const ms_list *l, const cf_meshseq_opts *o)
   if (o->times_file) snprintf(times, sizeof times, "times file %s", o->times_file);
   else if (o->fps > 0) snprintf(times, sizeof times, "file names: last number = frame index, t = index / %.9g", o->fps);
   else snprintf(times, sizeof times, "file names: last number = seconds");
-  return add_info(r, "frame_files", n) && add_info(r, "first_file", l->f[0].path) &&
-         add_info(r, "last_file", l->f[l->n - 1].path) && add_info(r, "times", times) &&
-         add_info(r, "element", r->mesh.nv == 4 ? "quads" : "triangles");
+  return ms_add_info(r, "frame_files", n) && ms_add_info(r, "first_file", l->f[0].path) &&
+         ms_add_info(r, "last_file", l->f[l->n - 1].path) && ms_add_info(r, "times", times);
 }
 
-static int fill(cf_recording *r, const char *src, const ms_list *l, const cf_meshseq_opts *o, cf_error *err) {
+int ms_fill(cf_recording *r, const char *kind, const char *src, const ms_list *l, const cf_meshseq_opts *o,
+            cf_error *err) {
   r->n_frames = l->n;
   r->time = malloc(sizeof(double) * l->n);
   r->pos = malloc(sizeof(double)); /* no markers */
@@ -198,19 +193,19 @@ static int fill(cf_recording *r, const char *src, const ms_list *l, const cf_mes
   r->uniform = 0;
   r->up = o->up;
   r->unit_scale = o->unit_scale;
-  snprintf(r->source_kind, sizeof r->source_kind, "meshes");
+  snprintf(r->source_kind, sizeof r->source_kind, "%s", kind);
   snprintf(r->source_file, sizeof r->source_file, "%s", src);
   return CF_OK;
 }
 
-/* source_sha256: the frame files in frame order, then the times file ("" if
- * this build has no SHA-256). */
-static int hash_sources(cf_recording *r, const ms_list *l, const cf_meshseq_opts *o) {
-  const char **paths = malloc(sizeof(char *) * (l->n + 1));
+int ms_hash_sources(cf_recording *r, const ms_list *l, const cf_meshseq_opts *o, const char *extra) {
+  const char **paths = malloc(sizeof(char *) * (l->n + 2));
   if (!paths) return 0;
-  for (int i = 0; i < l->n; i++) paths[i] = l->f[i].path;
-  if (o->times_file) paths[l->n] = o->times_file;
-  cf_sha256_files(paths, l->n + (o->times_file != NULL), r->source_sha256, NULL);
+  int n = 0;
+  for (int i = 0; i < l->n; i++) paths[n++] = l->f[i].path;
+  if (o->times_file) paths[n++] = o->times_file;
+  if (extra) paths[n++] = extra;
+  cf_sha256_files(paths, n, r->source_sha256, NULL);
   free(paths);
   return 1;
 }
@@ -229,8 +224,10 @@ int cf_meshseq_read(const char *src, const cf_meshseq_opts *o, cf_recording *rec
   if (!rc) rc = read_frames(&l, o, &rec->mesh, err);
   if (!rc) rc = held_nodes(src, &l, o, &rec->mesh, err);
   rec->mesh.max_gap_s = o->max_gap;
-  if (!rc) rc = fill(rec, src, &l, o, err);
-  if (!rc && !hash_sources(rec, &l, o)) rc = cf_error_set(err, CF_ENOMEM, "%s: out of memory", src);
+  if (!rc) rc = ms_fill(rec, "meshes", src, &l, o, err);
+  if (!rc && !ms_add_info(rec, "element", rec->mesh.nv == 4 ? "quads" : "triangles"))
+    rc = cf_error_set(err, CF_ENOMEM, "%s: out of memory", src);
+  if (!rc && !ms_hash_sources(rec, &l, o, NULL)) rc = cf_error_set(err, CF_ENOMEM, "%s: out of memory", src);
   ms_list_free(&l);
   if (rc) cf_recording_free(rec);
   return rc;

@@ -1,10 +1,11 @@
 /* meshseq_files.c — which files make a mesh sequence, and when each frame
  * was taken.
  *
- * Files: every *.obj / *.ply (any letter case) of a folder, or every file a
- * glob pattern matches (e.g. 'scan/frame_*.ply', quoted so that the shell
- * leaves it alone), in natural name order: runs of digits compare as
- * numbers, so frame_9 comes before frame_10.
+ * Files: every *.obj / *.ply (any letter case) of a folder (point clouds:
+ * *.ply / *.xyz), or every file a glob pattern matches (e.g.
+ * 'scan/frame_*.ply', quoted so that the shell leaves it alone), in natural
+ * name order: runs of digits compare as numbers, so frame_9 comes before
+ * frame_10.
  *
  * Times, in this order of precedence:
  *  - a times file (--times): '#' comments and blank lines are ignored; every
@@ -97,9 +98,31 @@ static const char *base_of(const char *path) {
   return s ? s + 1 : path;
 }
 
-static int mesh_ext(const char *name) {
+/* 1 when name's extension is one of exts ("obj ply"). */
+static int has_ext(const char *name, const char *exts) {
   const char *dot = strrchr(name, '.');
-  return dot && (!strcasecmp(dot, ".obj") || !strcasecmp(dot, ".ply"));
+  if (!dot) return 0;
+  size_t n = strlen(dot + 1);
+  for (const char *p = exts; *p;) {
+    size_t w = strcspn(p, " ");
+    if (w == n && !strncasecmp(p, dot + 1, n)) return 1;
+    p += w + (p[w] == ' ');
+  }
+  return 0;
+}
+
+/* "exts" as ".a or .b" (".a, .b or .c") into buf. */
+static const char *ext_list(const char *exts, char *buf, size_t size) {
+  size_t o = 0;
+  int n = 0, total = 1;
+  for (const char *p = exts; *p; p++) total += *p == ' ';
+  for (const char *p = exts; *p && o < size;) {
+    size_t w = strcspn(p, " ");
+    n++;
+    o += snprintf(buf + o, size - o, "%s.%.*s", n == 1 ? "" : n == total ? " or " : ", ", (int)w, p);
+    p += w + (p[w] == ' ');
+  }
+  return buf;
 }
 
 static int add_file(ms_list *l, const char *dir, const char *name) {
@@ -114,15 +137,17 @@ static int add_file(ms_list *l, const char *dir, const char *name) {
   return 1;
 }
 
-static int list_dir(const char *dir, ms_list *l, cf_error *err) {
+static int list_dir(const char *dir, const char *exts, ms_list *l, cf_error *err) {
   DIR *d = opendir(dir);
   if (!d) return cf_error_set(err, CF_EIO, "%s: cannot open the folder: %s", dir, strerror(errno));
   int ok = 1;
   for (struct dirent *e; ok && (e = readdir(d));)
-    if (e->d_name[0] != '.' && mesh_ext(e->d_name)) ok = add_file(l, dir, e->d_name);
+    if (e->d_name[0] != '.' && has_ext(e->d_name, exts)) ok = add_file(l, dir, e->d_name);
   closedir(d);
+  char names[64];
   if (!ok) return cf_error_set(err, CF_ENOMEM, "%s: out of memory listing the folder", dir);
-  if (!l->n) return cf_error_set(err, CF_EIO, "%s: no .obj or .ply files in the folder", dir);
+  if (!l->n)
+    return cf_error_set(err, CF_EIO, "%s: no %s files in the folder", dir, ext_list(exts, names, sizeof names));
   return CF_OK;
 }
 
@@ -137,10 +162,14 @@ static int list_glob(const char *pattern, ms_list *l, cf_error *err) {
 }
 
 int ms_list_files(const char *dir_or_glob, ms_list *l, cf_error *err) {
+  return ms_list_files_ext(dir_or_glob, "obj ply", l, err);
+}
+
+int ms_list_files_ext(const char *dir_or_glob, const char *exts, ms_list *l, cf_error *err) {
   struct stat sb;
   memset(l, 0, sizeof *l);
   int dir = stat(dir_or_glob, &sb) == 0 && S_ISDIR(sb.st_mode);
-  int rc = dir ? list_dir(dir_or_glob, l, err) : list_glob(dir_or_glob, l, err);
+  int rc = dir ? list_dir(dir_or_glob, exts, l, err) : list_glob(dir_or_glob, l, err);
   if (rc) ms_list_free(l);
   else qsort(l->f, l->n, sizeof *l->f, by_name);
   return rc;
@@ -162,9 +191,10 @@ static int last_number(const char *base, const char **s, const char **e) {
 
 static int name_time(ms_frame *f, double fps, cf_error *err) {
   const char *s, *e;
+  const char *ext = strrchr(f->base, '.');
   if (!last_number(f->base, &s, &e))
     return cf_error_set(err, CF_EFORMAT, "%s: file name: no number in the name to take the time from (expected "
-                        "e.g. frame_000123_1.234567.obj, or give --times FILE)", f->path);
+                        "e.g. frame_000123_1.234567%s, or give --times FILE)", f->path, ext ? ext : ".obj");
   int whole = !memchr(s, '.', (size_t)(e - s));
   if (fps > 0 && !whole)
     return cf_error_set(err, CF_EFORMAT, "%s: file name: with --fps the last number of the name must be a frame "

@@ -1,6 +1,7 @@
 /* meshseq_frame.c — what the OBJ and PLY frame parsers share: the frame's
  * growing arrays, face rules (triangles or quads, one kind, no repeated
- * node), final checks and error messages. */
+ * node), final checks and error messages, the faces' edges and areas, and
+ * the source's unit and axes to metres and z up (also for point clouds). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -98,6 +99,16 @@ int cf_meshframe_finish(cf_meshframe *fr, long end_at, const char *name, cf_erro
                                  fr->n_nodes, fr->base, fr->n_nodes - 1 + fr->base);
     }
   return CF_OK;
+}
+
+void ms_put_points(const double *x, long n, double unit_scale, char up, double *dst) {
+  for (long k = 0; k < n; k++) {
+    const double *p = x + 3 * (size_t)k;
+    double *y = dst + 3 * (size_t)k, s = unit_scale;
+    y[0] = s * p[0];
+    y[1] = up == 'y' ? -s * p[2] : s * p[1];
+    y[2] = up == 'y' ? s * p[1] : s * p[2];
+  }
 }
 
 /* ------------------------------------------------------- edges and areas */

@@ -59,6 +59,10 @@ int cf_meshframe_check_faces(const cf_meshframe *fr, int topology, const char *n
  * as '?'. */
 const char *cf_meshframe_quote(const char *s, const char *e, char *buf, size_t size);
 
+/* n points [n*3] in the source's unit and axes to metres and z up ('y':
+ * (x, y, z) = (x_s, -z_s, y_s)) into dst[n*3]. (meshseq_frame.c) */
+void ms_put_points(const double *x, long n, double unit_scale, char up, double *dst);
+
 /* Wavefront OBJ: v, f (i, i/j, i/j/k, i//k, negative = relative), comments;
  * vt, vn and every other statement are ignored. */
 int cf_obj_parse(const char *buf, size_t len, const char *name, cf_meshframe *fr, cf_error *err);
@@ -67,6 +71,14 @@ int cf_obj_parse(const char *buf, size_t len, const char *name, cf_meshframe *fr
  * vertex_indices or vertex_index, integer count and index types); other
  * elements are skipped. */
 int cf_ply_parse(const char *buf, size_t len, const char *name, cf_meshframe *fr, cf_error *err);
+/* The same file as a point cloud (cloudseq.c): the vertex positions alone
+ * into fr->x (n_faces 0), element face optional and read past; no vertex
+ * is an error (an empty cloud). */
+int cf_ply_parse_points(const char *buf, size_t len, const char *name, cf_meshframe *fr, cf_error *err);
+/* XYZ text (cloud_text.c): one point a line, 'x y z' and optionally further
+ * numbers (normals, colours: ignored), separated by blanks or commas; '#'
+ * comments and blank lines.  No point is an error (an empty cloud). */
+int cf_xyz_parse(const char *buf, size_t len, const char *name, cf_meshframe *fr, cf_error *err);
 
 /* ---------------------------------------------- the sequence (meshseq_files.c) */
 #include "cf_io.h"
@@ -87,10 +99,29 @@ typedef struct {
 /* The .obj/.ply files of a folder, or the files a glob pattern matches, in
  * natural name order (digit runs compare as numbers). */
 int ms_list_files(const char *dir_or_glob, ms_list *l, cf_error *err);
+/* The same for other frame files: a folder's files whose extension is one
+ * of exts (blank-separated, without dots, any letter case: "ply xyz"). */
+int ms_list_files_ext(const char *dir_or_glob, const char *exts, ms_list *l, cf_error *err);
 /* Give every frame its time and put the frames in time order (see cf_io.h
  * and meshseq_files.c for the rules). */
 int ms_times(ms_list *l, const cf_meshseq_opts *o, cf_error *err);
 void ms_list_free(ms_list *l);
+
+/* ------------------------------------ the recording of a sequence (meshseq.c) */
+/* One frame file by its extension (any letter case): .obj or .ply
+ * (cf_obj_parse, cf_ply_parse), or with points set .ply or .xyz as a point
+ * cloud (cf_ply_parse_points, cf_xyz_parse). */
+int ms_read_frame(const char *path, int points, cf_meshframe *fr, cf_error *err);
+/* Append key = value to r's source header record; 0 when out of memory. */
+int ms_add_info(cf_recording *r, const char *key, const char *value);
+/* r's native frames from l (times from 0, the first frame's source time in
+ * time_offset, the median step as dt), no markers, its source kind and
+ * file, and the frame files and times in r->info. */
+int ms_fill(cf_recording *r, const char *kind, const char *src, const ms_list *l, const cf_meshseq_opts *o,
+            cf_error *err);
+/* source_sha256: the frame files in frame order, then the times file, then
+ * extra (may be NULL; "" if this build has no SHA-256); 0 when out of memory. */
+int ms_hash_sources(cf_recording *r, const ms_list *l, const cf_meshseq_opts *o, const char *extra);
 /* A whole file, NUL-terminated (malloc'ed), at most MF_MAX_FILE bytes. */
 int ms_slurp(const char *path, char **buf, size_t *len, cf_error *err);
 #endif

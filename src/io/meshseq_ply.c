@@ -9,7 +9,9 @@
  * vertex_indices or vertex_index, integer count and index types, 3 or 4
  * 0-based indices a face).  Every other property and element is read past.
  * Errors in the header and the ascii body name the line; in a binary body
- * the byte offset.  The body must hold exactly what the header declares. */
+ * the byte offset.  The body must hold exactly what the header declares.
+ * A point cloud (cf_ply_parse_points) is the same file read for its vertex
+ * positions alone: a face element, if any, is read past like the others. */
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -59,7 +61,8 @@ typedef struct {
   int binary;      /* -1 until the format line */
   ply_elem *el;
   int n_el;
-  int vertex, face, xyz[3], list; /* roles: element and property indices */
+  int vertex, face, xyz[3], list; /* roles: element and property indices (face -1: none) */
+  int points;                      /* a point cloud: vertices only, faces read past */
   /* what is being read, for messages */
   const ply_elem *cur;
   long inst;
@@ -196,7 +199,7 @@ static int find_elem(ply_state *st, const char *name, int *idx) {
   }
   if (*idx < 0)
     return cf_meshframe_fail(st->err, st->name, 0, st->line, "no 'element %s' in the header (expected vertex "
-                             "positions and faces)", name);
+                             "positions%s)", name, st->points ? "" : " and faces");
   return CF_OK;
 }
 
@@ -247,11 +250,13 @@ static int check_sizes(ply_state *st) {
 
 static int roles(ply_state *st) {
   int rc = find_elem(st, "vertex", &st->vertex);
-  if (!rc) rc = find_elem(st, "face", &st->face);
+  st->face = -1;
+  if (!rc && !st->points) rc = find_elem(st, "face", &st->face);
   if (!rc) rc = vertex_role(st);
-  if (!rc) rc = face_role(st);
+  if (!rc && !st->points) rc = face_role(st);
   if (!rc) rc = check_sizes(st);
-  if (!rc && !cf_meshframe_reserve(st->fr, (size_t)st->el[st->vertex].count, (size_t)st->el[st->face].count))
+  size_t faces = st->face >= 0 ? (size_t)st->el[st->face].count : 0;
+  if (!rc && !cf_meshframe_reserve(st->fr, (size_t)st->el[st->vertex].count, faces))
     rc = cf_meshframe_fail(st->err, st->name, 0, st->line, "out of memory");
   return rc;
 }
@@ -399,19 +404,30 @@ static int body(ply_state *st) {
   return CF_OK;
 }
 
-int cf_ply_parse(const char *buf, size_t len, const char *name, cf_meshframe *fr, cf_error *err) {
+static int parse(const char *buf, size_t len, const char *name, int points, cf_meshframe *fr, cf_error *err) {
   memset(fr, 0, sizeof *fr);
   ply_state st;
   memset(&st, 0, sizeof st);
-  st.name = name, st.err = err, st.fr = fr, st.b = buf, st.len = len, st.binary = -1;
+  st.name = name, st.err = err, st.fr = fr, st.b = buf, st.len = len, st.binary = -1, st.points = points;
   int rc = header(&st);
   fr->binary = st.binary == 1;
   if (!rc) rc = roles(&st);
-  if (!rc) fr->nodes_at = st.el[st.vertex].line, fr->faces_at = st.el[st.face].line;
+  if (!rc) fr->nodes_at = st.el[st.vertex].line, fr->faces_at = st.face >= 0 ? st.el[st.face].line : 0;
   if (!rc) rc = body(&st);
-  if (!rc) rc = cf_meshframe_finish(fr, st.el[st.vertex].line, name, err);
+  if (!rc && points && fr->n_nodes == 0)
+    rc = cf_meshframe_fail(err, name, 0, st.el[st.vertex].line, "'element vertex 0': no points in the file (an "
+                           "empty cloud)");
+  if (!rc && !points) rc = cf_meshframe_finish(fr, st.el[st.vertex].line, name, err);
   for (int e = 0; e < st.n_el; e++) free(st.el[e].props);
   free(st.el);
   if (rc) cf_meshframe_free(fr);
   return rc;
+}
+
+int cf_ply_parse(const char *buf, size_t len, const char *name, cf_meshframe *fr, cf_error *err) {
+  return parse(buf, len, name, 0, fr, err);
+}
+
+int cf_ply_parse_points(const char *buf, size_t len, const char *name, cf_meshframe *fr, cf_error *err) {
+  return parse(buf, len, name, 1, fr, err);
 }

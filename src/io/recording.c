@@ -58,6 +58,12 @@ void cf_marker_proc_free(cf_marker_proc *p) {
   free(p);
 }
 
+void cf_rec_held_free(cf_rec_held *h) {
+  free(h->time);
+  free(h->track);
+  memset(h, 0, sizeof *h);
+}
+
 void cf_recording_free(cf_recording *r) {
   if (!r) return;
   free(r->time);
@@ -72,6 +78,9 @@ void cf_recording_free(cf_recording *r) {
   cf_marker_proc_free(r->proc);
   free(r->mesh.nodes);
   free(r->mesh.faces);
+  free(r->cloud.points);
+  free(r->cloud.offset);
+  cf_rec_held_free(&r->held);
   cf_recording_init(r);
 }
 

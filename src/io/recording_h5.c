@@ -23,6 +23,14 @@
  *                held nodes, 0-based; absent: none known); attrs element
  *                ("triangles" | "quads"), index_base 0, max_gap_s,
  *                drop_limit_s, dropped_frames
+ *   /cloud       (point clouds) points [P,3] float64, every frame's points one
+ *                after the other; offset [T+1] int64: frame t's points are rows
+ *                offset[t] .. offset[t+1] - 1 (offset[0] = 0, offset[T] = P);
+ *                attrs grid_rows, grid_cols (if given: the lattice a fit
+ *                simulates the cloth on); /time holds the camera's native
+ *                times (never resampled)
+ *   /held        (point clouds) time [T_h] s on /time's axis, track [T_h,2,3]
+ *                the two held corners (1: top left, 2: top right), m, z up
  * Writes are atomic (temporary name + rename). */
 #include <limits.h>
 #include <math.h>
@@ -140,6 +148,26 @@ static int write_mesh(hid_t f, const cf_rec_mesh *m, int T) {
   return ok;
 }
 
+static int write_cloud(hid_t f, const cf_recording *r) {
+  const cf_rec_cloud *c = &r->cloud;
+  const cf_rec_held *h = &r->held;
+  if (!c->offset) return 1;
+  hsize_t dp[2] = {(hsize_t)c->n_points, 3}, doff[1] = {(hsize_t)r->n_frames + 1}, dt[1] = {(hsize_t)h->n},
+          dh[3] = {(hsize_t)h->n, 2, 3};
+  hid_t g = H5Gcreate2(f, "cloud", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  int ok = g >= 0 && cf_h5_dataset(g, "points", H5T_NATIVE_DOUBLE, 2, dp, c->points) &&
+           cf_h5_dataset(g, "offset", H5T_NATIVE_LONG, 1, doff, c->offset);
+  if (ok && c->grid[0] > 0)
+    ok = cf_h5_attr_int(g, "grid_rows", c->grid[0]) && cf_h5_attr_int(g, "grid_cols", c->grid[1]);
+  if (g >= 0) H5Gclose(g);
+  if (!ok || !h->n) return ok;
+  g = H5Gcreate2(f, "held", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  ok = g >= 0 && cf_h5_dataset(g, "time", H5T_NATIVE_DOUBLE, 1, dt, h->time) &&
+       cf_h5_dataset(g, "track", H5T_NATIVE_DOUBLE, 3, dh, h->track);
+  if (g >= 0) H5Gclose(g);
+  return ok;
+}
+
 /* Attribute names may not contain '/' in every reader: replace it. */
 static void attr_name(const char *key, char *buf, size_t size) {
   snprintf(buf, size, "%s", key);
@@ -173,7 +201,7 @@ int cf_recording_write_h5(const char *path, cf_recording *r, cf_error *err) {
   hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (f < 0) return cf_error_set(err, CF_EIO, "%s: cannot create HDF5 file (is the folder writable?)", path);
   int ok = write_root(f, r) && write_meta(f, &r->meta) && write_table(f, &r->meta) && write_time(f, r) && write_markers(f, r) &&
-           write_quality(f, r) && write_source(f, r) && write_mesh(f, &r->mesh, r->n_frames) &&
+           write_quality(f, r) && write_source(f, r) && write_mesh(f, &r->mesh, r->n_frames) && write_cloud(f, r) &&
            cf_h5_write_markers(f, r);
   ok = H5Fclose(f) >= 0 && ok;
   if (!ok) {
@@ -327,6 +355,47 @@ static int read_mesh(hid_t f, const char *path, cf_recording *r, cf_error *err) 
   return read_mesh_held(f, path, m, err);
 }
 
+static int bad_cloud(const char *path, const char *what, cf_error *err) {
+  return cf_error_set(err, CF_EFORMAT, "%s: %s", path, what);
+}
+
+/* /cloud: points [P,3], offset [T+1] from 0 to P, not decreasing; /held:
+ * time [T_h] increasing, track [T_h,2,3]. */
+static int read_cloud(hid_t f, const char *path, cf_recording *r, cf_error *err) {
+  cf_rec_cloud *c = &r->cloud;
+  cf_rec_held *h = &r->held;
+  hsize_t dp[2], doff[1], dt[1], dh[3];
+  if (H5Lexists(f, "cloud", H5P_DEFAULT) <= 0) return CF_OK;
+  if (!cf_h5_read_dataset(f, "cloud/points", H5T_NATIVE_DOUBLE, 2, dp, (void **)&c->points) ||
+      !cf_h5_read_dataset(f, "cloud/offset", H5T_NATIVE_LONG, 1, doff, (void **)&c->offset) || dp[1] != 3 ||
+      doff[0] != (hsize_t)r->n_frames + 1 || c->offset[0] != 0 || c->offset[r->n_frames] != (long)dp[0])
+    return bad_cloud(path, "/cloud needs points [P,3] and offset [T+1] from 0 to P, T from /time", err);
+  c->n_points = (long)dp[0];
+  for (int t = 0; t < r->n_frames; t++)
+    if (c->offset[t + 1] < c->offset[t]) return bad_cloud(path, "/cloud/offset decreases", err);
+  hid_t g = H5Gopen2(f, "cloud", H5P_DEFAULT);
+  double grid[2] = {0, 0};
+  if (g >= 0) {
+    cf_h5_read_attr_double(g, "grid_rows", grid);
+    cf_h5_read_attr_double(g, "grid_cols", grid + 1);
+    H5Gclose(g);
+  }
+  if (grid[0] != 0 || grid[1] != 0) {
+    if (!(grid[0] >= 2 && grid[1] >= 2 && grid[0] <= 1000 && grid[1] <= 1000))
+      return bad_cloud(path, "/cloud attributes grid_rows, grid_cols must be 2..1000", err);
+    c->grid[0] = (int)grid[0], c->grid[1] = (int)grid[1];
+  }
+  if (H5Lexists(f, "held", H5P_DEFAULT) <= 0) return CF_OK;
+  if (!cf_h5_read_dataset(f, "held/time", H5T_NATIVE_DOUBLE, 1, dt, (void **)&h->time) ||
+      !cf_h5_read_dataset(f, "held/track", H5T_NATIVE_DOUBLE, 3, dh, (void **)&h->track) || dt[0] < 2 ||
+      dt[0] > INT_MAX || dh[0] != dt[0] || dh[1] != 2 || dh[2] != 3)
+    return bad_cloud(path, "/held needs time [T_h] (T_h >= 2) and track [T_h,2,3]", err);
+  h->n = (int)dt[0];
+  for (int k = 1; k < h->n; k++)
+    if (!(h->time[k] > h->time[k - 1])) return bad_cloud(path, "/held/time must increase", err);
+  return CF_OK;
+}
+
 /* /table: attrs height (scalar) and extent (x_min, x_max, y_min, y_max). */
 static int read_table(hid_t f, const char *path, cf_rec_meta *m, cf_error *err) {
   if (H5Lexists(f, "table", H5P_DEFAULT) <= 0) return CF_OK;
@@ -355,6 +424,7 @@ int cf_recording_read_h5(const char *path, cf_recording *r, cf_error *err) {
                       "expected '%s')", path, format, FORMAT);
   if (!rc) rc = read_arrays(f, path, r, err);
   if (!rc) rc = read_mesh(f, path, r, err);
+  if (!rc) rc = read_cloud(f, path, r, err);
   if (!rc) rc = read_table(f, path, &r->meta, err);
   if (!rc) {
     read_root(f, r);

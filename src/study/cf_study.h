@@ -70,6 +70,10 @@ typedef struct {
   double *pos, *weight;    /* [T*K*3], [K] (malloc'ed) */
   int *ctrl;               /* [tg.n_ctrl] lattice indices, NULL: top corners */
   double *stick;           /* [T*6] the stick's endpoints (malloc'ed), NULL: none */
+  /* A point-cloud recording (cf_fit_input_from_clouds; NULL: none): the
+   * clouds' times, offsets and points tg's cloud_* point into (malloc'ed) */
+  double *cloud_time, *cloud_points;
+  long *cloud_offset;
   double S, V;             /* size and speed measures (NaN if unknown) */
   double duration;         /* s: (T - 1) dt */
   cf_rec_meta meta;
@@ -117,8 +121,21 @@ typedef struct {
  * markers not first, controlled markers off the lattice, fewer than 2
  * frames. */
 int cf_fit_input_load(const char *path, cf_fit_input *in, cf_error *err);
-/* The same from a recording in memory (path names it in messages). */
+/* The same from a recording in memory (path names it in messages); a
+ * point-cloud recording (r->cloud) is read by cf_fit_input_from_clouds. */
 int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err);
+/* A point-cloud recording as a target (fit_cloud.c): the simulated cloth is
+ * a flat rectangle of the cloth's size (/meta width_m x height_m, required)
+ * whose lattice (r->cloud.grid, default CF_CLOUD_GRID x CF_CLOUD_GRID; each
+ * cell split by the target's split, 2 by default: 9 x 9 nodes) hangs at rest from its two top
+ * corners at the first frame; the corners follow the held track (/held,
+ * linear in time) at frames of CF_CLOUD_DT; every other marker is missing,
+ * and the frames' errors are the clouds' (cf_fit_target.n_cloud).  S from
+ * the size, V the speed measure of the held corners. */
+#define CF_CLOUD_GRID 5
+#define CF_CLOUD_DT 0.01
+#define CF_CLOUD_FIT_POINTS 2000 /* points of a cloud measured at most (fit_cloud.c says why) */
+int cf_fit_input_from_clouds(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err);
 void cf_fit_input_free(cf_fit_input *in);
 /* The file name without folders and its last extension ("a/b/rec.h5" -> "rec"). */
 void cf_path_stem(const char *path, char *buf, size_t size);

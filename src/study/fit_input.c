@@ -1,8 +1,8 @@
 /* fit_input.c — an HDF5 recording as a cf_fit_target (cf_io.h "fitting
  * inputs"): the lattice markers, their weights and controlled corners from
  * the marker processing (r->proc), or a mesh sequence's nodes when its faces
- * form a grid (their lumped-mass weights, the held nodes controlled), rho
- * from /meta, dt from /time, and the
+ * form a grid (their lumped-mass weights, the held nodes controlled), or
+ * point clouds (fit_cloud.c), rho from /meta, dt from /time, and the
  * descriptors S and V of the a-priori formulas, with the default model
  * settings (cf_params_default, nothing held).  Every error is one line
  * that names the file and says how to fix the recording. */
@@ -28,6 +28,7 @@ void cf_fit_input_free(cf_fit_input *in) {
   free(in->weight);
   free(in->ctrl);
   free(in->stick);
+  free(in->cloud_time), free(in->cloud_points), free(in->cloud_offset);
   memset(in, 0, sizeof *in);
 }
 
@@ -162,8 +163,9 @@ static int copy_stick(const cf_recording *r, const char *path, cf_fit_input *in,
   return CF_OK;
 }
 
-int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err) {
-  memset(in, 0, sizeof *in);
+/* The target of the lattice markers (check_lattice .. copy_stick) or of a
+ * mesh recording whose faces form a grid (copy_mesh). */
+static int from_lattice(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err) {
   int mesh = (!r->proc || r->proc->rows < 2) && r->mesh.n_nodes > 0;
   int rc = mesh ? CF_OK : check_lattice(r, path, err);
   if (!rc) rc = check_density(r, path, err);
@@ -171,26 +173,32 @@ int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_
   if (rc) return rc;
   if (mesh) rc = copy_mesh(r, path, in, err);
   else if (copy_arrays(r, in)) rc = cf_error_set(err, CF_ENOMEM, "%s: out of memory for %d frames", path, r->n_frames);
-  if (rc) {
-    cf_fit_input_free(in);
-    return rc;
-  }
+  if (rc) return rc;
   cf_fit_target tg = {in->tg.rows, in->tg.cols, r->n_frames, r->dt, in->pos, in->weight, in->tg.n_ctrl, in->ctrl,
-                      r->meta.density, {0, 0, 0, 0, 0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0};
+                      r->meta.density, {0, 0, 0, 0, 0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0, 0, NULL, NULL, NULL};
   if (cf_rec_table_valid(r->meta.table)) memcpy(tg.table, r->meta.table, sizeof tg.table);
   /* a mesh recording's cloth is its own mesh (thesis §4.1: the 9 x 9 mesh
    * the camera's frames were registered to); a marker lattice is too coarse
    * to be the cloth, so its cells are split (CF_LATTICE_SPLIT_DEFAULT) */
   tg.split = mesh ? 1 : 0;
   in->tg = tg;
-  if (!mesh && (rc = copy_stick(r, path, in, err))) {
+  return mesh ? CF_OK : copy_stick(r, path, in, err);
+}
+
+int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err) {
+  memset(in, 0, sizeof *in);
+  int rc;
+  if (!r->cloud.offset) rc = from_lattice(r, path, in, err);
+  else if (!(rc = check_density(r, path, err))) rc = cf_fit_input_from_clouds(r, path, in, err);
+  if (rc) {
     cf_fit_input_free(in);
     return rc;
   }
+  const cf_fit_target *tg = &in->tg;
   in->meta = r->meta;
-  in->duration = (r->n_frames - 1) * r->dt;
+  in->duration = (tg->T - 1) * tg->dt;
   in->S = r->meta.width_m > 0 && r->meta.height_m > 0 ? cf_size_measure(r->meta.width_m, r->meta.height_m) : NAN;
-  in->V = cf_speed_measure(r->n_frames, tg.rows * tg.cols, r->dt, in->pos);
+  in->V = cf_speed_measure(tg->T, tg->rows * tg->cols, tg->dt, in->pos);
   snprintf(in->path, sizeof in->path, "%s", path);
   cf_path_stem(path, in->name, sizeof in->name);
   cf_params_default(&in->base); /* fixed: zeros from the memset */

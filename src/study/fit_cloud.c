@@ -1,0 +1,132 @@
+/* fit_cloud.c — a point-cloud recording (`ingest clouds`: /cloud, /held) as
+ * a fit target (cf_study.h, cf_fit_input_from_clouds).
+ *
+ * A cloud has no markers, so the target's lattice is the simulated cloth's
+ * own: the recording's grid (`ingest clouds --grid RxC`, /cloud grid_rows,
+ * grid_cols; default CF_CLOUD_GRID x CF_CLOUD_GRID) of "markers" on a flat
+ * rectangle of the cloth's size, row 0 on top, each cell split by the
+ * target's split (the fitting commands' --split, 2 by default: 5 x 5 gives
+ * 9 x 9 nodes, the thesis' meshing of §4.1.1; 5 x 9 gives 9 x 17).  Frame 0
+ * is that rectangle hanging straight down from the two held corners where
+ * the track has them at time 0 (its top edge from corner 1 to corner 2, its
+ * height the cloth's): with the size's flat rest (the default, --rest size)
+ * the simulation starts there, at rest.  The two top corners follow the
+ * held track interpolated linearly at every frame k CF_CLOUD_DT; every
+ * other marker is missing (NaN) after frame 0, so the markers measure
+ * nothing and the frames' errors are the clouds' (cf_fit_target.n_cloud,
+ * the camera's native times).  The frames run to the last cloud's time,
+ * rounded down to a frame: a cloud after it (less than CF_CLOUD_DT after)
+ * is left out.
+ *
+ * A cloud of more than CF_CLOUD_FIT_POINTS points is measured on that many,
+ * evenly spaced in its file's order (a camera's raster: evenly over the
+ * cloth).  Why: the error of a frame is a mean over its points, and 2000 of
+ * them fix it to ~2 % of the depth noise (the trimmed mean's spread over
+ * sqrt(2000)), far below what the frames' mean over a window resolves;
+ * while a frame of 10^4 costs 7.6 steps of a 9 x 9 cloth and of 2000 0.8
+ * (bench_cloud --nodes 9 [--points 2000], docs/design.md §7): at ~30 clouds
+ * a second against 100 steps, a fit of full clouds would spend 2.3 times
+ * as long measuring as simulating, thinned a quarter. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cf_study.h"
+
+/* The two corners at time t (on the track's axis), linear between samples,
+ * held at the ends: x[6]. */
+static void held_at(const cf_rec_held *h, double t, double *x) {
+  int a = 0, b = h->n - 1;
+  if (t <= h->time[0]) b = 0;
+  else if (t >= h->time[b]) a = b;
+  while (b - a > 1) { /* h->time[a] < t < h->time[b] */
+    int m = (a + b) / 2;
+    if (h->time[m] <= t) a = m;
+    else b = m;
+  }
+  double w = b > a ? (t - h->time[a]) / (h->time[b] - h->time[a]) : 0;
+  for (int i = 0; i < 6; i++) x[i] = (1 - w) * h->track[6 * a + i] + w * h->track[6 * b + i];
+}
+
+static int check(const cf_recording *r, const char *path, cf_error *err) {
+  if (!(r->meta.width_m > 0 && r->meta.height_m > 0))
+    return cf_error_set(err, CF_EINVAL, "%s: point clouds: the simulated cloth is a rectangle of the cloth's size, "
+                        "and /meta has none; ingest with --size A3|WxH (or width/height in --meta)", path);
+  if (r->held.n < 2)
+    return cf_error_set(err, CF_EINVAL, "%s: point clouds without the held corners' track (/held); ingest with "
+                        "--held-track CORNERS.csv", path);
+  if (r->n_frames < 2 || !(r->time[r->n_frames - 1] >= CF_CLOUD_DT))
+    return cf_error_set(err, CF_EINVAL, "%s: point clouds over %d frame(s), %g s: fitting needs at least 2 frames "
+                        "%g s apart", path, r->n_frames, r->n_frames ? r->time[r->n_frames - 1] : 0, CF_CLOUD_DT);
+  return CF_OK;
+}
+
+/* Frame 0: the rectangle hanging from the corners c[6] (row 0 on top). */
+static int hang(const double *c, double height, int rows, int cols, const char *path, double *pos, cf_error *err) {
+  double a[3], d[3] = {0, 0, -1}, l2 = 0, ad = 0, dl = 0;
+  for (int i = 0; i < 3; i++) a[i] = c[3 + i] - c[i], l2 += a[i] * a[i];
+  for (int i = 0; i < 3; i++) ad += a[i] * d[i] / (l2 > 0 ? l2 : 1);
+  for (int i = 0; i < 3; i++) d[i] -= ad * a[i], dl += d[i] * d[i];
+  if (!(l2 > 1e-8) || !(dl > 1e-8))
+    return cf_error_set(err, CF_EINVAL, "%s: point clouds: the held corners at the first frame are %.4g m apart, "
+                        "one above the other or at one point: the cloth cannot hang from them", path, sqrt(l2));
+  for (int i = 0; i < 3; i++) d[i] *= height / sqrt(dl);
+  for (int r = 0; r < rows; r++)
+    for (int k = 0; k < cols; k++)
+      for (int i = 0; i < 3; i++)
+        pos[3 * (r * cols + k) + i] = c[i] + a[i] * k / (cols - 1) + d[i] * r / (rows - 1);
+  return CF_OK;
+}
+
+/* The clouds up to the last frame, copied (their times on the recording's
+ * axis, which is the target's), each thinned to CF_CLOUD_FIT_POINTS points
+ * evenly spaced in its file's order. */
+static int copy_clouds(const cf_recording *r, int T, cf_fit_input *in) {
+  int n = 0;
+  while (n < r->n_frames && r->time[n] <= (T - 1) * CF_CLOUD_DT + 1e-9) n++;
+  long P = 0;
+  for (int c = 0; c < n; c++) {
+    long m = r->cloud.offset[c + 1] - r->cloud.offset[c];
+    P += m < CF_CLOUD_FIT_POINTS ? m : CF_CLOUD_FIT_POINTS;
+  }
+  in->cloud_time = malloc(sizeof(double) * n);
+  in->cloud_offset = malloc(sizeof(long) * (n + 1));
+  in->cloud_points = malloc(sizeof(double) * 3 * (size_t)(P > 0 ? P : 1));
+  if (!in->cloud_time || !in->cloud_offset || !in->cloud_points) return 0;
+  memcpy(in->cloud_time, r->time, sizeof(double) * n);
+  in->cloud_offset[0] = 0;
+  for (int c = 0; c < n; c++) {
+    long a = r->cloud.offset[c], m = r->cloud.offset[c + 1] - a, k = m < CF_CLOUD_FIT_POINTS ? m : CF_CLOUD_FIT_POINTS;
+    double *dst = in->cloud_points + 3 * in->cloud_offset[c];
+    for (long i = 0; i < k; i++) memcpy(dst + 3 * i, r->cloud.points + 3 * (a + i * m / k), 3 * sizeof(double));
+    in->cloud_offset[c + 1] = in->cloud_offset[c] + k;
+  }
+  in->tg.n_cloud = n;
+  in->tg.cloud_time = in->cloud_time, in->tg.cloud_offset = in->cloud_offset, in->tg.cloud_points = in->cloud_points;
+  return 1;
+}
+
+int cf_fit_input_from_clouds(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err) {
+  int rc = check(r, path, err);
+  if (rc) return rc;
+  const int *grid = r->cloud.grid;
+  int rows = grid[0] >= 2 ? grid[0] : CF_CLOUD_GRID, cols = grid[1] >= 2 ? grid[1] : CF_CLOUD_GRID, K = rows * cols;
+  int T = (int)floor(r->time[r->n_frames - 1] / CF_CLOUD_DT + 1e-9) + 1;
+  in->pos = malloc(sizeof(double) * 3 * (size_t)T * K);
+  if (!in->pos) return cf_error_set(err, CF_ENOMEM, "%s: out of memory for %d frames", path, T);
+  for (size_t j = 0; j < 3 * (size_t)T * K; j++) in->pos[j] = NAN;
+  double c[6];
+  held_at(&r->held, 0, c);
+  if ((rc = hang(c, r->meta.height_m, rows, cols, path, in->pos, err))) return rc;
+  for (int k = 1; k < T; k++) {
+    held_at(&r->held, k * CF_CLOUD_DT, c);
+    memcpy(in->pos + 3 * ((size_t)k * K), c, 3 * sizeof(double));
+    memcpy(in->pos + 3 * ((size_t)k * K + cols - 1), c + 3, 3 * sizeof(double));
+  }
+  cf_fit_target tg = {rows, cols, T, CF_CLOUD_DT, in->pos, NULL, 0, NULL, r->meta.density, {0, 0, 0, 0, 0},
+                      NULL, 0, 0, 0, 0, {0, 0}, 0, 0, 0, NULL, NULL, NULL};
+  in->tg = tg;
+  if (!copy_clouds(r, T, in)) return cf_error_set(err, CF_ENOMEM, "%s: out of memory for the clouds", path);
+  return CF_OK;
+}

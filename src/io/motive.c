@@ -234,22 +234,6 @@ static int feed(mv_state *st, struct csv_parser *p, const char *buf, size_t len)
 }
 
 /* ----------------------------------------------------------------- finish */
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-double cf_median_step(const double *t, int T) {
-  if (T < 2) return 0;
-  double *d = malloc(sizeof(double) * (T - 1));
-  if (!d) return t[1] - t[0];
-  for (int i = 0; i + 1 < T; i++) d[i] = t[i + 1] - t[i];
-  qsort(d, T - 1, sizeof(double), cmp_double);
-  double m = d[(T - 2) / 2];
-  free(d);
-  return m;
-}
-
 /* Remove the markers never seen (unless asked to keep them). */
 static int drop_unseen(mv_state *st, cf_recording *rec) {
   int K = st->K, kept = 0;

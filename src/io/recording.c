@@ -8,6 +8,25 @@
 
 #include "cf_io.h"
 
+/* cf_median_step lives here, beside the recordings it measures, so that
+ * every reader (Motive, meshes, clouds) and the fuzz targets that link
+ * this file alone have it. */
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double cf_median_step(const double *t, int T) {
+  if (T < 2) return 0;
+  double *d = malloc(sizeof(double) * (T - 1));
+  if (!d) return t[1] - t[0];
+  for (int i = 0; i + 1 < T; i++) d[i] = t[i + 1] - t[i];
+  qsort(d, T - 1, sizeof(double), cmp_double);
+  double m = d[(T - 2) / 2];
+  free(d);
+  return m;
+}
+
 #ifdef CF_HAVE_NETTLE
 #include <nettle/sha2.h>
 #endif

@@ -630,6 +630,9 @@ typedef struct {
   cf_res_series series;
   cf_res_sens sens;
 } cf_res_rec;
+/* 1 when rec's fit fitted kappa or beta (fit --params, or the pipeline's
+ * refit of a flagged fit): Table A.1 then shows both (report and CLI). */
+int cf_res_kb_fitted(const cf_res_rec *rec);
 
 typedef struct {
   int has;

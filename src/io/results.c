@@ -210,3 +210,7 @@ void cf_results_stamp(cf_results *r, int argc, char **argv, int workers, const c
     p->config_text = strdup(config_text);
   }
 }
+
+int cf_res_kb_fitted(const cf_res_rec *rec) {
+  return rec->has_fit && (rec->fit.kappa_fitted || rec->fit.beta_fitted);
+}

@@ -103,11 +103,9 @@ static int any_truth(const cf_results *r) {
 
 static int is_rep2(const cf_res_rec *c) { return !strcmp(c->meta.repetition, "II"); }
 
-static int kb_fitted(const cf_res_rec *c) { return c->has_fit && (c->fit.kappa_fitted || c->fit.beta_fitted); }
-
 static int any_kb_fitted(const cf_results *r) {
   for (int i = 0; i < r->n; i++)
-    if (kb_fitted(&r->recs[i])) return 1;
+    if (cf_res_kb_fitted(&r->recs[i])) return 1;
   return 0;
 }
 

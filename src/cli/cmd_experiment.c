@@ -22,7 +22,7 @@ static const char *help =
     "                                [--max-evals N]\n"
     "                                [--regress-evals N] [--no-maps] [--delta-grid A:B:N[*rho]]\n"
     "                                [--alpha-grid A:B:N[*rho]] [--no-report] [--restart]\n"
-    "                                [--no-confidence] [--json]\n"
+    "                                [--no-confidence] [--clouds] [--json]\n"
     "                                " CF_CLI_MODEL_USAGE "\n"
     "\n"
     "The aerodynamics study (thesis §4.2): ingest every Motive CSV of DIR (default\n"
@@ -82,7 +82,12 @@ static const char *help =
     "models of Table 4.3 fitted on its training window from its fit.  Prints Table\n"
     "4.2 (delta, alpha, the mean error on the testing window per recording) beside\n"
     "the truth of NAME.truth.ini and the thesis' values, and the comparison.\n"
-    "Default -o reports/wam.h5.\n"
+    "Default -o reports/wam.h5.  With --clouds the same study runs on the point\n"
+    "clouds NAME.clouds/ of DIR instead (as clothfit ingest clouds reads them, with\n"
+    "the held corners' track NAME.corners.csv and the size of NAME.meta.ini; the\n"
+    "simulated cloth is the size's rectangle on the default 9 x 9 nodes), default\n"
+    "-o reports/wam-clouds.h5; the bundled study's clouds are not committed:\n"
+    "scripts/make-dataset.sh wam-mini makes them.\n"
     "\n"
     "  -o RESULTS.h5       default reports/aero.h5 or reports/wam.h5 (rewritten)\n"
     "  --recordings DIR    where the ingested REC.h5 go (default: RESULTS without\n"
@@ -93,6 +98,7 @@ static const char *help =
     "                      error (M >= 1; implies --prune), so that the report's\n"
     "                      error surfaces show the basin within M of the optimum\n"
     "  --max-evals N       Nelder-Mead evaluations per recording (default 100)\n"
+    "  --clouds            wam: fit the point clouds NAME.clouds/, not the meshes\n"
     "  --regress-evals N   evaluations of R in the regression (default 100)\n"
     "  --delta-grid, --alpha-grid   the sweep's grid (see clothfit sweep --help)\n"
     CF_CLI_MODEL_HELP;
@@ -109,6 +115,8 @@ static const experiment experiments[] = {
     {"aero", "datasets/aero-mini", "reports/aero.h5", 1, 0, 1, NULL},
     {"wam", "datasets/wam-mini", "reports/wam.h5", 0.5, 1, 0, "light-cotton-fast"},
 };
+/* The WAM study on the point clouds of the same recordings (--clouds). */
+static const char *wam_clouds_out = "reports/wam-clouds.h5";
 /* The sensitivity map's points per axis (thesis Figure 4.6: 100 simulations). */
 #define WAM_MAP_POINTS 10
 
@@ -117,7 +125,7 @@ typedef struct {
   int n_in;     /* recordings ingested (in[0..n_in)) */
   const char *dataset, *out, *recdir, *workers, *max_evals, *reg_evals, *dgrid, *agrid, *prune_margin;
   cf_cli_model model;
-  int prune, no_refine, no_maps, no_report, json, nw, evals, revals, restart, no_conf;
+  int prune, no_refine, no_maps, no_report, json, nw, evals, revals, restart, no_conf, clouds;
   double pruning; /* cf_cli_prune */
   char report_dir[4096];
   cf_pipeline_grid gd, ga;
@@ -132,8 +140,11 @@ static int check_values(exp_args *a, const char **pos, int npos) {
   for (unsigned k = 0; k < sizeof experiments / sizeof *experiments; k++)
     if (!strcmp(pos[0], experiments[k].name)) a->x = &experiments[k];
   if (!a->x) return cf_cli_fail("experiment", "unknown experiment '%s' (available: aero, wam)", pos[0]);
+  if (a->clouds && a->x->regress)
+    return cf_cli_fail("experiment", "--clouds: the aerodynamics study's recordings are Motive exports (it is an "
+                       "option of experiment wam)");
   if (!a->dataset) a->dataset = a->x->dataset;
-  if (!a->out) a->out = a->x->out;
+  if (!a->out) a->out = a->clouds ? wam_clouds_out : a->x->out;
   if (cf_cli_prune("experiment", a->prune, a->prune_margin, &a->pruning)) return 1;
   /* Regression budget: on the bundled study (experiment aero --prune, 32
    * recordings) Nelder-Mead on R found its best point at evaluation 92 and
@@ -161,7 +172,7 @@ static int check_values(exp_args *a, const char **pos, int npos) {
  * when it has none itself), sorted. */
 static int list_csv(exp_args *a) {
   cf_error err = {0, ""};
-  int rc = cf_pipeline_dataset_list(a->dataset, &a->csv, &a->n, a->dataset_buf, sizeof a->dataset_buf, &err);
+  int rc = cf_pipeline_dataset_list(a->dataset, a->clouds, &a->csv, &a->n, a->dataset_buf, sizeof a->dataset_buf, &err);
   a->dataset = a->dataset_buf;
   return rc ? cf_cli_fail("experiment", "%s", err.msg) : 0;
 }
@@ -216,16 +227,17 @@ static char *settings(const exp_args *a) {
   char *t = malloc(size);
   if (!t) return NULL;
   const cf_cli_model *m = &a->model; /* checked: short numbers */
-  int k = snprintf(t, size, "[experiment]\nname = %s\ntraining = %g\ndataset = %s\nrecordings = %s\ndelta_grid = %s\nalpha_grid = %s\n"
+  int k = snprintf(t, size, "[experiment]\nname = %s\nsources = %s\ntraining = %g\ndataset = %s\nrecordings = %s\ndelta_grid = %s\nalpha_grid = %s\n"
                    "prune = %g\nrefine = %s\nmax_evals = %d\nregress_evals = %d\nmaps = %d\ndt = 0.01\n"
                    "kappa = %s\nbeta = %s\ntol = %s\nmax_iter = %s\nmodel = %s\nrest = %s\nsplit = %s\nsubsteps = %s\n"
                    "initial = %s\nfiles =",
-                   a->x->name, a->x->train, a->dataset, a->recdir, a->dgrid ? a->dgrid : "0.05:1:15*rho", a->agrid ? a->agrid : "0.05:4:16*rho",
+                   a->x->name, a->clouds ? "point clouds" : a->x->regress ? "motive exports" : "registered meshes",
+                   a->x->train, a->dataset, a->recdir, a->dgrid ? a->dgrid : "0.05:1:15*rho", a->agrid ? a->agrid : "0.05:4:16*rho",
                    a->pruning, a->no_refine ? "no" : "nelder-mead, training window", a->evals,
                    a->revals, !a->no_maps, m->kappa ? m->kappa : CF_CLI_FIT_KAPPA, m->beta ? m->beta : "0",
                    m->tol ? m->tol : CF_CLI_FIT_TOL, m->max_iter ? m->max_iter : "50",
                    m->model ? m->model : "inextensible",
-                   m->rest ? m->rest : "size (first-frame where a recording gives no size)", m->split ? m->split : "1 for a mesh recording, 2 for markers", m->substeps ? m->substeps : "1", m->initial ? m->initial : "rest");
+                   m->rest ? m->rest : "size (first-frame where a recording gives no size)", m->split ? m->split : "1 for a mesh recording, 2 for markers and clouds", m->substeps ? m->substeps : "1", m->initial ? m->initial : "rest");
   for (int i = 0; i < a->n && k > 0 && (size_t)k < size; i++) k += snprintf(t + k, size - k, "\n  %s", a->csv[i]);
   if (k > 0 && (size_t)k < size) snprintf(t + k, size - k, "\n");
   return t;
@@ -298,7 +310,7 @@ int cmd_experiment(int argc, char **argv) {
                              {"--no-refine", NULL, &a.no_refine},
                              {"--no-maps", NULL, &a.no_maps},   {"--json", NULL, &a.json},
                              {"--no-report", NULL, &a.no_report}, {"--restart", NULL, &a.restart},
-                             {"--no-confidence", NULL, &a.no_conf},
+                             {"--no-confidence", NULL, &a.no_conf}, {"--clouds", NULL, &a.clouds},
                              {"--delta-grid", &a.dgrid, NULL},  {"--alpha-grid", &a.agrid, NULL},
                              CF_CLI_MODEL_OPTS(a.model),        {NULL, NULL, NULL}};
   const char *pos[2];

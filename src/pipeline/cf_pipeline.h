@@ -329,18 +329,24 @@ int cf_pipeline_predict(const cf_fit_input *in, const cf_formula *f, const cf_re
 
 /* ------------------------------------------------------------------- study */
 /* A dataset (datasets/aero-mini, datasets/wam-mini): a folder of sources,
- * NAME.csv Motive exports or NAME.meshes/ folders of a depth camera's
+ * NAME.csv Motive exports, NAME.meshes/ folders of a depth camera's
  * registered meshes (one OBJ or PLY a frame, times in the names as
- * `ingest meshes` reads them), with sidecars NAME.meta.ini (or the [meta]
- * of NAME.truth.ini; markers need lattice = RxC, a mesh may give held =
- * I,J), NAME.map and NAME.truth.ini.  A folder with mesh sequences has no
- * other sources (its NAME.corners.csv are robot logs, not exports).
- * cf_pipeline_dataset_list: the sources
- * of dir (or of dir/recordings when dir has none), sorted, malloc'ed [*n]
- * (cf_strings_free), the folder used into used[size]. */
-int cf_pipeline_dataset_list(const char *dir, char ***csv, int *n, char *used, size_t size, cf_error *err);
+ * `ingest meshes` reads them) or NAME.clouds/ folders of its point clouds
+ * (one PLY or XYZ a frame, timed alike, with the held corners' track
+ * NAME.corners.csv as `ingest clouds --held-track` reads it), with sidecars
+ * NAME.meta.ini (or the [meta] of NAME.truth.ini; markers need lattice =
+ * RxC, a mesh may give held = I,J, clouds need the cloth's size),
+ * NAME.map and NAME.truth.ini.  A folder with mesh sequences has no other
+ * sources (its NAME.corners.csv are robot logs, not exports).
+ * cf_pipeline_dataset_list: the sources of dir (or of dir/recordings when
+ * dir has none), sorted, malloc'ed [*n] (cf_strings_free), the folder used
+ * into used[size]; the mesh sequences (else the exports), or the cloud
+ * sequences alone when clouds is 1 (a folder may hold both of the same
+ * recordings, as datasets/wam-mini does). */
+int cf_pipeline_dataset_list(const char *dir, int clouds, char ***csv, int *n, char *used, size_t size,
+                             cf_error *err);
 /* What a study's results depend on: every export (every frame of a mesh
- * sequence) with the sidecars that exist (malloc'ed [*nf], cf_strings_free). */
+ * or cloud sequence, a cloud's corner track) with the sidecars that exist (malloc'ed [*nf], cf_strings_free). */
 int cf_pipeline_dataset_files(char *const *csv, int n, char ***files, int *nf, cf_error *err);
 /* The time step sources are resampled to (s), as `clothfit ingest` does by
  * default. */

@@ -2,9 +2,10 @@
  * recordings (cf_pipeline.h "study"): the sources and their sidecars, their
  * ingestion, and the study's stages over the recordings.
  *
- * A dataset is a folder of sources, NAME.csv (Motive exports) or
+ * A dataset is a folder of sources, NAME.csv (Motive exports),
  * NAME.meshes/ (a depth camera's registered mesh sequence, one OBJ or PLY
- * file a frame), with, per source,
+ * file a frame) or NAME.clouds/ (its point clouds, one PLY or XYZ file a
+ * frame, with the held corners' track NAME.corners.csv), with, per source,
  *   NAME.meta.ini   ingest metadata (cf_meta_load: material, size, density,
  *                   motion, speed, repetition, lattice = RxC, controlled,
  *                   held ...), or the [meta] section of NAME.truth.ini;
@@ -27,14 +28,21 @@ static int ends_with(const char *name, const char *ext) {
   return l > k && !strcmp(name + l - k, ext);
 }
 
-/* A source: a Motive export or a mesh sequence's folder.  A folder of mesh
- * sequences may hold CSV files that are no recordings (the robot's corner
- * logs NAME.corners.csv), so its sources are its mesh sequences alone. */
+/* A source: a Motive export, a mesh sequence's folder or a point cloud
+ * sequence's folder.  A folder of mesh sequences may hold CSV files that
+ * are no recordings (the robot's corner logs NAME.corners.csv), so its
+ * sources are its mesh sequences alone, or its cloud sequences when the
+ * study asks for them. */
 static int is_csv(const char *name) { return ends_with(name, ".csv"); }
 static int is_mesh_source(const char *path) { return ends_with(path, ".meshes"); }
-static int is_source(const char *name) { return is_csv(name) || is_mesh_source(name); }
-/* A frame of a mesh sequence (cf_meshseq_read's files). */
-static int is_frame(const char *name) { return ends_with(name, ".obj") || ends_with(name, ".ply"); }
+static int is_cloud_source(const char *path) { return ends_with(path, ".clouds"); }
+static int is_folder_source(const char *path) { return is_mesh_source(path) || is_cloud_source(path); }
+static int is_source(const char *name) { return is_csv(name) || is_folder_source(name); }
+/* A frame of a mesh or cloud sequence (cf_meshseq_read's and
+ * cf_cloudseq_read's files). */
+static int is_frame(const char *name) {
+  return ends_with(name, ".obj") || ends_with(name, ".ply") || ends_with(name, ".xyz");
+}
 
 static int has_source(DIR *d) {
   struct dirent *e;
@@ -64,7 +72,8 @@ static int list_dir(DIR *d, const char *dir, int (*keep)(const char *), char ***
   return CF_OK;
 }
 
-int cf_pipeline_dataset_list(const char *dir, char ***csv, int *n, char *used, size_t size, cf_error *err) {
+int cf_pipeline_dataset_list(const char *dir, int clouds, char ***csv, int *n, char *used, size_t size,
+                             cf_error *err) {
   *csv = NULL, *n = 0;
   snprintf(used, size, "%s", dir);
   DIR *d = opendir(dir);
@@ -77,17 +86,20 @@ int cf_pipeline_dataset_list(const char *dir, char ***csv, int *n, char *used, s
     else d = opendir(dir);
   }
   if (!d) return cf_error_set(err, CF_EIO, "%s: cannot open the dataset folder (give --dataset DIR)", used);
-  int rc = list_dir(d, used, is_mesh_source, csv, n);
-  if (!rc && !*n) rewinddir(d), rc = list_dir(d, used, is_csv, csv, n);
+  int rc = list_dir(d, used, clouds ? is_cloud_source : is_mesh_source, csv, n);
+  if (!rc && !*n && !clouds) rewinddir(d), rc = list_dir(d, used, is_csv, csv, n);
   closedir(d);
   if (rc) return cf_error_set(err, CF_ENOMEM, "out of memory");
+  if (!*n && clouds)
+    return cf_error_set(err, CF_EIO, "%s: no point cloud sequences NAME.clouds/ in the dataset folder (the bundled "
+                        "study's are not committed: scripts/make-dataset.sh wam-mini makes them)", used);
   if (!*n)
     return cf_error_set(err, CF_EIO, "%s: no recordings in the dataset folder (Motive exports NAME.csv or mesh "
                         "sequences NAME.meshes/)", used);
   return CF_OK;
 }
 
-/* The source's path without .csv or .meshes, into base[size]. */
+/* The source's path without .csv, .meshes or .clouds, into base[size]. */
 static void source_base(const char *src, char *base, size_t size) {
   const char *dot = strrchr(src, '.');
   snprintf(base, size, "%.*s", (int)(dot ? dot - src : (long)strlen(src)), src);
@@ -100,23 +112,23 @@ static int exists(const char *path) {
 
 /* (the ingested REC.h5 carry their creation time, so they differ between
  * runs of the same study: the sources are what the results depend on; a
- * mesh sequence is its frame files) */
+ * mesh or cloud sequence is its frame files, a cloud's also its corners) */
 int cf_pipeline_dataset_files(char *const *csv, int n, char ***files, int *nf, cf_error *err) {
-  static const char *ext[] = {".meta.ini", ".map", ".truth.ini"};
+  static const char *ext[] = {".meta.ini", ".map", ".truth.ini", ".corners.csv"};
   *nf = 0;
   *files = NULL;
   for (int i = 0; i < n; i++) {
     char base[4096];
     source_base(csv[i], base, sizeof base);
-    DIR *d = is_mesh_source(csv[i]) ? opendir(csv[i]) : NULL;
-    if (is_mesh_source(csv[i]) && !d) return cf_error_set(err, CF_EIO, "%s: cannot open the mesh folder", csv[i]);
+    DIR *d = is_folder_source(csv[i]) ? opendir(csv[i]) : NULL;
+    if (is_folder_source(csv[i]) && !d) return cf_error_set(err, CF_EIO, "%s: cannot open the frames' folder", csv[i]);
     int rc = d ? list_dir(d, csv[i], is_frame, files, nf) : CF_OK;
     if (d) closedir(d);
-    char **p = rc ? NULL : realloc(*files, sizeof(char *) * (*nf + 4));
+    char **p = rc ? NULL : realloc(*files, sizeof(char *) * (*nf + 5));
     if (!p) return cf_error_set(err, CF_ENOMEM, "out of memory");
     *files = p;
     if (!d && !(p[(*nf)++] = strdup(csv[i]))) return cf_error_set(err, CF_ENOMEM, "out of memory");
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < (is_cloud_source(csv[i]) ? 4 : 3); k++) {
       size_t l = strlen(base) + strlen(ext[k]) + 1;
       char *q = malloc(l);
       if (!q) return cf_error_set(err, CF_ENOMEM, "out of memory");
@@ -129,7 +141,8 @@ int cf_pipeline_dataset_files(char *const *csv, int n, char ***files, int *nf, c
 }
 
 /* Metadata and marker options from the sidecars of base (the source
- * without .csv or .meshes); markers need a lattice, a mesh is one. */
+ * without .csv, .meshes or .clouds); markers need a lattice, a mesh is one
+ * and a cloud's is the simulated cloth's. */
 static int sidecars(const char *base, int mesh, int use_map, cf_rec_meta *meta, cf_marker_opts *mo, cf_error *err) {
   char p[4200];
   snprintf(p, sizeof p, "%s.meta.ini", base);
@@ -139,8 +152,8 @@ static int sidecars(const char *base, int mesh, int use_map, cf_rec_meta *meta, 
   } else {
     snprintf(p, sizeof p, "%s.truth.ini", base);
     if (!exists(p))
-      return cf_error_set(err, CF_EIO, "%s%s: no sidecar %s.meta.ini or %s.truth.ini", base, mesh ? ".meshes" : ".csv",
-                          base, base);
+      return cf_error_set(err, CF_EIO, "%s%s: no sidecar %s.meta.ini or %s.truth.ini", base,
+                          mesh == 2 ? ".clouds" : mesh ? ".meshes" : ".csv", base, base);
     rc = cf_meta_load_section(p, meta, mo, err);
   }
   if (!rc && !mesh && mo->rows < 2) rc = cf_error_set(err, CF_EINVAL, "%s: no lattice = RxC in the metadata", p);
@@ -162,13 +175,25 @@ static int read_meshes(const char *dir, const cf_marker_opts *mo, double dt, cf_
   return rc ? rc : cf_recording_resample(r, dt, err);
 }
 
+/* A point cloud sequence with the held corners' track base.corners.csv, as
+ * `ingest clouds` reads it: native frames (clouds are never resampled). */
+static int read_clouds(const char *dir, const char *base, cf_recording *r, cf_error *err) {
+  cf_meshseq_opts o;
+  cf_meshseq_opts_default(&o);
+  char track[4200];
+  snprintf(track, sizeof track, "%s.corners.csv", base);
+  if (!exists(track))
+    return cf_error_set(err, CF_EIO, "%s: no held corners' track %s (time,x1,y1,z1,x2,y2,z2)", dir, track);
+  return cf_cloudseq_read(dir, track, &o, r, err);
+}
+
 /* Under mpirun every rank ingests the source into memory (the same bytes
  * give the same input) and rank 0 alone writes REC.h5, so the ranks need no
  * shared folder. */
 int cf_pipeline_dataset_ingest(const char *csv, const char *recdir, int use_map, cf_fit_input *in, double truth[2],
                                cf_error *err) {
   char base[4096], h5[4600], stem[256];
-  int mesh = is_mesh_source(csv);
+  int mesh = is_mesh_source(csv) ? 1 : is_cloud_source(csv) ? 2 : 0;
   source_base(csv, base, sizeof base);
   cf_path_stem(csv, stem, sizeof stem);
   snprintf(h5, sizeof h5, "%s/%s.h5", recdir, stem);
@@ -180,7 +205,8 @@ int cf_pipeline_dataset_ingest(const char *csv, const char *recdir, int use_map,
   cf_motive_opts o;
   cf_motive_opts_default(&o);
   int rc = sidecars(base, mesh, use_map, &meta, &mo, err);
-  if (!rc && mesh) rc = read_meshes(csv, &mo, CF_PIPELINE_DT, &r, err);
+  if (!rc && mesh == 1) rc = read_meshes(csv, &mo, CF_PIPELINE_DT, &r, err);
+  if (!rc && mesh == 2) rc = read_clouds(csv, base, &r, err);
   if (!rc && !mesh) rc = cf_motive_read(csv, &o, &r, err);
   if (!rc && !mesh) rc = cf_markers_process(&r, &mo, CF_PIPELINE_DT, err);
   if (!rc) {

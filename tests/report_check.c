@@ -198,6 +198,22 @@ int cf_test_chromium_find(const char *test, char *exe, size_t size) {
   return ci && *ci ? 1 : 77;
 }
 
+int cf_test_browser_begin(const char *test, char *exe, size_t size, char *dir) {
+  int st = cf_test_chromium_find(test, exe, size);
+  if (st) return st;
+  if (!mkdtemp(dir)) return perror("mkdtemp"), 2;
+  return 0;
+}
+
+int cf_test_browser_end(const char *dir, const char *test) {
+  if (!cf_test_failures) {
+    char rm[700];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+    if (system(rm)) fprintf(stderr, "could not remove %s\n", dir);
+  } else fprintf(stderr, "%s: the report and the screenshot are kept in %s\n", test, dir);
+  return cf_test_done(test);
+}
+
 /* Run chromium headless on url with one more option (the output mode);
  * stdout into *out.  Its own profile folder under dir, no sandbox (root),
  * /tmp instead of /dev/shm (small in containers), none of its background

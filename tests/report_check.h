@@ -34,6 +34,13 @@ int cf_test_report_links(const char *out, const char *html);
  * CI (CI set in the environment: CI must run the browser tests), 77
  * (skipped) elsewhere. */
 int cf_test_chromium_find(const char *test, char *exe, size_t size);
+/* The start of a browser test: chromium found (cf_test_chromium_find)
+ * and the scratch folder made from the mkdtemp template dir: 0, or the
+ * test's exit status. */
+int cf_test_browser_begin(const char *test, char *exe, size_t size, char *dir);
+/* Its end: the scratch folder removed when every check passed, else kept
+ * and named for inspection (the report, the screenshot); cf_test_done. */
+int cf_test_browser_end(const char *dir, const char *test);
 
 /* Headless Chromium (exe) opens out/index.html from the folder, offline,
  * in a 1280 x height window, with its profile and screenshot under dir:

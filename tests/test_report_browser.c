@@ -21,8 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cf_io.h"
 #include "cli_json.h"
@@ -35,9 +33,8 @@ static char dir[] = "/tmp/cf_test_browser.XXXXXX";
 int main(int argc, char **argv) {
   if (argc < 2) return fprintf(stderr, "usage: test_report_browser CLOTHFIT_EXE\n"), 2;
   char exe[1024];
-  int st = cf_test_chromium_find("test_report_browser", exe, sizeof exe);
+  int st = cf_test_browser_begin("test_report_browser", exe, sizeof exe, dir);
   if (st) return st;
-  if (!mkdtemp(dir)) return perror("mkdtemp"), 2;
   char res[600], out[600];
   snprintf(res, sizeof res, "%s/study.h5", dir);
   snprintf(out, sizeof out, "%s/report", dir);
@@ -62,10 +59,5 @@ int main(int argc, char **argv) {
   }
   free(dom);
   cf_results_free(&r);
-  if (!cf_test_failures) {
-    char rm[700];
-    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
-    if (system(rm)) fprintf(stderr, "could not remove %s\n", dir);
-  } else fprintf(stderr, "test_report_browser: the report and the screenshot are kept in %s\n", dir);
-  return cf_test_done("test_report_browser");
+  return cf_test_browser_end(dir, "test_report_browser");
 }

@@ -67,9 +67,8 @@ static void check_study(const char *text, const char *dom, const cf_results *r) 
 int main(int argc, char **argv) {
   if (argc < 3) return fprintf(stderr, "usage: test_report_browser_wam CLOTHFIT_EXE SOURCE_ROOT\n"), 2;
   char exe[1024];
-  int st = cf_test_chromium_find("test_report_browser_wam", exe, sizeof exe);
+  int st = cf_test_browser_begin("test_report_browser_wam", exe, sizeof exe, dir);
   if (st) return st;
-  if (!mkdtemp(dir)) return perror("mkdtemp"), 2;
   char *so = NULL, *se = NULL, res[700], out[700];
   st = cf_test_wam_study(argv[1], argv[2], dir, 0, &so, &se);
   CHECK(st == 0, "clothfit experiment wam: exit %d (is gnuplot installed?): %s", st, se ? se : "");
@@ -97,10 +96,5 @@ int main(int argc, char **argv) {
   }
   free(dom);
   if (have) cf_results_free(&r);
-  if (!cf_test_failures) {
-    char rm[700];
-    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
-    if (system(rm)) fprintf(stderr, "could not remove %s\n", dir);
-  } else fprintf(stderr, "test_report_browser_wam: the report and the screenshot are kept in %s\n", dir);
-  return cf_test_done("test_report_browser_wam");
+  return cf_test_browser_end(dir, "test_report_browser_wam");
 }

@@ -15,8 +15,9 @@
 # clouds' default --grid 5x5 at split 2) and `clothfit fit REC.h5` on each
 # with the same options: --start 0.36,1.88 (30 % below the truth, delta 0.52,
 # alpha 2.69), --max-evals 100, --no-confidence, then FIT_ARGS.  Prints each
-# fit's wall time, its simulations (Nelder-Mead's evaluations), the time per
-# simulation, the fitted parameters and the errors (the clouds' is a
+# fit's wall time, its Nelder-Mead evaluations (a simulation of the recording
+# each), the wall time per evaluation, the fitted parameters and the errors
+# on the training and testing windows (the clouds' is a
 # point-to-surface distance, the meshes' a node distance: not comparable),
 # and the ratio of the wall times: PASS when the cloud fit takes at most 2 x
 # the mesh fit; exits 1 otherwise.
@@ -70,7 +71,7 @@ for kind in ("mesh", "cloud"):
     d = json.load(open(f"{tmp}/{kind}.json"))
     w = wall[kind] = float(open(f"{tmp}/{kind}.wall").read())
     n = d["evaluations"]
-    print("cloud_fit: %-5s fit %7.1f s wall, %3d simulations (%.3f s each), delta %.4f alpha %.4f, "
+    print("cloud_fit: %-5s fit %7.1f s wall, %3d evaluations (%.3f s each), delta %.4f alpha %.4f, "
           "e_train %.3f e_test %.3f cm" % (kind, w, n, w / n, d["delta"], d["alpha"], d["train_error_cm"],
                                             d["test_error_cm"]))
 r = wall["cloud"] / wall["mesh"]

@@ -106,8 +106,9 @@ static double bulge_side(const cf_recording *r, const double *mid, const double 
  * rectangle with rows shorter than the cloth cannot start a simulation of
  * its lengths, as its projection onto them must bulge the sheet out of its
  * plane, forwards or backwards, and a straight row gives it no direction
- * to take (the projection stalled at violation 5e-3 on every wam-mini
- * recording: `bench/cloud_fit.sh`).  So each row is a circular arc of
+ * to take (the projection stalled at violation 5e-3 and the fit of
+ * wam-mini's light-cotton-fast clouds failed at every start:
+ * `bench/cloud_fit.sh`).  So each row is a circular arc of
  * length W out of the corners' plane, on the side where the first cloud's
  * top third lies, over a chord from the corners' distance L on the top row
  * to W on the bottom one (the slack dies out down the sheet, as a hanging

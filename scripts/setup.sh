@@ -11,8 +11,8 @@ missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-# Headless Chromium for the test suite 'browser' (tests/test_report_browser.c renders a
-# report): installed with its recommended packages (fonts-liberation among them), as it
+# Headless Chromium for the test suite 'browser' (tests/test_report_browser*.c render a
+# report each): installed with its recommended packages (fonts-liberation among them), as it
 # was tested; about 350 MB.
 chromium=()
 dpkg-query -W -f='${Status}' chromium 2>/dev/null | grep -q "install ok installed" || chromium=(chromium)

@@ -1,9 +1,11 @@
 /* report_check.c — checks of a written report (report_check.h). */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <zlib.h>
 
@@ -182,4 +184,178 @@ int cf_test_report_links(const char *out, const char *html) {
     CHECK(q && strstr(html, id), "index.html: the link %.40s... has no target %s", p, id);
   }
   return imgs;
+}
+
+/* ----------------------------------------------------- in a real browser */
+int cf_test_chromium_find(const char *test, char *exe, size_t size) {
+  const char *env = getenv("CLOTHFIT_CHROMIUM"), *ci = getenv("CI");
+  int have = env && *env ? snprintf(exe, size, "%s", env) > 0 && access(exe, X_OK) == 0
+                         : cf_test_find_program("chromium", exe, size);
+  if (have) return 0;
+  fprintf(stderr, "%s: chromium not found (%s): install Debian's package chromium (scripts/setup.sh does) or give "
+          "CLOTHFIT_CHROMIUM=PATH; %s\n", test, env && *env ? env : "not on PATH",
+          ci && *ci ? "failing: CI must run the browser test" : "skipped (CI is not set)");
+  return ci && *ci ? 1 : 77;
+}
+
+int cf_test_browser_begin(const char *test, char *exe, size_t size, char *dir) {
+  int st = cf_test_chromium_find(test, exe, size);
+  if (st) return st;
+  if (!mkdtemp(dir)) return perror("mkdtemp"), 2;
+  return 0;
+}
+
+int cf_test_browser_end(const char *dir, const char *test) {
+  if (!cf_test_failures) {
+    char rm[700];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+    if (system(rm)) fprintf(stderr, "could not remove %s\n", dir);
+  } else fprintf(stderr, "%s: the report and the screenshot are kept in %s\n", test, dir);
+  return cf_test_done(test);
+}
+
+/* Run chromium headless on url with one more option (the output mode);
+ * stdout into *out.  Its own profile folder under dir, no sandbox (root),
+ * /tmp instead of /dev/shm (small in containers), none of its background
+ * network services, stopped by timeout(1) after 180 s. */
+static int chromium(const char *exe, const char *dir, int height, const char *mode, const char *url, char **out) {
+  char profile[600], tmo[600], size[64];
+  snprintf(profile, sizeof profile, "--user-data-dir=%s/profile", dir);
+  snprintf(size, sizeof size, "--window-size=1280,%d", height);
+  if (!cf_test_find_program("timeout", tmo, sizeof tmo)) snprintf(tmo, sizeof tmo, "/usr/bin/timeout");
+  char *argv[] = {tmo, "180", (char *)exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                  "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-domain-reliability", "--no-pings", "--hide-scrollbars", size,
+                  profile, (char *)mode, (char *)url, NULL};
+  char *err = NULL;
+  int st = cf_test_run(argv, dir, out, &err);
+  if (st) fprintf(stderr, "chromium %s: exit %d; its stderr:\n%s\n", mode, st, err ? err : "");
+  free(err);
+  return st;
+}
+
+/* The screenshot is not blank and shows the figures' colours. */
+static void check_screenshot(const char *png, int height) {
+  int w, h;
+  unsigned char *rgb;
+  char why[600];
+  CHECK(cf_test_png_decode(png, &w, &h, &rgb, why, sizeof why) == 0, "the screenshot: %s", why);
+  if (!rgb) return;
+  CHECK(w == 1280 && h == height, "the screenshot is %d x %d, the window 1280 x %d", w, h, height);
+  const unsigned char *bg = rgb; /* the top-left pixel: the page's background */
+  long ink = 0, plot = 0, n = (long)w * h;
+  int ncol = 0;
+  static unsigned char seen[1 << 15]; /* colours at 5 bits a channel */
+  memset(seen, 0, sizeof seen);
+  for (long i = 0; i < n; i++) {
+    const unsigned char *p = rgb + 3 * i;
+    int r = p[0], g = p[1], b = p[2], key = (r >> 3) << 10 | (g >> 3) << 5 | b >> 3;
+    ink += abs(r - bg[0]) + abs(g - bg[1]) + abs(b - bg[2]) > 30;
+    plot += g >= 120 && g > b + 30 && g > r - 60;
+    ncol += !seen[key], seen[key] = 1;
+  }
+  printf("screenshot %d x %d: %.1f %% not background, %d colours, %ld pixels of the palette's green-yellow\n", w, h,
+         100.0 * ink / n, ncol, plot);
+  CHECK(ink > 0.03 * n, "the screenshot is blank: %ld of %ld pixels differ from the background", ink, n);
+  CHECK(ncol > 50, "the screenshot has %d colours: nothing was drawn", ncol);
+  CHECK(plot > 5000, "the screenshot has %ld green-yellow pixels: the figures were not rendered", plot);
+  free(rgb);
+}
+
+char *cf_test_report_render(const char *exe, const char *dir, const char *out, int height) {
+  char url[700], shot[700];
+  snprintf(url, sizeof url, "file://%s/index.html", out);
+  snprintf(shot, sizeof shot, "--screenshot=%s/shot.png", dir);
+  char *ignored = NULL, *dom = NULL;
+  CHECK(chromium(exe, dir, height, shot, url, &ignored) == 0, "chromium --screenshot failed");
+  free(ignored);
+  snprintf(shot, sizeof shot, "%s/shot.png", dir);
+  check_screenshot(shot, height);
+  int ok = chromium(exe, dir, height, "--dump-dom", url, &dom) == 0 && dom && strstr(dom, "</html>");
+  CHECK(ok, "chromium --dump-dom failed");
+  if (!ok) free(dom), dom = NULL;
+  return dom;
+}
+
+char *cf_test_page_text(const char *html) {
+  char *t = malloc(strlen(html) + 1), *o = t;
+  static const char *ent[6][2] = {{"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"},
+                                  {"&quot;", "\""}, {"&nbsp;", " "}, {"&#58;", ":"}};
+  for (const char *p = html; *p;) {
+    if (*p == '<') {
+      const char *q = strchr(p, '>');
+      p = q ? q + 1 : p + strlen(p);
+      *o++ = ' ';
+      continue;
+    }
+    int k = 0;
+    while (k < 6 && strncmp(p, ent[k][0], strlen(ent[k][0]))) k++;
+    if (k < 6) *o++ = ent[k][1][0], p += strlen(ent[k][0]);
+    else *o++ = *p++;
+  }
+  *o = 0;
+  return t;
+}
+
+/* The title of every table the report wrote (out/tables/ID.md) in text;
+ * the number of tables seen of ids[n]. */
+static int check_table_titles(const char *out, const char *text, const char *const *ids, int n) {
+  char tdir[600];
+  snprintf(tdir, sizeof tdir, "%s/tables", out);
+  DIR *d = opendir(tdir);
+  CHECK(d != NULL, "%s: cannot open", tdir);
+  struct dirent *e;
+  int seen = 0;
+  while (d && (e = readdir(d))) {
+    if (!ends_with(e->d_name, ".md")) continue;
+    char path[1000], title[600] = "";
+    snprintf(path, sizeof path, "%s/%s", tdir, e->d_name);
+    char *md = cf_test_slurp(path, NULL);
+    CHECK(md && !strncmp(md, "### ", 4), "%s: missing or without a title", path);
+    if (md) sscanf(md + 4, "%599[^\n]", title);
+    CHECK(title[0] && strstr(text, title), "the page's text lacks the title of %s: %s", e->d_name, title);
+    free(md);
+    for (int k = 0; k < n; k++) seen += strlen(e->d_name) == strlen(ids[k]) + 3 && !strncmp(e->d_name, ids[k], strlen(ids[k]));
+  }
+  if (d) closedir(d);
+  return seen;
+}
+
+/* The caption of every image line "![CAPTION](figures/ID.EXT)" of
+ * out/report.md (unescaped: cf_rbuf_md puts \ before | and \) in text;
+ * the number of such lines. */
+static int check_captions(const char *out, const char *text) {
+  char path[700];
+  snprintf(path, sizeof path, "%s/report.md", out);
+  char *md = cf_test_slurp(path, NULL);
+  CHECK(md != NULL, "%s: missing", path);
+  int n = 0;
+  for (const char *p = md; p && (p = strstr(p, "\n![")); p++) {
+    const char *end = strchr(p + 1, '\n'), *q = strstr(p, "](figures/");
+    if (!end || !q || q > end) continue;
+    char cap[1000];
+    size_t k = 0;
+    for (const char *c = p + 3; c < q && k + 1 < sizeof cap; c++) cap[k++] = *c == '\\' && c + 1 < q ? *++c : *c;
+    cap[k] = 0;
+    n++;
+    CHECK(strstr(text, cap), "the page's text lacks the figure caption '%s'", cap);
+  }
+  free(md);
+  return n;
+}
+
+char *cf_test_report_dom(const char *out, const char *dom, const char *const *ids, int n, const cf_results *r,
+                         int figures) {
+  char *text = cf_test_page_text(dom);
+  int seen = check_table_titles(out, text, ids, n);
+  CHECK(seen == n, "the report wrote %d of the %d tables the test expects (out/tables/ID.md)", seen, n);
+  int captions = check_captions(out, text);
+  CHECK(captions == figures, "report.md shows %d figures, the report drew %d", captions, figures);
+  for (int i = 0; i < r->n; i++)
+    CHECK(strstr(text, r->recs[i].name), "the page's text lacks the recording %s", r->recs[i].name);
+  int imgs = 0;
+  for (const char *p = dom; (p = strstr(p, "<img ")); p++) imgs++;
+  CHECK(imgs == figures, "the page has %d images, the report drew %d figures", imgs, figures);
+  return text;
 }

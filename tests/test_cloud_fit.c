@@ -27,7 +27,7 @@
  * (the flat sheet of the cloth's size, built apart, the start projected
  * onto it) the simulation drifts from the generator's by millimetres
  * (docs/design.md §8, "Point clouds"): that run then found delta -1.2 %,
- * alpha -7.2 %. */
+ * alpha -7.2 %.  (A slack top edge's start: test_cloud_hang.) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,8 @@
 /* test_experiment_wam.c — `clothfit experiment wam` (thesis §4.1) on a
  * shortened copy of two recordings of datasets/wam-mini (the first 4 s of
  * light-cotton-fast and paper-slow: 1 s still, 3 s of the hanger's motion),
- * plus a mesh sequence that cannot be ingested (no frame files):
+ * plus a mesh sequence that cannot be ingested (no frame files; the run is
+ * tests/wam_short.c's, which test_report_browser_wam opens in a browser):
  *  - the broken source is named on stderr and left out, the two others are
  *    fitted and the command exits 1 after writing the results and report;
  *  - each fit is on the training window (the first half: [0, 2) s), on the
@@ -17,67 +18,24 @@
  *    the four models of Table 4.3;
  *  - the report has Table 4.2 (tables/table_4_2.md) and index.html names it.
  * usage: test_experiment_wam CLOTHFIT_EXE SOURCE_ROOT */
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cf_io.h"
-#include "cli_json.h"
 #include "testutil.h"
+#include "wam_short.h"
 
 static char dir[] = "/tmp/cf_exp_wam.XXXXXX";
-
-/* The frames of SRC/recordings/NAME.meshes with t < t_end (from the file
- * names frame_CCCCCC_T.obj) linked into dir/ds/NAME.meshes, and the
- * sidecars linked beside. */
-static void short_copy(const char *root, const char *name, double t_end) {
-  char src[1200], dst[1200], a[1600], b[1600];
-  snprintf(src, sizeof src, "%s/datasets/wam-mini/recordings/%s.meshes", root, name);
-  snprintf(dst, sizeof dst, "%s/ds/%s.meshes", dir, name);
-  mkdir(dst, 0755);
-  DIR *d = opendir(src);
-  CHECK(d != NULL, "cannot open %s", src);
-  struct dirent *e;
-  int n = 0;
-  while (d && (e = readdir(d))) {
-    const char *u = strrchr(e->d_name, '_');
-    if (!u || !strstr(e->d_name, ".obj") || strtod(u + 1, NULL) >= t_end) continue;
-    snprintf(a, sizeof a, "%s/%s", src, e->d_name), snprintf(b, sizeof b, "%s/%s", dst, e->d_name);
-    n += symlink(a, b) == 0;
-  }
-  if (d) closedir(d);
-  CHECK(n > 100, "%s: %d frames before %g s", name, n, t_end);
-  static const char *ext[2] = {"meta.ini", "truth.ini"};
-  for (int k = 0; k < 2; k++) {
-    snprintf(a, sizeof a, "%s/datasets/wam-mini/recordings/%s.%s", root, name, ext[k]);
-    snprintf(b, sizeof b, "%s/ds/%s.%s", dir, name, ext[k]);
-    CHECK(symlink(a, b) == 0, "link %s", b);
-  }
-}
 
 int main(int argc, char **argv) {
   if (argc < 3) return fprintf(stderr, "usage: %s CLOTHFIT_EXE SOURCE_ROOT\n", argv[0]), 2;
   CHECK(mkdtemp(dir) != NULL, "mkdtemp");
-  char ds[700], res[700], path[800], root[4096];
-  CHECK(realpath(argv[2], root) != NULL, "%s: no such folder", argv[2]); /* the links are absolute */
-  snprintf(ds, sizeof ds, "%s/ds", dir);
-  mkdir(ds, 0755);
-  short_copy(root, "light-cotton-fast", 4.0);
-  short_copy(root, "paper-slow", 4.0);
-  snprintf(path, sizeof path, "%s/broken.meshes", ds); /* no frames */
-  mkdir(path, 0755);
-  snprintf(path, sizeof path, "%s/broken.meta.ini", ds);
-  FILE *f = fopen(path, "w");
-  if (f) fputs("density = 1\nsize = A3\n", f), fclose(f);
+  char res[700], path[800];
   snprintf(res, sizeof res, "%s/wam.h5", dir);
   char *o = NULL, *e = NULL;
-  int st = cf_test_run_args(argv[1], dir, &o, &e, "experiment", "wam", "--dataset", ds, "-o", res, "--delta-grid",
-                            "0.2:0.8:3*rho", "--alpha-grid", "1:3:3*rho", "--max-evals", "15", "--no-confidence",
-                            "--workers", "1", NULL);
+  int st = cf_test_wam_study(argv[1], argv[2], dir, 1, &o, &e);
   printf("%s", o ? o : "");
   CHECK(st == 1 && e && strstr(e, "broken.meshes: not ingested") && strstr(e, "1 of 3 recordings could not be ingested"),
         "the broken source: status %d, stderr %s", st, e ? e : "");

@@ -1,27 +1,33 @@
 /* test_cloud_hang.c — the start a point-cloud recording's fit builds
- * (fit_cloud.c: the cloth hanging from the held corners at frame 0) is on
- * the constraints of the cloth's measured size, also when the hanger holds
- * the corners closer than the width, as a robot holding a sheet does (the
- * bundled WAM recordings: 0.5 % closer).
+ * (fit_cloud.c hang(): the cloth hanging from the held corners at frame 0)
+ * is one a simulation of the cloth's measured size runs from, also when
+ * the hanger holds the corners closer than the width, as a robot holding a
+ * sheet does (the bundled WAM recordings: 0.5 % closer).
  *
  * For corner distances of 1, 0.995 and 0.95 the width, and for a cloud on
  * either side of the corners' vertical plane (frame 0's points 2 cm in
  * front of or behind it, plus far outliers on the other side, which must
  * not vote), the fit input's frame 0 (the 5 x 5 lattice):
  *  - its top corners are the track's at time 0 (to 1e-12 m);
- *  - every lattice edge along a row is width/4 and along a column
- *    height/4, to 1e-9 m: the start is isometric to the flat sheet of the
- *    size (a cylinder), so `--rest size` starts on its constraints;
- *  - with the corners a width apart it is flat (every node on the plane,
- *    1e-12 m); closer, the middle column lies out of the plane on the
- *    cloud's side, by more than half the arc's sagitta for 4 equal chords
- *    (a circle's sagitta is sqrt(3 s (l - s)/8) for arc length l and chord
- *    s to first order: 1.28 cm at 0.995, 3.96 cm at 0.95; a run of
- *    2026-11-29 printed 1.33 and 4.13 cm);
+ *  - its top row is the width long along its markers (to 0.5 %: they lie
+ *    on an arc of the width, so the chords between them are a little
+ *    shorter), its bottom row is flat in the corners' plane and the width
+ *    long (1e-12 m);
+ *  - with the corners a width apart the whole sheet is flat (1e-12 m);
+ *    closer, the top row's middle lies out of the plane on the cloud's
+ *    side, by more than half the arc's sagitta (a circle's sagitta is
+ *    sqrt(3 s (l - s)/8) for arc length l and chord s to first order: 1.28
+ *    cm at 0.995, 3.96 cm at 0.95);
  *  - one simulation of the recording (delta 0.5, alpha 2, the fitting
- *    defaults, rest of the size) runs: before the arc start the projection
- *    of a flat start with the top edge short of the width did not converge
- *    at any parameters. */
+ *    defaults, rest of the size) runs: from a flat start with the top edge
+ *    short of the width the projection did not converge at any parameters.
+ * Why the slack dies out down the sheet instead of bowing it whole (a
+ * cylinder, which is isometric to the flat sheet): the recorded sheet's
+ * does.  On datasets/wam-mini's light-cotton-fast clouds, at the truth
+ * (clothfit sweep REC.h5 --delta-grid 0.52:0.52:1 --alpha-grid
+ * 2.69:2.69:1 --window 0:1, and --window 0:7, 2026-11-29), the error over
+ * the first, still second was 0.371 cm from this start against 0.683 cm
+ * from the cylinder, and over the training window 0.273 against 0.331 cm. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,20 +90,19 @@ static void check_start(const char *dir, const char *held, double frac, double s
   const int G = in.tg.rows;
   const double *p = in.tg.pos; /* frame 0 */
   CHECK(G == 5 && in.tg.cols == 5, "lattice %d x %d", G, in.tg.cols);
-  double c1[3] = {-W * frac / 2, 0, TOP}, c2[3] = {W * frac / 2, 0, TOP}, worst = 0, off_mid = p[3 * 2 + 1];
+  double c1[3] = {-W * frac / 2, 0, TOP}, c2[3] = {W * frac / 2, 0, TOP}, top = 0, bottom = 0, flat = 0;
   CHECK(dist(p, c1) < 1e-12 && dist(p + 3 * (G - 1), c2) < 1e-12, "frac %g: top corners off the track", frac);
-  for (int q = 0; q < G; q++)
-    for (int k = 0; k < G; k++) {
-      const double *x = p + 3 * (q * G + k);
-      if (k + 1 < G) worst = fmax(worst, fabs(dist(x, x + 3) - W / (G - 1)));
-      if (q + 1 < G) worst = fmax(worst, fabs(dist(x, x + 3 * G) - H / (G - 1)));
-    }
-  double s = W * frac, sag = sqrt(3 * s * (W - s) / 8);
-  printf("corners %.3f W apart, cloud on side %+g: worst lattice edge %.2g m off the size's, middle column %+.4f m "
-         "out of the plane (first-order sagitta %.4f)\n", frac, side, worst, off_mid, sag);
-  CHECK(worst < 1e-9, "frac %g: a lattice edge %.3g m off the size's", frac, worst);
-  if (frac == 1) CHECK(fabs(off_mid) < 1e-12, "flat start %.3g m out of its plane", off_mid);
-  else CHECK(off_mid * side > 0.5 * sag, "frac %g side %g: middle column %.4f m out of the plane", frac, side, off_mid);
+  for (int k = 0; k + 1 < G; k++)
+    top += dist(p + 3 * k, p + 3 * (k + 1)), bottom += dist(p + 3 * ((G - 1) * G + k), p + 3 * ((G - 1) * G + k + 1));
+  for (int q = frac == 1 ? 0 : G - 1; q < G; q++)
+    for (int k = 0; k < G; k++) flat = fmax(flat, fabs(p[3 * (q * G + k) + 1]));
+  double s = W * frac, sag = sqrt(3 * s * (W - s) / 8), off_mid = p[3 * 2 + 1];
+  printf("corners %.3f W apart, cloud on side %+g: top row %.5f m along its markers, bottom row %.5f m, "
+         "top middle %+.4f m out of the plane (first-order sagitta %.4f)\n", frac, side, top, bottom, off_mid, sag);
+  CHECK(fabs(top / W - 1) < 5e-3, "frac %g: the top row is %.5f m along its markers, the width %g", frac, top, W);
+  CHECK(fabs(bottom - W) < 1e-12 && flat < 1e-12, "frac %g: bottom row %.6f m, %.3g m out of the plane", frac, bottom,
+        flat);
+  if (frac < 1) CHECK(off_mid * side > 0.5 * sag, "frac %g side %g: top middle %.4f m out of the plane", frac, side, off_mid);
   cf_params base = in.base;
   cf_fit_run *run = cf_fit_run_alloc(&in.tg, &base, &err);
   CHECK(run != NULL, "%s", err.msg);

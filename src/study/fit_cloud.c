@@ -9,9 +9,9 @@
  * 9 x 9 nodes, the thesis' meshing of §4.1.1; 5 x 9 gives 9 x 17).  Frame 0
  * is that rectangle hanging straight down from the two held corners where
  * the track has them at time 0 (its top edge from corner 1 to corner 2, its
- * height the cloth's; bowed to a cylinder when the corners are closer than
- * the width, see hang()): with the size's flat rest (the default, --rest
- * size) the simulation starts there, at rest.  The two top corners follow the
+ * height the cloth's), its rows bowed out of plane to the cloth's width
+ * when the corners are closer than that (hang()): with the size's flat rest
+ * (the default, --rest size) the simulation starts there, at rest.  The two top corners follow the
  * held track interpolated linearly at every frame k CF_CLOUD_DT; every
  * other marker is missing (NaN) after frame 0, so the markers measure
  * nothing and the frames' errors are the clouds' (cf_fit_target.n_cloud,
@@ -63,65 +63,87 @@ static int check(const cf_recording *r, const char *path, cf_error *err) {
   return CF_OK;
 }
 
-/* The angle phi each of n equal chords s of a circular arc subtends when
- * the arc's ends are d < n s apart: sin(n phi/2) / sin(phi/2) = d/s, the
- * left side falling from n (phi -> 0) to 0 (phi = 2 pi/n); bisection. */
-static double arc_angle(int n, double s, double d) {
-  double lo = 0, hi = 2 * M_PI / n;
+/* The half-angle theta of a circular arc of length 1 over a chord q
+ * (sin(theta) / theta = q, 0 < q < 1), by bisection on (0, pi). */
+static double arc_half_angle(double q) {
+  double lo = 0, hi = M_PI;
   for (int i = 0; i < 100; i++) {
-    double m = (lo + hi) / 2;
-    if (sin(n * m / 2) / sin(m / 2) > d / s) lo = m;
+    double m = 0.5 * (lo + hi);
+    if (sin(m) / m > q) lo = m;
     else hi = m;
   }
-  return (lo + hi) / 2;
+  return 0.5 * (lo + hi);
 }
 
-/* Which side of the plane through c[0..2] with unit normal nv the first
- * cloud bulges to: +1 or -1, by the majority of its points within 0.1 m
- * of the plane (the far outliers a depth camera returns do not vote). */
-static double bulge_side(const cf_recording *r, const double *c, const double *nv) {
-  long pos = 0, neg = 0;
-  for (long i = r->cloud.offset[0]; i < r->cloud.offset[1]; i++) {
-    double o = 0;
-    for (int k = 0; k < 3; k++) o += (r->cloud.points[3 * i + k] - c[k]) * nv[k];
-    if (fabs(o) < 0.1) pos += o > 0, neg += o < 0;
+/* Which side of the corners' vertical plane (along n) the first cloud's
+ * top third lies on: +1 or -1 by the median of its points' offsets (the
+ * camera's outliers, a few per cent, do not move a median); +1 without
+ * such points. */
+static double bulge_side(const cf_recording *r, const double *mid, const double *a, const double *d,
+                         const double *n, double half, double height) {
+  long lo = r->cloud.offset ? r->cloud.offset[0] : 0, hi = r->cloud.offset ? r->cloud.offset[1] : 0, k = 0;
+  double *o = malloc(sizeof(double) * (size_t)(hi > lo ? hi - lo : 1)), side = 1;
+  for (long i = lo; o && i < hi; i++) {
+    const double *p = r->cloud.points + 3 * i;
+    double q[3] = {p[0] - mid[0], p[1] - mid[1], p[2] - mid[2]};
+    double x = q[0] * a[0] + q[1] * a[1] + q[2] * a[2], y = q[0] * d[0] + q[1] * d[1] + q[2] * d[2];
+    if (fabs(x) <= half && y >= 0 && y <= height / 3) o[k++] = q[0] * n[0] + q[1] * n[1] + q[2] * n[2];
   }
-  return pos >= neg ? 1 : -1;
+  if (k > 0) {
+    long below = 0;
+    for (long i = 0; i < k; i++) below += o[i] < 0;
+    side = 2 * below > k ? -1 : 1;
+  }
+  free(o);
+  return side;
 }
 
-/* Frame 0: the cloth hanging from the corners c[6] (row 0 on top), each
- * column straight down.  When the corners are closer than the cloth's
- * width (a hanger holds a sheet a little slack), every row is the same
- * arc of equal lattice edges width/(cols-1) bowed out of the plane to the
- * side the first cloud shows: a cylinder, which is isometric to the flat
- * sheet of the cloth's size, so that --rest size has a start on its
- * constraints.  A flat start with the top edge shorter than the rest
- * width has none: it only buckles out of its plane, and the projection,
- * whose in-plane Jacobian cannot see that, does not converge (the bundled
- * WAM recordings, whose hanger holds the corners 0.5 % closer than the
- * width, failed at every grid point so). */
-static int hang(const double *c, const cf_recording *r, int rows, int cols, const char *path, double *pos,
+/* Frame 0: the cloth hanging from the corners c[6] (row 0 on top), its
+ * rows W = the cloth's width long.  Corners as far apart as W or farther:
+ * the flat rectangle from corner 1 to corner 2 (the driven simulation
+ * pulls corners too far apart together, docs/driving.md).  Closer (a
+ * hanger holds the top edge slack: 0.5 % in datasets/wam-mini): a flat
+ * rectangle with rows shorter than the cloth cannot start a simulation of
+ * its lengths, as its projection onto them must bulge the sheet out of its
+ * plane, forwards or backwards, and a straight row gives it no direction
+ * to take (the projection stalled at violation 5e-3 and the fit of
+ * wam-mini's light-cotton-fast clouds failed at every start:
+ * `bench/cloud_fit.sh`).  So each row is a circular arc of
+ * length W out of the corners' plane, on the side where the first cloud's
+ * top third lies, over a chord from the corners' distance L on the top row
+ * to W on the bottom one (the slack dies out down the sheet, as a hanging
+ * sheet's does): the markers W/(cols-1) apart along it. */
+static int hang(const cf_recording *r, const double *c, int rows, int cols, const char *path, double *pos,
                 cf_error *err) {
-  double a[3], d[3] = {0, 0, -1}, l2 = 0, ad = 0, dl = 0, height = r->meta.height_m;
-  for (int i = 0; i < 3; i++) a[i] = c[3 + i] - c[i], l2 += a[i] * a[i];
+  double a[3], d[3] = {0, 0, -1}, n[3], mid[3], l2 = 0, ad = 0, dl = 0, height = r->meta.height_m;
+  for (int i = 0; i < 3; i++) a[i] = c[3 + i] - c[i], l2 += a[i] * a[i], mid[i] = 0.5 * (c[i] + c[3 + i]);
   for (int i = 0; i < 3; i++) ad += a[i] * d[i] / (l2 > 0 ? l2 : 1);
   for (int i = 0; i < 3; i++) d[i] -= ad * a[i], dl += d[i] * d[i];
   if (!(l2 > 1e-8) || !(dl > 1e-8))
     return cf_error_set(err, CF_EINVAL, "%s: point clouds: the held corners at the first frame are %.4g m apart, "
                         "one above the other or at one point: the cloth cannot hang from them", path, sqrt(l2));
-  double len = sqrt(l2), u[3], nv[3], n = cols - 1, s = r->meta.width_m / n;
-  for (int i = 0; i < 3; i++) d[i] *= height / sqrt(dl), u[i] = a[i] / len;
-  for (int i = 0; i < 3; i++) nv[i] = u[(i + 1) % 3] * d[(i + 2) % 3] - u[(i + 2) % 3] * d[(i + 1) % 3];
-  double nn = sqrt(nv[0] * nv[0] + nv[1] * nv[1] + nv[2] * nv[2]);
-  for (int i = 0; i < 3; i++) nv[i] /= nn;
-  double phi = len < n * s * (1 - 1e-9) ? arc_angle(cols - 1, s, len) : 0, R = phi > 0 ? s / (2 * sin(phi / 2)) : 0;
-  double side = phi > 0 ? bulge_side(r, c, nv) : 0;
-  for (int k = 0; k < cols; k++) {
-    double th = (k - n / 2) * phi, x = phi > 0 ? len / 2 + R * sin(th) : len * k / n;
-    double y = phi > 0 ? side * R * (cos(th) - cos(n * phi / 2)) : 0;
-    for (int q = 0; q < rows; q++)
-      for (int i = 0; i < 3; i++) pos[3 * (q * cols + k) + i] = c[i] + u[i] * x + nv[i] * y + d[i] * q / (rows - 1);
+  double L = sqrt(l2), W = r->meta.width_m;
+  for (int i = 0; i < 3; i++) a[i] /= L, d[i] /= sqrt(dl);
+  n[0] = a[1] * d[2] - a[2] * d[1], n[1] = a[2] * d[0] - a[0] * d[2], n[2] = a[0] * d[1] - a[1] * d[0];
+  if (!(L < W * (1 - 1e-6))) { /* the flat rectangle */
+    for (int row = 0; row < rows; row++)
+      for (int k = 0; k < cols; k++)
+        for (int i = 0; i < 3; i++)
+          pos[3 * (row * cols + k) + i] = c[i] + (c[3 + i] - c[i]) * k / (cols - 1) + d[i] * height * row / (rows - 1);
+    return CF_OK;
   }
+  double side = bulge_side(r, mid, a, d, n, 0.5 * L, height);
+  for (int row = 0; row < rows; row++) {
+    double f = (double)row / (rows - 1), chord = L + (W - L) * f;
+    double th = chord < W * (1 - 1e-6) ? arc_half_angle(chord / W) : 0, R = th > 0 ? 0.5 * W / th : 0;
+    for (int k = 0; k < cols; k++) {
+      double u = 2.0 * k / (cols - 1) - 1, phi = th * u; /* u in [-1, 1] across */
+      double x = th > 0 ? R * sin(phi) : 0.5 * chord * u, y = th > 0 ? side * R * (cos(phi) - cos(th)) : 0;
+      for (int i = 0; i < 3; i++) pos[3 * (row * cols + k) + i] = mid[i] + a[i] * x + n[i] * y + d[i] * height * f;
+    }
+  }
+  memcpy(pos, c, 3 * sizeof(double)); /* the top row ends at the corners exactly */
+  memcpy(pos + 3 * (cols - 1), c + 3, 3 * sizeof(double));
   return CF_OK;
 }
 
@@ -164,7 +186,7 @@ int cf_fit_input_from_clouds(const cf_recording *r, const char *path, cf_fit_inp
   for (size_t j = 0; j < 3 * (size_t)T * K; j++) in->pos[j] = NAN;
   double c[6];
   held_at(&r->held, 0, c);
-  if ((rc = hang(c, r, rows, cols, path, in->pos, err))) return rc;
+  if ((rc = hang(r, c, rows, cols, path, in->pos, err))) return rc;
   for (int k = 1; k < T; k++) {
     held_at(&r->held, k * CF_CLOUD_DT, c);
     memcpy(in->pos + 3 * ((size_t)k * K), c, 3 * sizeof(double));

@@ -288,5 +288,8 @@ int cf_pipeline_study_detail(const cf_fit_input *in, int np, int max_evals, int 
   if (!rc)
     rc = cf_pipeline_compare(in, models, CF_CLOTH_MODELS, f->train_t0_s / end, split / end, D, A, max_evals, workers,
                              tasks, pr, rec, err);
+  /* thesis §4.1.5: the fitting mesh, then finer across, down and both */
+  static const int meshes[][2] = {{1, 1}, {1, 2}, {2, 1}, {2, 2}};
+  if (!rc) rc = cf_pipeline_remesh(in, meshes, 4, workers, tasks, pr, rec, err);
   return rc;
 }

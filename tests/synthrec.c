@@ -32,9 +32,9 @@ double *cf_test_shaken_recording(const cf_test_rec_spec *sp) {
       p[1] = 0;
       p[2] = sp->height * (1 - (double)r / (R - 1));
     }
-  int split = sp->split > 0 ? sp->split : CF_LATTICE_SPLIT_DEFAULT;
-  cf_mesh *m = cf_mesh_lattice_refine(R, C, split, lat);
-  int kin[2] = {cf_mesh_lattice_node(R, C, split, 0, 0), cf_mesh_lattice_node(R, C, split, 0, C - 1)};
+  int split = sp->split > 0 ? sp->split : CF_LATTICE_SPLIT_DEFAULT, across = sp->split_cols > 0 ? sp->split_cols : split;
+  cf_mesh *m = cf_mesh_lattice_refine(R, C, split, across, lat);
+  int kin[2] = {cf_mesh_lattice_node(R, C, split, across, 0, 0), cf_mesh_lattice_node(R, C, split, across, 0, C - 1)};
   cf_params p;
   cf_params_default(&p);
   p.rho = sp->rho;
@@ -73,7 +73,7 @@ double *cf_test_shaken_recording(const cf_test_rec_spec *sp) {
     }
     for (int j = 0; j < K; j++) {
       double *q = rec + 3 * ((size_t)k * K + j);
-      memcpy(q, cf_sim_x(s) + 3 * cf_mesh_lattice_node(R, C, split, j / C, j % C), 3 * sizeof(double));
+      memcpy(q, cf_sim_x(s) + 3 * cf_mesh_lattice_node(R, C, split, across, j / C, j % C), 3 * sizeof(double));
       int controlled = j == 0 || j == C - 1;
       if (k > 0 && !controlled && sp->noise > 0)
         for (int dd = 0; dd < 3; dd++) q[dd] += sp->noise * gauss(&seed);

@@ -25,6 +25,7 @@ typedef struct {
   double twist;            /* > 0: the top corners also turn about the vertical through
                               their midpoint by twist sin(2 pi f t) (radians), as
                               synth's twist does (0: none) */
+  int split_cols;          /* the cells' split across when it differs from split's (0: split's) */
 } cf_test_rec_spec;
 
 /* [T*rows*cols*3] malloc'ed; exits the test with a message on failure. */

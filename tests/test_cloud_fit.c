@@ -70,10 +70,10 @@ static double *simulate(cf_mesh **mesh, int *kin) {
       double *p = lat + 3 * (r * G + c);
       p[0] = W * c / (G - 1), p[1] = 0, p[2] = TOP - H * r / (G - 1);
     }
-  cf_mesh *m = cf_mesh_lattice_refine(G, G, 2, lat);
+  cf_mesh *m = cf_mesh_lattice_refine(G, G, 2, 2, lat);
   CHECK(m != NULL, "mesh");
   if (!m) return NULL;
-  kin[0] = cf_mesh_lattice_node(G, G, 2, 0, 0), kin[1] = cf_mesh_lattice_node(G, G, 2, 0, G - 1);
+  kin[0] = cf_mesh_lattice_node(G, G, 2, 2, 0, 0), kin[1] = cf_mesh_lattice_node(G, G, 2, 2, 0, G - 1);
   cf_params p;
   cf_params_default(&p);
   p.dt = DT, p.rho = RHO, p.delta = DELTA, p.alpha = ALPHA, p.kappa = 1e-3, p.tol = 1e-4;

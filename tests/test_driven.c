@@ -109,7 +109,7 @@ static void stretched_corners(const double *rec) {
   cf_fit_point truth = {.delta = 0.041, .alpha = 0.307, .kappa = 1e-3};
   cf_error err;
   cf_fit_target tg0 = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                       0, NULL, NULL, NULL};
+                       0, NULL, NULL, NULL, 0};
   cf_fit_run *run0 = cf_fit_run_alloc(&tg0, &base, &err);
   cf_fit_result r0 = {0};
   CHECK(run0 && cf_fit_run_eval(run0, &truth, 0, 0, 0, NULL, &r0) == CF_OK && r0.status == CF_OK,
@@ -119,7 +119,7 @@ static void stretched_corners(const double *rec) {
     double stretch = seed == 0 ? 1e-3 : 0, noise = seed == 0 ? 0 : 1e-4; /* 0.1 %, or 0.1 mm noise */
     double *pos = stretch_corners(rec, stretch, noise, 1000 + seed);
     cf_fit_target tg = {ROWS, COLS, T, 0.01, pos, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                        0, NULL, NULL, NULL};
+                        0, NULL, NULL, NULL, 0};
     cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
     CHECK(run != NULL, "seed %d: %s", seed, run ? "" : err.msg);
     if (run) {
@@ -151,7 +151,7 @@ static void stretched_corners(const double *rec) {
   }
   double *far = stretch_corners(rec, 0.05, 0, 1);
   cf_fit_target tg = {ROWS, COLS, T, 0.01, far, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                      0, NULL, NULL, NULL};
+                      0, NULL, NULL, NULL, 0};
   cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
   cf_fit_result res = {0};
   CHECK(run && cf_fit_run_eval(run, &truth, 0, 0, 0, NULL, &res) == CF_OK, "5 %% stretch: alloc/eval");
@@ -180,7 +180,7 @@ static void finer_mesh(void) {
   double e[3] = {NAN, NAN, NAN};
   for (int k = 0; k < 3; k++) { /* split 3, the default, split 3 with the flat rest metric */
     cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, k == 2, k == 1 ? 0 : SPLIT, {0, 0}, 0, 0,
-                        0, NULL, NULL, NULL};
+                        0, NULL, NULL, NULL, 0};
     cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
     CHECK(run != NULL, "split %d: %s", tg.split, run ? "" : err.msg);
     if (!run) continue;
@@ -202,8 +202,58 @@ static void finer_mesh(void) {
    * recording's own rest state, so not exact, but a simulation of the same sheet */
   CHECK(e[2] < 0.3, "split %d, flat rest: error at the truth %.3g cm", SPLIT, e[2]);
   cf_fit_target bad = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, CF_LATTICE_SPLIT_MAX + 1, {0, 0}, 0, 0,
-                       0, NULL, NULL, NULL};
+                       0, NULL, NULL, NULL, 0};
   CHECK(cf_fit_run_alloc(&bad, &base, &err) == NULL && strstr(err.msg, "split"), "split %d: %s", bad.split, err.msg);
+  free(rec);
+}
+
+/* --split RxC: a recording made on the lattice split 2 down and 3 across
+ * is reproduced exactly (e = 0 at the truth) on that mesh, with its nodes
+ * counted rows and columns apart and every marker a node at its recorded
+ * place at rest (frame 0's error exactly 0), and not on the transposed
+ * mesh 3 x 2, nor on the uniform 2 x 2 (other discretisations of the
+ * same sheet): the split down and across are not swapped anywhere between
+ * the mesh, the markers' nodes and the driven corners. */
+static void anisotropic_mesh(void) {
+  enum { DOWN = 2, ACROSS = 3 };
+  cf_test_rec_spec sp = {.rows = ROWS, .cols = COLS, .T = T, .width = 0.42, .height = 0.594, .rho = 0.1042,
+                         .delta = 0.041, .alpha = 0.307, .amplitude = 0.075, .frequency = 0.6, .dt = 0.01,
+                         .kappa = 1e-3, .split = DOWN, .split_cols = ACROSS};
+  double *rec = cf_test_shaken_recording(&sp);
+  cf_params base;
+  cf_params_default(&base);
+  cf_fit_point truth = {.delta = 0.041, .alpha = 0.307, .kappa = 1e-3};
+  static const int mesh[3][2] = {{DOWN, ACROSS}, {ACROSS, DOWN}, {DOWN, DOWN}};
+  double e[3] = {NAN, NAN, NAN};
+  for (int k = 0; k < 3; k++) {
+    cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, mesh[k][0], {0, 0},
+                        0, 0, 0, NULL, NULL, NULL, mesh[k][1]};
+    cf_error err;
+    cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
+    CHECK(run != NULL, "split %dx%d: %s", mesh[k][0], mesh[k][1], run ? "" : err.msg);
+    if (!run) continue;
+    const cf_mesh *m = cf_fit_run_mesh(run);
+    int R = mesh[k][0] * (ROWS - 1) + 1, C = mesh[k][1] * (COLS - 1) + 1, moved = 0;
+    CHECK(m->n_nodes == R * C && m->n_elems == (R - 1) * (C - 1), "split %dx%d: %d nodes, %d quads, expected %d x %d",
+          mesh[k][0], mesh[k][1], m->n_nodes, m->n_elems, R, C);
+    const int *node = cf_fit_run_marker_nodes(run);
+    for (int j = 0; j < ROWS * COLS; j++)
+      moved += node[j] != (mesh[k][0] * (j / COLS)) * C + mesh[k][1] * (j % COLS) ||
+               memcmp(m->x + 3 * node[j], rec + 3 * j, 3 * sizeof(double));
+    CHECK(moved == 0, "split %dx%d: %d markers not at their node's rest position", mesh[k][0], mesh[k][1], moved);
+    cf_frame_error *fe = malloc(sizeof *fe * T);
+    cf_fit_result res;
+    CHECK(cf_fit_run_eval(run, &truth, 0, 0, 0, fe, &res) == CF_OK && res.status == CF_OK && fe[0].e_cm == 0,
+          "split %dx%d: %s, frame 0 error %g", mesh[k][0], mesh[k][1], res.reason, fe[0].e_cm);
+    e[k] = res.err.e_cm;
+    free(fe);
+    cf_fit_run_free(run);
+  }
+  printf("recording made on the lattice split %dx%d: error at the truth %.3g cm on it, %.4g cm on %dx%d, %.4g cm on "
+         "%dx%d\n", DOWN, ACROSS, e[0], e[1], ACROSS, DOWN, e[2], DOWN, DOWN);
+  CHECK(e[0] < 1e-9, "split %dx%d: error at the truth %.3g cm on the recording's own mesh", DOWN, ACROSS, e[0]);
+  CHECK(e[1] > 1e-3 && e[2] > 1e-3, "other meshes: errors %.3g, %.3g cm on a recording made on %dx%d", e[1], e[2],
+        DOWN, ACROSS);
   free(rec);
 }
 
@@ -239,7 +289,7 @@ static void rest_of_size(void) {
   cf_fit_point truth = {.delta = 0.041, .alpha = 0.307, .kappa = 1e-3};
   cf_error err;
   cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, CF_REST_SIZE, SPLIT,
-                      {W, H}, 0, 0, 0, NULL, NULL, NULL};
+                      {W, H}, 0, 0, 0, NULL, NULL, NULL, 0};
   cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
   CHECK(run != NULL, "rest size: %s", run ? "" : err.msg);
   if (run) {
@@ -283,7 +333,7 @@ static void substeps_converge(void) {
   double e[3];
   for (int k = 0; k < 3; k++) {
     cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0, {0, 0}, 1 << k, 0,
-                        0, NULL, NULL, NULL};
+                        0, NULL, NULL, NULL, 0};
     e[k] = error_at(&tg, &base, &truth, 0, &err);
   }
   printf("recording made at dt/4: error at the truth %.3g, %.3g, %.3g cm with 1, 2, 4 steps per frame\n", e[0],
@@ -309,7 +359,7 @@ static void moving_start(void) {
   double e[2];
   for (int k = 0; k < 2; k++) {
     cf_fit_target tg = {ROWS, COLS, T, 0.01, cut, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, k,
-                        0, NULL, NULL, NULL};
+                        0, NULL, NULL, NULL, 0};
     e[k] = error_at(&tg, &base, &truth, W0, &err);
   }
   printf("a recording that starts moving: error over its first %d frames %.3g cm from rest, %.3g cm moving\n", W0,
@@ -324,7 +374,7 @@ int main(void) {
                          .delta = 0.041, .alpha = 0.307, .amplitude = 0.075, .frequency = 0.6, .dt = 0.01};
   double *rec = cf_test_shaken_recording(&sp);
   cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                      0, NULL, NULL, NULL};
+                      0, NULL, NULL, NULL, 0};
   cf_params base;
   cf_params_default(&base);
   cf_error err;
@@ -383,6 +433,7 @@ int main(void) {
   sweep_prunes_exactly(&tg, &base);
   stretched_corners(rec);
   finer_mesh();
+  anisotropic_mesh();
   rest_of_size();
   substeps_converge();
   moving_start();

@@ -16,7 +16,11 @@
  *    [0, 2 delta*] x [0, 2 alpha*], whose best point is near the fit (the
  *    map's error at the fit's cell is within 2 x the map's minimum), and
  *    the four models of Table 4.3;
- *  - the report has Table 4.2 (tables/table_4_2.md) and index.html names it.
+ *  - light-cotton-fast's fit is rerun on finer meshes (thesis §4.1.5,
+ *    remesh_checks below) and the remeshing table is printed after Table
+ *    4.3 with the thesis' values;
+ *  - the report has Table 4.2 (tables/table_4_2.md) and the remeshing
+ *    table (tables/table_remesh.md), and index.html names them.
  * usage: test_experiment_wam CLOTHFIT_EXE SOURCE_ROOT */
 #include <math.h>
 #include <stdio.h>
@@ -28,6 +32,76 @@
 #include "wam_short.h"
 
 static char dir[] = "/tmp/cf_exp_wam.XXXXXX";
+
+/* Field k (0: the row's name) of the first line of text that starts with
+ * the word `row`, read as a number (NaN without such a line). */
+static double printed_field(const char *text, const char *row, int k) {
+  for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+    if (strncmp(p, row, strlen(row)) || p[strlen(row)] != ' ') continue;
+    const char *q = p;
+    for (int i = 0; i < k; i++) {
+      q += strcspn(q, " \n");
+      q += strspn(q, " ");
+    }
+    return strtod(q, NULL);
+  }
+  return NAN;
+}
+
+/* The remeshing check of thesis §4.1.5 on light-cotton-fast (its record c,
+ * the command's stdout o): the fit's (delta, alpha) on 9 x 9 (the fitting
+ * mesh), 9 x 17, 17 x 9 and 17 x 17 nodes, each with a finite mean error
+ * on the testing window.
+ *  - 9 x 9 is the fit's own mesh: its entry is the fit's testing error, not
+ *    simulated again (the same simulation over the same frames: `clothfit
+ *    sweep REC.h5 --delta-grid D:D:1 --alpha-grid A:A:1 --window 2: --split 1`
+ *    at the fit's point gave 0.8192464675055686 cm, the fit's e_test to the
+ *    last digit, when written), so it equals the fit's e_test exactly, and
+ *    the table prints it as Table 4.2 does.
+ *  - The finer meshes within a factor 1.5 of it, either way: frame by frame
+ *    the difference of the two errors is at most the mean distance between
+ *    the two meshes' simulations of the recorded nodes (the triangle
+ *    inequality with the same weights), the 9 x 9 sheet's discretisation
+ *    error at these parameters.  Fitted parameters that describe the cloth
+ *    and not the mesh keep it below the fit's own misfit (here the camera's
+ *    2 mm mesh noise and kappa 1e-3 against the recording's 1e-5): the
+ *    thesis finds +10 to +19 %, this shortened copy gave +13 to +24 % when
+ *    written.  A fault of the refinement (a recorded node compared at
+ *    another node, rows and columns swapped) is off by a cell, 3.7 cm on
+ *    this 0.297 m sheet, many times the 0.8 cm of the fit.  Not a claim on
+ *    the whole recording: its fit is 1.83 x off on 17 x 17
+ *    (docs/design.md). */
+static void remesh_checks(const cf_res_rec *c, const char *o) {
+  static const char *mesh[4] = {"9x9", "9x17", "17x9", "17x17"};
+  static const int split[4][2] = {{1, 1}, {1, 2}, {2, 1}, {2, 2}};
+  const cf_res_remesh *m = &c->remesh;
+  CHECK(c->has_remesh && m->n == 4, "light-cotton-fast: remesh %d, %d meshes", c->has_remesh, m->n);
+  if (!c->has_remesh || m->n != 4) return;
+  double e0 = m->row[0].e_test;
+  for (int k = 0; k < 4; k++) {
+    const cf_res_remesh_row *r = &m->row[k];
+    double th;
+    CHECK(!strcmp(r->mesh, mesh[k]) && r->split[0] == split[k][0] && r->split[1] == split[k][1] &&
+              r->status == CF_OK && isfinite(r->e_test) && r->e_test > 0,
+          "mesh %d: %s split %dx%d, status %d, e %g cm", k, r->mesh, r->split[0], r->split[1], r->status, r->e_test);
+    CHECK(cf_thesis_remesh(c->meta.material, c->meta.speed, r->rows, r->cols, &th), "%s: no thesis value", r->mesh);
+    if (k == 0) continue;
+    CHECK(!r->fit_reused && r->e_test <= 1.5 * e0 && r->e_test >= e0 / 1.5,
+          "%s: testing error %.4f cm against %.4f cm on 9x9 (more than a factor 1.5 apart)", r->mesh, r->e_test, e0);
+  }
+  printf("remeshing: %s %.4f, %s %.4f, %s %.4f, %s %.4f cm\n", mesh[0], e0, mesh[1], m->row[1].e_test, mesh[2],
+         m->row[2].e_test, mesh[3], m->row[3].e_test);
+  CHECK(m->row[0].fit_reused && e0 == c->fit.e_test && m->delta == c->fit.x[0] && m->alpha == c->fit.x[1] &&
+            fabs(m->test_t0_s - c->fit.train_t1_s) < 1e-9,
+        "9x9: %.17g cm against the fit's %.17g cm (reused %d)", e0, c->fit.e_test, m->row[0].fit_reused);
+  /* as printed: Table 4.2's e_cm (the 8th column) and the remeshing table's 9x9 row (the 3rd) */
+  double t42 = printed_field(o, "light-cotton-fast", 7), t9 = printed_field(o, "9x9", 2);
+  CHECK(isfinite(t42) && t9 == t42 && fabs(t42 - c->fit.e_test) <= 5e-5,
+        "printed: Table 4.2 e %g cm, remeshing 9x9 %g cm, fit %g cm", t42, t9, c->fit.e_test);
+  CHECK(strstr(o, "Remeshing (thesis §4.1.5)") && strstr(o, "17x17") && strstr(o, "0.37") &&
+            strstr(o, "Remeshing") > strstr(o, "Table 4.3"),
+        "the remeshing table after Table 4.3: %s", o);
+}
 
 int main(int argc, char **argv) {
   if (argc < 3) return fprintf(stderr, "usage: %s CLOTHFIT_EXE SOURCE_ROOT\n", argv[0]), 2;
@@ -42,7 +116,7 @@ int main(int argc, char **argv) {
   CHECK(o && strstr(o, "Table 4.2") && strstr(o, "light-cotton-fast") && strstr(o, "paper-slow") &&
             strstr(o, "inextensible"),
         "Table 4.2 and the comparison printed: %s", o ? o : "");
-  free(o), free(e);
+  free(e);
 
   cf_results r;
   cf_error err = {0, ""};
@@ -60,9 +134,10 @@ int main(int argc, char **argv) {
     double th[3];
     CHECK(cf_thesis_table_42(c->meta.material, c->meta.speed, th) && isfinite(th[2]), "%s: no thesis values", c->name);
     if (strcmp(c->name, "light-cotton-fast")) {
-      CHECK(!c->has_sens && !c->has_compare, "%s: a close look at the other recording", c->name);
+      CHECK(!c->has_sens && !c->has_compare && !c->has_remesh, "%s: a close look at the other recording", c->name);
       continue;
     }
+    remesh_checks(c, o ? o : "");
     const cf_res_sens *s = &c->sens;
     CHECK(c->has_sens && s->nd == 10 && s->na == 10 && fabs(s->delta[9] - 2 * x->x[0]) < 1e-9 &&
               fabs(s->alpha[9] - 2 * x->x[1]) < 1e-9 && c->has_compare && c->compare.n == 4,
@@ -77,14 +152,22 @@ int main(int argc, char **argv) {
     }
   }
   cf_results_free(&r);
+  free(o);
+  snprintf(path, sizeof path, "%s/wam/tables/table_remesh.md", dir);
+  char *rm = cf_test_slurp(path, NULL);
+  CHECK(rm && strstr(rm, "### Remeshing (thesis §4.1.5)") && strstr(rm, "| light-cotton-fast | 9x17 | 1x2 |") &&
+            strstr(rm, "0.37") && strstr(rm, "| fit |"),
+        "%s: %s", path, rm ? rm : "missing");
+  free(rm);
   snprintf(path, sizeof path, "%s/wam/tables/table_4_2.md", dir);
   char *md = cf_test_slurp(path, NULL);
   CHECK(md && strstr(md, "### Table 4.2") && strstr(md, "0.31"), "%s: %s", path, md ? md : "missing");
   free(md);
   snprintf(path, sizeof path, "%s/wam/index.html", dir);
   char *page = cf_test_slurp(path, NULL);
-  CHECK(page && strstr(page, "Table 4.2") && strstr(page, "Table 4.3") && strstr(page, "light-cotton-fast-sensitivity"),
-        "%s: no Table 4.2, 4.3 or sensitivity figure", path);
+  CHECK(page && strstr(page, "Table 4.2") && strstr(page, "Table 4.3") && strstr(page, "light-cotton-fast-sensitivity") &&
+            strstr(page, "id=\"table_remesh\"") && strstr(page, "tables/table_remesh.csv"),
+        "%s: no Table 4.2, 4.3, remeshing table or sensitivity figure", path);
   free(page);
   if (!cf_test_failures) {
     char rm[800];

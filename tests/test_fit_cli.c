@@ -109,12 +109,12 @@ static int same_v(const double *a, const double *b, int n) {
 }
 
 /* settings other than the defaults files without them read as (rest metric, substeps, start state too) */
-static const cf_res_model MODEL = {1e-3, 0.02, 1e-4, 50, NAN, "inextensible", NAN, NAN, NAN, "size", 2, 4, "moving"};
+static const cf_res_model MODEL = {1e-3, 0.02, 1e-4, 50, NAN, "inextensible", NAN, NAN, NAN, "size", 2, 4, "moving", 3};
 
 static int same_model(const cf_res_model *a, const cf_res_model *b) {
   return a->kappa == b->kappa && a->beta == b->beta && a->tol == b->tol && a->max_iter == b->max_iter &&
          same(a->mu, b->mu) && a->split == b->split && !strcmp(a->rest, b->rest) && a->substeps == b->substeps &&
-         !strcmp(a->start, b->start);
+         !strcmp(a->start, b->start) && a->split_cols == b->split_cols;
 }
 
 static void fill_rec(cf_res_rec *r, int k) {
@@ -146,7 +146,7 @@ static void fill_rec(cf_res_rec *r, int k) {
   for (int i = 0; i < 72; i++) pos[i] = 0.125 * i - 3, sim[i] = i >= 54 ? NAN : 0.1 * i + 1e-3 * k;
   pos[7] = NAN;
   cf_fit_target tg = {2, 3, 4, 0.01, pos, NULL, 0, NULL, 0.1804, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                      0, NULL, NULL, NULL};
+                      0, NULL, NULL, NULL, 0};
   cf_res_set_series(r, fe, &tg, sim, 0.021, 0.33);
   if (k == 1) { /* a recording with a table: contacts per frame, NaN after the failure */
     r->series.contacts = malloc(sizeof(double) * 4);
@@ -213,10 +213,11 @@ static void compare(const cf_results *a, const cf_results *b) {
  * the defaults every run used then. */
 static void settings_missing(const char *path) {
   const char *groups[2] = {"/recordings/zeta/sweep", "/regression"},
-             *names[7] = {"kappa", "beta", "tol", "mesh_split", "rest_metric", "substeps", "start_state"};
+             *names[8] = {"kappa", "beta", "tol", "mesh_split", "rest_metric", "substeps", "start_state",
+                          "mesh_split_cols"};
   hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
   for (int g = 0; g < 2; g++)
-    for (int k = 0; k < 7; k++) CHECK(H5Adelete_by_name(f, groups[g], names[k], H5P_DEFAULT) >= 0, "delete");
+    for (int k = 0; k < 8; k++) CHECK(H5Adelete_by_name(f, groups[g], names[k], H5P_DEFAULT) >= 0, "delete");
   H5Fclose(f);
   cf_results r;
   cf_error err = {0, ""};
@@ -289,6 +290,7 @@ static int count_status(const cf_res_sweep *w, int pruned) {
  * and start state. */
 static int json_model_is(const char *j, const cf_res_model *m) {
   return cf_test_json_has_str(j, "rest_metric", m->rest) && cf_test_json_num(j, "mesh_split") == m->split &&
+         cf_test_json_num(j, "mesh_split_cols") == m->split_cols &&
          cf_test_json_num(j, "substeps") == m->substeps && cf_test_json_has_str(j, "start_state", m->start);
 }
 
@@ -405,7 +407,7 @@ static void inspect_written(void) {
         strstr(o, "first failure   projection did not converge at step 12") &&
         strstr(o, "best point      none") && strstr(o, "regression        2 recording(s) used: zeta, alpha_rec\n") &&
         strstr(o, "R* (cm)") && strstr(o, "model settings kappa 0.001, beta 0.02, tol 0.0001") &&
-        strstr(o, ", size rest metric, 4 substeps, moving start\n"),
+        strstr(o, ", size rest metric, mesh split 2x3, 4 substeps, moving start\n"),
         "inspect %s: %s %s", p, o ? o : "", e ? e : "");
   free(o), free(e);
 }
@@ -464,6 +466,9 @@ static void cli_errors(const char *rec, const char *nolat) {
   FAIL_CASE("invalid --tol '1'", "experiment", "aero", "--tol", "1", "-o", out);
   FAIL_CASE("invalid --split '0': expected a count 1..8", "fit", (char *)rec, "--split", "0", "-o", out);
   FAIL_CASE("invalid --split '9'", "compare", (char *)rec, "--split", "9", "-o", out);
+  FAIL_CASE("invalid --split '1x9': expected a count 1..8 (lattice cells split N x N) or RxC", "fit", (char *)rec,
+            "--split", "1x9", "-o", out);
+  FAIL_CASE("invalid --split '2x'", "sweep", (char *)rec, "--split", "2x", "-o", out);
 }
 
 static const char *fit_keys[] = {"delta", "alpha", "mu", "mean_error_cm", "mean_std_cm", "method", "evaluations"};
@@ -564,7 +569,7 @@ static void fit_model(const char *rec) {
   cf_results r;
   cf_error err = {0, ""};
   /* the recording gives its size (meta width_m, height_m): the rest metric is the cloth's size */
-  cf_res_model want = {0, 0, 1e-3, 50, NAN, "inextensible", NAN, NAN, NAN, "size", 2, 1, "rest"};
+  cf_res_model want = {0, 0, 1e-3, 50, NAN, "inextensible", NAN, NAN, NAN, "size", 2, 1, "rest", 0};
   CHECK(cf_results_read(res, &r, &err) == CF_OK && r.n == 1, "%s", err.msg);
   if (r.n == 1)
     CHECK(r.recs[0].has_fit && r.recs[0].has_sweep && same_model(&r.recs[0].fit.model, &want) &&
@@ -620,6 +625,21 @@ static void fit_model(const char *rec) {
   free(o), free(e);
   CHECK(cf_results_read(res, &r, &err) == CF_OK && r.n == 1 && r.recs[0].fit.model.split == 3, "split stored: %s",
         err.msg);
+  cf_results_free(&r);
+  /* --split RxC: the cells split 2 down, 3 across, named so in the text, the
+   * JSON and -o */
+  char res23[700];
+  snprintf(res23, sizeof res23, "%s/split23.h5", dir);
+  st = run(&o, &e, "fit", rec, "--start", "0.041,0.307", "--max-evals", "2", "--split", "2x3", "--no-confidence",
+           "--kappa", "0", "--tol", "1e-3", "--rest", "first-frame", "--json", "-o", res23, NULL);
+  j = cf_test_last_line(o);
+  CHECK(st == 0 && cf_test_json_num(j, "mesh_split") == 2 && cf_test_json_num(j, "mesh_split_cols") == 3 &&
+            strstr(o, "mesh split 2x3"),
+        "fit --split 2x3: %d '%s' '%s'", st, o ? o : "", e ? e : "");
+  free(o), free(e);
+  CHECK(cf_results_read(res23, &r, &err) == CF_OK && r.n == 1 && r.recs[0].fit.model.split == 2 &&
+            r.recs[0].fit.model.split_cols == 3,
+        "split 2x3 stored: %s", err.msg);
   cf_results_free(&r);
   st = run(&o, &e, "inspect", res, NULL);
   CHECK(st == 0 && o && strstr(o, "mesh split 3"), "inspect: %d '%s'", st, o ? o : "");

@@ -222,7 +222,7 @@ int main(void) {
       p[1] = 0.03 * cf_test_rand(&rng);
       p[2] = 0.594 - 0.198 * r + 0.01 * cf_test_rand(&rng);
     }
-  meshes[1] = cf_mesh_lattice_refine(4, 5, CF_LATTICE_SPLIT_DEFAULT, mk);
+  meshes[1] = cf_mesh_lattice_refine(4, 5, CF_LATTICE_SPLIT_DEFAULT, CF_LATTICE_SPLIT_DEFAULT, mk);
   meshes[2] = cf_mesh_grid(6, 5, o, u, v, 0);
   meshes[3] = cf_mesh_square_tri(0.5, 6, 0.3, 42, 0.3);
   meshes[4] = cf_mesh_ring(0.09, 0.15, 3, 16, 0.25);

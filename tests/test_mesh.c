@@ -199,13 +199,14 @@ static void test_square_hex(void) {
   cf_mesh_free(m);
 }
 
-/* A marker lattice refined with every split of cells: the mesh's shape
- * (nodes, quads, boundary, corners), the markers reproduced bit for bit at
- * cf_mesh_lattice_node, and every node on the bilinear interpolation of its
- * cell (checked on a lattice whose markers lie on a bilinear map, which
- * the refinement must then reproduce everywhere). */
-static void lattice_split(int split) {
-  const int rows = 4, cols = 5, R = split * (rows - 1) + 1, C = split * (cols - 1) + 1;
+/* A marker lattice refined with every split of cells, down (sr) and across
+ * (sc) alike or not: the mesh's shape (nodes, quads, boundary, corners),
+ * the markers reproduced bit for bit at cf_mesh_lattice_node, and every
+ * node on the bilinear interpolation of its cell (checked on a lattice
+ * whose markers lie on a bilinear map, which the refinement must then
+ * reproduce everywhere). */
+static void lattice_split(int sr, int sc) {
+  const int rows = 4, cols = 5, R = sr * (rows - 1) + 1, C = sc * (cols - 1) + 1;
   double mk[4 * 5 * 3];
   unsigned long long s = 99;
   /* a hanging lattice (row 0 on top) with random non-planar noise */
@@ -216,28 +217,28 @@ static void lattice_split(int split) {
       p[1] = 0.02 * cf_test_rand(&s);
       p[2] = 0.594 - 0.198 * r + 0.01 * cf_test_rand(&s);
     }
-  cf_mesh *m = cf_mesh_lattice_refine(rows, cols, split, mk);
-  CHECK(m != NULL, "cf_mesh_lattice_refine (split %d) failed", split);
+  cf_mesh *m = cf_mesh_lattice_refine(rows, cols, sr, sc, mk);
+  CHECK(m != NULL, "cf_mesh_lattice_refine (split %dx%d) failed", sr, sc);
   if (!m) return;
   CHECK(m->nv == 4 && m->n_nodes == R * C && m->n_elems == (R - 1) * (C - 1),
-        "lattice split %d: nv %d nodes %d elems %d", split, m->nv, m->n_nodes, m->n_elems);
-  CHECK(m->n_bedges == 2 * (R - 1) + 2 * (C - 1), "lattice split %d: n_bedges = %d", split, m->n_bedges);
-  CHECK(count(m->is_corner, m->n_nodes) == 4, "lattice split %d: corners = %d", split,
+        "lattice split %dx%d: nv %d nodes %d elems %d", sr, sc, m->nv, m->n_nodes, m->n_elems);
+  CHECK(m->n_bedges == 2 * (R - 1) + 2 * (C - 1), "lattice split %dx%d: n_bedges = %d", sr, sc, m->n_bedges);
+  CHECK(count(m->is_corner, m->n_nodes) == 4, "lattice split %dx%d: corners = %d", sr, sc,
         count(m->is_corner, m->n_nodes));
   int bad = 0;
   for (int r = 0; r < rows; r++)
     for (int c = 0; c < cols; c++) {
-      int k = cf_mesh_lattice_node(rows, cols, split, r, c);
-      CHECK(k == (split * r) * C + split * c, "lattice_node(%d,%d) split %d = %d", r, c, split, k);
+      int k = cf_mesh_lattice_node(rows, cols, sr, sc, r, c);
+      CHECK(k == (sr * r) * C + sc * c, "lattice_node(%d,%d) split %dx%d = %d", r, c, sr, sc, k);
       if (k < 0 || k >= m->n_nodes) continue;
       /* the marker itself, bit for bit */
       bad += memcmp(m->x + 3 * k, mk + 3 * (r * cols + c), 3 * sizeof(double)) != 0;
     }
-  CHECK(bad == 0, "lattice split %d: %d markers not reproduced exactly at their nodes", split, bad);
+  CHECK(bad == 0, "lattice split %dx%d: %d markers not reproduced exactly at their nodes", sr, sc, bad);
   /* split 2, the fitting mesh: every node the mean of its two or four
    * markers summed as the refinement always did, bit for bit (the study's
    * fits must not move with a new version's rounding) */
-  for (int a = 0; split == 2 && a < R; a++)
+  for (int a = 0; sr == 2 && sc == 2 && a < R; a++)
     for (int b = 0; b < C; b++) {
       int i0 = a / 2, i1 = (a + 1) / 2, j0 = b / 2, j1 = (b + 1) / 2;
       for (int d = 0; d < 3; d++)
@@ -247,34 +248,69 @@ static void lattice_split(int split) {
   CHECK(bad == 0, "lattice split 2: %d coordinates differ from the markers' mean", bad);
   cf_mesh_free(m);
   /* markers on a bilinear map f(u, v) (u the row, v the column, in marker
-   * units): node (a, b) must be f(a / split, b / split) */
+   * units): node (a, b) must be f(a / sr, b / sc) */
   const double f0[3] = {0.1, -0.2, 0.5}, fu[3] = {0.02, 0.03, -0.2}, fv[3] = {0.1, 0.01, 0.004},
                fuv[3] = {0.003, -0.007, 0.002};
   for (int r = 0; r < rows; r++)
     for (int c = 0; c < cols; c++)
       for (int d = 0; d < 3; d++) mk[3 * (r * cols + c) + d] = f0[d] + fu[d] * r + fv[d] * c + fuv[d] * r * c;
-  m = cf_mesh_lattice_refine(rows, cols, split, mk);
+  m = cf_mesh_lattice_refine(rows, cols, sr, sc, mk);
   double dev = 0;
   for (int a = 0; m && a < R; a++)
     for (int b = 0; b < C; b++)
       for (int d = 0; d < 3; d++) {
-        double u = (double)a / split, v = (double)b / split;
+        double u = (double)a / sr, v = (double)b / sc;
         dev = fmax(dev, fabs(m->x[3 * (a * C + b) + d] - (f0[d] + fu[d] * u + fv[d] * v + fuv[d] * u * v)));
       }
-  CHECK(m && dev <= 1e-15, "lattice split %d: nodes off the bilinear map by %g", split, dev);
+  CHECK(m && dev <= 1e-15, "lattice split %dx%d: nodes off the bilinear map by %g", sr, sc, dev);
   cf_mesh_free(m);
 }
 
+/* Thesis §4.1.5's meshes: a 9 x 9 recorded mesh (at rest, a sagging
+ * sheet's non-planar frame) split 1x1, 1x2, 2x1 and 2x2 has 9 x 9, 9 x 17,
+ * 17 x 9 and 17 x 17 nodes, and every recorded node is a node of each, at
+ * its recorded position bit for bit. */
+static void test_remesh_counts(void) {
+  enum { N = 9 };
+  double mk[N * N * 3];
+  unsigned long long seed = 7;
+  for (int r = 0; r < N; r++)
+    for (int c = 0; c < N; c++) {
+      double *p = mk + 3 * (r * N + c);
+      p[0] = 0.297 * c / (N - 1), p[1] = 0.03 * sin(M_PI * c / (N - 1)) + 0.002 * cf_test_rand(&seed);
+      p[2] = 0.42 * (1 - (double)r / (N - 1));
+    }
+  static const int sp[4][2] = {{1, 1}, {1, 2}, {2, 1}, {2, 2}}, nodes[4][2] = {{9, 9}, {9, 17}, {17, 9}, {17, 17}};
+  for (int k = 0; k < 4; k++) {
+    cf_mesh *m = cf_mesh_lattice_refine(N, N, sp[k][0], sp[k][1], mk);
+    int R = nodes[k][0], C = nodes[k][1], moved = 0;
+    CHECK(m && m->n_nodes == R * C && m->n_elems == (R - 1) * (C - 1), "9x9 split %dx%d: %d nodes, expected %d x %d",
+          sp[k][0], sp[k][1], m ? m->n_nodes : -1, R, C);
+    for (int j = 0; m && j < N * N; j++) {
+      int q = cf_mesh_lattice_node(N, N, sp[k][0], sp[k][1], j / N, j % N);
+      moved += q / C != sp[k][0] * (j / N) || q % C != sp[k][1] * (j % N) ||
+               memcmp(m->x + 3 * q, mk + 3 * j, 3 * sizeof(double));
+    }
+    CHECK(moved == 0, "9x9 split %dx%d: %d recorded nodes not nodes at their place", sp[k][0], sp[k][1], moved);
+    cf_mesh_free(m);
+  }
+}
+
 static void test_lattice(void) {
-  for (int split = 1; split <= CF_LATTICE_SPLIT_MAX; split++) lattice_split(split);
+  for (int sr = 1; sr <= CF_LATTICE_SPLIT_MAX; sr++)
+    for (int sc = 1; sc <= CF_LATTICE_SPLIT_MAX; sc++) lattice_split(sr, sc);
+  test_remesh_counts();
   /* the 3x4 lattice refines to 5x7 with the default split (thesis §4.2.2) */
   double mk[3 * 4 * 3];
   for (int j = 0; j < 12; j++) mk[3 * j] = 0.1 * (j % 4), mk[3 * j + 1] = 0, mk[3 * j + 2] = -0.1 * (j / 4);
-  cf_mesh *m2 = cf_mesh_lattice_refine(3, 4, CF_LATTICE_SPLIT_DEFAULT, mk);
+  cf_mesh *m2 = cf_mesh_lattice_refine(3, 4, CF_LATTICE_SPLIT_DEFAULT, CF_LATTICE_SPLIT_DEFAULT, mk);
   CHECK(m2 && m2->n_nodes == 35 && m2->n_elems == 24, "3x4 lattice: %d nodes", m2 ? m2->n_nodes : -1);
   cf_mesh_free(m2);
-  CHECK(cf_mesh_lattice_refine(3, 4, 0, mk) == NULL, "split 0 accepted");
-  CHECK(cf_mesh_lattice_refine(3, 4, CF_LATTICE_SPLIT_MAX + 1, mk) == NULL, "split %d accepted",
+  CHECK(cf_mesh_lattice_refine(3, 4, 0, 0, mk) == NULL, "split 0 accepted");
+  CHECK(cf_mesh_lattice_refine(3, 4, 1, 0, mk) == NULL, "split 1x0 accepted");
+  CHECK(cf_mesh_lattice_refine(3, 4, CF_LATTICE_SPLIT_MAX + 1, 1, mk) == NULL, "split %dx1 accepted",
+        CF_LATTICE_SPLIT_MAX + 1);
+  CHECK(cf_mesh_lattice_refine(3, 4, 1, CF_LATTICE_SPLIT_MAX + 1, mk) == NULL, "split 1x%d accepted",
         CF_LATTICE_SPLIT_MAX + 1);
 }
 
@@ -383,7 +419,7 @@ static void test_rejects_bad_arguments(void) {
   CHECK(cf_mesh_ring(0.1, 0.2, 2, 2, 0) == NULL, "ring n_ang = 2 accepted");
   CHECK(cf_mesh_square_tri(1, 5, 0.5, 1, 0) == NULL, "square_tri jitter 0.5 accepted");
   CHECK(cf_mesh_square_hex(1, 2, 0.1, 1, 0) == NULL, "square_hex n = 2 accepted");
-  CHECK(cf_mesh_lattice_refine(1, 5, 2, NULL) == NULL, "lattice 1 row accepted");
+  CHECK(cf_mesh_lattice_refine(1, 5, 2, 2, NULL) == NULL, "lattice 1 row accepted");
 }
 
 int main(void) {

@@ -77,7 +77,7 @@ static double recording_error(const double *w, const double *a, const double *b)
 int main(void) {
   cf_runtime_init();
   cf_test_rec_spec sp = {ROWS, COLS, T, 0.42, 0.594, RHO, DELTA, ALPHA, 0.075, 0.6, 0.01,
-                         0, 0, KAPPA, TOL, 0, 0, 0, 0, {0, 0, 0}, 0, 0, 0, 0};
+                         0, 0, KAPPA, TOL, 0, 0, 0, 0, {0, 0, 0}, 0, 0, 0, 0, 0};
   double *clean = cf_test_shaken_recording(&sp), *rec[NSEED], w[K], e_noise[NSEED];
   cf_error err;
   CHECK(cf_mesh_lattice_weights(ROWS, COLS, clean, w, &err) == CF_OK, "%s", err.msg);
@@ -95,7 +95,7 @@ int main(void) {
     rec[s] = cf_test_shaken_recording(&sp);
     e_noise[s] = recording_error(w, clean, rec[s]);
     tg[s] = (cf_fit_target){ROWS, COLS, T, 0.01, rec[s], NULL, 0, NULL, RHO, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                            0, NULL, NULL, NULL};
+                            0, NULL, NULL, NULL, 0};
     tgp[s] = &tg[s];
     CHECK(fabs(e_noise[s] / e_expected - 1) < 0.05, "seed %llu: noise error %.5f cm, expected %.5f",
           SEEDS[s], e_noise[s], e_expected);

@@ -79,12 +79,12 @@ int main(void) {
       cf_formula_predict(truth, S, V, d->rho, &delta, &alpha);
       free(rec[i]);
       cf_test_rec_spec sp = {d->rows, d->cols, T,     d->w, d->h, d->rho, delta, alpha, d->amp, d->freq, 0.01, NOISE,
-                             (unsigned long long)(11 + i), KAPPA, SYNTH_TOL, 0, 0, 0, 0, {0, 0, 0}, 0, 0, 0, 0};
+                             (unsigned long long)(11 + i), KAPPA, SYNTH_TOL, 0, 0, 0, 0, {0, 0, 0}, 0, 0, 0, 0, 0};
       rec[i] = cf_test_shaken_recording(&sp);
       if (pass < 2) V = cf_speed_measure(T, d->rows * d->cols, 0.01, rec[i]);
     }
     tg[i] = (cf_fit_target){d->rows, d->cols, T, 0.01, rec[i], NULL, 0, NULL, d->rho, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                            0, NULL, NULL, NULL};
+                            0, NULL, NULL, NULL, 0};
     it[i] = (cf_study_item){&tg[i], S, V, delta, alpha, NAN, 0, 0};
     printf("recording %d: S %.2f V %.4f rho %.4f -> delta %.4f alpha %.4f\n", i, S, V, d->rho, delta, alpha);
   }

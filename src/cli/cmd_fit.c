@@ -149,7 +149,9 @@ static const char *help =
     "                        better_test_error_cm,\n"
     "                        rest_shift (the same with the other rest metric;\n"
     "                        null: not checked, as with --rest size), rest_metric,\n"
-    "                        mesh_split, substeps, start_state (the settings),\n"
+    "                        mesh_split, mesh_split_cols (across, with --split\n"
+    "                        RxC; 0: uniform), substeps, start_state (the\n"
+    "                        settings),\n"
     "                        polish\n"
     "                        (quadratic or none), polished (true: delta, alpha, mu\n"
     "                        are the quadratic's minimum), polish_evaluations,\n"
@@ -346,8 +348,10 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   if (f->n_params < 3 && isfinite(f->model.mu)) snprintf(held_mu, sizeof held_mu, ", mu %g", f->model.mu);
   snprintf(held_kappa, sizeof held_kappa, "kappa %g%s", f->model.kappa, f->kappa_fitted ? " (fitted)" : "");
   snprintf(held_beta, sizeof held_beta, "beta %g%s", f->model.beta, f->beta_fitted ? " (fitted)" : "");
-  printf("model             %s, %s, tol %g, max_iter %d%s (held fixed), rest metric %s, mesh split %d", held_kappa,
-         held_beta, f->model.tol, f->model.max_iter, held_mu, f->model.rest, f->model.split);
+  char split[32];
+  printf("model             %s, %s, tol %g, max_iter %d%s (held fixed), rest metric %s, mesh split %s", held_kappa,
+         held_beta, f->model.tol, f->model.max_iter, held_mu, f->model.rest,
+         cf_res_model_split_text(&f->model, split, sizeof split));
   if (f->model.substeps != 1) printf(", %d substeps", f->model.substeps);
   if (strcmp(f->model.start, "rest")) printf(", %s start", f->model.start);
   printf("\n");
@@ -405,6 +409,7 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_json_str(j, "stiffness_fitted", f->stiffness);
   cf_cli_json_str(j, "rest_metric", f->model.rest);
   cf_cli_json_num(j, "mesh_split", f->model.split);
+  cf_cli_json_num(j, "mesh_split_cols", f->model.split_cols);
   cf_cli_json_num(j, "substeps", f->model.substeps);
   cf_cli_json_str(j, "start_state", f->model.start);
   cf_cli_json_str(j, "recording", rec->recording);

@@ -120,6 +120,20 @@ int cf_cli_parse_pair(const char *s, double *a, double *b) {
   return c && number(s, (size_t)(c - s), a) && number(c + 1, strlen(c + 1), b) && *a >= 0 && *b >= 0;
 }
 
+/* --split N or RxC (each 1..CF_LATTICE_SPLIT_MAX) into *down and *across
+ * (0 when it equals *down: a uniform mesh); 0 if malformed. */
+static int parse_split(const char *s, int *down, int *across) {
+  const char *x = strchr(s, 'x');
+  char head[16];
+  if (x && (size_t)(x - s) >= sizeof head) return 0;
+  if (x) snprintf(head, sizeof head, "%.*s", (int)(x - s), s);
+  *across = 0;
+  if (!cf_cli_parse_int(x ? head : s, 1, down) || *down > CF_LATTICE_SPLIT_MAX) return 0;
+  if (x && !(cf_cli_parse_int(x + 1, 1, across) && *across <= CF_LATTICE_SPLIT_MAX)) return 0;
+  if (*across == *down) *across = 0;
+  return 1;
+}
+
 int cf_cli_model_values(const char *cmd, const cf_cli_model *m, cf_pipeline_model *v) {
   static const char *const name[3] = {"kappa", "beta", "tol"}, *const rule[3] = {"K >= 0", "B >= 0", "0 < T < 1"};
   const char *s[3] = {m && m->kappa ? m->kappa : CF_CLI_FIT_KAPPA, m ? m->beta : NULL,
@@ -146,9 +160,9 @@ int cf_cli_model_values(const char *cmd, const cf_cli_model *m, cf_pipeline_mode
   if (m && m->initial && strcmp(m->initial, "rest") && strcmp(m->initial, "moving"))
     return cf_cli_fail(cmd, "invalid --initial '%s': expected rest or moving", m->initial);
   v->start = m && m->initial && !strcmp(m->initial, "moving") ? CF_START_MOVING : CF_START_REST;
-  if (m && m->split && !(cf_cli_parse_int(m->split, 1, &v->split) && v->split <= CF_LATTICE_SPLIT_MAX))
-    return cf_cli_fail(cmd, "invalid --split '%s': expected a count 1..%d (lattice cells split N x N)", m->split,
-                       CF_LATTICE_SPLIT_MAX);
+  if (m && m->split && !parse_split(m->split, &v->split, &v->split_cols))
+    return cf_cli_fail(cmd, "invalid --split '%s': expected a count 1..%d (lattice cells split N x N) or RxC (split R "
+                       "times down, C times across, each 1..%d)", m->split, CF_LATTICE_SPLIT_MAX, CF_LATTICE_SPLIT_MAX);
   return 0;
 }
 

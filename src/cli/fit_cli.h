@@ -96,7 +96,8 @@ typedef struct {
   const char *kappa, *beta, *tol, *max_iter, *mu;
   const char *model, *k_stretch, *k_shear, *k_bend; /* the cloth model and its stiffnesses */
   const char *rest;  /* the rest metric: "size", "flat" or "first-frame" (default: size when known) */
-  const char *split; /* the mesh: lattice cells split N x N (default: 2, a mesh recording 1) */
+  const char *split; /* the mesh: lattice cells split N x N, or RxC (R down, C across)
+                        (default: 2, a mesh recording 1) */
   const char *substeps; /* simulation steps per recorded frame (default 1) */
   const char *initial;  /* the start state: "rest" (default) or "moving" */
 } cf_cli_model;
@@ -113,7 +114,7 @@ typedef struct {
 #define CF_CLI_MODEL_USAGE                                                                               \
   "[--kappa K] [--beta B] [--tol T] [--max-iter N] [--mu M]\n"                                            \
   "                            [--model NAME] [--k-stretch S] [--k-shear H] [--k-bend B]\n"                 \
-  "                            [--rest size|flat|first-frame] [--split N] [--substeps N]\n"          \
+  "                            [--rest size|flat|first-frame] [--split N|RxC] [--substeps N]\n"      \
   "                            [--initial rest|moving]"
 #define CF_CLI_MODEL_HELP                                                              \
   "\n"                                                                                 \
@@ -150,6 +151,10 @@ typedef struct {
   "               makes its recordings with 4); the nodes grow as N^2, the time of a\n" \
   "               simulation faster (an A2 recording at 4: ~60 times that at 2;\n"   \
   "               docs/models.md)\n"                                                  \
+  "  --split RxC  every cell split R times down and C times across, each 1..8\n"    \
+  "               (1x2 makes a 9x9 mesh 9x17, 2x1 17x9: thesis §4.1.5 reruns a\n"   \
+  "               fit on them); the markers stay nodes of the mesh either way, so\n" \
+  "               the error is measured on them alike\n"                            \
   "  --substeps N simulation steps per recorded frame, 1..64 (default 1), the\n"    \
   "               held corners moving linearly in between\n"                        \
   "  --initial rest|moving  the start state: at rest at the first frame (default)\n" \
@@ -165,10 +170,11 @@ typedef struct {
 /* Check m's values (finite, kappa >= 0, beta >= 0, 0 < tol < 1, max_iter
  * a count >= 1, mu >= 0 and only for recordings with a table, a known
  * model, stiffnesses > 0, no table or stick with the elastic models, a
- * rest metric size, flat or first-frame, a split 1..CF_LATTICE_SPLIT_MAX,
+ * rest metric size, flat or first-frame, a split 1..CF_LATTICE_SPLIT_MAX
+ * (N, or RxC down and across),
  * substeps 1..64, a start rest or moving) and set fixed.kappa, fixed.beta,
  * base.tol, base.max_iter, fixed.mu, base.model, base's stiffnesses,
- * tg.rest, tg.size, tg.split, tg.substeps and tg.start of in[0..n) (n = 0:
+ * tg.rest, tg.size, tg.split, tg.split_cols, tg.substeps and tg.start of in[0..n) (n = 0:
  * only check; without --rest, the size where the recording gives it, else
  * the first frame, with a note on stderr).  0,
  * or 1 after printing the one-line error naming the option and value. */
@@ -206,6 +212,13 @@ void cf_cli_json_conf(json_t *o, const cf_res_conf *c);
  * and its JSON members ("train_window_s":[..] ... "models":[..]) in o. */
 void cf_cli_compare_text(const cf_res_rec *rec);
 void cf_cli_compare_json(json_t *o, const cf_res_compare *c);
+/* The remeshing check of thesis §4.1.5 (rec->remesh, experiment wam): its
+ * table on stdout (mesh, split, e on the testing window, the thesis' value,
+ * the ratio to the fit's mesh), and its JSON members (delta, alpha,
+ * test_window_s, meshes:[{mesh, split, status, reason, test_error_cm,
+ * test_std_cm, fit_reused}]) in o. */
+void cf_cli_remesh_text(const cf_res_rec *rec);
+void cf_cli_remesh_json(json_t *o, const cf_res_remesh *m);
 /* One line on the polish of a fit (fit --polish; "" when none) into buf. */
 void cf_cli_polish_text(const cf_res_fit *f, char *buf, size_t size);
 /* The members "polish", "polished", "polish_evaluations", "nm_delta",

@@ -1,6 +1,6 @@
 /* fit_tables.c — the thesis-style tables of the fitting commands
  * (fit_cli.h): Table A.1 (per recording), 4.5 (means by group), 4.6
- * (regression), and their JSON members. */
+ * (regression), the remeshing check (§4.1.5), and their JSON members. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -402,5 +402,48 @@ void cf_cli_compare_json(json_t *o, const cf_res_compare *c) {
     cf_cli_json_str(m, "fitted", r->fitted);
     cf_cli_json_num(m, "evaluations", r->evaluations);
     cf_cli_json_num(m, "converged", r->converged);
+  }
+}
+
+/* -------------------------------------------------------------- remeshing */
+void cf_cli_remesh_text(const cf_res_rec *rec) {
+  const cf_res_remesh *m = &rec->remesh;
+  int ref = cf_res_remesh_reference(m);
+  printf("Remeshing (thesis §4.1.5): the fit of %s (delta %.4f, alpha %.4f) simulated on other meshes, mean error\n"
+         "e on the testing window [%.2f, %.2f) s; thesis: §4.1.5 (light-cotton fast); ratio: e over that of %s\n",
+         rec->name, m->delta, m->alpha, m->test_t0_s, m->test_t1_s, m->n ? m->row[ref].mesh : "-");
+  printf("%-8s %6s %8s %7s %6s  %s\n", "mesh", "split", "e_cm", "thesis", "ratio", "from");
+  for (int i = 0; i < m->n; i++) {
+    const cf_res_remesh_row *r = &m->row[i];
+    char split[16], thesis[16] = "-";
+    double th;
+    snprintf(split, sizeof split, "%dx%d", r->split[0], r->split[1]);
+    if (cf_thesis_remesh(rec->meta.material, rec->meta.speed, r->rows, r->cols, &th))
+      snprintf(thesis, sizeof thesis, "%.2f", th);
+    if (r->status != CF_OK) {
+      printf("%-8s %6s %8s %7s %6s  failed: %s\n", r->mesh, split, "-", thesis, "-", r->reason);
+      continue;
+    }
+    printf("%-8s %6s %8.4f %7s %6.2f  %s\n", r->mesh, split, r->e_test, thesis, r->e_test / m->row[ref].e_test,
+           r->fit_reused ? "the fit (its testing error, Table 4.2)" : "simulated");
+  }
+}
+
+void cf_cli_remesh_json(json_t *o, const cf_res_remesh *m) {
+  cf_cli_json_num(o, "delta", m->delta);
+  cf_cli_json_num(o, "alpha", m->alpha);
+  cf_cli_json_nums(o, "test_window_s", (const double[]){m->test_t0_s, m->test_t1_s}, 2);
+  json_t *meshes = cf_cli_json_array(o, "meshes");
+  for (int i = 0; i < m->n; i++) {
+    const cf_res_remesh_row *r = &m->row[i];
+    json_t *x = json_object();
+    json_array_append_new(meshes, x);
+    cf_cli_json_str(x, "mesh", r->mesh);
+    cf_cli_json_nums(x, "split", (const double[]){r->split[0], r->split[1]}, 2);
+    cf_cli_json_str(x, "status", cf_status_name(r->status));
+    cf_cli_json_str(x, "reason", r->reason);
+    cf_cli_json_num(x, "test_error_cm", r->e_test);
+    cf_cli_json_num(x, "test_std_cm", r->s_test);
+    cf_cli_json_bool(x, "fit_reused", r->fit_reused);
   }
 }

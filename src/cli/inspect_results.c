@@ -59,7 +59,8 @@ static void model_text(const char *indent, const cf_res_model *m) {
   if (m->cloth[0] && strcmp(m->cloth, "inextensible")) printf(", %s model", m->cloth);
   cf_res_model def = cf_res_model_default();
   if (strcmp(m->rest, def.rest)) printf(", %s rest metric", m->rest);
-  if (m->split != def.split) printf(", mesh split %d", m->split);
+  char split[32];
+  if (m->split != def.split || m->split_cols) printf(", mesh split %s", cf_res_model_split_text(m, split, sizeof split));
   if (m->substeps != def.substeps) printf(", %d substeps", m->substeps);
   if (strcmp(m->start, def.start)) printf(", %s start", m->start);
   const double k[3] = {m->k_stretch, m->k_shear, m->k_bend};
@@ -138,6 +139,7 @@ static void rec_text(const cf_res_rec *c) {
     printf("\n");
   }
   if (c->has_compare) cf_cli_compare_text(c);
+  if (c->has_remesh) cf_cli_remesh_text(c);
   if (!c->has_sens) return;
   printf("  sensitivity     %s, %d x %d", c->sens.kind, c->sens.nd, c->sens.na);
   if (c->sens.nm > 0) printf(" x %d (mu %.6g .. %.6g)", c->sens.nm, c->sens.mu[0], c->sens.mu[c->sens.nm - 1]);
@@ -165,6 +167,7 @@ static void json_model(json_t *o, const cf_res_model *m) {
   cf_cli_json_num(o, "k_bend", m->k_bend);
   cf_cli_json_str(o, "rest_metric", m->rest); /* "first-frame" for files without it (cf_res_model_default) */
   cf_cli_json_num(o, "mesh_split", m->split); /* 2 for files without it */
+  cf_cli_json_num(o, "mesh_split_cols", m->split_cols); /* 0 (uniform) for files without it */
   cf_cli_json_num(o, "substeps", m->substeps); /* 1 for files without it */
   cf_cli_json_str(o, "start_state", m->start); /* "rest" for files without it */
 }
@@ -290,6 +293,8 @@ static void rec_json(json_t *list, const cf_res_rec *c) {
   } else {
     cf_cli_json_set(j, "compare", NULL);
   }
+  if (c->has_remesh) cf_cli_remesh_json(cf_cli_json_object(j, "remesh"), &c->remesh);
+  else cf_cli_json_set(j, "remesh", NULL);
 }
 
 static void reg_json(json_t *o, const cf_res_regression *g) {

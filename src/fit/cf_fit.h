@@ -159,10 +159,12 @@ typedef struct {
   int rest;
   /* The simulation mesh: every cell of the marker lattice split split x
    * split (0: CF_LATTICE_SPLIT_DEFAULT, 2, thesis §4.2.2; at most
-   * CF_LATTICE_SPLIT_MAX).  A finer mesh resolves smaller folds at the
-   * price of ~split^2 the nodes (and more projection iterations: an A2
+   * CF_LATTICE_SPLIT_MAX), or split times down and split_cols times across
+   * when split_cols (below) is set.  A finer mesh resolves smaller folds at
+   * the price of ~split^2 the nodes (and more projection iterations: an A2
    * recording at 4 takes ~60 times as long, docs/models.md); `synth` makes
-   * its recordings with 4. */
+   * its recordings with 4.  The markers stay nodes of the mesh, so the
+   * error of a frame is measured on them alike on every mesh. */
   int split;
   /* The cloth's size (m): width along the lattice's rows (its top edge),
    * height down its columns; 0: unknown.  The markers sit on a regular
@@ -191,18 +193,25 @@ typedef struct {
   const double *cloud_time;
   const long *cloud_offset;
   const double *cloud_points;
+  /* The split across (of the columns: a 9 x 9 mesh recording split 1 with
+   * split_cols 2 is simulated on 9 x 17 nodes, thesis §4.1.5); 0: split's,
+   * a uniform refinement.  Last, so that the positional initializers of
+   * targets without it stay valid. */
+  int split_cols;
 } cf_fit_target;
 enum { CF_REST_FIRST_FRAME = 0, CF_REST_FLAT = 1, CF_REST_SIZE = 2 };
 enum { CF_START_REST = 0, CF_START_MOVING = 1, CF_START_FRAMES = 6 };
 /* The name of rest metric r ("first-frame", "flat", "size"). */
 const char *cf_fit_rest_name(int r);
 /* What of tg, beyond its frames, its simulations and errors depend on (rest
- * metric, size, mesh, substeps, start, clouds or markers) as numbers for a
- * task id: x[CF_FIT_TARGET_KEY]. */
-enum { CF_FIT_TARGET_KEY = 7 };
+ * metric, size, mesh down and across, substeps, start, clouds or markers)
+ * as numbers for a task id: x[CF_FIT_TARGET_KEY]. */
+enum { CF_FIT_TARGET_KEY = 8 };
 void cf_fit_target_key(const cf_fit_target *tg, double *x);
-/* tg's split, 0 read as the default. */
+/* tg's split down (of the rows), 0 read as the default, and across (of the
+ * columns: split_cols, else the split down). */
 int cf_fit_target_split(const cf_fit_target *tg);
+int cf_fit_target_split_cols(const cf_fit_target *tg);
 /* 1 when tg has a table (extent not empty). */
 int cf_fit_target_has_table(const cf_fit_target *tg);
 /* 1 when tg has a table or a stick: its simulations have contacts. */

@@ -85,11 +85,11 @@ static unsigned long long compare_id(int i, const void *arg) {
   const cf_compare_options *o = c->o;
   const cf_params *b = c->base;
   const cf_fit_point *f = c->fixed;
-  double x[] = {c->models[i], o->delta0, o->alpha0, o->t0, o->t1, o->test_t0, o->test_t1, o->max_evals,
-                f->kappa, f->beta, f->mu, b->tol, b->max_iter, b->k_stretch, b->k_shear, b->k_bend,
-                c->tg->T, c->tg->rho, 0, 0, 0, 0, 0, 0, 0};
-  enum { N = (int)(sizeof x / sizeof x[0]) };
-  cf_fit_target_key(c->tg, x + N - CF_FIT_TARGET_KEY);
+  enum { H = 18, N = H + CF_FIT_TARGET_KEY };
+  double x[N] = {c->models[i], o->delta0, o->alpha0, o->t0, o->t1, o->test_t0, o->test_t1, o->max_evals,
+                 f->kappa, f->beta, f->mu, b->tol, b->max_iter, b->k_stretch, b->k_shear, b->k_bend,
+                 c->tg->T, c->tg->rho};
+  cf_fit_target_key(c->tg, x + H);
   return cf_task_id("compare", i, x, N);
 }
 

@@ -357,7 +357,7 @@ static int held_check(const held_ctx *h, int n, enum held_kind which, const cf_f
                fj.beta / (fj.kappa > 0 ? fj.kappa : 1));
     else if (which == HELD_MESH) /* likewise one mesh */
       snprintf(what, sizeof what, "mesh (not converged): with every lattice cell split %d x %d",
-               cf_fit_target_split(alt[j]), cf_fit_target_split(alt[j]));
+               cf_fit_target_split(alt[j]), cf_fit_target_split_cols(alt[j]));
     else /* the commands give a batch one rest metric; named by the first's */
       snprintf(what, sizeof what, "rest metric held fixed: with the %s lengths",
                h->tg[j]->rest != CF_REST_FIRST_FRAME ? "first frame's" : "flat lattice's");
@@ -377,7 +377,7 @@ static int held_altered(const held_ctx *h, int n, enum held_kind which, cf_error
   for (int j = 0; !rc && j < n; j++) {
     alt[j] = *h->tg[j];
     if (which == HELD_REST) alt[j].rest = alt[j].rest == CF_REST_FIRST_FRAME ? CF_REST_FLAT : CF_REST_FIRST_FRAME;
-    else alt[j].split = cf_fit_target_split(&alt[j]) + 1;
+    else alt[j].split = cf_fit_target_split(&alt[j]) + 1, alt[j].split_cols = cf_fit_target_split_cols(h->tg[j]) + 1;
     ap[j] = &alt[j];
   }
   if (!rc) rc = held_check(h, n, which, ap, err);
@@ -394,15 +394,17 @@ static int held_rest(const held_ctx *h, int n, cf_error *err) {
 }
 
 /* The convergence of the discretisation: every fit still identifiable
- * refitted on the mesh one split finer (split + 1: A2 7 x 9 nodes -> 10 x
- * 13).  The fitting mesh is coarser than a cloth's (docs/fit-causes.md:
+ * refitted on the mesh one split finer (split + 1 down and across: A2 7 x
+ * 9 nodes -> 10 x 13).  The fitting mesh is coarser than a cloth's (docs/fit-causes.md:
  * the bundled recordings' 4 x 4 split moves their trajectories by 0.6 cm
  * against the default 2 x 2, and their twists' fits by up to 50 %), so a
  * fit that moves by more than HELD_MAX_SHIFT one level finer is an
  * effective value of that mesh and flagged, naming the split.  Nothing
  * at CF_LATTICE_SPLIT_MAX. */
 static int held_mesh(const held_ctx *h, int n, cf_error *err) {
-  return n > 0 && cf_fit_target_split(h->tg[0]) < CF_LATTICE_SPLIT_MAX ? held_altered(h, n, HELD_MESH, err) : CF_OK;
+  int finer = n > 0 && cf_fit_target_split(h->tg[0]) < CF_LATTICE_SPLIT_MAX &&
+              cf_fit_target_split_cols(h->tg[0]) < CF_LATTICE_SPLIT_MAX;
+  return finer ? held_altered(h, n, HELD_MESH, err) : CF_OK;
 }
 
 /* The intervals widened by what the fit's held assumptions move it: the

@@ -61,9 +61,9 @@ static int check_target(const cf_fit_target *tg, const int *ctrl, int n_ctrl, cf
                         "recording: expected a lattice of at least 2x2 markers, 2 frames, dt > 0 and "
                         "density > 0 (got %dx%d, %d frames, dt %g, density %g)",
                         tg->rows, tg->cols, tg->T, tg->dt, tg->rho);
-  if (tg->split < 0 || tg->split > CF_LATTICE_SPLIT_MAX)
-    return cf_error_set(err, CF_EINVAL, "recording: mesh split %d, expected 1..%d (0: %d)", tg->split,
-                        CF_LATTICE_SPLIT_MAX, CF_LATTICE_SPLIT_DEFAULT);
+  if (tg->split < 0 || tg->split > CF_LATTICE_SPLIT_MAX || tg->split_cols < 0 || tg->split_cols > CF_LATTICE_SPLIT_MAX)
+    return cf_error_set(err, CF_EINVAL, "recording: mesh split %d x %d, expected 1..%d each (0: %d, and across: as "
+                        "down)", tg->split, tg->split_cols, CF_LATTICE_SPLIT_MAX, CF_LATTICE_SPLIT_DEFAULT);
   for (int j = 0; j < 3 * K; j++)
     if (!isfinite(tg->pos[j]))
       return cf_error_set(err, CF_EINVAL,
@@ -86,7 +86,7 @@ static int check_target(const cf_fit_target *tg, const int *ctrl, int n_ctrl, cf
 
 static int setup_nodes(cf_fit_run *r, cf_error *err) {
   const cf_fit_target *tg = r->tg;
-  int K = r->K, split = cf_fit_target_split(tg);
+  int K = r->K, sr = cf_fit_target_split(tg), sc = cf_fit_target_split_cols(tg);
   r->marker_node = malloc(sizeof(int) * K);
   r->kin = malloc(sizeof(int) * r->n_kin);
   r->w = malloc(sizeof(double) * K);
@@ -95,7 +95,7 @@ static int setup_nodes(cf_fit_run *r, cf_error *err) {
   if (!r->marker_node || !r->kin || !r->w || !r->simk || !r->kp)
     return cf_error_set(err, CF_ENOMEM, "out of memory");
   for (int j = 0; j < K; j++)
-    r->marker_node[j] = cf_mesh_lattice_node(tg->rows, tg->cols, split, j / tg->cols, j % tg->cols);
+    r->marker_node[j] = cf_mesh_lattice_node(tg->rows, tg->cols, sr, sc, j / tg->cols, j % tg->cols);
   for (int c = 0; c < r->n_kin; c++) r->kin[c] = r->marker_node[r->ctrl[c]];
   if (tg->weight) {
     memcpy(r->w, tg->weight, sizeof(double) * K);
@@ -131,7 +131,7 @@ cf_fit_run *cf_fit_run_alloc(const cf_fit_target *tg, const cf_params *base, cf_
   r->K = tg->rows * tg->cols;
   r->n_kin = n_ctrl;
   r->ctrl = malloc(sizeof(int) * n_ctrl);
-  r->mesh = cf_mesh_lattice_refine(tg->rows, tg->cols, cf_fit_target_split(tg), tg->pos);
+  r->mesh = cf_mesh_lattice_refine(tg->rows, tg->cols, cf_fit_target_split(tg), cf_fit_target_split_cols(tg), tg->pos);
   int rc = r->ctrl && r->mesh ? CF_OK
                               : cf_error_set(err, CF_EINVAL, "recording: the first frame's lattice "
                                                              "does not make a valid mesh (degenerate quads)");
@@ -162,10 +162,10 @@ static double row_span(const cf_fit_target *tg, const cf_mesh *rest, const int *
   if (n_ctrl != 2 || ctrl[0] / tg->cols != ctrl[1] / tg->cols) return 0;
   int a = ctrl[0] < ctrl[1] ? ctrl[0] : ctrl[1], b = ctrl[0] ^ ctrl[1] ^ a;
   double L = 0;
-  int split = cf_fit_target_split(tg);
+  int sr = cf_fit_target_split(tg), sc = cf_fit_target_split_cols(tg);
   for (int j = a; j < b; j++) {
-    int u = cf_mesh_lattice_node(tg->rows, tg->cols, split, j / tg->cols, j % tg->cols);
-    int v = cf_mesh_lattice_node(tg->rows, tg->cols, split, (j + 1) / tg->cols, (j + 1) % tg->cols);
+    int u = cf_mesh_lattice_node(tg->rows, tg->cols, sr, sc, j / tg->cols, j % tg->cols);
+    int v = cf_mesh_lattice_node(tg->rows, tg->cols, sr, sc, (j + 1) / tg->cols, (j + 1) % tg->cols);
     L += cf_fit_dist3(rest->x + 3 * u, rest->x + 3 * v);
   }
   return L;
@@ -275,6 +275,9 @@ static void fail(cf_fit_result *res, int status, const char *msg) {
 }
 
 int cf_fit_target_split(const cf_fit_target *tg) { return tg->split > 0 ? tg->split : CF_LATTICE_SPLIT_DEFAULT; }
+int cf_fit_target_split_cols(const cf_fit_target *tg) {
+  return tg->split_cols > 0 ? tg->split_cols : cf_fit_target_split(tg);
+}
 
 int cf_fit_target_has_table(const cf_fit_target *tg) {
   const double *t = tg->table;

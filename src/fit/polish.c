@@ -117,9 +117,10 @@ static int design_item(int i, void *arg, void *out, cf_error *err) {
 static unsigned long long design_id(int i, const void *arg) {
   const design *d = arg;
   const cf_fit_point *f = d->fixed; /* a fitted kappa or beta is held here: no setting of the command */
-  double x[12] = {d->c[0], d->c[1], d->c[2], d->s[0], d->s[1], d->s[2], d->t0, d->t1, d->tg->T, d->tg->rho,
-                  f->kappa, f->beta};
-  return cf_task_id("polish", i, x, 12);
+  double x[12 + CF_FIT_TARGET_KEY] = {d->c[0], d->c[1], d->c[2], d->s[0], d->s[1], d->s[2], d->t0, d->t1,
+                                      d->tg->T, d->tg->rho, f->kappa, f->beta};
+  cf_fit_target_key(d->tg, x + 12); /* the rest metric and the mesh the design is simulated on */
+  return cf_task_id("polish", i, x, 12 + CF_FIT_TARGET_KEY);
 }
 
 /* The lack-of-fit F test of the quadratic fitted to m finite records with

@@ -109,15 +109,18 @@ static int r_item(int i, void *arg, void *out, cf_error *werr) {
   return rc;
 }
 
-/* A regression simulation's task id: the recording, the (delta, alpha)
- * the formula gives it and the kappa, beta it holds. */
+/* A regression simulation's task id: the recording (with its rest metric
+ * and mesh), the (delta, alpha) the formula gives it and the kappa, beta
+ * it holds. */
 static unsigned long long r_id(int i, const void *arg) {
   const r_ctx *c = arg;
   const cf_study_item *it = &c->items[i];
-  double x[8] = {0, 0, it->tg->T, it->tg->rho, it->S, it->V, it->kappa > 0 ? it->kappa : c->base->kappa,
-                 it->beta > 0 ? it->beta : c->base->beta};
+  double x[8 + CF_FIT_TARGET_KEY] = {0, 0, it->tg->T, it->tg->rho, it->S, it->V,
+                                     it->kappa > 0 ? it->kappa : c->base->kappa,
+                                     it->beta > 0 ? it->beta : c->base->beta};
   cf_formula_predict(c->f, it->S, it->V, it->tg->rho, &x[0], &x[1]);
-  return cf_task_id("reg", i, x, 8);
+  cf_fit_target_key(it->tg, x + 8);
+  return cf_task_id("reg", i, x, 8 + CF_FIT_TARGET_KEY);
 }
 
 /* R(f) into *R and each item's error into e[n] (PENALTY where it failed);

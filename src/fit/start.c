@@ -50,7 +50,8 @@ int cf_fit_start_flat(const cf_fit_target *tg, cf_mesh **mesh, double **x0, cf_e
       double *p = lat + 3 * (i * C + j);
       p[0] = j * a, p[1] = 0, p[2] = -i * b;
     }
-  cf_mesh *flat = a > 0 && b > 0 ? cf_mesh_lattice_refine(R, C, cf_fit_target_split(tg), lat) : NULL;
+  cf_mesh *flat =
+      a > 0 && b > 0 ? cf_mesh_lattice_refine(R, C, cf_fit_target_split(tg), cf_fit_target_split_cols(tg), lat) : NULL;
   free(lat);
   if (!flat)
     return cf_error_set(err, CF_EINVAL, "recording: no flat rest lattice from the marker distances (spacings %g, %g m)",
@@ -95,15 +96,15 @@ static void early_position(const cf_fit_target *tg, int k, double s, double *out
  * markers at both times, so this is the refined lattice of the markers'
  * velocities). */
 int cf_fit_start_velocity(const cf_fit_target *tg, double **v0, cf_error *err) {
-  int K = tg->rows * tg->cols, split = cf_fit_target_split(tg);
-  int n = (split * (tg->rows - 1) + 1) * (split * (tg->cols - 1) + 1);
+  int K = tg->rows * tg->cols, sr = cf_fit_target_split(tg), sc = cf_fit_target_split_cols(tg);
+  int n = (sr * (tg->rows - 1) + 1) * (sc * (tg->cols - 1) + 1);
   double *p0 = malloc(sizeof(double) * 3 * K), *p1 = malloc(sizeof(double) * 3 * K);
   *v0 = malloc(sizeof(double) * 3 * n);
   cf_mesh *a = NULL, *b = NULL;
   if (p0 && p1 && *v0) {
     for (int k = 0; k < K; k++) early_position(tg, k, 0, p0 + 3 * k), early_position(tg, k, tg->dt, p1 + 3 * k);
-    a = cf_mesh_lattice_refine(tg->rows, tg->cols, split, p0);
-    b = cf_mesh_lattice_refine(tg->rows, tg->cols, split, p1);
+    a = cf_mesh_lattice_refine(tg->rows, tg->cols, sr, sc, p0);
+    b = cf_mesh_lattice_refine(tg->rows, tg->cols, sr, sc, p1);
   }
   int rc = !p0 || !p1 || !*v0 ? cf_error_set(err, CF_ENOMEM, "out of memory")
            : !a || !b ? cf_error_set(err, CF_EINVAL, "recording: the first frames' lattices do not make a valid mesh")
@@ -148,13 +149,14 @@ static void cr_weights(double t, double w[4]) {
  * (split 4, kappa 1e-5, beta 1e-4, tol 1e-3, 4 substeps, rest size):
  * docs/models.md "The start". */
 static void smooth_start(const cf_fit_target *tg, double *x) {
-  int split = cf_fit_target_split(tg), R = split * (tg->rows - 1) + 1, C = split * (tg->cols - 1) + 1;
+  int sr = cf_fit_target_split(tg), sc = cf_fit_target_split_cols(tg);
+  int R = sr * (tg->rows - 1) + 1, C = sc * (tg->cols - 1) + 1;
   for (int a = 0; a < R; a++)
     for (int b = 0; b < C; b++) {
-      int i = a / split < tg->rows - 1 ? a / split : tg->rows - 2, j = b / split < tg->cols - 1 ? b / split : tg->cols - 2;
-      double wr[4], wc[4], *q = x + 3 * (a * C + b);
-      cr_weights((double)(a - split * i) / split, wr);
-      cr_weights((double)(b - split * j) / split, wc);
+      double s, t, wr[4], wc[4], *q = x + 3 * (a * C + b);
+      int i = cf_mesh_lattice_cell(a, tg->rows, sr, &s), j = cf_mesh_lattice_cell(b, tg->cols, sc, &t);
+      cr_weights(s, wr);
+      cr_weights(t, wc);
       q[0] = q[1] = q[2] = 0;
       for (int u = 0; u < 4; u++)
         for (int v = 0; v < 4; v++) {
@@ -202,5 +204,6 @@ const char *cf_fit_rest_name(int rest) {
 void cf_fit_target_key(const cf_fit_target *tg, double *x) {
   x[0] = tg->rest, x[1] = tg->rest == CF_REST_SIZE ? tg->size[0] : 0, x[2] = tg->rest == CF_REST_SIZE ? tg->size[1] : 0;
   x[3] = cf_fit_target_split(tg), x[4] = tg->substeps > 1 ? tg->substeps : 1, x[5] = tg->start, x[6] = tg->n_cloud > 0;
+  x[7] = cf_fit_target_split_cols(tg);
 }
 

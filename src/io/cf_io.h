@@ -453,10 +453,17 @@ typedef struct {           /* the model settings a part was computed with */
   char rest[16];           /* the rest metric: "first-frame" (files written before: that),
                               "flat" or "size" (cf_fit_target.rest) */
   int split;               /* the mesh: lattice cells split split x split (cf_fit_target.split;
-                              files written before: 2) */
+                              files written before: 2), or split down and split_cols
+                              across when split_cols is set */
   int substeps;            /* simulation steps per recorded frame (files written before: 1) */
   char start[8];           /* the start state: "rest" (files written before: that) or "moving" */
+  int split_cols;          /* the cells' split across when it differs from split's (a 9 x 9
+                              mesh split 1 down, 2 across: 9 x 17 nodes); 0: split's, a
+                              uniform mesh (files written before: that) */
 } cf_res_model;
+/* m's mesh as its split: "N" (uniform) or "RxC" (R down, C across) into
+ * buf; returns buf.  The one way tables and messages name a mesh. */
+const char *cf_res_model_split_text(const cf_res_model *m, char *buf, size_t size);
 
 typedef struct {           /* how sure a fitted (delta, alpha) is (src/fit confidence.c) */
   int done;                /* 1: computed; 0: not (files written before, or not asked) */
@@ -616,6 +623,27 @@ typedef struct {
                               model but the mass-spring one) */
 } cf_res_compare;
 
+/* The fitted parameters rerun on other meshes (thesis §4.1.5, the close
+ * look of `experiment wam`): one mesh, its error on the testing window. */
+typedef struct {
+  char mesh[24];           /* its nodes, "9x17" (rows x columns) */
+  int split[2];            /* the recording's cells split split[0] down, split[1] across */
+  int rows, cols;          /* its nodes */
+  int status;              /* CF_OK, or why the simulation failed */
+  char reason[256];
+  double e_test, s_test;   /* cm: mean e_i (4.3) and s_i over the testing window (inf: failed) */
+  int fit_reused;          /* 1: the fit's own mesh, whose testing error is the fit's (not
+                              simulated again) */
+} cf_res_remesh_row;
+#define CF_RES_REMESH_MAX 4
+typedef struct {
+  int n;
+  cf_res_remesh_row row[CF_RES_REMESH_MAX];
+  double delta, alpha;     /* the fit's, held on every mesh */
+  double test_t0_s, test_t1_s;
+  cf_res_model model;      /* the fit's settings (each row's mesh in place of its split) */
+} cf_res_remesh;
+
 typedef struct {
   char name[256];          /* the group name: recording file stem */
   char recording[1024];    /* the recording file */
@@ -623,8 +651,9 @@ typedef struct {
   double rho, S, V, dt, duration;
   int frames;
   double truth_delta, truth_alpha; /* ground truth of synthetic recordings, NaN if unknown */
-  int has_sweep, has_fit, has_series, has_sens, has_compare;
+  int has_sweep, has_fit, has_series, has_sens, has_compare, has_remesh;
   cf_res_compare compare;
+  cf_res_remesh remesh;
   cf_res_sweep sweep;
   cf_res_fit fit;
   cf_res_series series;
@@ -689,6 +718,15 @@ int cf_res_optimum(const cf_res_rec *rec, double *delta, double *alpha, double *
  * or "wool" (case-insensitive) at speed "slow" or "fast": 1 with out[3] =
  * delta, alpha, e; 0 (out NaN) for another. */
 int cf_thesis_table_42(const char *material, const char *speed, double out[3]);
+/* §4.1.5, the remeshing check: the fitted parameters of the WAM shake of
+ * material "light-cotton" at speed "fast" (case-insensitive) rerun on
+ * meshes of rows x cols nodes (9 x 9, the fitting mesh, 9 x 17, 17 x 9,
+ * 17 x 17) and the mean error over the testing window (cm): 1 with *e, 0
+ * (*e NaN) for another recording or mesh. */
+int cf_thesis_remesh(const char *material, const char *speed, int rows, int cols, double *e);
+/* The row of m on the mesh its fit was made on (fit_reused), else 0: what
+ * the others are compared with. */
+int cf_res_remesh_reference(const cf_res_remesh *m);
 /* How a fit of a synthetic recording (rec->fit against rec->truth_*)
  * recovers the truth: "yes" (delta and alpha within the fraction tol of
  * it), "interval" (each within tol or the truth inside the fit's 95 %

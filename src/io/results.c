@@ -41,7 +41,7 @@ void cf_res_rec_clear(cf_res_rec *r) {
   cf_res_series_clear(&r->series);
   free(r->fit.path);
   r->fit.path = NULL, r->fit.n_path = 0;
-  r->has_sweep = r->has_fit = r->has_series = r->has_sens = r->has_compare = 0;
+  r->has_sweep = r->has_fit = r->has_series = r->has_sens = r->has_compare = r->has_remesh = 0;
 }
 
 void cf_res_regression_clear(cf_res_regression *g) {
@@ -62,7 +62,7 @@ void cf_results_free(cf_results *r) {
 }
 
 cf_res_model cf_res_model_default(void) {
-  cf_res_model m = {0, 0, 1e-3, 50, NAN, "inextensible", NAN, NAN, NAN, "first-frame", 2, 1, "rest"};
+  cf_res_model m = {0, 0, 1e-3, 50, NAN, "inextensible", NAN, NAN, NAN, "first-frame", 2, 1, "rest", 0};
   return m;
 }
 
@@ -79,7 +79,20 @@ int cf_res_model_equal(const cf_res_model *a, const cf_res_model *b) {
   return a->kappa == b->kappa && a->beta == b->beta && a->tol == b->tol && a->max_iter == b->max_iter &&
          same(a->mu, b->mu) && !strcmp(a->cloth, b->cloth) && same(a->k_stretch, b->k_stretch) &&
          same(a->k_shear, b->k_shear) && same(a->k_bend, b->k_bend) && !strcmp(a->rest, b->rest) &&
-         a->split == b->split && a->substeps == b->substeps && !strcmp(a->start, b->start);
+         a->split == b->split && a->substeps == b->substeps && !strcmp(a->start, b->start) &&
+         a->split_cols == b->split_cols;
+}
+
+int cf_res_remesh_reference(const cf_res_remesh *m) {
+  for (int i = 0; i < m->n; i++)
+    if (m->row[i].fit_reused) return i;
+  return 0;
+}
+
+const char *cf_res_model_split_text(const cf_res_model *m, char *buf, size_t size) {
+  if (m->split_cols > 0 && m->split_cols != m->split) snprintf(buf, size, "%dx%d", m->split, m->split_cols);
+  else snprintf(buf, size, "%d", m->split);
+  return buf;
 }
 
 static void rec_init(cf_res_rec *rec, const char *name) {

@@ -98,6 +98,17 @@
  *                          std_test, max_d_test (cm), wall_s,
  *                          iterations_per_step, evaluations, converged,
  *                          fit_wall_s
+ *     remesh/              the fit's (delta, alpha) rerun on other meshes of
+ *                          the recording (`experiment wam`, thesis §4.1.5):
+ *                          attrs delta, alpha, test_t0_s, test_t1_s, model
+ *                          settings (the fit's); a group per mesh, named
+ *                          after its nodes ("9x17": rows x columns), attrs
+ *                          mesh (the same), split_rows, split_cols (the
+ *                          recording's cells split down, across), node_rows,
+ *                          node_cols, status, reason, error_test, std_test
+ *                          (cm, the testing window; inf where failed),
+ *                          fit_reused (1: the fit's own mesh, its testing
+ *                          error the fit's)
  *   /regression            attrs d0..d3, a0..a3 (fitted), d0_start..a3_start
  *                          (least squares), R, R_start, E (cm), evaluations,
  *                          iterations, model settings; recordings [n] (group
@@ -114,9 +125,11 @@
  * at its optimum when its attrs kappa_fitted, beta_fitted are 1), rest_metric
  * ("first-frame", "flat" or "size"), mesh_split (the lattice's cells split
  * N x N), substeps (simulation steps per recorded frame), start_state
- * ("rest" or "moving"); parts of files written before they were recorded
- * read as the defaults every run used then (0, 0, 1e-3, 50, inextensible,
- * first-frame, 2, 1, rest).
+ * ("rest" or "moving"), mesh_split_cols (the cells' split across when it
+ * differs from mesh_split, which is then the split down; 0: uniform);
+ * parts of files written before they were recorded read as the defaults
+ * every run used then (0, 0, 1e-3, 50, inextensible, first-frame, 2, 1,
+ * rest, 0).
  * Written whole and atomically (temporary name + rename); read back by
  * results_read.c.  Attributes are described once, in tables shared by the
  * writer and the reader (results_fields.h). */
@@ -139,7 +152,8 @@
   FD(st, "kappa", m.kappa), FD(st, "beta", m.beta), FD(st, "tol", m.tol), FI(st, "max_iter", m.max_iter),   \
       FD(st, "mu_held", m.mu), FS(st, "cloth_model", m.cloth), FD(st, "k_stretch", m.k_stretch),           \
       FD(st, "k_shear", m.k_shear), FD(st, "k_bend", m.k_bend), FS(st, "rest_metric", m.rest), \
-      FI(st, "mesh_split", m.split), FI(st, "substeps", m.substeps), FS(st, "start_state", m.start)
+      FI(st, "mesh_split", m.split), FI(st, "substeps", m.substeps), FS(st, "start_state", m.start),    \
+      FI(st, "mesh_split_cols", m.split_cols)
 /* a cf_res_conf (the confidence of an optimum), in fit/ and sweep/ alike */
 #define FC(st, c)                                                                                        \
   FI(st, "confidence", c.done), FD(st, "delta_lo", c.delta[0]), FD(st, "delta_hi", c.delta[1]),          \
@@ -235,6 +249,26 @@ const cf_res_field cf_res_compare_row_fields[] = {
     FD(cf_res_compare_row, "iterations_per_step", iters_per_step),
     FI(cf_res_compare_row, "evaluations", evaluations), FI(cf_res_compare_row, "converged", converged),
     FD(cf_res_compare_row, "fit_wall_s", fit_wall_s), {NULL, 0, 0, 0}};
+
+const cf_res_rows cf_res_compare_rows = {"compare", cf_res_compare_fields, cf_res_compare_row_fields,
+                                         sizeof(cf_res_compare_row), offsetof(cf_res_compare_row, model),
+                                         sizeof(((cf_res_compare_row *)0)->model), CF_RES_COMPARE_MAX};
+
+const cf_res_field cf_res_remesh_fields[] = {
+    FD(cf_res_remesh, "delta", delta), FD(cf_res_remesh, "alpha", alpha), FD(cf_res_remesh, "test_t0_s", test_t0_s),
+    FD(cf_res_remesh, "test_t1_s", test_t1_s), FM(cf_res_remesh, model), {NULL, 0, 0, 0}};
+
+const cf_res_field cf_res_remesh_row_fields[] = {
+    FS(cf_res_remesh_row, "mesh", mesh),           FI(cf_res_remesh_row, "split_rows", split[0]),
+    FI(cf_res_remesh_row, "split_cols", split[1]), FI(cf_res_remesh_row, "node_rows", rows),
+    FI(cf_res_remesh_row, "node_cols", cols),      FI(cf_res_remesh_row, "status", status),
+    FS(cf_res_remesh_row, "reason", reason),       FD(cf_res_remesh_row, "error_test", e_test),
+    FD(cf_res_remesh_row, "std_test", s_test),     FI(cf_res_remesh_row, "fit_reused", fit_reused),
+    {NULL, 0, 0, 0}};
+
+const cf_res_rows cf_res_remesh_rows = {"remesh", cf_res_remesh_fields, cf_res_remesh_row_fields,
+                                        sizeof(cf_res_remesh_row), offsetof(cf_res_remesh_row, mesh),
+                                        sizeof(((cf_res_remesh_row *)0)->mesh), CF_RES_REMESH_MAX};
 
 const cf_res_field cf_res_prov_fields[] = {
     FS(cf_res_provenance, "tool_version", tool_version), FS(cf_res_provenance, "git_revision", git_revision),
@@ -344,18 +378,21 @@ static int write_sens(hid_t g, const void *part) {
 typedef int (*part_writer)(hid_t g, const void *part);
 static int write_part(hid_t parent, const char *name, int has, part_writer fn, const void *part);
 
-static int write_compare_row(hid_t g, const void *part) { return write_fields(g, part, cf_res_compare_row_fields); }
-
-/* compare/ with a subgroup per model (named after it), listed in the order
- * compared (creation order tracked) */
-static int write_compare(hid_t parent, const cf_res_rec *r) {
-  if (!r->has_compare) return 1;
-  const cf_res_compare *c = &r->compare;
+/* A part of rows p (compare/, remesh/): head's attributes, then a subgroup
+ * per row rows[0..n) named after it, listed in the order written (creation
+ * order tracked). */
+static int write_rows(hid_t parent, const cf_res_rows *p, int has, const void *head, const void *rows, int n) {
+  if (!has) return 1;
   hid_t pl = H5Pcreate(H5P_GROUP_CREATE);
   H5Pset_link_creation_order(pl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
-  hid_t g = H5Gcreate2(parent, "compare", H5P_DEFAULT, pl, H5P_DEFAULT);
-  int ok = g >= 0 && write_fields(g, c, cf_res_compare_fields);
-  for (int i = 0; ok && i < c->n; i++) ok = write_part(g, c->row[i].model, 1, write_compare_row, &c->row[i]);
+  hid_t g = H5Gcreate2(parent, p->group, H5P_DEFAULT, pl, H5P_DEFAULT);
+  int ok = g >= 0 && write_fields(g, head, p->head);
+  for (int i = 0; ok && i < n; i++) {
+    const char *row = (const char *)rows + (size_t)i * p->row_size;
+    hid_t s = H5Gcreate2(g, row + p->name_off, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    ok = s >= 0 && write_fields(s, row, p->row);
+    if (s >= 0) H5Gclose(s);
+  }
   if (g >= 0) H5Gclose(g);
   H5Pclose(pl);
   return ok;
@@ -377,7 +414,8 @@ static int write_rec(hid_t parent, const cf_res_rec *r) {
            write_part(g, "fit", r->has_fit, write_fit, &r->fit) &&
            write_part(g, "series", r->has_series, write_series, &r->series) &&
            write_part(g, "sensitivity", r->has_sens, write_sens, &r->sens) &&
-           write_compare(g, r);
+           write_rows(g, &cf_res_compare_rows, r->has_compare, &r->compare, r->compare.row, r->compare.n) &&
+           write_rows(g, &cf_res_remesh_rows, r->has_remesh, &r->remesh, r->remesh.row, r->remesh.n);
   if (g >= 0) H5Gclose(g);
   return ok;
 }

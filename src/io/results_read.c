@@ -175,30 +175,51 @@ static int read_regression(rd *r, void *part) {
   return read_vec(r, "error_formula", &g->n_used, &g->e_hat);
 }
 
-static herr_t compare_name(hid_t g, const char *name, const H5L_info_t *info, void *arg) {
+typedef struct {
+  const cf_res_rows *p;
+  char *rows;
+  int *n;
+} rows_ctx;
+
+static herr_t row_name(hid_t g, const char *name, const H5L_info_t *info, void *arg) {
   (void)g, (void)info;
-  cf_res_compare *c = arg;
-  if (c->n >= CF_RES_COMPARE_MAX) return 1; /* stop: more than the models there are */
-  snprintf(c->row[c->n++].model, sizeof c->row[0].model, "%s", name);
+  rows_ctx *c = arg;
+  if (*c->n >= c->p->max) return 1; /* stop: more than the part holds */
+  snprintf(c->rows + (size_t)(*c->n)++ * c->p->row_size + c->p->name_off, c->p->name_size, "%s", name);
   return 0;
+}
+
+/* A part of rows p (results_fields.h) into head and rows[*n]: its
+ * attributes, then a row per subgroup in the order written. */
+static int read_rows(rd *r, const cf_res_rows *p, void *head, void *rows, int *n) {
+  read_fields(r->g, head, p->head);
+  rows_ctx c = {p, rows, n};
+  hsize_t idx = 0;
+  *n = 0;
+  if (H5Literate(r->g, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, row_name, &c) < 0) {
+    *n = 0, idx = 0;
+    if (H5Literate(r->g, H5_INDEX_NAME, H5_ITER_INC, &idx, row_name, &c) < 0) return bad(r, "", "unlistable");
+  }
+  for (int i = 0; i < *n; i++) {
+    char *row = (char *)rows + (size_t)i * p->row_size;
+    hid_t g = H5Gopen2(r->g, row + p->name_off, H5P_DEFAULT);
+    if (g < 0) return bad(r, row + p->name_off, "not a group");
+    read_fields(g, row, p->row);
+    H5Gclose(g);
+  }
+  return CF_OK;
 }
 
 static int read_compare(rd *r, void *part) {
   cf_res_compare *c = part;
   c->model = cf_res_model_default(); /* the settings a file has not got */
-  read_fields(r->g, c, cf_res_compare_fields);
-  hsize_t idx = 0;
-  if (H5Literate(r->g, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, compare_name, c) < 0) {
-    c->n = 0, idx = 0;
-    if (H5Literate(r->g, H5_INDEX_NAME, H5_ITER_INC, &idx, compare_name, c) < 0) return bad(r, "", "unlistable");
-  }
-  for (int i = 0; i < c->n; i++) {
-    hid_t g = H5Gopen2(r->g, c->row[i].model, H5P_DEFAULT);
-    if (g < 0) return bad(r, c->row[i].model, "not a group");
-    read_fields(g, &c->row[i], cf_res_compare_row_fields);
-    H5Gclose(g);
-  }
-  return CF_OK;
+  return read_rows(r, &cf_res_compare_rows, c, c->row, &c->n);
+}
+
+static int read_remesh(rd *r, void *part) {
+  cf_res_remesh *m = part;
+  m->model = cf_res_model_default();
+  return read_rows(r, &cf_res_remesh_rows, m, m->row, &m->n);
 }
 
 /* Group `name` of parent (at path `where`) read by fn; *has = 1 if present. */
@@ -225,6 +246,7 @@ static int read_rec(hid_t recs, const char *path, cf_res_rec *rec, cf_error *err
   if (!rc) rc = read_part(g, path, where, "series", &rec->has_series, read_series, &rec->series, err);
   if (!rc) rc = read_part(g, path, where, "sensitivity", &rec->has_sens, read_sens, &rec->sens, err);
   if (!rc) rc = read_part(g, path, where, "compare", &rec->has_compare, read_compare, &rec->compare, err);
+  if (!rc) rc = read_part(g, path, where, "remesh", &rec->has_remesh, read_remesh, &rec->remesh, err);
   H5Gclose(g);
   return rc;
 }

@@ -74,6 +74,8 @@ typedef struct {
   int split;               /* lattice cells split N x N, 1..CF_LATTICE_SPLIT_MAX; 0: the
                               recording's own (its loader's tg.split: 1 for a mesh
                               recording, whose mesh is the cloth; 2 for markers) */
+  int split_cols;          /* with split set: the cells' split across, split down
+                              (tg.split_cols); 0: split's, a uniform mesh */
   int substeps;            /* simulation steps per recorded frame, >= 1 */
   int start;               /* CF_START_REST or CF_START_MOVING (cf_fit_target.start) */
 } cf_pipeline_model;
@@ -316,6 +318,23 @@ int cf_pipeline_compare(const cf_fit_input *in, const int *models, int n, double
                         int max_evals, int workers, cf_pipeline_tasks *tasks, const cf_pipeline_progress *pr,
                         cf_res_rec *rec, cf_error *err);
 
+/* ------------------------------------------------------------------ remesh */
+/* Whether the fitted parameters are an artefact of the mesh (thesis
+ * §4.1.5): rec's fit (its delta, alpha and held settings) simulated on n
+ * meshes of in's recording, its cells split split[i][0] down and
+ * split[i][1] across ({1, 2}: a 9 x 9 mesh recording on 9 x 17 nodes; the
+ * recorded nodes stay nodes, so the error (4.2)-(4.3) is measured on them
+ * with their weights as on the fitting mesh), and the mean error over the
+ * testing window (the frames after the training window to the end) into
+ * rec->remesh (stage "remesh").  The fit's own mesh is not simulated
+ * again: its testing error is the fit's (the same simulation, window and
+ * mean) when the training window starts at 0.  Each simulation is a sweep
+ * of one point, in the journal of tasks (may be NULL).  n at most
+ * CF_RES_REMESH_MAX; CF_EINVAL without a fit or with a testing window of
+ * fewer than 2 frames. */
+int cf_pipeline_remesh(const cf_fit_input *in, const int (*split)[2], int n, int workers, cf_pipeline_tasks *tasks,
+                       const cf_pipeline_progress *pr, cf_res_rec *rec, cf_error *err);
+
 /* ----------------------------------------------------------------- predict */
 typedef struct {
   double delta, alpha, e;              /* the formula's parameters, the error there (NaN: not simulated) */
@@ -379,13 +398,16 @@ int cf_pipeline_study_refine(const cf_fit_input *in, int n, double train, int ma
 int cf_pipeline_study_regress(const cf_fit_input *in, int n, const char *opt_name, int max_evals, int workers,
                               const cf_fit_journal *kept, const cf_pipeline_progress *pr, cf_results *r,
                               cf_error *err);
-/* The close look at one recording of thesis §4.1.3-4.1.4 around its fit
+/* The close look at one recording of thesis §4.1.3-4.1.5 around its fit
  * (rec->fit, over its training window): the sensitivity map of Figure 4.6
  * (np x np simulations on [0, 2 delta*] x [0, 2 alpha*], the mean error on
- * the testing window: the rest of the recording) into rec->sens, and the
+ * the testing window: the rest of the recording) into rec->sens, the
  * four cloth models of Table 4.3 fitted on the training window from the
- * fit (max_evals per model, 0: 100 per parameter) into rec->compare
- * (stages "sensitivity", "compare").  CF_EINVAL without a fit. */
+ * fit (max_evals per model, 0: 100 per parameter) into rec->compare, and
+ * the remeshing check of §4.1.5 (cf_pipeline_remesh on the recording's
+ * cells split 1 x 1, 1 x 2, 2 x 1 and 2 x 2: a 9 x 9 mesh recording's 9 x
+ * 9, 9 x 17, 17 x 9 and 17 x 17 nodes) into rec->remesh (stages
+ * "sensitivity", "compare", "remesh").  CF_EINVAL without a fit. */
 int cf_pipeline_study_detail(const cf_fit_input *in, int np, int max_evals, int workers, cf_pipeline_tasks *tasks,
                              const cf_pipeline_progress *pr, cf_res_rec *rec, cf_error *err);
 #endif

@@ -1,7 +1,7 @@
 /* commands.c — the steps of the other fitting runs (cf_pipeline.h): sweeps
  * of several recordings, sensitivity maps and scans (thesis §4.1.3), the
- * comparison of cloth models (thesis §4.1.4) and a-priori predictions
- * (thesis (4.10)-(4.11)). */
+ * comparison of cloth models (thesis §4.1.4), the remeshing check (thesis
+ * §4.1.5) and a-priori predictions (thesis (4.10)-(4.11)). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,6 +163,74 @@ int cf_pipeline_compare(const cf_fit_input *in, const int *models, int n, double
   c->model = cf_res_model_of(in);
   rec->has_compare = 1;
   return CF_OK;
+}
+
+/* ------------------------------------------------------------------ remesh */
+/* Row i of the check: the mesh of split sp, its nodes named. */
+static void remesh_row(const cf_fit_input *in, const int sp[2], cf_res_remesh_row *o) {
+  memset(o, 0, sizeof *o);
+  o->split[0] = sp[0], o->split[1] = sp[1];
+  o->rows = sp[0] * (in->tg.rows - 1) + 1, o->cols = sp[1] * (in->tg.cols - 1) + 1;
+  snprintf(o->mesh, sizeof o->mesh, "%dx%d", o->rows, o->cols);
+  o->e_test = o->s_test = NAN;
+}
+
+/* Whether the mesh of split sp is the one f was fitted on. */
+static int fit_mesh(const cf_res_fit *f, const int sp[2]) {
+  return f->model.split == sp[0] && (f->model.split_cols > 0 ? f->model.split_cols : f->model.split) == sp[1];
+}
+
+/* The fit's point on the mesh of split sp over frames [t0, t1): a sweep of
+ * one point (in the journal) into o. */
+static int remesh_eval(const cf_fit_input *in, const cf_res_fit *f, const int sp[2], int t0, int t1, int workers,
+                       cf_pipeline_tasks *tasks, const cf_pipeline_progress *pr, long offset, cf_res_remesh_row *o,
+                       cf_error *err) {
+  cf_fit_input at = *in; /* shallow: shares in's arrays */
+  cf_pl_held_model(&at.fixed, &f->model);
+  at.tg.split = sp[0], at.tg.split_cols = sp[1];
+  cf_pipeline_grid gd = {f->x[0], f->x[0], 1, 0}, ga = {f->x[1], f->x[1], 1, 0};
+  cf_res_rec scratch;
+  memset(&scratch, 0, sizeof scratch);
+  int rc = cf_pl_sweep(&at, &gd, &ga, NULL, t0, t1, workers, 0, pr, offset, tasks, &scratch, err);
+  if (!rc) {
+    const cf_res_sweep *w = &scratch.sweep;
+    o->status = w->status[0], o->e_test = w->e[0], o->s_test = w->s[0];
+    snprintf(o->reason, sizeof o->reason, "%s", w->reason && w->reason[0] ? w->reason[0] : "");
+  }
+  cf_res_rec_clear(&scratch);
+  return rc;
+}
+
+int cf_pipeline_remesh(const cf_fit_input *in, const int (*split)[2], int n, int workers, cf_pipeline_tasks *tasks,
+                       const cf_pipeline_progress *pr, cf_res_rec *rec, cf_error *err) {
+  if (!rec->has_fit) return cf_error_set(err, CF_EINVAL, "%s: no fit to rerun on other meshes", in->path);
+  if (n < 1 || n > CF_RES_REMESH_MAX)
+    return cf_error_set(err, CF_EINVAL, "remesh: %d meshes, expected 1..%d", n, CF_RES_REMESH_MAX);
+  const cf_res_fit *f = &rec->fit;
+  int t0, t1;
+  cf_pipeline_window_frames(in, f->train_t1_s, INFINITY, &t0, &t1);
+  if (t1 - t0 < 2) return cf_error_set(err, CF_EINVAL, "%s: the testing window holds %d frame(s)", in->path, t1 - t0);
+  cf_res_remesh m;
+  memset(&m, 0, sizeof m);
+  m.delta = f->x[0], m.alpha = f->x[1], m.test_t0_s = t0 * in->tg.dt, m.test_t1_s = t1 * in->tg.dt;
+  m.model = f->model;
+  int rc = CF_OK;
+  cf_pl_stage(pr, "remesh", n);
+  for (int i = 0; i < n && !rc; i++, m.n++) {
+    cf_res_remesh_row *o = &m.row[i];
+    remesh_row(in, split[i], o);
+    if (fit_mesh(f, split[i]) && f->train_t0_s == 0) { /* the testing window is the fit's "rest" */
+      o->fit_reused = 1, o->e_test = f->e_test, o->s_test = f->s_test;
+      o->status = f->optimum_failure[0] ? CF_ENOCONV : CF_OK;
+      snprintf(o->reason, sizeof o->reason, "%s", f->optimum_failure);
+    } else {
+      rc = remesh_eval(in, f, split[i], t0, t1, workers, tasks, pr, i, o, err);
+    }
+    cf_pl_update(pr, i + 1);
+  }
+  cf_pl_stage(pr, NULL, 0);
+  if (!rc) rec->remesh = m, rec->has_remesh = 1;
+  return rc;
 }
 
 /* ----------------------------------------------------------------- predict */

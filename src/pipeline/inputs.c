@@ -52,7 +52,7 @@ int cf_pipeline_model_apply(const cf_pipeline_model *m, cf_fit_input *in, int n,
       return cf_error_set(err, CF_EINVAL, "%s: --rest size needs the cloth's width and height (meta width_m, "
                           "height_m: ingest with --size or --meta), or give --rest first-frame", in[i].path);
     in[i].tg.rest = m->rest != CF_PIPELINE_REST_AUTO ? m->rest : sized ? CF_REST_SIZE : CF_REST_FIRST_FRAME;
-    if (m->split) in[i].tg.split = m->split;
+    if (m->split) in[i].tg.split = m->split, in[i].tg.split_cols = m->split_cols;
     in[i].tg.substeps = m->substeps;
     in[i].tg.start = m->start;
   }

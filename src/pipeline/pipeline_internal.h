@@ -21,6 +21,9 @@ void cf_pl_note(const cf_pipeline_progress *pr, const char *fmt, ...) __attribut
 int cf_pl_sweep(const cf_fit_input *in, const cf_pipeline_grid *gd, const cf_pipeline_grid *ga,
                 const cf_pipeline_grid *gm, int t0, int t1, int workers, double prune, const cf_pipeline_progress *pr,
                 long offset, cf_pipeline_tasks *tasks, cf_res_rec *rec, cf_error *err);
+/* The stiffnesses, kappa and beta of the settings m (a fit's, held or
+ * fitted there; may be NULL) held at pt (steps.c). */
+void cf_pl_held_model(cf_fit_point *pt, const cf_res_model *m);
 /* Number the next sweep's tasks and hand it the journal and the shard. */
 void cf_pl_tasks_apply(cf_pipeline_tasks *t, cf_sweep_options *o);
 #endif

@@ -133,7 +133,7 @@ static cf_fit_point point_at(const cf_fit_input *in, double delta, double alpha)
 
 /* The stiffnesses, kappa and beta of the settings m (a fit's, held or
  * fitted there; may be NULL) held at pt. */
-static void held_model(cf_fit_point *pt, const cf_res_model *m) {
+void cf_pl_held_model(cf_fit_point *pt, const cf_res_model *m) {
   if (!m) return;
   if (isfinite(m->k_stretch)) pt->k_stretch = m->k_stretch;
   if (isfinite(m->k_shear)) pt->k_shear = m->k_shear;
@@ -365,7 +365,7 @@ int cf_pipeline_confidence_at(const cf_pipeline_conf_item *it, int n, int worker
   int rc = tg && at && t0 && t1 && fitted && c ? CF_OK : cf_error_set(err, CF_ENOMEM, "out of memory");
   for (int i = 0; !rc && i < n; i++)
     tg[i] = &it[i].in->tg, at[i] = point_at(it[i].in, it[i].delta, it[i].alpha), t0[i] = it[i].t0, t1[i] = it[i].t1,
-    held_model(&at[i], it[i].model), fitted[i] = it[i].fitted;
+    cf_pl_held_model(&at[i], it[i].model), fitted[i] = it[i].fitted;
   /* one model for the batch: the commands give every recording the same */
   if (!rc && n > 0) rc = cf_fit_confidence_batch(n, tg, &it[0].in->base, at, fitted, t0, t1, workers, kept, c, err);
   for (int k = 0; !rc && k < n; k++) {
@@ -424,8 +424,10 @@ int cf_pipeline_eval(const cf_fit_input *in, double delta, double alpha, cf_fram
 
 /* The settings of m that a simulation depends on, as words. */
 static void model_words(const cf_res_model *m, char *s, size_t n) {
-  snprintf(s, n, "%s model, kappa %g, beta %g, tol %g, max_iter %d, rest metric %s, split %d, substeps %d, start %s",
-           m->cloth, m->kappa, m->beta, m->tol, m->max_iter, m->rest, m->split, m->substeps, m->start);
+  char split[32];
+  snprintf(s, n, "%s model, kappa %g, beta %g, tol %g, max_iter %d, rest metric %s, split %s, substeps %d, start %s",
+           m->cloth, m->kappa, m->beta, m->tol, m->max_iter, m->rest, cf_res_model_split_text(m, split, sizeof split),
+           m->substeps, m->start);
 }
 
 int cf_pipeline_check_model(const cf_fit_input *in, const cf_res_rec *r, const char *opt_name, cf_error *err) {
@@ -437,8 +439,8 @@ int cf_pipeline_check_model(const cf_fit_input *in, const cf_res_rec *r, const c
   if (cf_res_model_equal(o, &m)) return CF_OK;
   int stiffness_only = !strcmp(o->cloth, m.cloth) && o->kappa == m.kappa && o->beta == m.beta && o->tol == m.tol &&
                        o->max_iter == m.max_iter && (o->mu == m.mu || (isnan(o->mu) && isnan(m.mu))) &&
-                       !strcmp(o->rest, m.rest) && o->split == m.split && o->substeps == m.substeps &&
-                       !strcmp(o->start, m.start);
+                       !strcmp(o->rest, m.rest) && o->split == m.split && o->split_cols == m.split_cols &&
+                       o->substeps == m.substeps && !strcmp(o->start, m.start);
   char was[192], now[192];
   model_words(o, was, sizeof was), model_words(&m, now, sizeof now);
   if (!stiffness_only)

@@ -314,5 +314,12 @@ int cf_pipeline_study_detail(const cf_fit_input *in, int np, int max_evals, int 
   if (!rc)
     rc = cf_pipeline_compare(in, models, CF_CLOTH_MODELS, f->train_t0_s / end, split / end, D, A, max_evals, workers,
                              tasks, pr, rec, err);
+  /* thesis §4.1.5: the fitting mesh, then twice as fine across, down and
+   * both (a mesh recording is fitted on its own mesh, split 1: 9 x 9 -> 9 x
+   * 17, 17 x 9, 17 x 17; a cloud's 5 x 5 lattice split 2 gives the same) */
+  int sd = f->model.split > 0 ? f->model.split : CF_LATTICE_SPLIT_DEFAULT;
+  int sc = f->model.split_cols > 0 ? f->model.split_cols : sd;
+  const int meshes[][2] = {{sd, sc}, {sd, 2 * sc}, {2 * sd, sc}, {2 * sd, 2 * sc}};
+  if (!rc) rc = cf_pipeline_remesh(in, meshes, 4, workers, tasks, pr, rec, err);
   return rc;
 }

@@ -240,7 +240,7 @@ static void surface(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf_rbu
                     "alpha), model kappa %g, beta %g, tol %g", f->id, c->name, w->nd, w->na, w->model.kappa,
                  w->model.beta, w->model.tol);
   if (c->sweep.nm > 0) cf_rbuf_printf(d, ", at mu %.17g (the best of a %d-value mu grid)", w->model.mu, c->sweep.nm);
-  if (w->model.split != cf_res_model_default().split) cf_rbuf_printf(d, ", mesh split %d", w->model.split);
+  cf_rbuf_mesh(d, &w->model);
   cf_rbuf_puts(d, "\n");
   char title[128];
   snprintf(title, sizeof title, c->sweep.nm > 0 ? "the error surface ē(δ, α) of the sweep at its best μ = %.3g"
@@ -275,7 +275,7 @@ static void sensitivity(const cf_res_rec *c, const cf_rfigure *f, cf_rbuf *d, cf
   cf_rbuf_printf(d, "# %s.dat — written by clothfit report: the sensitivity %s of recording '%s' at delta %.17g, "
                     "alpha %.17g, %d x %d points, model kappa %g, beta %g, tol %g", f->id, m->kind, c->name,
                  m->at_delta, m->at_alpha, m->nd, m->na, m->model.kappa, m->model.beta, m->model.tol);
-  if (m->model.split != cf_res_model_default().split) cf_rbuf_printf(d, ", mesh split %d", m->model.split);
+  cf_rbuf_mesh(d, &m->model);
   cf_rbuf_puts(d, "\n");
   char t[256];
   if (m->nm > 0)

@@ -18,6 +18,9 @@ typedef struct {
 void cf_rbuf_puts(cf_rbuf *b, const char *s);
 void cf_rbuf_printf(cf_rbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cf_rbuf_free(cf_rbuf *b);
+/* ", mesh split S" (cf_res_model_split_text) when m's mesh is not the
+ * default 2 x 2 split, appended to b (the figures' data headers). */
+void cf_rbuf_mesh(cf_rbuf *b, const cf_res_model *m);
 /* Write b to path atomically; CF_EIO naming the path on failure. */
 int cf_report_write_file(const char *path, const cf_rbuf *b, cf_error *err);
 /* Escapes for the formats: HTML text and attributes (also breaking "://"

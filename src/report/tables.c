@@ -248,9 +248,11 @@ static int table_46(cf_rtable *t, const cf_res_regression *g) {
   snprintf(t->note, sizeof t->note, "start_lsq: least squares on the optima; fitted: Nelder-Mead on R (%d evaluations, "
            "%d iterations) over %d recording(s), simulated with kappa %g, beta %g, tol %g.", g->evaluations,
            g->iterations, g->n_used, g->model.kappa, g->model.beta, g->model.tol);
-  if (g->model.split != cf_res_model_default().split) {
+  if (g->model.split != cf_res_model_default().split || g->model.split_cols) {
     size_t k = strlen(t->note);
-    snprintf(t->note + k - 1, sizeof t->note - (k - 1), ", on the mesh split %d.", g->model.split);
+    char split[32];
+    snprintf(t->note + k - 1, sizeof t->note - (k - 1), ", on the mesh split %s.",
+             cf_res_model_split_text(&g->model, split, sizeof split));
   }
   return 0;
 }
@@ -327,6 +329,45 @@ static int table_43(cf_rtable *t, const cf_results *r) {
   snprintf(t->note, sizeof t->note, "Each model's delta, alpha and stiffnesses (N/m) fitted by Nelder-Mead on the "
            "training window; time_s: one simulation to the end of the testing window; iter_per_step empty for the "
            "models without constraints; params: how many parameters the model's fit moved; lowest: the lowest testing error of the recording (docs/models.md).");
+  return 0;
+}
+
+/* ------------------------------------------------- remeshing (§4.1.5) */
+static const char *remesh_head[] = {"recording", "mesh", "split", "e_test_cm", "e_thesis_cm", "ratio", "from"};
+static const char remesh_align[] = "lllrrrl";
+
+static int remesh_row(cf_rtable *t, const cf_res_rec *c, const cf_res_remesh_row *m, double ref) {
+  int k = add_row(t);
+  if (k < 0) return -1;
+  double th;
+  cf_thesis_remesh(c->meta.material, c->meta.speed, m->rows, m->cols, &th);
+  int bad = set(t, k, 0, "%s", c->name) | set(t, k, 1, "%s", m->mesh) | set(t, k, 2, "%dx%d", m->split[0], m->split[1]) |
+            num(t, k, 4, "%.2f", th) | set(t, k, 6, "%s", m->fit_reused ? "fit" : "simulated");
+  if (m->status != CF_OK) return bad | set(t, k, 3, "%s", "failed");
+  return bad | num(t, k, 3, CF_RFMT_ERR, m->e_test) | num(t, k, 5, "%.2f", m->e_test / ref);
+}
+
+/* The remeshing check of the close look (experiment wam): the fitted
+ * parameters on finer meshes, like thesis §4.1.5; 1 if none. */
+static int table_remesh(cf_rtable *t, const cf_results *r) {
+  table_init(t, "table_remesh", 7, remesh_head, remesh_align);
+  for (int i = 0; i < r->n; i++) {
+    const cf_res_rec *c = &r->recs[i];
+    const cf_res_remesh *m = &c->remesh;
+    double ref = m->n ? m->row[cf_res_remesh_reference(m)].e_test : NAN;
+    for (int j = 0; c->has_remesh && j < m->n; j++)
+      if (remesh_row(t, c, &m->row[j], ref)) return -1;
+  }
+  if (table_fill(t)) return -1;
+  if (!t->nrow) return 1;
+  table_titles(t, "Remeshing (thesis §4.1.5): the fitted (δ, α) simulated on finer meshes, mean error ē on the "
+               "testing window (cm), beside the thesis' values",
+               "Remeshing (thesis \\S 4.1.5): the fitted $(\\delta, \\alpha)$ simulated on finer meshes, mean "
+               "error $\\bar e$ on the testing window (cm), beside the thesis' values");
+  snprintf(t->note, sizeof t->note, "mesh: nodes, rows x columns; split: the recording's cells split down x across "
+           "(the recorded nodes stay nodes, so e_i (4.3) is measured on them as on the fitting mesh); ratio: e_test "
+           "over that of the fit's mesh; from: fit (the fit's own testing error, Table 4.2) or simulated.  "
+           "e_thesis_cm: thesis §4.1.5 (light-cotton fast).");
   return 0;
 }
 
@@ -421,12 +462,12 @@ static int table_49(cf_rtable *t, const cf_results *r) {
 }
 
 int cf_report_tables(const cf_results *r, cf_rtable **out, int *n, cf_error *err) {
-  cf_rtable *t = calloc(8, sizeof *t);
+  cf_rtable *t = calloc(9, sizeof *t);
   *out = NULL, *n = 0;
   if (!t) return cf_error_set(err, CF_ENOMEM, "out of memory");
   int has2 = 0, k = 0, rc = 0;
   for (int i = 0; i < r->n; i++) has2 |= is_rep2(&r->recs[i]);
-  for (int step = 0; step < 8 && rc >= 0; step++) {
+  for (int step = 0; step < 9 && rc >= 0; step++) {
     rc = step == 0 ? table_42(&t[k], r)
          : step == 1 ? table_a(&t[k], r, 0, has2)
          : step == 2 ? table_a(&t[k], r, 1, has2)
@@ -434,7 +475,8 @@ int cf_report_tables(const cf_results *r, cf_rtable **out, int *n, cf_error *err
          : step == 4 ? table_46(&t[k], &r->reg)
          : step == 5 ? table_47(&t[k], r)
          : step == 6 ? table_49(&t[k], r)
-                     : table_43(&t[k], r);
+         : step == 7 ? table_43(&t[k], r)
+                     : table_remesh(&t[k], r);
     if (rc == 0) k++;
     else table_clear(&t[k]);
   }

@@ -42,6 +42,12 @@ void cf_rbuf_printf(cf_rbuf *b, const char *fmt, ...) {
   b->n += (size_t)len;
 }
 
+void cf_rbuf_mesh(cf_rbuf *b, const cf_res_model *m) {
+  char split[32];
+  if (m->split != cf_res_model_default().split || m->split_cols)
+    cf_rbuf_printf(b, ", mesh split %s", cf_res_model_split_text(m, split, sizeof split));
+}
+
 void cf_rbuf_free(cf_rbuf *b) {
   free(b->s);
   memset(b, 0, sizeof *b);

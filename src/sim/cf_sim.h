@@ -65,15 +65,23 @@ int cf_mesh_finalize(cf_mesh *m, cf_error *err);
 cf_mesh *cf_mesh_grid(int nx, int ny, const double origin[3],
                       const double u[3], const double v[3], int quads);
 /* Refine a rows x cols marker lattice ([rows*cols*3], row-major, row 0 =
- * top) to a quad mesh by bilinear interpolation, every cell split
- * split x split (1 <= split <= CF_LATTICE_SPLIT_MAX; thesis §4.2.2 fits
- * on 2: 4x5 markers -> 7x9 nodes): (split(rows-1)+1) x (split(cols-1)+1) nodes,
- * marker (r,c) at node (split r)*(split(cols-1)+1) + split c.  NULL on bad
- * arguments or a degenerate lattice. */
+ * top) to a quad mesh by bilinear interpolation, every cell split split_r
+ * times down and split_c times across (1 <= split_r, split_c <=
+ * CF_LATTICE_SPLIT_MAX; thesis §4.2.2 fits on 2 x 2: 4x5 markers -> 7x9
+ * nodes; §4.1.5 reruns a 9 x 9 mesh recording on 1 x 2, 2 x 1 and 2 x 2:
+ * 9 x 17, 17 x 9 and 17 x 17 nodes): (split_r(rows-1)+1) x
+ * (split_c(cols-1)+1) nodes, marker (r,c) at node
+ * (split_r r)*(split_c(cols-1)+1) + split_c c, where it stays (the
+ * interpolation passes through the markers).  NULL on bad arguments or a
+ * degenerate lattice. */
 enum { CF_LATTICE_SPLIT_DEFAULT = 2, CF_LATTICE_SPLIT_MAX = 8 };
-cf_mesh *cf_mesh_lattice_refine(int rows, int cols, int split, const double *markers);
+cf_mesh *cf_mesh_lattice_refine(int rows, int cols, int split_r, int split_c, const double *markers);
 /* Index of the node holding marker (r, c) in cf_mesh_lattice_refine. */
-int cf_mesh_lattice_node(int rows, int cols, int split, int r, int c);
+int cf_mesh_lattice_node(int rows, int cols, int split_r, int split_c, int r, int c);
+/* Node a of a line of nodes refined split times per cell of n markers: the
+ * cell it lies in (0..n-2), and where in it, *s in [0, 1] (the last node
+ * belongs to the last cell at s = 1). */
+int cf_mesh_lattice_cell(int a, int n, int split, double *s);
 /* Lumped-mass weights of a rows x cols marker lattice at positions x
  * [rows*cols*3] (row-major), normalized to sum to rows*cols: for a regular
  * lattice corners : edges : interior = 1 : 2 : 4 (docs/design.md §6, §7).  The

@@ -64,9 +64,9 @@ cf_mesh *cf_mesh_grid(int nx, int ny, const double origin[3], const double u[3],
   return finalized(m);
 }
 
-int cf_mesh_lattice_node(int rows, int cols, int split, int r, int c) {
+int cf_mesh_lattice_node(int rows, int cols, int split_r, int split_c, int r, int c) {
   (void)rows;
-  return (split * r) * (split * (cols - 1) + 1) + split * c;
+  return (split_r * r) * (split_c * (cols - 1) + 1) + split_c * c;
 }
 
 int cf_mesh_lattice_weights(int rows, int cols, const double *x, double *w, cf_error *err) {
@@ -101,14 +101,22 @@ int cf_mesh_node_weights(const cf_mesh *m, const double *x, double *w, cf_error 
   return CF_OK;
 }
 
-cf_mesh *cf_mesh_lattice_refine(int rows, int cols, int split, const double *mk) {
-  if (rows < 2 || cols < 2 || split < 1 || split > CF_LATTICE_SPLIT_MAX) return NULL;
-  int R = split * (rows - 1) + 1, C = split * (cols - 1) + 1;
+int cf_mesh_lattice_cell(int a, int n, int split, double *s) {
+  int i = a / split < n - 1 ? a / split : n - 2;
+  *s = (double)(a - split * i) / split;
+  return i;
+}
+
+cf_mesh *cf_mesh_lattice_refine(int rows, int cols, int split_r, int split_c, const double *mk) {
+  if (rows < 2 || cols < 2 || split_r < 1 || split_r > CF_LATTICE_SPLIT_MAX || split_c < 1 ||
+      split_c > CF_LATTICE_SPLIT_MAX)
+    return NULL;
+  int R = split_r * (rows - 1) + 1, C = split_c * (cols - 1) + 1;
   cf_mesh *m = cf_mesh_alloc(4, R * C, (R - 1) * (C - 1));
   if (!m) return NULL;
   for (int a = 0; a < R; a++)
     for (int b = 0; b < C; b++) {
-      if (split == 2) { /* the markers' mean, summed as before --split existed: the default
+      if (split_r == 2 && split_c == 2) { /* the markers' mean, summed as before --split existed: the default
                            mesh stays bit for bit what earlier versions fitted on (the bundled
                            study's twist fits move with the last bit, docs/confidence.md) */
         int i0 = a / 2, i1 = (a + 1) / 2, j0 = b / 2, j1 = (b + 1) / 2;
@@ -117,10 +125,8 @@ cf_mesh *cf_mesh_lattice_refine(int rows, int cols, int split, const double *mk)
                                               mk[3 * (i1 * cols + j0) + d] + mk[3 * (i1 * cols + j1) + d]);
         continue;
       }
-      /* the cell (i, j) holding node (a, b), and where in it: the last row
-       * and column of nodes belong to the last cell at s = 1, t = 1 */
-      int i = a / split < rows - 1 ? a / split : rows - 2, j = b / split < cols - 1 ? b / split : cols - 2;
-      double s = (double)(a - split * i) / split, t = (double)(b - split * j) / split;
+      double s, t;
+      int i = cf_mesh_lattice_cell(a, rows, split_r, &s), j = cf_mesh_lattice_cell(b, cols, split_c, &t);
       const double *p00 = mk + 3 * (i * cols + j), *p01 = p00 + 3, *p10 = p00 + 3 * cols, *p11 = p10 + 3;
       for (int d = 0; d < 3; d++)
         m->x[3 * (a * C + b) + d] =

@@ -193,7 +193,7 @@ int cf_fit_input_from_clouds(const cf_recording *r, const char *path, cf_fit_inp
     memcpy(in->pos + 3 * ((size_t)k * K + cols - 1), c + 3, 3 * sizeof(double));
   }
   cf_fit_target tg = {rows, cols, T, CF_CLOUD_DT, in->pos, NULL, 0, NULL, r->meta.density, {0, 0, 0, 0, 0},
-                      NULL, 0, 0, 0, 0, {0, 0}, 0, 0, 0, NULL, NULL, NULL};
+                      NULL, 0, 0, 0, 0, {0, 0}, 0, 0, 0, NULL, NULL, NULL, 0};
   in->tg = tg;
   if (!copy_clouds(r, T, in)) return cf_error_set(err, CF_ENOMEM, "%s: out of memory for the clouds", path);
   return CF_OK;

@@ -175,7 +175,7 @@ static int from_lattice(const cf_recording *r, const char *path, cf_fit_input *i
   else if (copy_arrays(r, in)) rc = cf_error_set(err, CF_ENOMEM, "%s: out of memory for %d frames", path, r->n_frames);
   if (rc) return rc;
   cf_fit_target tg = {in->tg.rows, in->tg.cols, r->n_frames, r->dt, in->pos, in->weight, in->tg.n_ctrl, in->ctrl,
-                      r->meta.density, {0, 0, 0, 0, 0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0, 0, NULL, NULL, NULL};
+                      r->meta.density, {0, 0, 0, 0, 0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0, 0, NULL, NULL, NULL, 0};
   if (cf_rec_table_valid(r->meta.table)) memcpy(tg.table, r->meta.table, sizeof tg.table);
   /* a mesh recording's cloth is its own mesh (thesis §4.1: the 9 x 9 mesh
    * the camera's frames were registered to); a marker lattice is too coarse

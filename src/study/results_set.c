@@ -13,7 +13,9 @@
 cf_res_model cf_res_model_of(const cf_fit_input *in) {
   cf_res_model m = {in->fixed.kappa, in->fixed.beta, in->base.tol, in->base.max_iter,
                     cf_fit_target_has_table(&in->tg) ? in->fixed.mu : NAN, "", NAN, NAN, NAN, "",
-                    cf_fit_target_split(&in->tg), 1, "rest"};
+                    cf_fit_target_split(&in->tg), 1, "rest", 0};
+  int across = cf_fit_target_split_cols(&in->tg);
+  m.split_cols = across != m.split ? across : 0; /* 0: uniform, as files written before */
   snprintf(m.rest, sizeof m.rest, "%s", cf_fit_rest_name(in->tg.rest));
   m.substeps = in->tg.substeps > 1 ? in->tg.substeps : 1;
   snprintf(m.start, sizeof m.start, "%s", in->tg.start == CF_START_MOVING ? "moving" : "rest");

@@ -103,7 +103,7 @@ static void held_kappa(void) { /* and beta */
     }
     cf_confidence c[M];
     cf_error err = {0, ""};
-    CHECK(cf_fit_confidence_batch(M, tgp, &base, at, NULL, NULL, NULL, 0, NULL, c, &err) == CF_OK, "%s", err.msg);
+    CHECK(cf_fit_confidence_batch(M, tgp, &base, at, NULL, NULL, NULL, 0, CF_SEARCH_NM, NULL, c, &err) == CF_OK, "%s", err.msg);
     for (int i = 0; i < M; i++) {
       double m = fmax(fmax(fmax(fabs(c[i].kappa_shift[0]), fabs(c[i].kappa_shift[1])),
                            fmax(fabs(c[i].beta_shift[0]), fabs(c[i].beta_shift[1]))),
@@ -160,7 +160,7 @@ int main(void) {
   at[N] = fixed, at[N].delta = 0.05, at[N].alpha = 0.3;
   cf_confidence c[N + 1];
   cf_error err = {0, ""};
-  CHECK(cf_fit_confidence_batch(N + 1, tgp, &base, at, NULL, NULL, NULL, 0, NULL, c, &err) == CF_OK, "%s", err.msg);
+  CHECK(cf_fit_confidence_batch(N + 1, tgp, &base, at, NULL, NULL, NULL, 0, CF_SEARCH_NM, NULL, c, &err) == CF_OK, "%s", err.msg);
   int covered = 0, identifiable = 0, narrow = 0;
   for (int i = 0; i < N; i++) {
     int in_d = c[i].interval[0][0] <= truth[i][0] && truth[i][0] <= c[i].interval[0][1];

@@ -19,6 +19,7 @@
 static const char *help =
     "usage: clothfit experiment aero|wam [--dataset DIR] [-o RESULTS.h5] [--recordings DIR]\n"
     "                                [--workers N] [--prune] [--prune-margin M] [--no-refine]\n"
+    "                                [--start grid|apriori] [--search nelder-mead|trust]\n"
     "                                [--max-evals N]\n"
     "                                [--regress-evals N] [--no-maps] [--delta-grid A:B:N[*rho]]\n"
     "                                [--alpha-grid A:B:N[*rho]] [--no-report] [--restart]\n"
@@ -105,6 +106,12 @@ static const char *help =
     "                      error (M >= 1; implies --prune), so that the report's\n"
     "                      error surfaces show the basin within M of the optimum\n"
     "  --max-evals N       Nelder-Mead evaluations per recording (default 100)\n"
+    "  --start grid|apriori  refine from each recording's grid optimum (default:\n"
+    "                      the sweep runs first) or from the a-priori formulas\n"
+    "                      (4.10)-(4.11) at its size and speed (no sweep: no\n"
+    "                      error surfaces in the report)\n"
+    "  --search nelder-mead|trust  the refinement's search, as clothfit fit's\n"
+    "                      (default nelder-mead)\n"
     "  --clouds            wam: fit the point clouds NAME.clouds/, not the meshes\n"
     "  --regress-evals N   evaluations of R in the regression (default 100)\n"
     "  --delta-grid, --alpha-grid   the sweep's grid (see clothfit sweep --help)\n"
@@ -130,7 +137,7 @@ static const char *wam_clouds_out = "reports/wam-clouds.h5";
 typedef struct {
   const experiment *x;
   int n_in;     /* recordings ingested (in[0..n_in)) */
-  const char *dataset, *out, *recdir, *workers, *max_evals, *reg_evals, *dgrid, *agrid, *prune_margin;
+  const char *dataset, *out, *recdir, *workers, *max_evals, *reg_evals, *dgrid, *agrid, *prune_margin, *search, *start;
   cf_cli_model model;
   int prune, no_refine, no_maps, no_report, json, nw, evals, revals, restart, no_conf, clouds;
   double pruning; /* cf_cli_prune */
@@ -153,6 +160,9 @@ static int check_values(exp_args *a, const char **pos, int npos) {
   if (!a->dataset) a->dataset = a->x->dataset;
   if (!a->out) a->out = a->clouds ? wam_clouds_out : a->x->out;
   if (cf_cli_prune("experiment", a->prune, a->prune_margin, &a->pruning)) return 1;
+  if (a->start && strcmp(a->start, "grid") && strcmp(a->start, "apriori"))
+    return cf_cli_fail("experiment", "invalid --start '%s': expected grid or apriori", a->start);
+  if (cf_cli_search("experiment", a->search, NULL, 0)) return 1;
   /* Regression budget: on the bundled study (experiment aero --prune, 32
    * recordings) Nelder-Mead on R found its best point at evaluation 92 and
    * converged (simplex size 1e-5) at 212 without improving on it, R 1.387
@@ -215,7 +225,10 @@ static int run_study(exp_args *a, cf_fit_input *in, cf_pipeline_tasks *tk, cf_re
   int n = a->n_in;
   if (cf_cli_model_apply("experiment", &a->model, in, n)) return 1;
   cf_cli_note_driving("experiment", in, n);
-  int rc = cf_pipeline_study_sweep(in, n, &a->gd, &a->ga, x->train, a->nw, a->pruning, tk, &bar.pp, res, &err);
+  if (cf_cli_search("experiment", a->search, in, n)) return 1;
+  int grid = !a->start || !strcmp(a->start, "grid");
+  int rc = grid ? cf_pipeline_study_sweep(in, n, &a->gd, &a->ga, x->train, a->nw, a->pruning, tk, &bar.pp, res, &err)
+                : CF_OK;
   if (!rc && !a->no_refine)
     rc = cf_pipeline_study_refine(in, n, x->train, a->evals, a->nw, !a->no_conf, kept, &bar.pp, res, &err);
   if (!rc && x->regress) rc = cf_pipeline_study_regress(in, n, a->out, a->revals, a->nw, kept, &bar.pp, res, &err);
@@ -240,7 +253,7 @@ static char *settings(const exp_args *a) {
                    "initial = %s\nfiles =",
                    a->x->name, a->clouds ? "point clouds" : a->x->regress ? "motive exports" : "registered meshes",
                    a->x->train, a->dataset, a->recdir, a->dgrid ? a->dgrid : "0.05:1:15*rho", a->agrid ? a->agrid : "0.05:4:16*rho",
-                   a->pruning, a->no_refine ? "no" : "nelder-mead, training window", a->evals,
+                   a->pruning, a->no_refine ? "no" : a->search && !strcmp(a->search, "trust") ? "trust-region, training window" : "nelder-mead, training window", a->evals,
                    a->revals, !a->no_maps, m->kappa ? m->kappa : CF_CLI_FIT_KAPPA, m->beta ? m->beta : "0",
                    m->tol ? m->tol : CF_CLI_FIT_TOL, m->max_iter ? m->max_iter : "50",
                    m->model ? m->model : "inextensible",
@@ -323,7 +336,8 @@ int cmd_experiment(int argc, char **argv) {
                              {"--recordings", &a.recdir, NULL}, {"--workers", &a.workers, NULL},
                              {"--max-evals", &a.max_evals, NULL}, {"--regress-evals", &a.reg_evals, NULL},
                              {"--prune", NULL, &a.prune},       {"--prune-margin", &a.prune_margin, NULL},
-                             {"--no-refine", NULL, &a.no_refine},
+                             {"--no-refine", NULL, &a.no_refine}, {"--search", &a.search, NULL},
+                             {"--start", &a.start, NULL},
                              {"--no-maps", NULL, &a.no_maps},   {"--json", NULL, &a.json},
                              {"--no-report", NULL, &a.no_report}, {"--restart", NULL, &a.restart},
                              {"--no-confidence", NULL, &a.no_conf}, {"--clouds", NULL, &a.clouds},

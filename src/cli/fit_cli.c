@@ -115,6 +115,15 @@ int cf_cli_prune(const char *cmd, int flag, const char *margin, double *prune) {
   return 0;
 }
 
+int cf_cli_search(const char *cmd, const char *value, cf_fit_input *in, int n) {
+  if (!value) return 0;
+  int trust = !strcmp(value, "trust");
+  if (!trust && strcmp(value, "nelder-mead"))
+    return cf_cli_fail(cmd, "invalid --search '%s': expected trust or nelder-mead", value);
+  for (int i = 0; i < n; i++) in[i].search = trust ? CF_SEARCH_TRUST : CF_SEARCH_NM;
+  return 0;
+}
+
 int cf_cli_parse_pair(const char *s, double *a, double *b) {
   const char *c = strchr(s, ',');
   return c && number(s, (size_t)(c - s), a) && number(c + 1, strlen(c + 1), b) && *a >= 0 && *b >= 0;

@@ -200,6 +200,9 @@ void cf_cli_note_driving(const char *cmd, const cf_fit_input *in, int n);
  * if not given; implies --prune): *prune = 0 (off) or the margin (>= 1,
  * cf_sweep_options.prune_margin).  Returns 0, or 1 after the error line. */
 int cf_cli_prune(const char *cmd, int flag, const char *margin, double *prune);
+/* --search trust|nelder-mead (value NULL: the inputs keep theirs) onto the
+ * refinements of in[n] (cf_fit_input.search): 0, or 1 with the error said. */
+int cf_cli_search(const char *cmd, const char *value, cf_fit_input *in, int n);
 /* One line on the confidence of a fit ("" if not computed) into buf. */
 void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size);
 /* The fits of r that are not identifiable, one line each on stdout after a

@@ -346,7 +346,13 @@ typedef struct {
                                error by more than CF_NM_RESTART_GAIN */
   int t0, t1;               /* training window (t1 <= 0: to the end) */
   const cf_fit_progress *progress; /* evaluations of max_evals (may be NULL) */
+  int search;               /* CF_SEARCH_NM (default) or CF_SEARCH_TRUST
+                               (cf_fit_minimize) */
 } cf_nm_options;
+/* The searches of cf_fit_minimize: GSL's Nelder-Mead (nmsimplex2, with the
+ * restarts above), or the trust-region search on a quadratic model of the
+ * error (trust.c; size_tol and restarts unused). */
+enum { CF_SEARCH_NM = 0, CF_SEARCH_TRUST = 1 };
 /* A restart that lowered the error by less than this fraction is the last:
  * on a noisy error surface (a laid cloth's, docs/contacts.md "Fitting mu")
  * a converged simplex can sit in a dip of the noise; a fresh simplex of
@@ -378,6 +384,20 @@ void cf_nm_options_default(cf_nm_options *o, double rho, double delta0, double a
 int cf_fit_nelder_mead(cf_fit_run *run, const cf_fit_point *base, const cf_nm_options *o,
                        cf_nm_result *res, cf_error *err);
 void cf_nm_result_free(cf_nm_result *res);
+/* The trust-region search (trust.c): from o->start, a least-squares
+ * quadratic of the errors near the best point so far (on a design of
+ * +-2 steps first: 1 + 2 n + n (n - 1) simulations for n parameters),
+ * its minimum over a box of r steps around that point evaluated, r doubled
+ * when the model predicted the gain and halved when it did not, until r is
+ * below 0.1 steps (converged) or o->max_evals simulations are spent.  The
+ * result as cf_fit_nelder_mead's: never worse than the start, path = the
+ * best point after each step, start_failed when the start's simulation
+ * fails; failed simulations elsewhere shrink the box. */
+int cf_fit_trust_region(cf_fit_run *run, const cf_fit_point *base, const cf_nm_options *o, cf_nm_result *res,
+                        cf_error *err);
+/* cf_fit_nelder_mead or cf_fit_trust_region, as o->search says. */
+int cf_fit_minimize(cf_fit_run *run, const cf_fit_point *base, const cf_nm_options *o, cf_nm_result *res,
+                    cf_error *err);
 /* cf_fit_nelder_mead on run (made from tg) with a journal (may be NULL):
  * the fit kept there by an earlier run of the same command is read
  * instead of computed, else the fit is computed and kept (nm_batch.c; the
@@ -637,9 +657,9 @@ typedef struct {
  * the stencil and the refits hold them); fitted[n] (NULL: none) the
  * log-scale parameters each fit fitted (CF_STIFF_BIT mask: kappa's and
  * beta's checks skip those); windows [t0[j], t1[j]) (NULL: whole
- * recordings; t1 <= 0: to the end). */
+ * recordings; t1 <= 0: to the end); search the refits' (CF_SEARCH_*). */
 int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *at,
-                            const unsigned *fitted, const int *t0, const int *t1, int workers,
+                            const unsigned *fitted, const int *t0, const int *t1, int workers, int search,
                             const struct cf_fit_journal *kept, cf_confidence *out, cf_error *err);
 
 /* ------------------------------- does the cloth stretch? (stretch.c) */

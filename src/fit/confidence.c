@@ -255,7 +255,7 @@ typedef struct {
   const cf_fit_point *at;
   const unsigned *fitted;
   const int *t0, *t1;
-  int workers;
+  int workers, search; /* search: the refits' (cf_nm_options.search) */
   const cf_fit_journal *kept;
   cf_confidence *out;
 } held_ctx;
@@ -279,7 +279,7 @@ static int held_refits(const held_ctx *h, const int *idx, int m, const cf_fit_po
     if (h->out[j].identifiable != 1) continue;
     cf_nm_options_default(&o[n], h->tg[j]->rho, h->at[j].delta, h->at[j].alpha);
     o[n].t0 = h->t0 ? h->t0[j] : 0, o[n].t1 = h->t1 ? h->t1[j] : 0;
-    o[n].max_evals = HELD_EVALS, o[n].restarts = 0;
+    o[n].max_evals = HELD_EVALS, o[n].restarts = 0, o[n].search = h->search;
     tgs[n] = alt ? alt[j] : h->tg[j], at_idx[n++] = j;
   }
   if (!rc && n) rc = cf_fit_nelder_mead_batch(n, tgs, h->base, fk, o, h->workers, h->kept, NULL, nr, err);
@@ -442,7 +442,7 @@ static unsigned long long conf_id(int i, const void *arg) {
 }
 
 int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_params *base, const cf_fit_point *at,
-                            const unsigned *fitted, const int *t0, const int *t1, int workers,
+                            const unsigned *fitted, const int *t0, const int *t1, int workers, int search,
                             const cf_fit_journal *kept, cf_confidence *out, cf_error *err) {
   stencil_rec *r = calloc((size_t)n * NS + 1, sizeof *r);
   if (!r) return cf_error_set(err, CF_ENOMEM, "confidence: out of memory");
@@ -454,7 +454,7 @@ int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_para
     out[j].kappa_fitted = (f & CF_STIFF_BIT(CF_STIFF_KAPPA)) != 0;
     out[j].beta_fitted = (f & CF_STIFF_BIT(CF_STIFF_BETA)) != 0;
   }
-  held_ctx h = {tg, base, at, fitted, t0, t1, workers, kept, out};
+  held_ctx h = {tg, base, at, fitted, t0, t1, workers, search, kept, out};
   if (!rc) rc = held_check(&h, n, HELD_KAPPA, NULL, err); /* first kappa, then beta for those still identifiable */
   if (!rc) rc = held_check(&h, n, HELD_BETA, NULL, err);
   if (!rc) rc = held_rest(&h, n, err);

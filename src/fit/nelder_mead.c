@@ -6,16 +6,11 @@
 #include <string.h>
 
 #include "cf_fit.h"
+#include "search.h"
 
 #define PENALTY 1e6 /* cm: worse than any real error, finite for GSL */
 
-typedef struct {
-  cf_fit_run *run;
-  const cf_fit_point *base;
-  const cf_nm_options *o;
-  int evals, failed;
-  char failure[256]; /* the first failure's message */
-} nm_ctx;
+typedef cf_search_ctx nm_ctx;
 
 void cf_fit_point_set(cf_fit_point *pt, int n, const double *x) {
   if (n > CF_PARAM_DELTA) pt->delta = x[CF_PARAM_DELTA];
@@ -119,15 +114,7 @@ void cf_nm_options_stiffness(cf_nm_options *o, const cf_params *base) {
   cf_nm_options_log_params(o, base, NULL, cf_fit_model_stiffness_mask(base->model), NULL);
 }
 
-static double objective(const gsl_vector *v, void *params) {
-  nm_ctx *c = params;
-  double x[CF_NM_MAXP], outside = 0;
-  for (int i = 0; i < c->o->n + c->o->nk; i++) {
-    x[i] = gsl_vector_get(v, i);
-    if (x[i] < c->o->lo[i]) outside += c->o->lo[i] - x[i];
-    if (x[i] > c->o->hi[i]) outside += x[i] - c->o->hi[i];
-  }
-  if (outside > 0) return PENALTY * (1 + outside);
+double cf_search_eval(cf_search_ctx *c, const double *x) {
   cf_fit_point pt = *c->base;
   cf_fit_point_set_all(&pt, c->o, x);
   cf_fit_result r;
@@ -138,7 +125,20 @@ static double objective(const gsl_vector *v, void *params) {
   if (rc == CF_OK && r.status == CF_OK && isfinite(r.err.e_cm)) return r.err.e_cm;
   if (!c->failed++)
     snprintf(c->failure, sizeof c->failure, "%s", r.reason[0] ? r.reason : cf_status_name(rc ? rc : r.status));
-  return PENALTY;
+  return INFINITY;
+}
+
+static double objective(const gsl_vector *v, void *params) {
+  nm_ctx *c = params;
+  double x[CF_NM_MAXP], outside = 0;
+  for (int i = 0; i < c->o->n + c->o->nk; i++) {
+    x[i] = gsl_vector_get(v, i);
+    if (x[i] < c->o->lo[i]) outside += c->o->lo[i] - x[i];
+    if (x[i] > c->o->hi[i]) outside += x[i] - c->o->hi[i];
+  }
+  if (outside > 0) return PENALTY * (1 + outside);
+  double e = cf_search_eval(c, x);
+  return isfinite(e) ? e : PENALTY;
 }
 
 void cf_nm_options_default(cf_nm_options *o, double rho, double delta0, double alpha0) {

@@ -45,7 +45,7 @@ static int batch_item(int i, void *arg, void *out, cf_error *werr) {
   cf_nm_result nr;
   memset(&nr, 0, sizeof nr);
   cf_fit_run *run = cf_fit_run_alloc(c->tg[i], c->base, &err);
-  r->rc = run ? cf_fit_nelder_mead(run, c->fixed, &o, &nr, &err) : (err.code ? err.code : CF_EINVAL);
+  r->rc = run ? cf_fit_minimize(run, c->fixed, &o, &nr, &err) : (err.code ? err.code : CF_EINVAL);
   snprintf(r->msg, sizeof r->msg, "%s", err.msg);
   if (!r->rc) pack(&nr, r);
   cf_nm_result_free(&nr);
@@ -73,11 +73,11 @@ static int unpack(const nm_rec *r, cf_nm_result *res) {
 static unsigned long long fit_id(int i, const cf_fit_target *tg, const cf_nm_options *o, const cf_params *base,
                                  const cf_fit_point *fixed) {
   enum { M = CF_NM_MAXP, K = CF_NM_MAXK };
-  enum { H = 20 + CF_FIT_TARGET_KEY };
+  enum { H = 21 + CF_FIT_TARGET_KEY };
   double x[H + 4 * M + K] = {o->n, o->nk, o->max_evals, o->size_tol, o->t0, o->t1, tg->T, tg->rho, tg->dt,
                              o->restarts, base->model, base->k_stretch, base->k_shear, base->k_bend,
-                             fixed->beta, fixed->kappa, fixed->mu, fixed->k_stretch, fixed->k_shear, fixed->k_bend};
-  cf_fit_target_key(tg, x + 20);
+                             fixed->beta, fixed->kappa, fixed->mu, fixed->k_stretch, fixed->k_shear, fixed->k_bend, o->search};
+  cf_fit_target_key(tg, x + 21);
   memcpy(x + H, o->start, sizeof o->start), memcpy(x + H + M, o->step, sizeof o->step);
   memcpy(x + H + 2 * M, o->lo, sizeof o->lo), memcpy(x + H + 3 * M, o->hi, sizeof o->hi);
   for (int j = 0; j < o->nk; j++) x[H + 4 * M + j] = o->kpar[j] + 1; /* 0: none */
@@ -91,7 +91,7 @@ static unsigned long long batch_id(int i, const void *arg) {
 
 int cf_fit_nelder_mead_kept(cf_fit_run *run, const cf_fit_target *tg, const cf_fit_point *base,
                             const cf_nm_options *o, const cf_fit_journal *kept, cf_nm_result *res, cf_error *err) {
-  if (!kept) return cf_fit_nelder_mead(run, base, o, res, err);
+  if (!kept) return cf_fit_minimize(run, base, o, res, err);
   nm_rec *r = calloc(1, sizeof *r);
   if (!r) return cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory");
   unsigned long long id = fit_id(0, tg, o, cf_fit_run_params(run), base); /* as the first fit of a batch */
@@ -100,7 +100,7 @@ int cf_fit_nelder_mead_kept(cf_fit_run *run, const cf_fit_target *tg, const cf_f
     rc = unpack(r, res) ? cf_error_set(err, CF_ENOMEM, "Nelder-Mead: out of memory") : CF_OK;
   } else {
     memset(r, 0, sizeof *r);
-    rc = cf_fit_nelder_mead(run, base, o, res, err);
+    rc = cf_fit_minimize(run, base, o, res, err);
     if (rc == CF_OK) {
       pack(res, r);
       rc = kept->save(kept->ctx, id, "nm", r, sizeof *r, err);

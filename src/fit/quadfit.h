@@ -1,12 +1,12 @@
 /* quadfit.h — internal: a quadratic fitted by least squares to scattered
  * values, shared by polish.c (the response-surface polish) and
- * confidence.c (the stencil around a fit).  One helper so that both build
+ * confidence.c (the stencil around a fit) and trust.c (the search's model).  One helper so that both build
  * the same regressors in the same order and call the same GSL routine. */
 #ifndef CF_QUADFIT_H
 #define CF_QUADFIT_H
 
-#define CF_QUAD_MAXN 3  /* variables */
-#define CF_QUAD_MAXC 10 /* coefficients of a quadratic in CF_QUAD_MAXN variables */
+#define CF_QUAD_MAXN 7  /* variables (CF_NM_MAXP: the trust-region search) */
+#define CF_QUAD_MAXC 36 /* coefficients of a quadratic in CF_QUAD_MAXN variables */
 
 /* The coefficients of a quadratic in n variables: 1 + n + n (n + 1) / 2. */
 int cf_quad_terms(int n);

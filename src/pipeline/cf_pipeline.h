@@ -170,12 +170,18 @@ int cf_pipeline_sweep(const cf_fit_input *in, const cf_pipeline_grid *gd, const 
 int cf_pipeline_refine(const cf_fit_input *in, double d0, double a0, const char *start_kind, int t0, int t1,
                        int max_evals, int workers, const cf_fit_journal *kept, const cf_pipeline_progress *pr,
                        cf_res_rec *rec, char start_failure[256], cf_error *err);
-/* The same for n recordings at once from their grid optima (d0[i], a0[i]),
- * over frames [t0[i], t1[i]) (t0 NULL: from 0; t1 NULL: to the end), one
- * recording per worker (all with the settings of in[0]); a recording whose
- * start fails keeps its grid optimum (a note). */
-int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, const int *t0,
-                            const int *t1, int max_evals, int workers, const cf_fit_journal *kept,
+/* The a-priori start of in: the thesis' formulas (4.6)-(4.7) (repetition
+ * I) at its size, speed and density, held inside the model's domain (at
+ * least 0.05 rho); 1, or 0 without a size, with the centre of the
+ * parameter box (rho / 2, 2 rho) instead. */
+int cf_pipeline_apriori(const cf_fit_input *in, double *d0, double *a0);
+/* The same for n recordings at once from their starts (d0[i], a0[i]) of
+ * kind ("grid": their grid optima, "apriori"), over frames [t0[i], t1[i])
+ * (t0 NULL: from 0; t1 NULL: to the end), one recording per worker (all
+ * with the settings of in[0]); a recording whose start fails keeps the
+ * fit it has (a note). */
+int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const char *kind, const double *d0, const double *a0,
+                            const int *t0, const int *t1, int max_evals, int workers, const cf_fit_journal *kept,
                             const cf_pipeline_progress *pr, cf_res_rec *const *recs, cf_error *err);
 /* 95 % intervals and the identifiable flag (docs/confidence.md) of each
  * recording's fit (recs[i]->fit over its training window) into

@@ -66,10 +66,16 @@ static int start_point(fit_run *f, const char *kind, const cf_fit_input *in, cf_
   if (!isfinite(in->S) && !strcmp(f->o->start, kind))
     return cf_error_set(err, CF_EINVAL, "%s: --start apriori needs the cloth size (ingest with --size A2|A3|WxH)",
                         in->path);
-  if (!isfinite(in->S)) return note(f->info, kind, NAN, NAN, "no cloth size in the recording"), -1;
+  if (!cf_pipeline_apriori(in, d0, a0)) return note(f->info, kind, NAN, NAN, "no cloth size in the recording"), -1;
+  return CF_OK;
+}
+
+int cf_pipeline_apriori(const cf_fit_input *in, double *d0, double *a0) {
+  double rho = in->tg.rho;
+  if (!isfinite(in->S)) return *d0 = 0.5 * rho, *a0 = 2 * rho, 0; /* the centre of [0, rho] x [0, 4 rho] */
   cf_formula_predict(&cf_formula_thesis_rep1, in->S, in->V, rho, d0, a0);
   *d0 = fmax(*d0, 0.05 * rho), *a0 = fmax(*a0, 0.05 * rho); /* inside the model's domain */
-  return CF_OK;
+  return 1;
 }
 
 /* Nelder-Mead from the start of kind: CF_OK, an error, or -1 if the start

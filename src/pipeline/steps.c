@@ -93,7 +93,7 @@ static void store_log_params(cf_res_fit *f, const cf_nm_options *o) {
 
 static void store_fit(const cf_fit_input *in, cf_res_fit *f, const cf_nm_options *o, const cf_nm_result *nr,
                       const char *start_kind, double d0, double a0) {
-  snprintf(f->method, sizeof f->method, "nelder-mead");
+  snprintf(f->method, sizeof f->method, "%s", o->search == CF_SEARCH_TRUST ? "trust-region" : "nelder-mead");
   snprintf(f->start_kind, sizeof f->start_kind, "%s", start_kind);
   f->n_params = in->fit_mu ? 3 : 2;
   f->start[0] = d0, f->start[1] = a0, f->start[2] = in->fit_mu ? in->fixed.mu : NAN;
@@ -174,6 +174,7 @@ static int nm_options(const cf_fit_input *in, double d0, double a0, int t0, int 
                                &e))
     return cf_error_set(err, CF_EINVAL, "%s: %s", in->path, e.msg);
   o->t0 = t0, o->t1 = t1, o->max_evals = max_evals > 0 ? max_evals : o->nk ? 100 * (o->n + o->nk) : 200;
+  o->search = in->search;
   return CF_OK;
 }
 
@@ -295,10 +296,10 @@ static int refine_batch(const cf_fit_input *const *in, int n, const double *d0, 
   return rc;
 }
 
-int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const double *d0, const double *a0, const int *t0,
-                            const int *t1, int max_evals, int workers, const cf_fit_journal *kept,
+int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const char *kind, const double *d0, const double *a0,
+                            const int *t0, const int *t1, int max_evals, int workers, const cf_fit_journal *kept,
                             const cf_pipeline_progress *pr, cf_res_rec *const *recs, cf_error *err) {
-  return refine_batch(in, n, d0, a0, t0, t1, "grid", max_evals, workers, kept, pr, recs, err);
+  return refine_batch(in, n, d0, a0, t0, t1, kind, max_evals, workers, kept, pr, recs, err);
 }
 
 /* The held parameters whose check flagged f (CF_STIFF_BIT mask): kappa
@@ -367,7 +368,8 @@ int cf_pipeline_confidence_at(const cf_pipeline_conf_item *it, int n, int worker
     tg[i] = &it[i].in->tg, at[i] = point_at(it[i].in, it[i].delta, it[i].alpha), t0[i] = it[i].t0, t1[i] = it[i].t1,
     cf_pl_held_model(&at[i], it[i].model), fitted[i] = it[i].fitted;
   /* one model for the batch: the commands give every recording the same */
-  if (!rc && n > 0) rc = cf_fit_confidence_batch(n, tg, &it[0].in->base, at, fitted, t0, t1, workers, kept, c, err);
+  if (!rc && n > 0) rc = cf_fit_confidence_batch(n, tg, &it[0].in->base, at, fitted, t0, t1, workers, it[0].in->search, kept,
+                                                      c, err);
   for (int k = 0; !rc && k < n; k++) {
     cf_res_conf *o = it[k].out;
     o->done = 1;

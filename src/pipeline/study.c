@@ -266,7 +266,8 @@ int cf_pipeline_study_sweep(const cf_fit_input *in, int n, const cf_pipeline_gri
   return rc;
 }
 
-/* Nelder-Mead from each grid optimum, several recordings at once. */
+/* The refinement (cf_fit_input.search) from each grid optimum, or from
+ * the a-priori start of a recording not swept, several recordings at once. */
 int cf_pipeline_study_refine(const cf_fit_input *in, int n, double train, int max_evals, int workers, int confidence,
                              const cf_fit_journal *kept, const cf_pipeline_progress *pr, cf_results *r,
                              cf_error *err) {
@@ -274,17 +275,20 @@ int cf_pipeline_study_refine(const cf_fit_input *in, int n, double train, int ma
   cf_res_rec **recs = calloc((size_t)n + 1, sizeof *recs);
   double *d0 = calloc((size_t)n + 1, sizeof *d0), *a0 = calloc((size_t)n + 1, sizeof *a0);
   int *t1 = calloc((size_t)n + 1, sizeof *t1);
-  int m = 0, rc = sel && recs && d0 && a0 && t1 ? CF_OK : cf_error_set(err, CF_ENOMEM, "out of memory");
+  int m = 0, swept = 0, rc = sel && recs && d0 && a0 && t1 ? CF_OK : cf_error_set(err, CF_ENOMEM, "out of memory");
   for (int i = 0; !rc && i < n; i++) {
     cf_res_rec *rec = cf_results_rec(r, in[i].name, 0);
     const cf_res_sweep *w = &rec->sweep;
-    if (w->best < 0) continue; /* every grid point failed: nothing to refine */
+    if (rec->has_sweep && w->best < 0) continue; /* every grid point failed: nothing to refine */
     sel[m] = &in[i], recs[m] = rec, t1[m] = cf_pipeline_study_window(&in[i], train);
-    cf_res_sweep_at(w, w->best, &d0[m], &a0[m], NULL);
+    if (rec->has_sweep) cf_res_sweep_at(w, w->best, &d0[m], &a0[m], NULL), swept = 1;
+    else cf_pipeline_apriori(&in[i], &d0[m], &a0[m]);
     m++;
   }
   cf_pl_stage(pr, "fit", m);
-  if (!rc) rc = cf_pipeline_refine_many(sel, m, d0, a0, NULL, t1, max_evals, workers, kept, pr, recs, err);
+  if (!rc) /* a study sweeps all its recordings or none */
+    rc = cf_pipeline_refine_many(sel, m, swept ? "grid" : "apriori", d0, a0, NULL, t1, max_evals, workers, kept, pr,
+                                 recs, err);
   cf_pl_stage(pr, NULL, 0);
   if (!rc && confidence) rc = cf_pipeline_confidence(sel, m, workers, kept, recs, err);
   if (!rc && confidence) rc = cf_pipeline_free_flagged(sel, m, max_evals, workers, kept, pr, recs, NULL, err);

@@ -107,6 +107,10 @@ typedef struct {
    * is.  The loader sets 1 for a recording with a table (its error is rough:
    * polish.c), else 0; `fit --polish` changes it. */
   int polish;
+  /* The refinements' search: CF_SEARCH_NM (Nelder-Mead) or CF_SEARCH_TRUST
+   * (the trust-region search, cf_fit_minimize).  The loader sets
+   * CF_SEARCH_NM; the commands' --search changes it. */
+  int search;
 } cf_fit_input;
 
 /* Read path and build the target.  A mesh recording (ingest meshes, no

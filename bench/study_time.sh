@@ -2,15 +2,26 @@
 # The wall time of the README's main job: `clothfit experiment aero
 # --prune-margin 1.5` on the bundled dataset (or DATASET), end to end with its
 # report, into a temporary folder, with the workers of all cores.  Prints the
-# wall and CPU times, how many fits the held-parameter checks flagged, how
-# many were refitted with kappa or beta free, and how many fits are within
-# 20 % of the truth (NAME.truth.ini) in both delta and alpha.  Extra
-# arguments go to the experiment (e.g. --split 3).
+# wall and CPU times, the simulations per recording (its grid's points,
+# pruned ones counted whole, and every simulation of its fit, confidence
+# checks and refits: the JSON's "simulations"), how many fits the
+# held-parameter checks flagged, how many were refitted with kappa or beta
+# free, and how many fits are within 20 % of the truth (NAME.truth.ini) in
+# both delta and alpha.  DATASET aero-full is the whole study of thesis
+# Tables A.1/A.2 (64 recordings of 15 s), made first by
+# scripts/make-dataset.sh aero-full when datasets/aero-full/ has none.  Extra
+# arguments go to the experiment (e.g. --split 3, --start apriori --search
+# trust).
 #   bench/study_time.sh [BUILD_DIR] [DATASET] [ARGS...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exe=$(realpath "${1:-build}")/src/cli/clothfit
-data=$(realpath "${2:-datasets/aero-mini}")
+data=${2:-datasets/aero-mini}
+if [ "$data" = aero-full ]; then
+  data=datasets/aero-full
+  ls "$data"/recordings/*.csv >/dev/null 2>&1 || CLOTHFIT="$exe" scripts/make-dataset.sh aero-full
+fi
+data=$(realpath "$data")
 shift $(($# > 2 ? 2 : $#))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -24,8 +35,14 @@ recs=$data/recordings
 [ -d "$recs" ] || recs=$data
 # one recording per line of the JSON's "recordings" array: name, delta, alpha, identifiable, freed_why
 tail -n 1 "$tmp/out.json" | sed 's/},{"name"/}\n{"name"/g' >"$tmp/rows"
-n=0 ok=0 flagged=0 freed=0
+n=0 ok=0 flagged=0 freed=0 sims=0 smin=-1 smax=0
 while IFS= read -r row; do
+  sim=$(printf '%s' "$row" | grep -o '"simulations":[0-9]*' | head -n 1 | cut -d: -f2)
+  if [ -n "$sim" ]; then
+    sims=$((sims + sim))
+    [ "$smin" -lt 0 ] || [ "$sim" -lt "$smin" ] && smin=$sim
+    [ "$sim" -gt "$smax" ] && smax=$sim
+  fi
   name=$(printf '%s' "$row" | grep -o '"name":"[^"]*"' | head -n 1 | cut -d'"' -f4)
   [ -n "$name" ] && [ -f "$recs/$name.truth.ini" ] || continue
   d=$(printf '%s' "$row" | grep -o '"delta":[-0-9.e+]*' | head -n 1 | cut -d: -f2)
@@ -41,8 +58,11 @@ while IFS= read -r row; do
   case $row in *'"freed_why":"'*) freed=$((freed + 1)) ;; esac
 done <"$tmp/rows"
 awk -v s="$start" -v e="$end" -v c="$(cat "$tmp/cpu")" -v n="$n" -v ok="$ok" -v f="$flagged" -v r="$freed" \
+  -v sims="$sims" -v smin="$smin" -v smax="$smax" -v m="$(wc -l <"$tmp/rows")" \
   'BEGIN { split(c, u, " ");
     printf "study_time: %d recordings, wall %.0f s (%d min %02d s), CPU %.0f s user + %.0f s system\n", n, e - s,
       int((e - s) / 60), int(e - s) % 60, u[1], u[2];
+    printf "study_time: simulations per recording %.0f (%d to %d), besides the regression\n", m ? sims / m : 0,
+      smin, smax;
     printf "study_time: %d refitted with kappa or beta free, %d not identifiable, %d of %d within 20 %% of the truth\n",
       r, f, ok, n }'

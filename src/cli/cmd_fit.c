@@ -122,7 +122,10 @@ static const char *help =
     "                        they finish, so a rerun after a crash computes only\n"
     "                        the missing ones\n"
     "  --restart             discard the journal of an earlier, different run\n"
-    "  --json                one JSON object on the last line: delta, alpha, mu\n"
+    "  --json                one JSON object on the last line: simulations (the\n"
+    "                        grid's points, pruned ones counted whole, and every\n"
+    "                        simulation of the fit and its confidence checks),\n"
+    "                        delta, alpha, mu\n"
     "                        (null unless fitted), fitted (the list of the\n"
     "                        parameters fitted), kappa and beta (fitted or held),\n"
     "                        start_kappa, start_beta (null unless fitted),\n"
@@ -400,6 +403,7 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_json_num(j, "test_std_cm", f->s_test);
   cf_cli_json_conf(j, &f->conf);
   cf_cli_json_str(j, "freed_why", f->freed_why[0] ? f->freed_why : NULL);
+  cf_cli_json_num(j, "simulations", cf_cli_simulations(rec));
   cf_cli_json_polish(j, f);
   cf_cli_json_num(j, "kappa", f->model.kappa);
   cf_cli_json_num(j, "beta", f->model.beta);

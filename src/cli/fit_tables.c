@@ -231,9 +231,14 @@ void cf_cli_json_recordings(json_t *o, const cf_results *r) {
       cf_cli_json_bool(j, "beta_fitted", c->fit.beta_fitted != 0);
       cf_cli_json_str(j, "freed_why", c->fit.freed_why[0] ? c->fit.freed_why : NULL);
     }
+    cf_cli_json_num(j, "simulations", cf_cli_simulations(c));
     if (c->has_fit && c->fit.conf.done) cf_cli_json_conf(j, &c->fit.conf);
     else if (c->sweep.conf.done) cf_cli_json_conf(j, &c->sweep.conf);
   }
+}
+
+int cf_cli_simulations(const cf_res_rec *c) {
+  return (c->has_sweep ? cf_res_sweep_points(&c->sweep) : 0) + (c->has_fit ? c->fit.simulations : 0);
 }
 
 /* ------------------------------------------------------------ confidence */

@@ -644,6 +644,7 @@ typedef struct {
   int kappa_fitted, beta_fitted; /* 1: fitted with delta and alpha (fitted[j]): the
                             check of its held value is not made (kappa_shift,
                             beta_shift NaN); the other checks hold it at the fit */
+  int simulations;       /* the stencil's and the checks' refits' */
 } cf_confidence;
 /* A fit whose delta or alpha moves by more than this fraction when
  * refitted with a held assumption changed (3 x kappa, a large beta, the

@@ -285,6 +285,7 @@ static int held_refits(const held_ctx *h, const int *idx, int m, const cf_fit_po
   if (!rc && n) rc = cf_fit_nelder_mead_batch(n, tgs, h->base, fk, o, h->workers, h->kept, NULL, nr, err);
   for (int q = 0; !rc && q < n; q++) {
     cf_confidence *c = &h->out[at_idx[q]];
+    c->simulations += nr[q].evaluations;
     if (nr[q].start_failed || !isfinite(nr[q].f_best)) continue;
     double *sh = which == HELD_BETA ? c->beta_shift : which == HELD_REST ? c->rest_shift
                  : which == HELD_MESH ? c->mesh_shift : c->kappa_shift;
@@ -450,6 +451,7 @@ int cf_fit_confidence_batch(int n, const cf_fit_target *const *tg, const cf_para
   int rc = cf_parallel_run_kept(n * NS, workers, sizeof *r, NULL, conf_item, &c, r, NULL, kept, "conf", conf_id, err);
   for (int j = 0; !rc && j < n; j++) {
     judge(&at[j], r + (size_t)j * NS, &out[j]);
+    out[j].simulations = NS;
     unsigned f = fitted ? fitted[j] : 0;
     out[j].kappa_fitted = (f & CF_STIFF_BIT(CF_STIFF_KAPPA)) != 0;
     out[j].beta_fitted = (f & CF_STIFF_BIT(CF_STIFF_BETA)) != 0;

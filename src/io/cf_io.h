@@ -558,6 +558,11 @@ typedef struct {           /* the refined optimum */
    * check of the first fit flagged it: its why), "" when the fit is the
    * first (cf_pipeline_free_flagged) */
   char freed_why[192];
+  /* Simulations the fit took: its search, polish and the optimum's
+   * per-frame errors, the confidence stencil and checks, and those of a
+   * first fit this refit replaced; not the grid's (sweep/).  0 in files
+   * written before. */
+  int simulations;
 } cf_res_fit;
 
 typedef struct {           /* per-frame errors at the optimum */

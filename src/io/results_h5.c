@@ -68,6 +68,9 @@
  *                          nm_delta, nm_alpha, nm_mu (Nelder-Mead's
  *                          optimum), f_nm (its training error), polish_rms,
  *                          polish_why (why not polished, "");
+ *                          simulations (every simulation of the fit, its
+ *                          confidence checks and a first fit it replaced
+ *                          included, the grid's not; absent in older files);
  *                          path [n,4] (delta, alpha, mu, f: best vertex
  *                          after each simplex iteration)
  *     series/              e, s, d [T] (cm, per frame at the optimum, with
@@ -209,7 +212,7 @@ const cf_res_field cf_res_fit_fields[] = {
     FS(cf_res_fit, "stiffness_fitted", stiffness), FI(cf_res_fit, "kappa_fitted", kappa_fitted),
     FI(cf_res_fit, "beta_fitted", beta_fitted),  FD(cf_res_fit, "start_kappa", start_kappa),
     FD(cf_res_fit, "start_beta", start_beta),    FS(cf_res_fit, "freed_why", freed_why),
-    {NULL, 0, 0, 0}};
+    FI(cf_res_fit, "simulations", simulations),  {NULL, 0, 0, 0}};
 
 const cf_res_field cf_res_series_fields[] = {
     FD(cf_res_series, "dt", dt), FD(cf_res_series, "delta", delta), FD(cf_res_series, "alpha", alpha),

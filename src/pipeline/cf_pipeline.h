@@ -223,6 +223,7 @@ typedef struct {
   cf_res_conf *out;
   const cf_res_model *model;
   unsigned fitted;
+  int *simulations; /* may be NULL: the simulations made are added to it */
 } cf_pipeline_conf_item;
 int cf_pipeline_confidence_at(const cf_pipeline_conf_item *it, int n, int workers, const cf_fit_journal *kept,
                               cf_error *err);

@@ -40,7 +40,7 @@ int cf_pipeline_sweep_confidence(cf_fit_input *in, int n, double w0, double w1, 
     if (w->best < 0) continue;
     double d, al;
     cf_res_sweep_at(w, w->best, &d, &al, &in[i].fixed.mu); /* at the best mu of a mu grid */
-    it[m] = (cf_pipeline_conf_item){&in[i], d, al, 0, 0, &w->conf, NULL, 0};
+    it[m] = (cf_pipeline_conf_item){&in[i], d, al, 0, 0, &w->conf, NULL, 0, NULL};
     cf_pipeline_window_frames(&in[i], w0, w1, &it[m].t0, &it[m].t1);
     m++;
   }

@@ -229,6 +229,7 @@ static int store_refined(const cf_fit_input *in, const cf_nm_options *o, const c
     if (in->fit_mu) rec->fit.model.mu = NAN; /* fitted, not held: fit x[2] */
     store_windows(rec, fe, &r, T, t0, t1, in->tg.dt);
     store_polish(in, &rec->fit, nr, pr);
+    rec->fit.simulations = nr->evaluations + pr->evaluations + 1; /* + the per-frame errors at the optimum */
     if (!rc && cf_res_set_series(rec, fe, &in->tg, sim, pt.delta, pt.alpha))
       rc = cf_error_set(err, CF_ENOMEM, "out of memory");
     if (!rc) rec->series.contacts = contacts, contacts = NULL;
@@ -323,8 +324,10 @@ int cf_pipeline_free_flagged(const cf_fit_input *const *in, int n, int max_evals
   cf_res_rec **rs = calloc((size_t)n + 1, sizeof *rs);
   double *d0 = calloc((size_t)n + 1, sizeof *d0), *a0 = calloc((size_t)n + 1, sizeof *a0);
   int *t0 = calloc((size_t)n + 1, sizeof *t0), *t1 = calloc((size_t)n + 1, sizeof *t1);
+  int *prior = calloc((size_t)n + 1, sizeof *prior); /* the first fits' simulations */
   char (*why)[192] = calloc((size_t)n + 1, sizeof *why);
-  int rc = fin && sel && rs && d0 && a0 && t0 && t1 && why ? CF_OK : cf_error_set(err, CF_ENOMEM, "out of memory");
+  int rc = fin && sel && rs && d0 && a0 && t0 && t1 && prior && why ? CF_OK
+                                                                   : cf_error_set(err, CF_ENOMEM, "out of memory");
   if (refitted) *refitted = 0;
   for (int round = 0; !rc && round < 2; round++) { /* kappa, then beta (the checks run in that order) */
     int m = 0, evals = max_evals;
@@ -338,6 +341,7 @@ int cf_pipeline_free_flagged(const cf_fit_input *const *in, int n, int max_evals
       if (f->kappa_fitted) fin[m].fixed.kappa = f->model.kappa; /* start where the last fit left them */
       if (f->beta_fitted) fin[m].fixed.beta = f->model.beta;
       snprintf(why[m], sizeof why[m], "%.191s", f->conf.why);
+      prior[m] = f->simulations;
       sel[m] = &fin[m], rs[m] = recs[i], d0[m] = f->x[0], a0[m] = f->x[1];
       t0[m] = (int)lround(f->train_t0_s / in[i]->tg.dt);
       t1[m] = f->train_t1_s > 0 ? (int)lround(f->train_t1_s / in[i]->tg.dt) : in[i]->tg.T;
@@ -348,12 +352,14 @@ int cf_pipeline_free_flagged(const cf_fit_input *const *in, int n, int max_evals
     if (!m) break;
     cf_pl_note(pr, "%d fit(s) depend on a held kappa or beta: refitted with it free", m);
     rc = refine_batch(sel, m, d0, a0, t0, t1, "refit", evals, workers, kept, pr, rs, err);
-    for (int k = 0; !rc && k < m; k++)
+    for (int k = 0; !rc && k < m; k++) {
       snprintf(rs[k]->fit.freed_why, sizeof rs[k]->fit.freed_why, "%.191s", why[k]);
+      rs[k]->fit.simulations += prior[k];
+    }
     if (!rc) rc = cf_pipeline_confidence(sel, m, workers, kept, rs, err);
     if (refitted) *refitted += m;
   }
-  free(fin), free(sel), free(rs), free(d0), free(a0), free(t0), free(t1), free(why);
+  free(fin), free(sel), free(rs), free(d0), free(a0), free(t0), free(t1), free(prior), free(why);
   return rc;
 }
 
@@ -372,6 +378,7 @@ int cf_pipeline_confidence_at(const cf_pipeline_conf_item *it, int n, int worker
                                                       c, err);
   for (int k = 0; !rc && k < n; k++) {
     cf_res_conf *o = it[k].out;
+    if (it[k].simulations) *it[k].simulations += c[k].simulations;
     o->done = 1;
     o->delta[0] = c[k].interval[0][0], o->delta[1] = c[k].interval[0][1];
     o->alpha[0] = c[k].interval[1][0], o->alpha[1] = c[k].interval[1][1];
@@ -403,7 +410,7 @@ int cf_pipeline_confidence(const cf_fit_input *const *in, int n, int workers, co
                       (f->beta_fitted ? CF_STIFF_BIT(CF_STIFF_BETA) : 0);
     it[m++] = (cf_pipeline_conf_item){in[i], f->x[0], f->x[1], (int)lround(f->train_t0_s / in[i]->tg.dt),
                                  f->train_t1_s > 0 ? (int)lround(f->train_t1_s / in[i]->tg.dt) : 0, &f->conf,
-                                 &f->model, fitted};
+                                 &f->model, fitted, &f->simulations};
   }
   int rc = cf_pipeline_confidence_at(it, m, workers, kept, err);
   free(it);

@@ -14,7 +14,8 @@
  * leaves no results file.  Tables A.1 and A.2 apart (one recording is of
  * repetition II).
  * With 'resume' (suite 'resume'), the same study killed with SIGKILL in its
- * refinements and in its regression, and `regress` killed, each run again:
+ * refinements and in its regression, `regress` killed, and `fit` killed (with
+ * the default search and with --start apriori --search trust), each run again:
  * every task the journal held is resumed and the results equal an
  * uninterrupted run's; and the study under mpirun -n 2 equals it too.
  * usage: test_experiment_cli CLOTHFIT_EXE [resume] */
@@ -292,23 +293,26 @@ static void crash_resume(char **args, int phase) {
 }
 
 /* clothfit fit of one recording, killed with SIGKILL right after its
- * Nelder-Mead fit went to the journal, then run again: it resumes every
- * task the journal held (grid start, fit, stencil) and writes the
- * uninterrupted run's results. */
-static void fit_resume(void) {
+ * Nelder-Mead fit (trust: its trust-region search from the a-priori start,
+ * no grid) went to the journal, then run again: it resumes every task the
+ * journal held (grid start, fit, stencil) and writes the uninterrupted
+ * run's results. */
+static void fit_resume(int trust) {
   char rec[400], out[2][400], journal[450];
   snprintf(rec, sizeof rec, "%s/reports/aero-recordings/wool-A3.h5", dir);
   for (int k = 0; k < 2; k++) {
-    snprintf(out[k], sizeof out[k], "%s/reports/fit%d.h5", dir, k);
-    char *argv[] = {(char *)exe, "fit", rec, "--max-evals", "30", "-o", out[k], "--json", NULL}, *o = NULL, *e = NULL;
+    snprintf(out[k], sizeof out[k], "%s/reports/fit%d%s.h5", dir, k, trust ? "-trust" : "");
+    char *argv[] = {(char *)exe, "fit", rec, "--max-evals", "30", "-o", out[k], "--json", NULL, NULL, NULL, NULL, NULL};
+    char *o = NULL, *e = NULL;
+    if (trust) argv[8] = "--start", argv[9] = "apriori", argv[10] = "--search", argv[11] = "trust";
     int held = 0;
     if (k == 1) {
       snprintf(journal, sizeof journal, "%s.journal", out[k]);
       int c[4];
       held = kill_when(argv, journal, 1, 1, 1000, c);
       int grid = c[0], nm = c[1], conf = c[2], killed = held >= 0;
-      CHECK(killed && grid == 240 && nm == 1, "fit: killed %d with %d grid, %d fit, %d stencil records", killed, grid,
-            nm, conf);
+      CHECK(killed && grid == (trust ? 0 : 240) && nm == 1, "fit: killed %d with %d grid, %d fit, %d stencil records",
+            killed, grid, nm, conf);
       printf("fit killed with %d tasks kept: %d grid points, %d fit, %d stencil simulations\n", held, grid, nm, conf);
     }
     int st = cf_test_run(argv, dir, &o, &e);
@@ -317,7 +321,7 @@ static void fit_resume(void) {
           st, cf_test_json_num(j, "tasks_resumed"), held, e ? e : "");
     free(o), free(e);
   }
-  same_results(out[0], out[1], "fit killed and resumed");
+  same_results(out[0], out[1], trust ? "trust-region fit killed and resumed" : "fit killed and resumed");
 }
 
 /* Under mpirun -n 2 the study gives the uninterrupted single run's results
@@ -410,7 +414,8 @@ int main(int argc, char **argv) {
     crash_resume(args, 0); /* (makes the uninterrupted run's results, whole.h5) */
     crash_resume(args, 1);
     regress_resume();
-    fit_resume();
+    fit_resume(0);
+    fit_resume(1);
     char ref[400];
     snprintf(ref, sizeof ref, "%s/reports/whole.h5", dir);
     under_mpi(args, ref, "clothfit experiment: 1 of 5 recording(s) without a finite optimum: ");

@@ -249,13 +249,16 @@ static char *settings(const exp_args *a) {
   char *t = malloc(size);
   if (!t) return NULL;
   const cf_cli_model *m = &a->model; /* checked: short numbers */
+  const char *refine = a->no_refine                                   ? "no"
+                       : a->search && !strcmp(a->search, "trust") ? "trust-region, training window"
+                                                                      : "nelder-mead, training window";
   int k = snprintf(t, size, "[experiment]\nname = %s\nsources = %s\ntraining = %g\ndataset = %s\nrecordings = %s\ndelta_grid = %s\nalpha_grid = %s\n"
-                   "prune = %g\nrefine = %s\nmax_evals = %d\nregress_evals = %d\nmaps = %d\ndt = 0.01\n"
+                   "prune = %g\nstart = %s\nrefine = %s\nmax_evals = %d\nregress_evals = %d\nmaps = %d\ndt = 0.01\n"
                    "kappa = %s\nbeta = %s\ntol = %s\nmax_iter = %s\nmodel = %s\nrest = %s\nsplit = %s\nsubsteps = %s\n"
                    "initial = %s\nfiles =",
                    a->x->name, a->clouds ? "point clouds" : a->x->regress ? "motive exports" : "registered meshes",
                    a->x->train, a->dataset, a->recdir, a->dgrid ? a->dgrid : "0.05:1:15*rho", a->agrid ? a->agrid : "0.05:4:16*rho",
-                   a->pruning, a->no_refine ? "no" : a->search && !strcmp(a->search, "trust") ? "trust-region, training window" : "nelder-mead, training window", a->evals,
+                   a->pruning, a->start ? a->start : "grid", refine, a->evals,
                    a->revals, !a->no_maps, m->kappa ? m->kappa : CF_CLI_FIT_KAPPA, m->beta ? m->beta : "0",
                    m->tol ? m->tol : CF_CLI_FIT_TOL, m->max_iter ? m->max_iter : "50",
                    m->model ? m->model : "inextensible",

@@ -12,7 +12,7 @@
 
 static const char *help =
     "usage: clothfit compare REC.h5 [--models LIST] [--train A:B] [--start D,A]\n"
-    "                        [--max-evals N] [--workers N] [-o RESULTS.h5]\n"
+    "                        [--max-evals N] [--search nelder-mead|trust] [--workers N] [-o RESULTS.h5]\n"
     "                        [--restart] [--json]\n"
     "                        " CF_CLI_MODEL_USAGE "\n"
     "\n"
@@ -38,6 +38,8 @@ static const char *help =
     "  --start D,A     every fit's start instead of the grid's best point (the\n"
     "                  stiffnesses start at --k-stretch, --k-shear)\n"
     "  --max-evals N   simulations per fit (default 100 per fitted parameter)\n"
+    "  --search nelder-mead|trust  the fits' search, as clothfit fit's (default\n"
+    "                  nelder-mead)\n"
     "  --workers N     worker processes (default 0: all cores)\n"
     "  -o RESULTS.h5   store the comparison (/recordings/NAME/compare, added to\n"
     "                  the file if it exists; clothfit inspect shows it); the\n"
@@ -55,7 +57,7 @@ static const char *help =
     CF_CLI_MODEL_HELP;
 
 typedef struct {
-  const char *models, *train, *start, *max_evals, *workers, *out;
+  const char *models, *train, *start, *max_evals, *workers, *out, *search;
   cf_cli_model model;
   int json, nw, me, n, restart;
   cf_pipeline_tasks tk; /* the journal: grid start, the models' fits */
@@ -115,7 +117,7 @@ int cmd_compare(int argc, char **argv) {
                              {"--start", &a.start, NULL},         {"--max-evals", &a.max_evals, NULL},
                              {"--workers", &a.workers, NULL},     {"-o", &a.out, NULL},
                              {"--json", NULL, &a.json},           {"--restart", NULL, &a.restart},
-                             CF_CLI_MODEL_OPTS(a.model),
+                             {"--search", &a.search, NULL},       CF_CLI_MODEL_OPTS(a.model),
                              {NULL, NULL, NULL}};
   const char *path = NULL;
   int npos = 0;
@@ -125,7 +127,8 @@ int cmd_compare(int argc, char **argv) {
   int rc = cf_cli_parse("compare", argc, argv, opts, &path, 1, &npos) || check_values(&a);
   if (!rc && !path) rc = cf_cli_fail("compare", "missing REC.h5 (see --help)");
   if (!rc && a.model.model) rc = cf_cli_fail("compare", "--model is not an option of compare: give --models LIST");
-  rc = rc || cf_cli_load_inputs("compare", &path, 1, &a.model, &in);
+  rc = rc || cf_cli_search("compare", a.search, NULL, 0) || cf_cli_load_inputs("compare", &path, 1, &a.model, &in) ||
+       cf_cli_search("compare", a.search, in, 1);
   for (int i = 0; !rc && i < a.n; i++)
     if (a.list[i] >= CF_CLOTH_ELASTIC && cf_fit_target_has_obstacles(&in->tg))
       rc = cf_cli_fail("compare", "%s: the %s model has no contacts (the recording has a %s): leave it out of "

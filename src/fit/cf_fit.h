@@ -481,7 +481,7 @@ int cf_fit_polish(const cf_fit_target *tg, const cf_params *base, const cf_fit_p
 /* -------------------------------------- model comparison (compare.c) */
 /* Which cloth model explains a recording (thesis §4.1.4, Table 4.3): each
  * model's parameters (delta, alpha and its stiffnesses,
- * cf_fit_model_stiffness) fitted by the same Nelder-Mead on the training
+ * cf_fit_model_stiffness) fitted by the same search on the training
  * window, then one simulation of the recording at the fit measured on the
  * testing window. */
 typedef struct {
@@ -489,6 +489,7 @@ typedef struct {
   int test_t0, test_t1;  /* testing window (test_t1 <= 0: to the end) */
   int max_evals;         /* per fit (0: 100 per fitted parameter) */
   double delta0, alpha0; /* every fit's start (stiffnesses: base's) */
+  int search;            /* the fits' (cf_nm_options.search) */
 } cf_compare_options;
 
 typedef struct {

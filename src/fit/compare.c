@@ -43,11 +43,12 @@ static int compare_item(int i, void *arg, void *out, cf_error *werr) {
   cf_nm_options_stiffness(&o, &p);
   o.t0 = c->o->t0, o.t1 = c->o->t1;
   o.max_evals = c->o->max_evals > 0 ? c->o->max_evals : 100 * (o.n + o.nk);
+  o.search = c->o->search;
   row->nk = o.nk;
   memcpy(row->kpar, o.kpar, sizeof row->kpar);
   cf_nm_result nr;
   double t = cf_fit_now();
-  int rc = cf_fit_nelder_mead(run, c->fixed, &o, &nr, &err);
+  int rc = cf_fit_minimize(run, c->fixed, &o, &nr, &err);
   row->fit_wall_s = cf_fit_now() - t;
   if (rc) {
     cf_fit_run_free(run);
@@ -85,10 +86,10 @@ static unsigned long long compare_id(int i, const void *arg) {
   const cf_compare_options *o = c->o;
   const cf_params *b = c->base;
   const cf_fit_point *f = c->fixed;
-  enum { H = 18, N = H + CF_FIT_TARGET_KEY };
+  enum { H = 19, N = H + CF_FIT_TARGET_KEY };
   double x[N] = {c->models[i], o->delta0, o->alpha0, o->t0, o->t1, o->test_t0, o->test_t1, o->max_evals,
                  f->kappa, f->beta, f->mu, b->tol, b->max_iter, b->k_stretch, b->k_shear, b->k_bend,
-                 c->tg->T, c->tg->rho};
+                 c->tg->T, c->tg->rho, o->search};
   cf_fit_target_key(c->tg, x + H);
   return cf_task_id("compare", i, x, N);
 }

@@ -142,7 +142,7 @@ int cf_pipeline_compare(const cf_fit_input *in, const int *models, int n, double
                         "--train", in->path, t1 - t0, T - t1);
   int rc = isfinite(d0) ? CF_OK : grid_start(in, t0, t1, workers, tasks, pr, &d0, &a0, err);
   if (rc) return rc;
-  cf_compare_options o = {t0, t1, t1, T, max_evals, d0, a0};
+  cf_compare_options o = {t0, t1, t1, T, max_evals, d0, a0, in->search};
   cf_compare_row rows[CF_CLOTH_MODELS];
   memset(rows, 0, sizeof rows);
   cf_pl_count count;

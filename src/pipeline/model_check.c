@@ -41,7 +41,7 @@ static int better_model(const cf_fit_input *in, const cf_res_fit *f, int workers
   int t1 = f->train_t1_s > 0 ? (int)lround(f->train_t1_s / in->tg.dt) : T;
   c->better_model[0] = 0, c->better_e_test = NAN;
   if (T - t1 < 2) return CF_OK; /* no testing window: nothing to compare on */
-  cf_compare_options o = {t0, t1, t1, T, 0, f->x[0], f->x[1]};
+  cf_compare_options o = {t0, t1, t1, T, 0, f->x[0], f->x[1], in->search};
   cf_compare_row rows[CF_CLOTH_MODELS];
   memset(rows, 0, sizeof rows);
   cf_error e = {0, ""};

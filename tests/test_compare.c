@@ -54,7 +54,7 @@ static void one(const truth *t) {
   base.tol = 1e-4;
   cf_fit_point fixed = {.kappa = 1e-3};
   int models[CF_CLOTH_MODELS] = {0, 1, 2, 3};
-  cf_compare_options o = {0, T / 2, T / 2, T, 0, 0.5 * RHO, 2 * RHO};
+  cf_compare_options o = {0, T / 2, T / 2, T, 0, 0.5 * RHO, 2 * RHO, CF_SEARCH_NM};
   cf_compare_row rows[CF_CLOTH_MODELS];
   memset(rows, 0, sizeof rows);
   cf_error err = {0, ""};

@@ -201,7 +201,8 @@ static void compare(const cf_results *a, const cf_results *b) {
   for (int i = 0; i < a->n && i < b->n; i++) compare_rec(&a->recs[i], &b->recs[i]);
   const cf_res_regression *g = &a->reg, *h = &b->reg;
   CHECK(g->has == h->has && same_v(g->f.d, h->f.d, 4) && same_v(g->f.a, h->f.a, 4) && same(g->R, h->R) &&
-        same(g->E, h->E) && g->n_used == h->n_used && same_model(&g->model, &h->model), "regression");
+        same(g->E, h->E) && g->n_used == h->n_used && same_model(&g->model, &h->model) &&
+        g->simulations == h->simulations && !strcmp(g->search, h->search), "regression");
   for (int i = 0; i < g->n_used && i < h->n_used; i++) CHECK(!strcmp(g->used[i], h->used[i]), "used %d", i);
   CHECK(!strcmp(a->prov.command, b->prov.command) && !strcmp(a->prov.start_time, b->prov.start_time) &&
         !strcmp(a->prov.hostname, b->prov.hostname) && a->prov.workers == b->prov.workers &&
@@ -218,6 +219,8 @@ static void settings_missing(const char *path) {
   hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
   for (int g = 0; g < 2; g++)
     for (int k = 0; k < 8; k++) CHECK(H5Adelete_by_name(f, groups[g], names[k], H5P_DEFAULT) >= 0, "delete");
+  for (int k = 0; k < 2; k++) /* the regression's search: all were Nelder-Mead on R then */
+    CHECK(H5Adelete_by_name(f, "/regression", k ? "simulations" : "search", H5P_DEFAULT) >= 0, "delete");
   H5Fclose(f);
   cf_results r;
   cf_error err = {0, ""};
@@ -229,6 +232,8 @@ static void settings_missing(const char *path) {
   const cf_res_rec *z = cf_results_rec(&r, "zeta", 0);
   CHECK(z && same_model(&z->sweep.model, &def) && same_model(&z->fit.model, &MODEL), "sweep / fit settings");
   CHECK(same_model(&r.reg.model, &def), "regression settings");
+  CHECK(!strcmp(r.reg.search, "nelder-mead") && r.reg.simulations == 0, "regression search '%s', %d simulations",
+        r.reg.search, r.reg.simulations);
   cf_results_free(&r);
 }
 
@@ -246,6 +251,7 @@ static void round_trip(void) {
   r.reg.has = 1, r.reg.f = cf_formula_thesis_rep1, r.reg.R = 0.578, r.reg.E = 0.516, r.reg.n_used = 2;
   r.reg.used = calloc(2, sizeof(char *)), r.reg.used[0] = strdup("zeta"), r.reg.used[1] = strdup("alpha_rec");
   r.reg.model = MODEL;
+  r.reg.simulations = 112, snprintf(r.reg.search, sizeof r.reg.search, "model");
   char *argv[] = {"sweep", "a.h5", "--prune"};
   cf_results_stamp(&r, 3, argv, 2, "[recordings]\nfiles = a.h5\n");
   char p1[512], p2[512];
@@ -354,7 +360,8 @@ static void inspect_regression_json(const cf_res_regression *g, const char *j) {
     used = used && cf_test_json_has_str(p, k, g->used[i]);
   }
   CHECK(used && same(cf_test_json_num(p, "R_cm"), g->R) && same(cf_test_json_num(p, "E_cm"), g->E) &&
-        same(cf_test_json_num(p, "tol"), g->model.tol), "R*, E*, the %d recordings used: %s", g->n_used, p);
+        same(cf_test_json_num(p, "tol"), g->model.tol) && cf_test_json_has_str(p, "search", g->search) &&
+        cf_test_json_num(p, "simulations") == g->simulations, "R*, E*, the %d recordings used: %s", g->n_used, p);
   free(p);
 }
 

@@ -40,10 +40,24 @@
  * limits were 0.002, 0.001, 0.028, 0.009 for d0..d3 and 0.032, 0.018,
  * 0.44, 0.15 for a0..a3 (deviations 0.0003, 0.0001, 0.009, 0.005 and 0.007,
  * 0.001, 0.15, 0.08); a study with a wider spread of V would pin d2, a2
- * better.  The test prints each deviation beside its limit. */
+ * better.  The test prints each deviation beside its limit.
+ *
+ * Both searches of cf_regress_fit run: the reference (Nelder-Mead on R, 80
+ * evaluations of 8 simulations) must pass the checks above; the model
+ * search (regress_model.c) must pass them too, end within 1 % of the
+ * reference's R* (or below it) with at most a quarter of its simulations,
+ * and journal every simulation under its own task id: run again with the
+ * same journal (a file of records appended by the workers), it simulates
+ * nothing and gives the same coefficients bit for bit.  The test prints
+ * both R*, E*, coefficients, simulations and wall times, and where each
+ * formula puts the recordings relative to their optima (the model
+ * search's design width follows those offsets). */
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cf_fit.h"
 #include "synthrec.h"
@@ -63,6 +77,105 @@ static const rec_def defs[N] = {
     {0.42, 0.594, 0.3046, 0.10, 0.5, 5, 4},  {0.297, 0.42, 0.3046, 0.04, 1.0, 4, 3},
     {0.42, 0.594, 0.1764, 0.06, 0.7, 5, 4},  {0.297, 0.42, 0.0802, 0.09, 0.6, 4, 3},
 };
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* Each fitted coefficient within 3 sigma of the true one (see above). */
+static void check_coefficients(const cf_formula *f, const cf_formula *truth, double sd, double sa, const double pn[4]) {
+  const char *term[4] = {"1", "S", "V", "rho"};
+  for (int k = 0; k < 4; k++) {
+    double lim_d = 3 * sd * sqrt(pn[k]), lim_a = 3 * sa * sqrt(pn[k]);
+    double dev_d = f->d[k] - truth->d[k], dev_a = f->a[k] - truth->a[k];
+    printf("  %-3s |P|_2 %6.2f  d%d %+.4f (true %+.4f, %+.4f, limit %.4f)   a%d %+.4f (true %+.4f, %+.4f, limit %.4f)\n",
+           term[k], sqrt(pn[k]), k, f->d[k], truth->d[k], dev_d, lim_d, k, f->a[k], truth->a[k], dev_a, lim_a);
+    CHECK(fabs(dev_d) <= lim_d, "d%d %+.5f off the true %+.4f by more than %.5f", k, f->d[k], truth->d[k], lim_d);
+    CHECK(fabs(dev_a) <= lim_a, "a%d %+.5f off the true %+.4f by more than %.5f", k, f->a[k], truth->a[k], lim_a);
+  }
+}
+
+/* The per-recording errors at the fitted formula are the terms of R*. */
+static void check_terms(const cf_regress_result *res, const char *what) {
+  double se = 0;
+  for (int i = 0; res->e_item && i < N; i++) se += res->e_item[i];
+  CHECK(res->e_item && fabs(se / N - res->R) <= 1e-12 * fmax(1, res->R), "%s: mean of e_item %.17g != R* %.17g", what,
+        se / N, res->R);
+}
+
+static void print_coefficients(const char *what, const cf_formula *f) {
+  printf("  %-10s d %+.4f %+.4f %+.4f %+.4f   a %+.4f %+.4f %+.4f %+.4f\n", what, f->d[0], f->d[1], f->d[2], f->d[3],
+         f->a[0], f->a[1], f->a[2], f->a[3]);
+}
+
+/* Where the formula f puts each recording relative to its optimum (the
+ * model search's design spans +-30 %): the largest and RMS offsets. */
+static void print_offsets(const cf_study_item *it, const char *what, const cf_formula *f) {
+  double md = 0, ma = 0, rd = 0, ra = 0;
+  for (int i = 0; i < N; i++) {
+    double d, a;
+    cf_formula_predict(f, it[i].S, it[i].V, it[i].tg->rho, &d, &a);
+    double od = d / it[i].delta - 1, oa = a / it[i].alpha - 1;
+    md = fmax(md, fabs(od)), ma = fmax(ma, fabs(oa)), rd += od * od / N, ra += oa * oa / N;
+  }
+  printf("  formula vs optima, %-22s delta max %5.1f %% rms %5.1f %%, alpha max %5.1f %% rms %5.1f %%\n", what,
+         100 * md, 100 * sqrt(rd), 100 * ma, 100 * sqrt(ra));
+}
+
+/* A journal in a file of fixed records (id, kind, the record's double),
+ * appended by the worker that finished the simulation (one write each). */
+typedef struct {
+  const char *path;
+  int hits; /* loads that found their task (in the calling process) */
+} file_journal;
+typedef struct {
+  unsigned long long id;
+  char kind[8];
+  double e;
+} fj_rec;
+
+static int fj_load(void *ctx, unsigned long long id, const char *kind, void *rec, size_t size) {
+  file_journal *j = ctx;
+  FILE *f = fopen(j->path, "rb");
+  fj_rec r;
+  int found = 0;
+  while (f && !found && size == sizeof r.e && fread(&r, sizeof r, 1, f) == 1)
+    if (r.id == id && !strncmp(r.kind, kind, sizeof r.kind)) memcpy(rec, &r.e, size), found = 1;
+  if (f) fclose(f);
+  j->hits += found;
+  return found;
+}
+
+static int fj_save(void *ctx, unsigned long long id, const char *kind, const void *rec, size_t size, cf_error *err) {
+  const file_journal *j = ctx;
+  fj_rec r = {id, "", 0};
+  strncpy(r.kind, kind, sizeof r.kind - 1);
+  if (size != sizeof r.e) return cf_error_set(err, CF_EINVAL, "journal: a record of %zu bytes", size);
+  memcpy(&r.e, rec, size);
+  int fd = open(j->path, O_WRONLY | O_APPEND);
+  int ok = fd >= 0 && write(fd, &r, sizeof r) == (ssize_t)sizeof r;
+  if (fd >= 0) close(fd);
+  return ok ? CF_OK : cf_error_set(err, CF_EIO, "journal: cannot append to %s", j->path);
+}
+
+/* Records in the journal; *distinct (may be NULL): distinct task ids. */
+static int fj_records(const char *path, int *distinct) {
+  size_t len = 0;
+  char *t = cf_test_slurp(path, &len);
+  int n = t ? (int)(len / sizeof(fj_rec)) : 0, d = 0;
+  for (int k = 0; t && k < n; k++) {
+    fj_rec a, b;
+    memcpy(&a, t + k * sizeof a, sizeof a);
+    int dup = 0;
+    for (int q = 0; q < k && !dup; q++) memcpy(&b, t + q * sizeof b, sizeof b), dup = a.id == b.id;
+    d += !dup;
+  }
+  free(t);
+  if (distinct) *distinct = d;
+  return n;
+}
 
 int main(void) {
   cf_runtime_init();
@@ -133,28 +246,72 @@ int main(void) {
   }
   double R_true;
   CHECK(cf_regress_objective(it, N, &base, truth, 2, &R_true, &err) == CF_OK, "%s", err.msg);
+  /* the reference: Nelder-Mead on R, every evaluation simulating all 8 */
   cf_regress_result res;
-  CHECK(cf_regress_fit(it, N, &base, NULL, 80, 2, NULL, NULL, &res, &err) == CF_OK, "%s", err.msg);
+  double t0 = now_s();
+  cf_regress_options ref_o = {CF_REGRESS_NM, 80, 2, NULL, NULL};
+  CHECK(cf_regress_fit(it, N, &base, NULL, &ref_o, &res, &err) == CF_OK, "%s", err.msg);
+  double ref_wall = now_s() - t0;
   printf("R(true) %.4f cm, R(start) %.4f cm, R* %.4f cm after %d evaluations\n", R_true, res.R_start, res.R,
          res.evaluations);
   printf("optima vs truth: RMS %.5f (delta), %.5f (alpha); limits 3 x that x |P_k|_2\n", sd, sa);
-  const char *term[4] = {"1", "S", "V", "rho"};
-  for (int k = 0; k < 4; k++) {
-    double lim_d = 3 * sd * sqrt(pn[k]), lim_a = 3 * sa * sqrt(pn[k]);
-    double dev_d = res.f.d[k] - truth->d[k], dev_a = res.f.a[k] - truth->a[k];
-    printf("  %-3s |P|_2 %6.2f  d%d %+.4f (true %+.4f, %+.4f, limit %.4f)   a%d %+.4f (true %+.4f, %+.4f, limit %.4f)\n",
-           term[k], sqrt(pn[k]), k, res.f.d[k], truth->d[k], dev_d, lim_d, k, res.f.a[k], truth->a[k], dev_a, lim_a);
-    CHECK(fabs(dev_d) <= lim_d, "d%d %+.5f off the true %+.4f by more than %.5f", k, res.f.d[k], truth->d[k], lim_d);
-    CHECK(fabs(dev_a) <= lim_a, "a%d %+.5f off the true %+.4f by more than %.5f", k, res.f.a[k], truth->a[k], lim_a);
-  }
+  check_coefficients(&res.f, truth, sd, sa, pn);
   CHECK(res.R <= res.R_start, "R* %.4f above the start %.4f", res.R, res.R_start);
   CHECK(res.R <= 1.05 * R_true, "R* %.4f not within 5 %% of R(true) %.4f", res.R, R_true);
   CHECK(R_true < 0.1, "R at the true coefficients %.4f: the study is not reproduced closely", R_true);
-  /* the per-recording errors at the fitted formula are the terms of R* */
-  double se = 0;
-  for (int i = 0; res.e_item && i < N; i++) se += res.e_item[i];
-  CHECK(res.e_item && fabs(se / N - res.R) <= 1e-12 * fmax(1, res.R), "mean of e_item %.17g != R* %.17g", se / N,
-        res.R);
+  check_terms(&res, "nelder-mead");
+  /* the model search, twice with one journal: the second run resumes it all */
+  char jpath[] = "/tmp/test_regress_journal_XXXXXX";
+  int fd = mkstemp(jpath);
+  CHECK(fd >= 0, "mkstemp %s", jpath);
+  if (fd >= 0) close(fd);
+  file_journal fj = {jpath, 0};
+  cf_fit_journal kept = {fj_load, fj_save, &fj};
+  cf_regress_options mod_o = {CF_REGRESS_MODEL, 80, 2, &kept, NULL};
+  cf_regress_result mod[2];
+  double wall[2];
+  int saved[2];
+  for (int k = 0; k < 2; k++) {
+    int before = fj_records(jpath, NULL);
+    fj.hits = 0;
+    t0 = now_s();
+    CHECK(cf_regress_fit(it, N, &base, NULL, &mod_o, &mod[k], &err) == CF_OK, "%s", err.msg);
+    wall[k] = now_s() - t0;
+    saved[k] = fj_records(jpath, NULL) - before;
+    printf("model search run %d: R* %.4f cm (start %.4f) after %d real evaluations, %d rounds, %ld simulations "
+           "(%d run and journaled, %d resumed), %.1f s\n", k + 1, mod[k].R, mod[k].R_start, mod[k].evaluations,
+           mod[k].iterations, mod[k].simulations, saved[k], fj.hits, wall[k]);
+  }
+  int distinct = 0, records = fj_records(jpath, &distinct);
+  unlink(jpath);
+  const cf_regress_result *m = &mod[0];
+  printf("reference (nelder-mead): R* %.4f cm, E* %.4f cm, %ld simulations, %.1f s\n", res.R, res.E, res.simulations,
+         ref_wall);
+  printf("model search:            R* %.4f cm, E* %.4f cm, %ld simulations, %.1f s\n", m->R, m->E, m->simulations,
+         wall[0]);
+  print_coefficients("reference", &res.f);
+  print_coefficients("model", &m->f);
+  print_coefficients("truth", truth);
+  print_offsets(it, "least squares (start)", &res.f_start);
+  print_offsets(it, "reference R*", &res.f);
+  print_offsets(it, "model R*", &m->f);
+  check_coefficients(&m->f, truth, sd, sa, pn);
+  check_terms(m, "model");
+  CHECK(m->R <= 1.01 * res.R, "model search R* %.5f not within 1 %% of the reference's %.5f", m->R, res.R);
+  CHECK(4 * m->simulations <= res.simulations, "model search: %ld simulations, more than 1/4 of the reference's %ld",
+        m->simulations, res.simulations);
+  CHECK(m->R <= m->R_start, "model search R* %.4f above the start %.4f", m->R, m->R_start);
+  CHECK(m->evaluations <= 1 + CF_REGRESS_ROUNDS && m->iterations <= CF_REGRESS_ROUNDS,
+        "model search: %d evaluations, %d rounds", m->evaluations, m->iterations);
+  /* the journal: every simulation has its own task id, and the second run
+   * simulated nothing and gave the first's result bit for bit */
+  CHECK(records == m->simulations && distinct == records, "journal: %d records, %d distinct ids, %ld simulations",
+        records, distinct, m->simulations);
+  CHECK(saved[1] == 0 && fj.hits == mod[1].simulations, "second run: %d simulated, %d of %ld resumed", saved[1],
+        fj.hits, mod[1].simulations);
+  CHECK(!memcmp(&mod[0].f, &mod[1].f, sizeof mod[0].f) && mod[0].R == mod[1].R,
+        "second run: other coefficients (R %.17g, %.17g)", mod[0].R, mod[1].R);
+  free(mod[0].e_item), free(mod[1].e_item);
   free(res.e_item);
   for (int i = 0; i < N; i++) free(rec[i]);
   return cf_test_done("test_regress");

@@ -21,7 +21,8 @@ static const char *help =
     "                                [--workers N] [--prune] [--prune-margin M] [--no-refine]\n"
     "                                [--start grid|apriori] [--search nelder-mead|trust]\n"
     "                                [--max-evals N]\n"
-    "                                [--regress-evals N] [--no-maps] [--delta-grid A:B:N[*rho]]\n"
+    "                                [--regress-evals N] [--regress-search model|nelder-mead]\n"
+    "                                [--no-maps] [--delta-grid A:B:N[*rho]]\n"
     "                                [--alpha-grid A:B:N[*rho]] [--no-report] [--restart]\n"
     "                                [--no-confidence] [--clouds] [--json]\n"
     "                                " CF_CLI_MODEL_USAGE "\n"
@@ -115,7 +116,10 @@ static const char *help =
     "  --search nelder-mead|trust  the refinement's search, as clothfit fit's\n"
     "                      (default nelder-mead)\n"
     "  --clouds            wam: fit the point clouds NAME.clouds/, not the meshes\n"
-    "  --regress-evals N   evaluations of R in the regression (default 100)\n"
+    "  --regress-evals N   evaluations of R in the regression at most (default 100;\n"
+    "                      each simulates every recording)\n"
+    "  --regress-search model|nelder-mead  how the regression minimizes R, as\n"
+    "                      clothfit regress --search (default model)\n"
     "  --delta-grid, --alpha-grid   the sweep's grid (see clothfit sweep --help)\n"
     CF_CLI_MODEL_HELP;
 
@@ -140,6 +144,8 @@ typedef struct {
   const experiment *x;
   int n_in;     /* recordings ingested (in[0..n_in)) */
   const char *dataset, *out, *recdir, *workers, *max_evals, *reg_evals, *dgrid, *agrid, *prune_margin, *search, *start;
+  const char *reg_search; /* --regress-search */
+  int rsearch;            /* CF_REGRESS_* */
   cf_cli_model model;
   int prune, no_refine, no_maps, no_report, json, nw, evals, revals, restart, no_conf, clouds;
   double pruning; /* cf_cli_prune */
@@ -165,6 +171,7 @@ static int check_values(exp_args *a, const char **pos, int npos) {
   if (a->start && strcmp(a->start, "grid") && strcmp(a->start, "apriori"))
     return cf_cli_fail("experiment", "invalid --start '%s': expected grid or apriori", a->start);
   if (cf_cli_search("experiment", a->search, NULL, 0)) return 1;
+  if (cf_cli_regress_search("experiment", "--regress-search", a->reg_search, &a->rsearch)) return 1;
   /* Regression budget: on the bundled study (experiment aero --prune, 32
    * recordings) Nelder-Mead on R found its best point at evaluation 92 and
    * converged (simplex size 1e-5) at 212 without improving on it, R 1.387
@@ -233,7 +240,7 @@ static int run_study(exp_args *a, cf_fit_input *in, cf_pipeline_tasks *tk, cf_re
                 : CF_OK;
   if (!rc && !a->no_refine)
     rc = cf_pipeline_study_refine(in, n, x->train, a->evals, a->nw, !a->no_conf, kept, &bar.pp, res, &err);
-  if (!rc && x->regress) rc = cf_pipeline_study_regress(in, n, a->out, a->revals, a->nw, kept, &bar.pp, res, &err);
+  if (!rc && x->regress) rc = cf_pipeline_study_regress(in, n, a->out, a->rsearch, a->revals, a->nw, kept, &bar.pp, res, &err);
   const cf_fit_input *d = x->detail ? detail_of(x->detail, in, n, res) : NULL;
   if (!rc && d)
     rc = cf_pipeline_study_detail(d, WAM_MAP_POINTS, a->evals, a->nw, tk, &bar.pp, cf_results_rec(res, d->name, 0),
@@ -243,7 +250,7 @@ static int run_study(exp_args *a, cf_fit_input *in, cf_pipeline_tasks *tk, cf_re
 
 /* The settings of this run, kept as the config text of the provenance. */
 static char *settings(const exp_args *a) {
-  size_t size = 900 + strlen(a->dataset) + strlen(a->recdir) + (a->dgrid ? strlen(a->dgrid) : 0) +
+  size_t size = 1000 + strlen(a->dataset) + strlen(a->recdir) + (a->dgrid ? strlen(a->dgrid) : 0) +
                 (a->agrid ? strlen(a->agrid) : 0);
   for (int i = 0; i < a->n; i++) size += strlen(a->csv[i]) + 4;
   char *t = malloc(size);
@@ -253,13 +260,15 @@ static char *settings(const exp_args *a) {
                        : a->search && !strcmp(a->search, "trust") ? "trust-region, training window"
                                                                       : "nelder-mead, training window";
   int k = snprintf(t, size, "[experiment]\nname = %s\nsources = %s\ntraining = %g\ndataset = %s\nrecordings = %s\ndelta_grid = %s\nalpha_grid = %s\n"
-                   "prune = %g\nstart = %s\nrefine = %s\nmax_evals = %d\nregress_evals = %d\nmaps = %d\ndt = 0.01\n"
+                   "prune = %g\nstart = %s\nrefine = %s\nmax_evals = %d\nregress_evals = %d\nregress_search = %s\n"
+                   "maps = %d\ndt = 0.01\n"
                    "kappa = %s\nbeta = %s\ntol = %s\nmax_iter = %s\nmodel = %s\nrest = %s\nsplit = %s\nsubsteps = %s\n"
                    "initial = %s\nfiles =",
                    a->x->name, a->clouds ? "point clouds" : a->x->regress ? "motive exports" : "registered meshes",
                    a->x->train, a->dataset, a->recdir, a->dgrid ? a->dgrid : "0.05:1:15*rho", a->agrid ? a->agrid : "0.05:4:16*rho",
-                   a->pruning, a->start ? a->start : "grid", refine, a->evals,
-                   a->revals, !a->no_maps, m->kappa ? m->kappa : CF_CLI_FIT_KAPPA, m->beta ? m->beta : "0",
+                   a->pruning, a->start ? a->start : "grid", refine, a->evals, a->revals,
+                   cf_regress_search_name(a->rsearch), !a->no_maps, m->kappa ? m->kappa : CF_CLI_FIT_KAPPA,
+                   m->beta ? m->beta : "0",
                    m->tol ? m->tol : CF_CLI_FIT_TOL, m->max_iter ? m->max_iter : "50",
                    m->model ? m->model : "inextensible",
                    m->rest ? m->rest : "size (first-frame where a recording gives no size)", m->split ? m->split : "1 for a mesh recording, 2 for markers and clouds", m->substeps ? m->substeps : "1", m->initial ? m->initial : "rest");
@@ -340,6 +349,7 @@ int cmd_experiment(int argc, char **argv) {
   const cf_cli_opt opts[] = {{"--dataset", &a.dataset, NULL},  {"-o", &a.out, NULL},
                              {"--recordings", &a.recdir, NULL}, {"--workers", &a.workers, NULL},
                              {"--max-evals", &a.max_evals, NULL}, {"--regress-evals", &a.reg_evals, NULL},
+                             {"--regress-search", &a.reg_search, NULL},
                              {"--prune", NULL, &a.prune},       {"--prune-margin", &a.prune_margin, NULL},
                              {"--no-refine", NULL, &a.no_refine}, {"--search", &a.search, NULL},
                              {"--start", &a.start, NULL},

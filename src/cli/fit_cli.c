@@ -124,6 +124,11 @@ int cf_cli_search(const char *cmd, const char *value, cf_fit_input *in, int n) {
   return 0;
 }
 
+int cf_cli_regress_search(const char *cmd, const char *opt, const char *value, int *search) {
+  *search = value ? cf_regress_search_parse(value) : CF_REGRESS_MODEL;
+  return *search < 0 ? cf_cli_fail(cmd, "invalid %s '%s': expected model or nelder-mead", opt, value) : 0;
+}
+
 int cf_cli_parse_pair(const char *s, double *a, double *b) {
   const char *c = strchr(s, ',');
   return c && number(s, (size_t)(c - s), a) && number(c + 1, strlen(c + 1), b) && *a >= 0 && *b >= 0;

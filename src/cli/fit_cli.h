@@ -206,6 +206,10 @@ int cf_cli_search(const char *cmd, const char *value, cf_fit_input *in, int n);
 /* The simulations behind c's result: its grid's points (pruned ones
  * counted whole) and its fit's (cf_res_fit.simulations). */
 int cf_cli_simulations(const cf_res_rec *c);
+/* The regression's search named by option opt's value, model or
+ * nelder-mead (NULL: model), into *search (CF_REGRESS_*): 0, or 1 with the
+ * error said. */
+int cf_cli_regress_search(const char *cmd, const char *opt, const char *value, int *search);
 /* One line on the confidence of a fit ("" if not computed) into buf. */
 void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size);
 /* The fits of r that are not identifiable, one line each on stdout after a

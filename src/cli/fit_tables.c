@@ -194,7 +194,8 @@ void cf_cli_table_46(const cf_res_regression *g) {
   for (int k = 0; k < 4; k++) printf("alpha_%d    %12.4f %12.4f\n", k, g->f_start.a[k], g->f.a[k]);
   printf("R* (cm)    %12.3f %12.3f\n", g->R_start, g->R);
   printf("E* (cm)    %12s %12.3f\n", "", g->E);
-  printf("(%d recordings, %d evaluations of R)\n", g->n_used, g->evaluations);
+  printf("(%d recordings, %d evaluations of R, %d simulations, search %s)\n", g->n_used, g->evaluations,
+         g->simulations, g->search);
 }
 
 void cf_cli_json_recordings(json_t *o, const cf_results *r) {

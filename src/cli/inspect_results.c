@@ -312,6 +312,7 @@ static void reg_json(json_t *o, const cf_res_regression *g) {
   cf_cli_json_num(j, "R_start_cm", g->R_start);
   cf_cli_json_num(j, "E_cm", g->E);
   cf_cli_json_num(j, "evaluations", g->evaluations), cf_cli_json_num(j, "iterations", g->iterations);
+  cf_cli_json_num(j, "simulations", g->simulations), cf_cli_json_str(j, "search", g->search);
   json_model(j, &g->model);
 }
 

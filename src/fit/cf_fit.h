@@ -739,12 +739,51 @@ typedef struct {
  * (GSL multifit); needs >= 4 recordings with independent (1, S, V, rho). */
 int cf_regress_lsq(const cf_study_item *items, int n, cf_formula *f, cf_error *err);
 
+/* The searches of cf_regress_fit (cf_regress_options.search).
+ * CF_REGRESS_MODEL: a least-squares quadratic error model per recording
+ * (a 3 x 3 design of simulations around its optimum), Nelder-Mead on the
+ * mean of the models, the result checked by simulating every recording and
+ * the models refitted with those points, for at most CF_REGRESS_ROUNDS
+ * rounds (regress_model.c).  CF_REGRESS_NM: Nelder-Mead on R itself, every
+ * evaluation simulating every recording (the reference). */
+enum { CF_REGRESS_MODEL = 0, CF_REGRESS_NM = 1 };
+#define CF_REGRESS_ROUNDS 6
+/* The model search's design, counted in evaluations of R for progress:
+ * 9 simulations of each recording. */
+#define CF_REGRESS_DESIGN 9
+/* "model" or "nelder-mead" (results files, help texts); the parse returns
+ * the search, or -1 for another word. */
+const char *cf_regress_search_name(int search);
+int cf_regress_search_parse(const char *word);
+
+typedef struct {
+  int search;      /* CF_REGRESS_MODEL (0, the default) or CF_REGRESS_NM */
+  int max_evals;   /* evaluations of R at most, each simulating every
+                      recording (<= 0: 400); the model search stops after
+                      1 + CF_REGRESS_ROUNDS of them anyway */
+  int workers;     /* worker processes (0: all cores) */
+  const struct cf_fit_journal *kept; /* finished simulations (may be NULL) */
+  const cf_fit_progress *progress;   /* evaluations of R (may be NULL), of
+                                        cf_regress_progress_total */
+} cf_regress_options;
+/* The total the progress of cf_regress_fit counts to: max_evals for
+ * Nelder-Mead; for the model search its real evaluations plus the design
+ * as CF_REGRESS_DESIGN of them. */
+long cf_regress_progress_total(const cf_regress_options *o);
+
 typedef struct {
   cf_formula f;       /* fitted coefficients */
   cf_formula f_start; /* least-squares start */
-  double R, R_start;  /* (4.7) at the fit and at the start (cm) */
+  double R, R_start;  /* (4.7) at the fit and at the start (cm), both
+                       * simulated (the model search's R is the best real
+                       * evaluation, not a model's value) */
   double E;           /* mean of the items' e_opt (E*), NaN if unknown */
-  int evaluations, iterations;
+  int evaluations;    /* evaluations of R by simulating every recording */
+  int iterations;     /* Nelder-Mead's iterations; the model search's rounds */
+  long simulations;   /* simulations of a recording in all (resumed from the
+                       * journal or run now): n per evaluation, plus the
+                       * model search's design */
+  int search;         /* the options' */
   double *e_item;     /* [n] each item's error (cm) with f's parameters (the
                        * terms of R), inf where its simulation failed or the
                        * formula left the model's domain; malloc'ed (the
@@ -757,12 +796,10 @@ typedef struct {
  * fixed point holds them).  Failed simulations count as a large penalty. */
 int cf_regress_objective(const cf_study_item *items, int n, const cf_params *base,
                          const cf_formula *f, int workers, double *R, cf_error *err);
-/* Nelder-Mead on the 8 coefficients minimizing R, started from least
- * squares (or from *start when not NULL); progress (may be NULL) counts
- * evaluations of R against max_evals. */
+/* The 8 coefficients minimizing R, started from least squares (or from
+ * *start when not NULL), by o's search (NULL: the defaults). */
 int cf_regress_fit(const cf_study_item *items, int n, const cf_params *base, const cf_formula *start,
-                   int max_evals, int workers, const struct cf_fit_journal *kept,
-                   const cf_fit_progress *progress, cf_regress_result *res, cf_error *err);
+                   const cf_regress_options *o, cf_regress_result *res, cf_error *err);
 
 #ifdef __cplusplus
 }

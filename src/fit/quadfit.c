@@ -36,3 +36,10 @@ int cf_quad_fit(int n, int m, const double *u, const double *y, double *c, doubl
   gsl_matrix_free(cov), gsl_matrix_free(X);
   return bad;
 }
+
+double cf_quad_eval(int n, const double *c, const double *u) {
+  double row[CF_QUAD_MAXC], v = 0;
+  regressors(n, u, row);
+  for (int q = 0; q < cf_quad_terms(n); q++) v += c[q] * row[q];
+  return v;
+}

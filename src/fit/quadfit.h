@@ -1,7 +1,9 @@
 /* quadfit.h — internal: a quadratic fitted by least squares to scattered
- * values, shared by polish.c (the response-surface polish) and
- * confidence.c (the stencil around a fit) and trust.c (the search's model).  One helper so that both build
- * the same regressors in the same order and call the same GSL routine. */
+ * values, shared by polish.c (the response-surface polish), confidence.c
+ * (the stencil around a fit), trust.c (the search's model) and regress.c
+ * (each recording's error model in the regression's search).  One helper
+ * so that all build the same regressors in the same order and call the
+ * same GSL routine. */
 #ifndef CF_QUADFIT_H
 #define CF_QUADFIT_H
 
@@ -17,4 +19,6 @@ int cf_quad_terms(int n);
  * *rms (output, may be NULL).  0, or 1 when out of memory or GSL fails
  * (m >= cf_quad_terms(n) is the caller's). */
 int cf_quad_fit(int n, int m, const double *u, const double *y, double *c, double *rms);
+/* The quadratic of coefficients c (cf_quad_fit's order) at the point u[n]. */
+double cf_quad_eval(int n, const double *c, const double *u);
 #endif

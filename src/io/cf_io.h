@@ -672,7 +672,10 @@ typedef struct {
   int has;
   cf_formula f, f_start;   /* fitted coefficients, least-squares start (cf_common.h) */
   double R, R_start, E;    /* R* (4.7), R at the start, E* (cm) */
-  int evaluations, iterations;
+  int evaluations, iterations; /* evaluations of R simulated for every recording;
+                            * Nelder-Mead's iterations, the model search's rounds */
+  int simulations;         /* simulations of a recording in all (0: not stored) */
+  char search[16];         /* "model" or "nelder-mead" (cf_regress_search_name) */
   int n_used;
   char **used;             /* the recordings (group names) */
   double *e_hat;           /* [n_used] each one's error (cm) with the fitted

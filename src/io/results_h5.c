@@ -114,7 +114,9 @@
  *                          error the fit's)
  *   /regression            attrs d0..d3, a0..a3 (fitted), d0_start..a3_start
  *                          (least squares), R, R_start, E (cm), evaluations,
- *                          iterations, model settings; recordings [n] (group
+ *                          iterations, search ("model" or "nelder-mead";
+ *                          older files: "nelder-mead"), simulations (0 in
+ *                          older files), model settings; recordings [n] (group
  *                          names), error_formula [n] (cm: each recording's
  *                          error with the fitted formula's parameters, inf
  *                          where its simulation failed; absent in older
@@ -233,7 +235,8 @@ const cf_res_field cf_res_reg_fields[] = {
     FD(cf_res_regression, "a2_start", f_start.a[2]), FD(cf_res_regression, "a3_start", f_start.a[3]),
     FD(cf_res_regression, "R", R),             FD(cf_res_regression, "R_start", R_start),
     FD(cf_res_regression, "E", E),             FI(cf_res_regression, "evaluations", evaluations),
-    FI(cf_res_regression, "iterations", iterations), FM(cf_res_regression, model), {NULL, 0, 0, 0}};
+    FI(cf_res_regression, "iterations", iterations), FI(cf_res_regression, "simulations", simulations),
+    FS(cf_res_regression, "search", search),   FM(cf_res_regression, model), {NULL, 0, 0, 0}};
 
 const cf_res_field cf_res_compare_fields[] = {
     FD(cf_res_compare, "train_t0_s", train_t0_s), FD(cf_res_compare, "train_t1_s", train_t1_s),

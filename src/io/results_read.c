@@ -166,6 +166,7 @@ static int read_sens(rd *r, void *part) {
 static int read_regression(rd *r, void *part) {
   cf_res_regression *g = part;
   g->model = cf_res_model_default(); /* files without the settings */
+  snprintf(g->search, sizeof g->search, "nelder-mead"); /* files from before the model search */
   read_fields(r->g, g, cf_res_reg_fields);
   size_t n = 0;
   if (!cf_h5_read_strings(r->g, "recordings", &g->used, &n)) return bad(r, "recordings", "missing");

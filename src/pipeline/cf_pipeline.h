@@ -236,12 +236,14 @@ int cf_pipeline_check_model(const cf_fit_input *in, const cf_res_rec *r, const c
 int cf_pipeline_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_error *fe, double *e, double *s,
                      char reason[256], cf_error *err);
 /* The a-priori formulas (4.6) fitted to the recordings' optima in opt
- * (named opt_name in messages; cf_regress_fit, simulated with the settings
- * of in[0]) into g.  A recording without an optimum is an error, or left
- * out with skip_failed; an optimum found with other settings is an error. */
+ * (named opt_name in messages; cf_regress_fit with search (CF_REGRESS_*)
+ * and max_evals, simulated with the settings of in[0]) into g.  A
+ * recording without an optimum is an error, or left out with skip_failed;
+ * an optimum found with other settings is an error.  Progress counts to
+ * cf_regress_progress_total. */
 int cf_pipeline_regress(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, int skip_failed,
-                        int max_evals, int workers, const cf_fit_journal *kept, const cf_pipeline_progress *pr,
-                        cf_res_regression *g, cf_error *err);
+                        int search, int max_evals, int workers, const cf_fit_journal *kept,
+                        const cf_pipeline_progress *pr, cf_res_regression *g, cf_error *err);
 
 /* ------------------------------------------------------- failed simulations */
 /* A grid point whose simulation failed (not one left to another shard). */
@@ -402,7 +404,7 @@ int cf_pipeline_study_sweep(const cf_fit_input *in, int n, const cf_pipeline_gri
 int cf_pipeline_study_refine(const cf_fit_input *in, int n, double train, int max_evals, int workers, int confidence,
                              const cf_fit_journal *kept, const cf_pipeline_progress *pr, cf_results *r,
                              cf_error *err);
-int cf_pipeline_study_regress(const cf_fit_input *in, int n, const char *opt_name, int max_evals, int workers,
+int cf_pipeline_study_regress(const cf_fit_input *in, int n, const char *opt_name, int search, int max_evals, int workers,
                               const cf_fit_journal *kept, const cf_pipeline_progress *pr, cf_results *r,
                               cf_error *err);
 /* The close look at one recording of thesis §4.1.3-4.1.5 around its fit

@@ -3,6 +3,7 @@
  * testing errors and per-frame series, one evaluation and the regression.
  * Every simulation of a recording uses the model settings it carries
  * (in->base, in->fixed), and every part stored records them. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -500,6 +501,8 @@ static int store_regression(cf_res_regression *g, const cf_regress_result *rr, c
   g->f = rr->f, g->f_start = rr->f_start;
   g->R = rr->R, g->R_start = rr->R_start, g->E = rr->E;
   g->evaluations = rr->evaluations, g->iterations = rr->iterations;
+  g->simulations = rr->simulations > INT_MAX ? INT_MAX : (int)rr->simulations;
+  snprintf(g->search, sizeof g->search, "%s", cf_regress_search_name(rr->search));
   g->used = calloc((size_t)n + 1, sizeof(char *));
   for (int i = 0; g->used && i < n; i++)
     if ((g->used[g->n_used] = strdup(names[i]))) g->n_used++;
@@ -508,8 +511,8 @@ static int store_regression(cf_res_regression *g, const cf_regress_result *rr, c
 }
 
 int cf_pipeline_regress(const cf_fit_input *in, int n, const cf_results *opt, const char *opt_name, int skip_failed,
-                        int max_evals, int workers, const cf_fit_journal *kept, const cf_pipeline_progress *pr,
-                        cf_res_regression *g, cf_error *err) {
+                        int search, int max_evals, int workers, const cf_fit_journal *kept,
+                        const cf_pipeline_progress *pr, cf_res_regression *g, cf_error *err) {
   cf_study_item *it = calloc((size_t)n + 1, sizeof *it);
   const char **names = calloc((size_t)n + 1, sizeof *names);
   int m = 0, rc = it && names ? study_items(in, n, opt, opt_name, skip_failed, it, names, &m, err)
@@ -521,8 +524,8 @@ int cf_pipeline_regress(const cf_fit_input *in, int n, const cf_results *opt, co
   cf_res_model model = cf_res_model_of(&in[0]);
   cf_regress_result rr;
   cf_pl_count count;
-  if (!rc)
-    rc = cf_regress_fit(it, m, &base, NULL, max_evals, workers, kept, cf_pl_count_start(&count, pr, 0), &rr, err);
+  cf_regress_options ro = {search, max_evals, workers, kept, cf_pl_count_start(&count, pr, 0)};
+  if (!rc) rc = cf_regress_fit(it, m, &base, NULL, &ro, &rr, err);
   if (!rc && store_regression(g, &rr, &model, names, m)) rc = cf_error_set(err, CF_ENOMEM, "out of memory");
   free(it);
   free(names);

@@ -297,12 +297,12 @@ int cf_pipeline_study_refine(const cf_fit_input *in, int n, double train, int ma
   return rc;
 }
 
-int cf_pipeline_study_regress(const cf_fit_input *in, int n, const char *opt_name, int max_evals, int workers,
-                              const cf_fit_journal *kept, const cf_pipeline_progress *pr, cf_results *r,
+int cf_pipeline_study_regress(const cf_fit_input *in, int n, const char *opt_name, int search, int max_evals,
+                              int workers, const cf_fit_journal *kept, const cf_pipeline_progress *pr, cf_results *r,
                               cf_error *err) {
   if (cf_pipeline_n_valid(r) < 4) return CF_OK; /* the formulas have 4 coefficients each */
-  cf_pl_stage(pr, "regress", max_evals);
-  int rc = cf_pipeline_regress(in, n, r, opt_name, 1, max_evals, workers, kept, pr, &r->reg, err);
+  cf_pl_stage(pr, "regress", cf_regress_progress_total(&(cf_regress_options){.search = search, .max_evals = max_evals}));
+  int rc = cf_pipeline_regress(in, n, r, opt_name, 1, search, max_evals, workers, kept, pr, &r->reg, err);
   cf_pl_stage(pr, NULL, 0);
   return rc;
 }

@@ -58,7 +58,8 @@ static const char *help =
     "kappa_shift, beta_shift, beta_checked, rest_shift, mesh_shift, kappa, beta,\n"
     "kappa_fitted, beta_fitted and freed_why per recording, and simulations (the\n"
     "grid's points, pruned ones counted whole, and every simulation of the fit,\n"
-    "its confidence checks and refits).\n"
+    "its confidence checks and refits); and R_cm, E_cm and regression_simulations\n"
+    "of the regression.\n"
     "\n"
     "The study is crash-safe as clothfit sweep is: its finished grid points,\n"
     "Nelder-Mead fits, confidence stencil and regression simulations (and the\n"
@@ -329,6 +330,7 @@ static void report(const exp_args *a, const cf_results *res, const cf_report_sum
   if (res->reg.has) {
     cf_cli_json_num(j, "R_cm", res->reg.R);
     cf_cli_json_num(j, "E_cm", res->reg.E);
+    cf_cli_json_num(j, "regression_simulations", res->reg.simulations);
   }
   for (int i = 0; i < res->n; i++) /* the close look's remeshing check (experiment wam) */
     if (res->recs[i].has_remesh) {

@@ -15,8 +15,12 @@
  *   - at most 60 % of Nelder-Mead's simulations in total (54 % when written).
  * Then the cases at the edges: a start on the lower bound of delta, a
  * budget smaller than the first design (the result is the best point seen,
- * the budget holds), a third parameter (log10 kappa) fitted, and a start
- * whose simulation fails (start_failed, nothing else evaluated).
+ * the budget holds), a third parameter (log10 kappa) fitted on a recording
+ * made with kappa 1e-5 from 1e-3 (both searches within a factor 3 of it, the
+ * trust region's error within 5 % of Nelder-Mead's: this surface is rough,
+ * and the two searches' ratio moves from 0.95 to 1.04 with the BLAS kernel
+ * set), and a start whose simulation fails (start_failed, nothing else
+ * evaluated).
  *
  * The printed table gives each fit's errors and simulations. */
 #include <math.h>
@@ -136,8 +140,13 @@ static void edges(const cf_params *base) {
            k ? "trust region" : "Nelder-Mead", rk[k].best[0], rk[k].best[1], pow(10, rk[k].best[2]), rk[k].f_best,
            rk[k].f_start, rk[k].evaluations);
   }
-  CHECK(rk[1].f_best <= 1.01 * rk[0].f_best, "kappa fitted: trust region %.5f cm, Nelder-Mead %.5f", rk[1].f_best,
+  /* this surface is rougher (kappa 1e-5 recorded at tol 1e-4): the ratio of the two searches' errors was 0.961,
+   * 0.950 and 1.044 with OPENBLAS_CORETYPE Haswell, Prescott and SkylakeX */
+  CHECK(rk[1].f_best <= 1.05 * rk[0].f_best, "kappa fitted: trust region %.5f cm, Nelder-Mead %.5f", rk[1].f_best,
         rk[0].f_best);
+  for (int k = 0; k < 2; k++)
+    CHECK(fabs(rk[k].best[2] + 5) <= log10(3.0), "kappa fitted: %s's kappa %.3g, recorded 1e-5 (a factor 3 allowed)",
+          k ? "the trust region" : "Nelder-Mead", pow(10, rk[k].best[2]));
   CHECK(rk[1].f_best < 0.9 * rk[1].f_start, "kappa fitted: the trust region lowered the error only from %.4f to "
         "%.4f", rk[1].f_start, rk[1].f_best);
   for (int k = 0; k < 2; k++) cf_nm_result_free(&rk[k]);

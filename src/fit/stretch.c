@@ -72,13 +72,14 @@ static double finite_median(double *v, int n) {
 }
 
 /* The largest over the pairs of one kind of the median over frames of the
- * pair's relative excess (v: T scratch values); NaN when no pair is
- * present in a frame. */
-static double kept_excess(const cf_fit_target *tg, int diag, double *v) {
-  int R = tg->rows, C = tg->cols, np = 2 * R * C, ip[4 * R * C];
-  double rest[np], worst = NAN;
+ * pair's relative excess; NaN when no pair is present in a frame.  Scratch:
+ * v [T], ip [4 R C] and rest [2 R C] (heap: a mesh recording's lattice is
+ * large enough for the stack to matter). */
+static double kept_excess(const cf_fit_target *tg, int diag, double *v, int *ip, double *rest) {
+  int R = tg->rows, C = tg->cols;
+  double worst = NAN;
   size_t K = (size_t)R * C;
-  np = pairs(R, C, tg->size[0] / (C - 1), tg->size[1] / (R - 1), diag, ip, rest);
+  int np = pairs(R, C, tg->size[0] / (C - 1), tg->size[1] / (R - 1), diag, ip, rest);
   for (int k = 0; k < np; k++) {
     for (int t = 0; t < tg->T; t++) {
       const double *p = tg->pos + 3 * (K * t + ip[2 * k]), *q = tg->pos + 3 * (K * t + ip[2 * k + 1]);
@@ -97,10 +98,13 @@ int cf_fit_stretch(const cf_fit_target *tg, cf_stretch *out) {
   if (tg->rest != CF_REST_SIZE || !(tg->size[0] > 0 && tg->size[1] > 0) || tg->rows < 2 || tg->cols < 2 ||
       tg->n_cloud > 0)
     return CF_OK;
-  double *v = malloc(sizeof(double) * tg->T);
-  if (!v) return CF_ENOMEM;
-  for (int diag = 0; diag < 2; diag++) *(diag ? &out->diagonals : &out->edges) = kept_excess(tg, diag, v);
-  free(v);
+  size_t RC = (size_t)tg->rows * tg->cols;
+  double *v = malloc(sizeof(double) * ((size_t)tg->T + 2 * RC));
+  int *ip = malloc(sizeof(int) * 4 * RC);
+  if (!v || !ip) return free(v), free(ip), CF_ENOMEM;
+  for (int diag = 0; diag < 2; diag++)
+    *(diag ? &out->diagonals : &out->edges) = kept_excess(tg, diag, v, ip, v + tg->T);
+  free(v), free(ip);
   out->checked = isfinite(out->edges) || isfinite(out->diagonals);
   out->stretches = out->edges > CF_STRETCH_MAX;
   out->shears = !out->stretches && out->diagonals > CF_STRETCH_MAX;

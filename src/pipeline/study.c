@@ -140,10 +140,19 @@ int cf_pipeline_dataset_files(char *const *csv, int n, char ***files, int *nf, c
   return CF_OK;
 }
 
-/* Metadata and marker options from the sidecars of base (the source
- * without .csv, .meshes or .clouds); markers need a lattice, a mesh is one
- * and a cloud's is the simulated cloth's. */
-static int sidecars(const char *base, int mesh, int use_map, cf_rec_meta *meta, cf_marker_opts *mo, cf_error *err) {
+/* The kinds of source of a dataset. */
+enum source_kind { SOURCE_MOTIVE, SOURCE_MESHES, SOURCE_CLOUDS };
+static const char *const source_ext[] = {".csv", ".meshes", ".clouds"};
+
+static enum source_kind source_kind_of(const char *path) {
+  return is_mesh_source(path) ? SOURCE_MESHES : is_cloud_source(path) ? SOURCE_CLOUDS : SOURCE_MOTIVE;
+}
+
+/* Metadata and marker options from the sidecars of base (the source of
+ * kind without its extension); markers need a lattice, a mesh is one and a
+ * cloud's is the simulated cloth's. */
+static int sidecars(const char *base, enum source_kind kind, int use_map, cf_rec_meta *meta, cf_marker_opts *mo,
+                    cf_error *err) {
   char p[4200];
   snprintf(p, sizeof p, "%s.meta.ini", base);
   int rc;
@@ -152,11 +161,12 @@ static int sidecars(const char *base, int mesh, int use_map, cf_rec_meta *meta, 
   } else {
     snprintf(p, sizeof p, "%s.truth.ini", base);
     if (!exists(p))
-      return cf_error_set(err, CF_EIO, "%s%s: no sidecar %s.meta.ini or %s.truth.ini", base,
-                          mesh == 2 ? ".clouds" : mesh ? ".meshes" : ".csv", base, base);
+      return cf_error_set(err, CF_EIO, "%s%s: no sidecar %s.meta.ini or %s.truth.ini", base, source_ext[kind], base,
+                          base);
     rc = cf_meta_load_section(p, meta, mo, err);
   }
-  if (!rc && !mesh && mo->rows < 2) rc = cf_error_set(err, CF_EINVAL, "%s: no lattice = RxC in the metadata", p);
+  if (!rc && kind == SOURCE_MOTIVE && mo->rows < 2)
+    rc = cf_error_set(err, CF_EINVAL, "%s: no lattice = RxC in the metadata", p);
   snprintf(p, sizeof p, "%s.map", base);
   if (!rc && use_map && exists(p)) snprintf(mo->map, sizeof mo->map, "%.1000s", p);
   return rc;
@@ -193,7 +203,7 @@ static int read_clouds(const char *dir, const char *base, cf_recording *r, cf_er
 int cf_pipeline_dataset_ingest(const char *csv, const char *recdir, int use_map, cf_fit_input *in, double truth[2],
                                cf_error *err) {
   char base[4096], h5[4600], stem[256];
-  int mesh = is_mesh_source(csv) ? 1 : is_cloud_source(csv) ? 2 : 0;
+  enum source_kind kind = source_kind_of(csv);
   source_base(csv, base, sizeof base);
   cf_path_stem(csv, stem, sizeof stem);
   snprintf(h5, sizeof h5, "%s/%s.h5", recdir, stem);
@@ -204,11 +214,11 @@ int cf_pipeline_dataset_ingest(const char *csv, const char *recdir, int use_map,
   cf_marker_opts_default(&mo);
   cf_motive_opts o;
   cf_motive_opts_default(&o);
-  int rc = sidecars(base, mesh, use_map, &meta, &mo, err);
-  if (!rc && mesh == 1) rc = read_meshes(csv, &mo, CF_PIPELINE_DT, &r, err);
-  if (!rc && mesh == 2) rc = read_clouds(csv, base, &r, err);
-  if (!rc && !mesh) rc = cf_motive_read(csv, &o, &r, err);
-  if (!rc && !mesh) rc = cf_markers_process(&r, &mo, CF_PIPELINE_DT, err);
+  int rc = sidecars(base, kind, use_map, &meta, &mo, err);
+  if (!rc && kind == SOURCE_MESHES) rc = read_meshes(csv, &mo, CF_PIPELINE_DT, &r, err);
+  if (!rc && kind == SOURCE_CLOUDS) rc = read_clouds(csv, base, &r, err);
+  if (!rc && kind == SOURCE_MOTIVE) rc = cf_motive_read(csv, &o, &r, err);
+  if (!rc && kind == SOURCE_MOTIVE) rc = cf_markers_process(&r, &mo, CF_PIPELINE_DT, err);
   if (!rc) {
     r.meta = meta;
     if (!r.source_sha256[0]) cf_sha256_file(csv, r.source_sha256, NULL); /* the mesh reader hashes its frames */

@@ -114,20 +114,6 @@ void cf_nm_options_stiffness(cf_nm_options *o, const cf_params *base) {
   cf_nm_options_log_params(o, base, NULL, cf_fit_model_stiffness_mask(base->model), NULL);
 }
 
-double cf_search_eval(cf_search_ctx *c, const double *x) {
-  cf_fit_point pt = *c->base;
-  cf_fit_point_set_all(&pt, c->o, x);
-  cf_fit_result r;
-  c->evals++;
-  int rc = cf_fit_run_eval(c->run, &pt, c->o->t0, c->o->t1, 0, NULL, &r);
-  const cf_fit_progress *pg = c->o->progress;
-  if (pg && pg->fn) pg->fn(c->evals, c->o->max_evals > 0 ? c->o->max_evals : 200, pg->user);
-  if (rc == CF_OK && r.status == CF_OK && isfinite(r.err.e_cm)) return r.err.e_cm;
-  if (!c->failed++)
-    snprintf(c->failure, sizeof c->failure, "%s", r.reason[0] ? r.reason : cf_status_name(rc ? rc : r.status));
-  return INFINITY;
-}
-
 static double objective(const gsl_vector *v, void *params) {
   nm_ctx *c = params;
   double x[CF_NM_MAXP], outside = 0;
@@ -154,16 +140,6 @@ void cf_nm_options_default(cf_nm_options *o, double rho, double delta0, double a
   o->max_evals = 200;
   o->size_tol = 1e-4;
   o->restarts = 2;
-}
-
-static int push_path(cf_nm_result *res, const double *x, double f, int n) {
-  cf_nm_step *p = realloc(res->path, sizeof *p * (res->n_path + 1));
-  if (!p) return CF_ENOMEM;
-  res->path = p;
-  memset(&p[res->n_path], 0, sizeof *p);
-  memcpy(p[res->n_path].x, x, sizeof(double) * n);
-  p[res->n_path++].f = f;
-  return CF_OK;
 }
 
 int cf_fit_nelder_mead(cf_fit_run *run, const cf_fit_point *base, const cf_nm_options *o,
@@ -202,7 +178,7 @@ int cf_fit_nelder_mead(cf_fit_run *run, const cf_fit_point *base, const cf_nm_op
       res->iterations++;
       double xb[CF_NM_MAXP];
       for (int i = 0; i < dim; i++) xb[i] = gsl_vector_get(m->x, i);
-      rc = push_path(res, xb, m->fval, dim);
+      rc = cf_search_push_path(res, xb, m->fval, dim);
       status = gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), tol);
     }
     /* restart a converged simplex at its best point while that pays */

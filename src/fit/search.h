@@ -1,6 +1,7 @@
 /* search.h — internal: what the searches of a fit's parameters share
  * (nelder_mead.c, trust.c): one evaluation of the training error at a
- * parameter vector, counted, with the first failure's message kept. */
+ * parameter vector, counted, with the first failure's message kept, and
+ * the path of best points. */
 #ifndef CF_SEARCH_H
 #define CF_SEARCH_H
 
@@ -19,4 +20,6 @@ typedef struct {
  * failed, its message kept).  The caller keeps x within o's bounds.
  * Reports evaluations of o->max_evals to o->progress. */
 double cf_search_eval(cf_search_ctx *c, const double *x);
+/* Append the step (x [n], f) to res->path: CF_OK or CF_ENOMEM. */
+int cf_search_push_path(cf_nm_result *res, const double *x, double f, int n);
 #endif

@@ -267,16 +267,6 @@ static int step(tr_data *d, double *r) {
   return 0;
 }
 
-static int push_path(cf_nm_result *res, const tr_data *d, const cf_nm_options *o) {
-  cf_nm_step *p = realloc(res->path, sizeof *p * (res->n_path + 1));
-  if (!p) return CF_ENOMEM;
-  res->path = p;
-  memset(&p[res->n_path], 0, sizeof *p);
-  to_x(o, d->u + (size_t)d->best * d->dim, p[res->n_path].x);
-  p[res->n_path++].f = d->f[d->best];
-  return CF_OK;
-}
-
 int cf_fit_trust_region(cf_fit_run *run, const cf_fit_point *base, const cf_nm_options *o, cf_nm_result *res,
                         cf_error *err) {
   memset(res, 0, sizeof *res);
@@ -305,7 +295,9 @@ int cf_fit_trust_region(cf_fit_run *run, const cf_fit_point *base, const cf_nm_o
   while (!res->start_failed && r >= R_MIN && !rc) {
     if (step(&d, &r)) break;
     res->iterations++;
-    rc = push_path(res, &d, o);
+    double x[CF_NM_MAXP];
+    to_x(o, d.u + (size_t)d.best * n, x);
+    rc = cf_search_push_path(res, x, d.f[d.best], n);
   }
   res->converged = !res->start_failed && r < R_MIN;
   if (res->start_failed) {

@@ -11,7 +11,7 @@
 # Tables A.1/A.2 (64 recordings of 15 s), made first by
 # scripts/make-dataset.sh aero-full when datasets/aero-full/ has none.  Extra
 # arguments go to the experiment (e.g. --split 3, --start apriori --search
-# trust).
+# trust).  Also prints the wall time of each of the study's stages.
 #   bench/study_time.sh [BUILD_DIR] [DATASET] [ARGS...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -66,3 +66,7 @@ awk -v s="$start" -v e="$end" -v c="$(cat "$tmp/cpu")" -v n="$n" -v ok="$ok" -v 
       smin, smax;
     printf "study_time: %d refitted with kappa or beta free, %d not identifiable, %d of %d within 20 %% of the truth\n",
       r, f, ok, n }'
+# the wall time of each stage (the JSON's "stage_seconds")
+tail -n 1 "$tmp/out.json" | grep -o '"stage_seconds":{[^}]*}' | sed 's/^"stage_seconds":{//; s/}$//' | tr ',' '\n' |
+  awk -F: '{ gsub(/"/, "", $1); line = line sprintf("%s%s %.0f s", NR > 1 ? ", " : "", $1, $2) }
+    END { print "study_time: stages: " line }'

@@ -428,6 +428,17 @@ int main(int argc, char **argv) {
   /* the study is done and written, but broken-A2 has no optimum: status 1, the last line naming it */
   const char *last = e ? cf_test_last_line(e) : "";
   CHECK(st == 1 && j[0] == '{' && isfinite(cf_test_json_num(j, "R_cm")), "status %d: %s", st, e ? e : "");
+  /* every stage's wall time, in the order they ran */
+  const char *stages[] = {"ingest", "sweep", "fit", "confidence", "refit", "model check", "regress", "report"};
+  char *times = cf_test_json_part(j, "stage_seconds");
+  for (int k = 0; k < 8; k++) {
+    char path[64];
+    snprintf(path, sizeof path, "stage_seconds.%s", stages[k]);
+    const char *at = times ? strstr(times, stages[k]) : NULL, *next = k < 7 && times ? strstr(times, stages[k + 1]) : NULL;
+    CHECK(cf_test_json_num(j, path) >= 0 && at && (k == 7 || (next && at < next)), "stage_seconds: %s: %s", stages[k],
+          times ? times : "absent");
+  }
+  free(times);
   CHECK(!strncmp(last, "clothfit experiment: 1 of 5 recording(s) without a finite optimum: ", 67) &&
         strstr(last, "broken-A2.h5 (every one of its 9 grid points failed, first: ") && strstr(last, out),
         "last stderr line '%s'", last);

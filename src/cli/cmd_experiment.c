@@ -58,8 +58,9 @@ static const char *help =
     "kappa_shift, beta_shift, beta_checked, rest_shift, mesh_shift, kappa, beta,\n"
     "kappa_fitted, beta_fitted and freed_why per recording, and simulations (the\n"
     "grid's points, pruned ones counted whole, and every simulation of the fit,\n"
-    "its confidence checks and refits); and R_cm, E_cm and regression_simulations\n"
-    "of the regression.\n"
+    "its confidence checks and refits); R_cm, E_cm and regression_simulations\n"
+    "of the regression; and stage_seconds, the wall time of each stage (ingest,\n"
+    "sweep, fit, confidence, refit, model check, regress, report).\n"
     "\n"
     "The study is crash-safe as clothfit sweep is: its finished grid points,\n"
     "Nelder-Mead fits, confidence stencil and regression simulations (and the\n"
@@ -156,6 +157,8 @@ typedef struct {
   char **csv;   /* the dataset's CSV files, sorted */
   int n;
   long resumed; /* tasks of the journal taken from it: grid points, fits, stencil and regression simulations */
+  cf_cli_bar bar;   /* the study's stages, with their wall times */
+  double report_s;  /* the report's wall time */
 } exp_args;
 
 static int check_values(exp_args *a, const char **pos, int npos) {
@@ -224,12 +227,12 @@ static const cf_fit_input *detail_of(const char *name, const cf_fit_input *in, i
 
 /* The study's stages (cf_pipeline.h), each with its progress bar. */
 static int run_study(exp_args *a, cf_fit_input *in, cf_pipeline_tasks *tk, cf_results *res) {
-  cf_cli_bar bar;
   cf_error err = {0, ""};
   const cf_fit_journal *kept = cf_pipeline_tasks_kept(tk);
-  cf_cli_bar_stages(&bar);
+  cf_cli_bar *bar = &a->bar;
+  cf_cli_bar_stages(bar);
   const experiment *x = a->x;
-  if (cf_pipeline_study_ingest(a->csv, a->n, a->recdir, !a->no_maps, x->keep_going, in, &a->n_in, &bar.pp, res,
+  if (cf_pipeline_study_ingest(a->csv, a->n, a->recdir, !a->no_maps, x->keep_going, in, &a->n_in, &bar->pp, res,
                                &err))
     return cf_cli_fail("experiment", "%s", err.msg);
   int n = a->n_in;
@@ -237,14 +240,14 @@ static int run_study(exp_args *a, cf_fit_input *in, cf_pipeline_tasks *tk, cf_re
   cf_cli_note_driving("experiment", in, n);
   if (cf_cli_search("experiment", a->search, in, n)) return 1;
   int grid = !a->start || !strcmp(a->start, "grid");
-  int rc = grid ? cf_pipeline_study_sweep(in, n, &a->gd, &a->ga, x->train, a->nw, a->pruning, tk, &bar.pp, res, &err)
+  int rc = grid ? cf_pipeline_study_sweep(in, n, &a->gd, &a->ga, x->train, a->nw, a->pruning, tk, &bar->pp, res, &err)
                 : CF_OK;
   if (!rc && !a->no_refine)
-    rc = cf_pipeline_study_refine(in, n, x->train, a->evals, a->nw, !a->no_conf, kept, &bar.pp, res, &err);
-  if (!rc && x->regress) rc = cf_pipeline_study_regress(in, n, a->out, a->rsearch, a->revals, a->nw, kept, &bar.pp, res, &err);
+    rc = cf_pipeline_study_refine(in, n, x->train, a->evals, a->nw, !a->no_conf, kept, &bar->pp, res, &err);
+  if (!rc && x->regress) rc = cf_pipeline_study_regress(in, n, a->out, a->rsearch, a->revals, a->nw, kept, &bar->pp, res, &err);
   const cf_fit_input *d = x->detail ? detail_of(x->detail, in, n, res) : NULL;
   if (!rc && d)
-    rc = cf_pipeline_study_detail(d, WAM_MAP_POINTS, a->evals, a->nw, tk, &bar.pp, cf_results_rec(res, d->name, 0),
+    rc = cf_pipeline_study_detail(d, WAM_MAP_POINTS, a->evals, a->nw, tk, &bar->pp, cf_results_rec(res, d->name, 0),
                                   &err);
   return rc ? cf_cli_fail("experiment", "%s", err.msg) : 0;
 }
@@ -338,6 +341,8 @@ static void report(const exp_args *a, const cf_results *res, const cf_report_sum
       cf_cli_json_str(m, "recording", res->recs[i].name);
       cf_cli_remesh_json(m, &res->recs[i].remesh);
     }
+  const char *rep = "report";
+  cf_cli_bar_json(&a->bar, j, "stage_seconds", &rep, &a->report_s, rs ? 1 : 0);
   cf_cli_json_num(j, "tasks_resumed", a->resumed);
   cf_cli_json_str(j, "output", a->out);
   if (rs) cf_cli_json_str(j, "report", rs->index);
@@ -389,7 +394,9 @@ int cmd_experiment(int argc, char **argv) {
   int lead = cf_dist_rank() == 0;
   if (!rc && !a.no_report && lead) {
     report_dir(&a);
+    double t = cf_now();
     rrc = cf_cli_report_write("experiment", a.out, &res, a.report_dir, a.nw, NULL, 0, &rs, &have_gnuplot);
+    a.report_s = cf_now() - t;
   }
   if (!rc && lead) report(&a, &res, a.no_report || rrc ? NULL : &rs);
   /* written whole, with the failed points; but a recording left without an optimum fails the study */

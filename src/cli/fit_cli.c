@@ -222,15 +222,37 @@ static void bar_note(void *user, const char *text) {
   fprintf(stderr, "clothfit: warning: %s\n", text);
 }
 
+/* b's running stage ends now: its time is added to its label's */
+static void stage_time(cf_cli_bar *b) {
+  if (b->current >= 0) b->seconds[b->current] += cf_now() - b->since;
+  b->current = -1;
+}
+
 static void bar_stage(void *user, const char *label, long total) {
   cf_cli_bar *b = user;
-  if (label) cf_progress_start(&b->bar, label, total);
-  else cf_progress_end(&b->bar);
+  stage_time(b);
+  if (!label) {
+    cf_progress_end(&b->bar);
+    return;
+  }
+  cf_progress_start(&b->bar, label, total);
+  int k = 0;
+  while (k < b->n_stages && strcmp(b->stage[k], label)) k++;
+  if (k == b->n_stages && k < CF_CLI_STAGES) b->stage[b->n_stages++] = label;
+  b->current = k < CF_CLI_STAGES ? k : -1, b->since = cf_now();
 }
 
 void cf_cli_bar_stages(cf_cli_bar *b) {
   memset(b, 0, sizeof *b);
+  b->current = -1;
   b->pp = (cf_pipeline_progress){bar_stage, bar_update, bar_note, b};
+}
+
+void cf_cli_bar_json(const cf_cli_bar *b, json_t *o, const char *key, const char *const *extra, const double *s,
+                     int n) {
+  json_t *t = cf_cli_json_object(o, key);
+  for (int k = 0; k < b->n_stages; k++) cf_cli_json_num(t, b->stage[k], b->seconds[k]);
+  for (int k = 0; k < n; k++) cf_cli_json_num(t, extra[k], s[k]);
 }
 
 void cf_cli_bar_start(cf_cli_bar *b, const char *label, long total) {

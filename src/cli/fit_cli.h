@@ -63,16 +63,28 @@ int cf_cli_tasks_begin(const char *cmd, const cf_pipeline_task_opts *o, int argc
 int cf_cli_tasks_end(const char *cmd, cf_pipeline_tasks *t);
 
 /* ------------------------------------------------------------- progress */
+#define CF_CLI_STAGES 16
 /* A bar for one stage (start .. end; pass &pp to the pipeline's steps), or
  * for every stage of a composite step (cf_cli_bar_stages: the pipeline
  * starts and ends them); its notes are printed as "clothfit: warning: ..". */
 typedef struct {
   cf_progress bar;
   cf_pipeline_progress pp;
+  /* cf_cli_bar_stages: the wall time (s) of every stage label the pipeline
+   * started, summed over its repeats, in the order first seen (where a
+   * study's time goes: bench/study_time.sh prints them) */
+  const char *stage[CF_CLI_STAGES];
+  double seconds[CF_CLI_STAGES];
+  int n_stages, current; /* current: the running stage's index, -1 none */
+  double since;          /* cf_now() at its start */
 } cf_cli_bar;
 void cf_cli_bar_start(cf_cli_bar *b, const char *label, long total);
 void cf_cli_bar_end(cf_cli_bar *b);
 void cf_cli_bar_stages(cf_cli_bar *b);
+/* The object {label: seconds, ...} of b's stages as the member key of o,
+ * with extra (label, seconds) pairs after them (n of them). */
+void cf_cli_bar_json(const cf_cli_bar *b, json_t *o, const char *key, const char *const *extra, const double *s,
+                     int n);
 
 /* ------------------------------------------------------- model settings */
 /* The model parameters that are not fitted, held fixed by every command

@@ -33,7 +33,9 @@
  * total) when a stage of `total` units starts and stage(user, NULL, 0) when
  * it ends; every step calls update(user, done) with the units done in the
  * current stage; note(user, text) is a one-line warning the caller may show
- * (rank 0 only).  The progress and each member may be NULL. */
+ * (rank 0 only).  A label is a string constant (the callee may keep the
+ * pointer); stage(user, label2, ..) may follow stage(user, label1, ..)
+ * without an end between them.  The progress and each member may be NULL. */
 typedef struct {
   void (*stage)(void *user, const char *label, long total);
   void (*update)(void *user, long done);
@@ -389,8 +391,10 @@ int cf_pipeline_dataset_ingest(const char *csv, const char *recdir, int use_map,
  * keep_going a source that fails is a note and left out, else the error);
  * sweep each over its training window, the first `train` of the recording
  * (1: the whole recording, as the aerodynamics study of §4.2 fits; 0.5: the
- * first half, §4.1.2) ("sweep"); refine each grid optimum by Nelder-Mead on
- * the same window, then the confidence checks when confidence ("fit"); fit
+ * first half, §4.1.2) ("sweep"); refine each grid optimum (or a-priori
+ * start) by the inputs' search on the same window ("fit"), then when confidence the checks ("confidence"),
+ * the refits with a flagged kappa or beta free ("refit") and the check of
+ * the cloth model ("model check"); fit
  * the a-priori formulas to the optima when at least 4 have one ("regress";
  * none otherwise: r->reg.has stays 0). */
 int cf_pipeline_study_ingest(char *const *csv, int n, const char *recdir, int use_map, int keep_going,

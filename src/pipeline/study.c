@@ -300,9 +300,15 @@ int cf_pipeline_study_refine(const cf_fit_input *in, int n, double train, int ma
     rc = cf_pipeline_refine_many(sel, m, swept ? "grid" : "apriori", d0, a0, NULL, t1, max_evals, workers, kept, pr,
                                  recs, err);
   cf_pl_stage(pr, NULL, 0);
-  if (!rc && confidence) rc = cf_pipeline_confidence(sel, m, workers, kept, recs, err);
-  if (!rc && confidence) rc = cf_pipeline_free_flagged(sel, m, max_evals, workers, kept, pr, recs, NULL, err);
-  if (!rc && confidence) rc = cf_pipeline_model_check(sel, m, workers, kept, pr, recs, err);
+  if (!rc && confidence) {
+    cf_pl_stage(pr, "confidence", m);
+    rc = cf_pipeline_confidence(sel, m, workers, kept, recs, err);
+    cf_pl_stage(pr, "refit", m);
+    if (!rc) rc = cf_pipeline_free_flagged(sel, m, max_evals, workers, kept, pr, recs, NULL, err);
+    cf_pl_stage(pr, "model check", m);
+    if (!rc) rc = cf_pipeline_model_check(sel, m, workers, kept, pr, recs, err);
+    cf_pl_stage(pr, NULL, 0);
+  }
   free(sel), free(recs), free(d0), free(a0), free(t1);
   return rc;
 }

@@ -11,7 +11,9 @@
 # Tables A.1/A.2 (64 recordings of 15 s), made first by
 # scripts/make-dataset.sh aero-full when datasets/aero-full/ has none.  Extra
 # arguments go to the experiment (e.g. --split 3, --start apriori --search
-# trust).  Also prints the wall time of each of the study's stages.
+# trust).  Also prints the wall time of each of the study's stages.  With
+# STUDY_TIME_JSON=FILE in the environment the experiment's --json output is
+# kept in FILE.
 #   bench/study_time.sh [BUILD_DIR] [DATASET] [ARGS...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +33,7 @@ start=$(date +%s.%N)
   { tail -n 5 "$tmp/err.txt" >&2; echo "study_time: the experiment failed" >&2; exit 1; }
 end=$(date +%s.%N)
 [ -f "$tmp/aero/index.html" ] || { echo "study_time: no report written" >&2; exit 1; }
+[ -z "${STUDY_TIME_JSON:-}" ] || cp "$tmp/out.json" "$STUDY_TIME_JSON"
 recs=$data/recordings
 [ -d "$recs" ] || recs=$data
 # one recording per line of the JSON's "recordings" array: name, delta, alpha, identifiable, freed_why

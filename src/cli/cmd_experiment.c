@@ -157,8 +157,7 @@ typedef struct {
   char **csv;   /* the dataset's CSV files, sorted */
   int n;
   long resumed; /* tasks of the journal taken from it: grid points, fits, stencil and regression simulations */
-  cf_cli_bar bar;   /* the study's stages, with their wall times */
-  double report_s;  /* the report's wall time */
+  cf_cli_bar bar;   /* the study's stages and the report's, with their wall times */
 } exp_args;
 
 static int check_values(exp_args *a, const char **pos, int npos) {
@@ -341,8 +340,7 @@ static void report(const exp_args *a, const cf_results *res, const cf_report_sum
       cf_cli_json_str(m, "recording", res->recs[i].name);
       cf_cli_remesh_json(m, &res->recs[i].remesh);
     }
-  const char *rep = "report";
-  cf_cli_bar_json(&a->bar, j, "stage_seconds", &rep, &a->report_s, rs ? 1 : 0);
+  cf_cli_bar_json(&a->bar, j, "stage_seconds");
   cf_cli_json_num(j, "tasks_resumed", a->resumed);
   cf_cli_json_str(j, "output", a->out);
   if (rs) cf_cli_json_str(j, "report", rs->index);
@@ -394,9 +392,9 @@ int cmd_experiment(int argc, char **argv) {
   int lead = cf_dist_rank() == 0;
   if (!rc && !a.no_report && lead) {
     report_dir(&a);
-    double t = cf_now();
+    a.bar.pp.stage(a.bar.pp.user, "report", 1); /* timed as the study's stages are */
     rrc = cf_cli_report_write("experiment", a.out, &res, a.report_dir, a.nw, NULL, 0, &rs, &have_gnuplot);
-    a.report_s = cf_now() - t;
+    a.bar.pp.stage(a.bar.pp.user, NULL, 0);
   }
   if (!rc && lead) report(&a, &res, a.no_report || rrc ? NULL : &rs);
   /* written whole, with the failed points; but a recording left without an optimum fails the study */

@@ -248,11 +248,9 @@ void cf_cli_bar_stages(cf_cli_bar *b) {
   b->pp = (cf_pipeline_progress){bar_stage, bar_update, bar_note, b};
 }
 
-void cf_cli_bar_json(const cf_cli_bar *b, json_t *o, const char *key, const char *const *extra, const double *s,
-                     int n) {
+void cf_cli_bar_json(const cf_cli_bar *b, json_t *o, const char *key) {
   json_t *t = cf_cli_json_object(o, key);
   for (int k = 0; k < b->n_stages; k++) cf_cli_json_num(t, b->stage[k], b->seconds[k]);
-  for (int k = 0; k < n; k++) cf_cli_json_num(t, extra[k], s[k]);
 }
 
 void cf_cli_bar_start(cf_cli_bar *b, const char *label, long total) {

@@ -81,10 +81,8 @@ typedef struct {
 void cf_cli_bar_start(cf_cli_bar *b, const char *label, long total);
 void cf_cli_bar_end(cf_cli_bar *b);
 void cf_cli_bar_stages(cf_cli_bar *b);
-/* The object {label: seconds, ...} of b's stages as the member key of o,
- * with extra (label, seconds) pairs after them (n of them). */
-void cf_cli_bar_json(const cf_cli_bar *b, json_t *o, const char *key, const char *const *extra, const double *s,
-                     int n);
+/* The object {label: seconds, ...} of b's stages as the member key of o. */
+void cf_cli_bar_json(const cf_cli_bar *b, json_t *o, const char *key);
 
 /* ------------------------------------------------------- model settings */
 /* The model parameters that are not fitted, held fixed by every command

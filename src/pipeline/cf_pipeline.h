@@ -392,9 +392,9 @@ int cf_pipeline_dataset_ingest(const char *csv, const char *recdir, int use_map,
  * sweep each over its training window, the first `train` of the recording
  * (1: the whole recording, as the aerodynamics study of §4.2 fits; 0.5: the
  * first half, §4.1.2) ("sweep"); refine each grid optimum (or a-priori
- * start) by the inputs' search on the same window ("fit"), then when confidence the checks ("confidence"),
- * the refits with a flagged kappa or beta free ("refit") and the check of
- * the cloth model ("model check"); fit
+ * start) by the inputs' search on the same window ("fit"), then when
+ * confidence the checks ("confidence"), the refits with a flagged kappa or
+ * beta free ("refit") and the check of the cloth model ("model check"); fit
  * the a-priori formulas to the optima when at least 4 have one ("regress";
  * none otherwise: r->reg.has stays 0). */
 int cf_pipeline_study_ingest(char *const *csv, int n, const char *recdir, int use_map, int keep_going,

@@ -45,7 +45,7 @@ static const malformed cases[] = {
     {"held_ends_early", "held.csv", "line 3", "the corner track covers t = 0.000000 .. 0.050000 s, the frames span "
                                               "0.000000 .. 0.066000 s"},
     {"held_starts_late", "held.csv", "line 2", "the corner track covers t = 0.010000 .. 0.100000 s"},
-    {"held_bad_header", "held.csv", "line 1", "expected the header 'time,x1,y1,z1,x2,y2,z2', found 't,x1"},
+    {"held_bad_header", "held.csv", "line 1", "expected the header 'time,x1,y1,z1,x2,y2,z2', found 'seconds,x1"},
     {"held_bad_number", "held.csv", "line 3", "expected 7 comma-separated finite numbers"},
     {"held_short_row", "held.csv", "line 3", "expected 7 comma-separated finite numbers"},
     {"held_nan", "held.csv", "line 3", "expected 7 comma-separated finite numbers"},
@@ -185,6 +185,29 @@ static void check_good(const char *exe, const char *tmp) {
   cf_recording_free(&r);
 }
 
+/* A robot's log names its time column time, t or timestamp; any other name
+ * is refused with the one-line header error. */
+static void check_time_names(void) {
+  static const char *const names[4] = {"t", "timestamp", " TIME ", "T"};
+  for (int k = 0; k < 4; k++) {
+    char buf[200];
+    int n = snprintf(buf, sizeof buf, "%s,x1,y1,z1,x2,y2,z2\n0.0,0,0,1,0.3,0,1\n0.5,0,0,1.1,0.3,0,1.1\n", names[k]);
+    cf_rec_held h;
+    cf_error err = {0, ""};
+    int rc = cf_held_track_parse(buf, (size_t)n, "log.csv", 1.0, 'z', &h, &err);
+    CHECK(rc == CF_OK, "time column '%s': %s", names[k], err.msg);
+    if (rc) continue;
+    CHECK(h.n == 2 && h.time[1] == 0.5 && h.track[6 + 2] == 1.1, "time column '%s': %d samples", names[k], h.n);
+    cf_rec_held_free(&h);
+  }
+  const char bad[] = "tstamp,x1,y1,z1,x2,y2,z2\n0.0,0,0,1,0.3,0,1\n0.5,0,0,1,0.3,0,1\n";
+  cf_rec_held h;
+  cf_error err = {0, ""};
+  int rc = cf_held_track_parse(bad, sizeof bad - 1, "log.csv", 1.0, 'z', &h, &err);
+  CHECK(rc != CF_OK && strstr(err.msg, "log.csv: line 1: expected the header") && strstr(err.msg, "'tstamp,x1"),
+        "a time column named tstamp: rc %d, %s", rc, err.msg);
+}
+
 int main(int argc, char **argv) {
   char tmp[] = "/tmp/cf_cloud_XXXXXX", outdir[100], dir[1100], cmd[200];
   cf_runtime_init();
@@ -195,6 +218,7 @@ int main(int argc, char **argv) {
     check_cli(argv[2], dir, tmp, outdir);
   }
   check_good(argv[2], tmp);
+  check_time_names();
   snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
   CHECK(system(cmd) == 0, "%s", cmd);
   return cf_test_done("test_cloudseq");

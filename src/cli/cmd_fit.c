@@ -375,6 +375,9 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
         printf(" %s %.5g%s", cf_fit_stiffness_name(j), k[j], strstr(f->stiffness, cf_fit_stiffness_name(j)) ? " (fitted)" : " (held)");
     printf(" N/m\n");
   }
+  char drive[400];
+  cf_cli_drive_text(rec, drive, sizeof drive);
+  if (drive[0]) printf("driving           %s\n", drive);
   if (a->out) printf("results           %s\n", a->out);
   if (!a->json) return;
   json_t *j = json_object();
@@ -426,6 +429,7 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_json_num(j, "substeps", f->model.substeps);
   cf_cli_json_str(j, "start_state", f->model.start);
   cf_cli_json_str(j, "recording", rec->recording);
+  cf_cli_json_drive(j, rec);
   cf_cli_json_num(j, "tasks_resumed", a->resumed);
   cf_cli_json_str(j, "output", a->out);
   cf_cli_json_print(j);

@@ -273,15 +273,44 @@ int cf_cli_load_inputs(const char *cmd, const char *const *paths, int n, const c
 }
 void cf_cli_note_driving(const char *cmd, const cf_fit_input *in, int n) {
   for (int i = 0; i < n && cf_dist_rank() == 0; i++) { /* under mpirun: once */
-    cf_fit_run *run = cf_fit_run_alloc(&in[i].tg, &in[i].base, NULL);
-    if (!run) continue; /* the commands report the recording's own error */
-    cf_drive_fix f = cf_fit_run_drive_fix(run);
+    cf_drive_fix f;
+    if (cf_fit_input_drive_fix(&in[i], &f)) continue; /* the commands report the recording's own error */
     if (f.frames > 0)
       fprintf(stderr, "clothfit %s: note: %s: the recorded top corners hold the cloth's top edge taut (or stretch it) "
               "on %d of %d frames; they are pulled together by at most %.3f mm (frame %d; docs/driving.md)\n",
               cmd, in[i].name, f.frames, in[i].tg.T, 1e3 * f.max_pull_m, f.worst_frame);
-    cf_fit_run_free(run);
+    if (f.start_max_m > CF_CLI_START_NOTE_M)
+      fprintf(stderr, "clothfit %s: note: %s: no sheet of the model meets the first frame exactly: the start is the "
+              "closest one, its markers %.2f mm from the recorded ones on average, %.2f mm at most (marker %d; "
+              "docs/start.md)\n", cmd, in[i].name, 1e3 * f.start_mean_m, 1e3 * f.start_max_m, f.start_worst);
   }
+}
+
+void cf_cli_drive_text(const cf_res_rec *rec, char *buf, size_t size) {
+  const cf_res_drive *d = &rec->drive;
+  buf[0] = 0;
+  if (!isfinite(d->start_mean_m)) return;
+  int n = snprintf(buf, size, "start residual %.3f mm mean, %.3f mm largest (marker %d); held points: noise %.3f mm",
+                   1e3 * d->start_mean_m, 1e3 * d->start_max_m, d->start_marker, 1e3 * d->noise_m);
+  if (n >= 0 && (size_t)n < size)
+    n += snprintf(buf + n, size - n, d->window > 1 ? ", smoothed over %d frames (largest move %.3f mm)" : ", not "
+                  "smoothed", d->window, 1e3 * d->smooth_max_m);
+  if (n >= 0 && (size_t)n < size && d->pulled_frames > 0)
+    snprintf(buf + n, size - n, ", pulled onto the edge's reach on %d frames by at most %.3f mm (frame %d)",
+             d->pulled_frames, 1e3 * d->pull_max_m, d->pull_frame);
+}
+
+void cf_cli_json_drive(json_t *j, const cf_res_rec *rec) {
+  const cf_res_drive *d = &rec->drive;
+  int known = isfinite(d->start_mean_m);
+  cf_cli_json_num(j, "start_residual_mean_mm", 1e3 * d->start_mean_m);
+  cf_cli_json_num(j, "start_residual_max_mm", 1e3 * d->start_max_m);
+  cf_cli_json_num(j, "start_residual_marker", known ? d->start_marker : NAN);
+  cf_cli_json_num(j, "held_noise_mm", 1e3 * d->noise_m);
+  cf_cli_json_num(j, "held_smoothing_frames", known ? d->window : NAN);
+  cf_cli_json_num(j, "held_smoothed_max_mm", 1e3 * d->smooth_max_m);
+  cf_cli_json_num(j, "held_pulled_frames", known ? d->pulled_frames : NAN);
+  cf_cli_json_num(j, "held_pull_max_mm", known ? 1e3 * d->pull_max_m : NAN);
 }
 
 /* ----------------------------------------------------------------- results */

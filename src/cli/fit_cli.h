@@ -202,8 +202,18 @@ int cf_cli_cloth_model(const char *cmd, const cf_cli_model *m, cf_params *p);
 int cf_cli_load_inputs(const char *cmd, const char *const *paths, int n, const cf_cli_model *m, cf_fit_input **in);
 /* One stderr note per recording whose recorded top corners the driven
  * simulation pulls together at its tolerance (cf_fit_run_drive_fix,
- * docs/driving.md); cf_cli_load_inputs calls it. */
+ * docs/driving.md), and one per recording whose fitted start lies more than
+ * CF_CLI_START_NOTE_M from a first-frame marker (docs/start.md);
+ * cf_cli_load_inputs calls it. */
 void cf_cli_note_driving(const char *cmd, const cf_fit_input *in, int n);
+/* The start's largest marker distance above which that note also says the
+ * start was fitted to a first frame no sheet of the model meets (m). */
+#define CF_CLI_START_NOTE_M 1e-3
+/* The text "start residual ..., held points ..." of rec's driving
+ * (cf_res_drive) into buf; "" when not known. */
+void cf_cli_drive_text(const cf_res_rec *rec, char *buf, size_t size);
+/* Its values into the JSON object j (mm; null where not known). */
+void cf_cli_json_drive(json_t *j, const cf_res_rec *rec);
 
 /* ------------------------------------------------------- fitting steps */
 /* The pruning of a sweep from --prune (flag) and --prune-margin M (NULL

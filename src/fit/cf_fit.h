@@ -270,22 +270,52 @@ int cf_fit_run_eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, doubl
 int cf_fit_run_eval_markers(cf_fit_run *r, const cf_fit_point *pt, cf_frame_error *fe, cf_fit_result *res,
                             double *sim, double *contacts);
 
-/* What the driven simulation does to recorded corners it cannot follow
- * (driven.c, clamp_span): two controlled corners of one lattice row farther
- * apart than the row's rest length L shortened by the slack
- * max(tol / 4, CF_DRIVE_MIN_SLACK) are pulled together symmetrically to
- * L (1 - slack) (the slack's reasons and measurements: driven.c).
- * Depends on the recording and the tolerance only, so it is the same for every parameter point.  A recording whose
- * corners are farther apart than the row by more than 1 mm or 0.5 % cannot
- * be followed: every cf_fit_run_eval of it fails at once with a reason
- * naming the first such frame and the distance. */
+/* What the driven simulation does to the recorded held points and the
+ * start it fits to the first frame (held.c, start.c; docs/driving.md,
+ * docs/start.md).  The held points' tracks are smoothed at their noise's
+ * scale, and two held corners of one lattice row farther apart than the
+ * row's rest length L shortened by the slack max(tol / 4,
+ * CF_DRIVE_MIN_SLACK) are pulled together symmetrically to L (1 - slack)
+ * (the slack's reasons and measurements: docs/driving.md).  Depends on the
+ * recording and the tolerance only, so it is the same for every parameter
+ * point.  Corners farther apart than L by more than the noise allowance
+ * (cf_fit_held_allowance) cannot be followed: every cf_fit_run_eval of the
+ * recording fails at once with a reason naming the first such frame and
+ * the distance. */
 #define CF_DRIVE_MIN_SLACK 3e-4
+#define CF_HELD_MAX_HALF 12 /* the smoothing's widest window: 25 frames */
 typedef struct {
-  int frames;        /* frames whose corners are pulled together */
-  double max_pull_m; /* largest reduction of their distance, m */
-  int worst_frame;   /* the frame of max_pull_m */
+  int frames;          /* frames whose corners are pulled together */
+  double max_pull_m;   /* largest reduction of their distance, m */
+  int worst_frame;     /* the frame of max_pull_m */
+  double noise_m;      /* the held tracks' noise per coordinate, m (robust estimate) */
+  int window;          /* frames of the smoothing window (1: not smoothed) */
+  double smooth_max_m; /* largest move of a held point by the smoothing, m */
+  /* The start's residual: the distances of the first frame's markers from
+   * the start sheet's nodes that carry them (0: the rest shape is the first
+   * frame, met exactly); start_worst the marker of the largest. */
+  double start_mean_m, start_max_m;
+  int start_worst;
 } cf_drive_fix;
 cf_drive_fix cf_fit_run_drive_fix(const cf_fit_run *r);
+
+/* The held points' track (held.c): raw[T * n * 3] the recorded positions
+ * of n held points at T frames dt apart (frame-major, all finite) into
+ * out[T * n * 3], smoothed at their noise's scale and, when the first two
+ * are corners of one edge of rest length span_max > 0 (0: no edge),
+ * pulled together to span_max (1 - slack) where farther apart; fix (output)
+ * says by how much (its start fields 0).  CF_OK; CF_EINVAL with the first
+ * frame beyond the allowance named in bad[bad_size] (out then partly
+ * done); CF_ENOMEM. */
+int cf_fit_held_track(const double *raw, int T, int n, double dt, double span_max, double slack, double *out,
+                      cf_drive_fix *fix, char *bad, size_t bad_size);
+/* The excess over span_max (m) beyond which two held corners are wrong
+ * data, not noise: max(1 mm, 0.5 % of span_max, 6 sqrt(2) noise_m). */
+double cf_fit_held_allowance(double span_max, double noise_m);
+/* The two positions kp[6] pulled together symmetrically to span_max (1 -
+ * slack) when farther apart (a span equal to span_max to round-off is
+ * left); returns the pull, m (0: none). */
+double cf_fit_held_clamp(double span_max, double slack, double *kp);
 
 /* Monotonic seconds (for wall times). */
 double cf_fit_now(void);

@@ -27,10 +27,11 @@ struct cf_fit_run {
   int counted;      /* frames of the recording with a marker present */
   double span_max;  /* two controlled markers in one lattice row: the rest
                        length of the row between them (0: no limit) */
-  cf_drive_fix fix; /* what clamp_span does to the recording (drive_check) */
+  cf_drive_fix fix; /* what the held track and the start change (drive_check, cf_fit_start_markers) */
+  double *held;     /* [T*n_kin*3] the controlled nodes' positions the simulation follows (cf_fit_held_track) */
   double *x0;       /* a flat rest: the start (the first frame's lattice refined), else NULL */
   double *v0;       /* CF_START_MOVING: the start's velocities, else NULL */
-  char bad[256];    /* drive_check: why the recording cannot be followed
+  char bad[400];    /* drive_check: why the recording cannot be followed
                        ("": it can); every evaluation fails with it */
   cf_cloud_run *cloud; /* the target's clouds measure the frames (NULL: its markers) */
 };
@@ -47,11 +48,12 @@ void cf_fit_run_free(cf_fit_run *r) {
   free(r->w);
   free(r->simk);
   free(r->kp);
+  free(r->held);
   free(r);
 }
 
 static double row_span(const cf_fit_target *tg, const cf_mesh *rest, const int *ctrl, int n_ctrl);
-static void drive_check(cf_fit_run *r);
+static int drive_check(cf_fit_run *r, cf_error *err);
 
 /* Frame 0 complete, controlled markers present in every frame. */
 static int check_target(const cf_fit_target *tg, const int *ctrl, int n_ctrl, cf_error *err) {
@@ -142,8 +144,9 @@ cf_fit_run *cf_fit_run_alloc(const cf_fit_target *tg, const cf_params *base, cf_
     memcpy(r->ctrl, ctrl, sizeof(int) * n_ctrl);
     r->span_max = row_span(tg, r->mesh, ctrl, n_ctrl);
     rc = setup_nodes(r, err);
-    if (rc == CF_OK) drive_check(r);
-    if (rc == CF_OK && r->x0) cf_fit_start_markers(r->mesh, &r->base, r->marker_node, r->K, r->x0);
+    if (rc == CF_OK) rc = drive_check(r, err);
+    if (rc == CF_OK && r->x0 && !r->bad[0])
+      rc = cf_fit_start_markers(tg, r->mesh, &r->base, r->marker_node, r->kin, r->n_kin, r->held, r->x0, &r->fix, err);
   }
   if (rc) {
     cf_fit_run_free(r);
@@ -171,84 +174,32 @@ static double row_span(const cf_fit_target *tg, const cf_mesh *rest, const int *
   return L;
 }
 
-/* Pull the two controlled positions symmetrically together when their
- * distance L exceeds the row's rest length shortened by a slack,
- * span_max (1 - max(tol/4, CF_DRIVE_MIN_SLACK)); returns the pull (how much
- * L shrinks, m).
- *
- * Why (docs/driving.md): the boundary between the two corners is inextensible, so
- * an inextensible sheet cannot put them farther apart than span_max, and
- * marker noise (~0.1 mm) on a taut top edge asks for exactly that.  Near
- * span_max the edge is held straight, a double root of its constraints
- * (their gradients across the edge vanish), where Newton's projection
- * converges linearly and stalls above tight tolerances whatever the step
- * length.  tol/4: a straight edge that much short already meets the
- * tolerance (its rows are off by tol/2).  CF_DRIVE_MIN_SLACK: below it the
- * edge's sag angle (~sqrt(8 slack / 3)) is too small for the projection to
- * converge: denim-A3-shake-slow-I of the bundled study (kappa 1e-3) stalled
- * on frame 376 at every point of a 3x3 grid around its truth with slack
- * tol/4 at tol 1e-4 (violation 1.26e-4) and with slack tol at tol 1e-5
- * (2.0e-4), and simulates on all of them with slack 1e-4 at both
- * (docs/driving.md).  With 1e-4, 22 of the 7680 grid points of the
- * bundled study still failed at kappa 1e-3, tol 1e-5, on taut frames
- * (the Newton steps overshoot across the nearly straight edge and the
- * projection creeps); with 3e-4 each of them simulates, and the whole
- * study has no failed point at the default settings, tol 1e-4 or 1e-5
- * (docs/driving.md, which also says why shortening the Newton steps
- * instead was not kept).  3e-4 is less than the noise of the recorded span
- * itself (0.1 mm per coordinate and marker, ~0.14 mm on the span: 3.4e-4
- * of an A2 top edge, 4.8e-4 of an A3 one), so a pull stays within what the
- * recording can tell apart from a taut edge: at most the recording's own
- * excess plus 3e-4 of the row (0.09 mm on an A3 top edge, 0.13 mm on A2).
- * At the default tol 1e-3, tol/4 = 2.5e-4 < 3e-4.  A span equal to the length to
- * round-off (an edge held exactly taut at every frame, as synthetic
- * recordings do) is left as recorded: it stays straight, with no jitter to
- * snap it.  Spans farther out than the noise allowance are refused before
- * the simulation (drive_check). */
-static double clamp_span(const cf_fit_run *r, double *kp) {
-  if (!(r->span_max > 0)) return 0;
-  double d[3], L = 0;
-  for (int i = 0; i < 3; i++) {
-    d[i] = kp[3 + i] - kp[i];
-    L += d[i] * d[i];
-  }
-  L = sqrt(L);
-  double target = r->span_max * (1 - fmax(0.25 * r->base.tol, CF_DRIVE_MIN_SLACK));
-  if (L <= target || fabs(L - r->span_max) <= 1e-12 * L) return 0;
-  double f = 0.5 * (1 - target / L);
-  for (int i = 0; i < 3; i++) {
-    kp[i] += f * d[i];
-    kp[3 + i] -= f * d[i];
-  }
-  return L - target;
-}
+/* The slack of the controlled corners' span under the row's rest length
+ * (docs/driving.md): max(tol / 4, CF_DRIVE_MIN_SLACK). */
+static double span_slack(const cf_fit_run *r) { return fmax(0.25 * r->base.tol, CF_DRIVE_MIN_SLACK); }
 
-/* The controlled corners' distance at every frame against the row's rest
- * length: beyond it by more than the noise allowance (1 mm or 0.5 %) the
- * driving is wrong (a swapped label, a corner marker off the cloth) and
- * every simulation of the recording fails at once with a reason naming
- * the first such frame (r->bad), so a study goes on without it; otherwise
- * the pulls clamp_span will make are counted (r->fix). */
-static void drive_check(cf_fit_run *r) {
+/* The track the controlled nodes follow (r->held, cf_fit_held_track): the
+ * recorded controlled markers smoothed at their noise's scale and pulled
+ * onto the row's reach.  Corners beyond it by more than the noise allows
+ * (a swapped label, a corner marker off the cloth) make every simulation
+ * of the recording fail at once with a reason naming the first such frame
+ * (r->bad), so a study goes on without it.  A first frame that is the rest
+ * shape keeps its recorded corners (they are met exactly). */
+static int drive_check(cf_fit_run *r, cf_error *err) {
   const cf_fit_target *tg = r->tg;
-  double kp[6];
-  for (int t = 1; t < tg->T && r->span_max > 0; t++) {
-    for (int c = 0; c < 2; c++) memcpy(kp + 3 * c, tg->pos + ((size_t)t * r->K + r->ctrl[c]) * 3, 3 * sizeof(double));
-    double L = sqrt(pow(kp[3] - kp[0], 2) + pow(kp[4] - kp[1], 2) + pow(kp[5] - kp[2], 2));
-    if (L - r->span_max > fmax(1e-3, 5e-3 * r->span_max)) {
-      snprintf(r->bad, sizeof r->bad,
-               "recording: frame %d (t = %.3f s): the controlled corners are %.4f m apart, %.2f %% more than the "
-               "%.4f m of the cloth's edge between them (frame 0): an inextensible sheet cannot follow (a swapped "
-               "label or a marker off the cloth?)", t, t * tg->dt, L, 100 * (L / r->span_max - 1), r->span_max);
-      r->fix = (cf_drive_fix){0};
-      return;
-    }
-    double pull = clamp_span(r, kp);
-    if (pull > 0) {
-      r->fix.frames++;
-      if (pull > r->fix.max_pull_m) r->fix.max_pull_m = pull, r->fix.worst_frame = t;
-    }
-  }
+  int T = tg->T, n = r->n_kin;
+  double *raw = malloc(sizeof(double) * 3 * n * T);
+  r->held = malloc(sizeof(double) * 3 * n * T);
+  if (!raw || !r->held) return free(raw), cf_error_set(err, CF_ENOMEM, "out of memory");
+  for (int t = 0; t < T; t++)
+    for (int c = 0; c < n; c++)
+      memcpy(raw + 3 * ((size_t)t * n + c), tg->pos + ((size_t)t * r->K + r->ctrl[c]) * 3, 3 * sizeof(double));
+  int rc = cf_fit_held_track(raw, T, n, tg->dt, r->span_max, span_slack(r), r->held, &r->fix, r->bad, sizeof r->bad);
+  if (rc == CF_EINVAL) rc = CF_OK, r->fix = (cf_drive_fix){0};
+  else if (rc) rc = cf_error_set(err, rc, "out of memory");
+  if (!rc && !r->x0) memcpy(r->held, raw, sizeof(double) * 3 * n);
+  free(raw);
+  return rc;
 }
 
 cf_drive_fix cf_fit_run_drive_fix(const cf_fit_run *r) { return r->fix; }
@@ -306,18 +257,19 @@ static int put_obstacles(const cf_fit_target *tg, cf_sim *s, double mu, cf_error
 }
 
 /* The steps from frame k - 1 to frame k: tg->substeps of them (at least
- * one), the controlled nodes moving linearly between their recorded
- * positions (each pulled in by clamp_span). */
+ * one), the controlled nodes moving linearly between their positions of
+ * r->held (within the row's reach there, so on the chord between them:
+ * the clamp is for round-off). */
 static int drive_frame(cf_fit_run *r, cf_sim *s, int k, cf_error *err) {
   const cf_fit_target *tg = r->tg;
-  int K = r->K, n = tg->substeps > 1 ? tg->substeps : 1;
+  int nk = r->n_kin, n = tg->substeps > 1 ? tg->substeps : 1;
   for (int q = 1; q <= n; q++) {
     double w = (double)q / n;
-    for (int c = 0; c < r->n_kin; c++) {
-      const double *a = tg->pos + ((size_t)(k - 1) * K + r->ctrl[c]) * 3, *b = a + (size_t)K * 3;
+    for (int c = 0; c < nk; c++) {
+      const double *a = r->held + ((size_t)(k - 1) * nk + c) * 3, *b = a + (size_t)nk * 3;
       for (int d = 0; d < 3; d++) r->kp[3 * c + d] = q == n ? b[d] : a[d] + w * (b[d] - a[d]);
     }
-    clamp_span(r, r->kp);
+    if (nk == 2) cf_fit_held_clamp(r->span_max, span_slack(r), r->kp);
     int rc = cf_sim_step(s, r->kp, err);
     if (rc) return rc;
   }

@@ -167,34 +167,53 @@ static void smooth_start(const cf_fit_target *tg, double *x) {
     }
 }
 
-/* A flat rest: the start is the first frame's refined lattice (r->x0)
- * projected onto the rest metric's constraints with every marker's node
- * held where it was recorded, so the start passes through all the
- * first frame's markers, not only the controlled ones (the interior of a
- * bilinearly refined lattice is not on the cloth's surface, and a
- * projection holding only the corners moved the markers of a bundled A2
- * recording by 1.9 mm on average, after which the sheet swung: docs/models.md
- * "The start").  Where the markers cannot all be held (marker noise on a
- * taut edge asks for more than the rest lengths), x0 is left for the
- * corner-held projection of every evaluation.  START_TOL: with the markers
- * held the constraints meet only the markers' noise allows (0.1 mm noise on
- * 0.15 m marker spacings stretches the lattice by ~1e-3, and the bundled
- * denim-A2-shake-fast-I stalled at violation 3e-3 with tol 1e-3); the
- * corner-held projection of every evaluation then brings the start to the
- * run's tolerance.  Measured on that recording at its true parameters and
- * settings (split 4, kappa 1e-5, beta 1e-4, tol 1e-3, 4 substeps, rest
- * size): frame 0's error 0.19 cm without this, 0.13 cm with it; the whole
- * recording's 0.805 and 0.748 cm. */
-#define START_TOL 1e-2
-void cf_fit_start_markers(const cf_mesh *mesh, const cf_params *base, const int *marker_node, int K, double *x0) {
+/* A flat rest: the start is the sheet on the rest metric's constraints
+ * closest to the first frame (cf_sim_closest_state): the least squares
+ * over the mesh's nodes of their distances from x0 (the first frame's
+ * lattice through the markers, smooth_start), each node weighted by its
+ * mass, the markers' nodes START_MARKER_WEIGHT times more, the controlled
+ * nodes held at the held track's first frame (within the sheet's reach:
+ * cf_fit_held_track).  So the start passes through the markers where a
+ * sheet can (a nearly isometric first frame: within the projection's
+ * tolerance of them) and comes as close as it can where the recorded
+ * sheet stretched or shears (docs/start.md).  Why the markers: the
+ * interior of a bilinearly refined lattice is not on the cloth's surface,
+ * and a projection holding only the corners moved the markers of a bundled
+ * A2 recording by 1.9 mm on average, after which the sheet swung
+ * (docs/models.md "The start").  START_MARKER_WEIGHT: a marker node then
+ * outweighs the (split^2 - 1) interpolated nodes around it by a factor of
+ * at least 100 / 15 on the finest default mesh (split 4), so they only
+ * decide the shape between the markers. */
+#define START_MARKER_WEIGHT 100.0
+static void start_residual(const cf_fit_target *tg, const int *marker_node, const double *x, cf_drive_fix *fix) {
+  int K = tg->rows * tg->cols;
+  double sum = 0;
+  fix->start_max_m = 0, fix->start_worst = 0;
+  for (int k = 0; k < K; k++) {
+    double d = cf_fit_dist3(x + 3 * marker_node[k], tg->pos + 3 * k);
+    sum += d;
+    if (d > fix->start_max_m) fix->start_max_m = d, fix->start_worst = k;
+  }
+  fix->start_mean_m = sum / K;
+}
+
+int cf_fit_start_markers(const cf_fit_target *tg, const cf_mesh *mesh, const cf_params *base, const int *marker_node,
+                         const int *kin, int n_kin, const double *held0, double *x0, cf_drive_fix *fix,
+                         cf_error *err) {
+  int n = mesh->n_nodes, K = tg->rows * tg->cols;
+  double *w = malloc(sizeof(double) * n), *y = malloc(sizeof(double) * 3 * n);
+  if (!w || !y) return free(w), free(y), cf_error_set(err, CF_ENOMEM, "out of memory");
+  for (int i = 0; i < n; i++) w[i] = 1;
+  for (int k = 0; k < K; k++) w[marker_node[k]] = START_MARKER_WEIGHT;
+  for (int c = 0; c < n_kin; c++) w[kin[c]] = INFINITY, memcpy(x0 + 3 * kin[c], held0 + 3 * c, 3 * sizeof(double));
+  memcpy(y, x0, sizeof(double) * 3 * n);
   cf_error e;
-  cf_params p = *base;
-  p.tol = START_TOL;
-  cf_sim *s = cf_sim_alloc(mesh, &p, marker_node, K, &e);
-  if (!s) return;
-  cf_sim_set_state(s, x0, NULL);
-  if (cf_sim_project_state(s, &e) == CF_OK) memcpy(x0, cf_sim_x(s), sizeof(double) * 3 * mesh->n_nodes);
-  cf_sim_free(s);
+  int rc = cf_sim_closest_state(mesh, base, w, y, x0, &e);
+  if (rc == CF_ENOMEM) rc = cf_error_set(err, rc, "%s", e.msg);
+  else if (rc) memcpy(x0, y, sizeof(double) * 3 * n), rc = CF_OK; /* every evaluation's projection says why */
+  start_residual(tg, marker_node, x0, fix);
+  free(w), free(y);
+  return rc;
 }
 
 const char *cf_fit_rest_name(int rest) {

@@ -20,11 +20,17 @@ static inline double cf_fit_dist3(const double *p, const double *q) {
  * Catmull-Rom spline (through the markers).  CF_OK, or an error naming
  * what is missing (no size) or CF_ENOMEM. */
 int cf_fit_start_flat(const cf_fit_target *tg, cf_mesh **mesh, double **x0, cf_error *err);
-/* x0 (in and out: the start on mesh, the flat rest) projected onto the
- * rest metric's constraints with the K marker nodes marker_node[] held at
- * the tolerance START_TOL (start.c says why); left as it was when that
- * projection fails.  base: the run's parameters. */
-void cf_fit_start_markers(const cf_mesh *mesh, const cf_params *base, const int *marker_node, int K, double *x0);
+/* x0 (in and out: the start on mesh, the flat rest) replaced by the sheet
+ * on the rest metric's constraints closest to it (the first frame), the K
+ * marker nodes marker_node[] weighted more, the n_kin controlled nodes
+ * kin[] held at held0[n_kin * 3] (start.c says how and why); the start's
+ * residual against the first frame's markers into fix's start fields.
+ * When that projection fails x0 is left as it was (the controlled nodes at
+ * held0), for every evaluation's projection to report.  CF_OK or
+ * CF_ENOMEM.  base: the run's parameters. */
+int cf_fit_start_markers(const cf_fit_target *tg, const cf_mesh *mesh, const cf_params *base, const int *marker_node,
+                         const int *kin, int n_kin, const double *held0, double *x0, cf_drive_fix *fix,
+                         cf_error *err);
 /* CF_START_MOVING: *v0 (malloc'ed, output) the mesh nodes' velocities at
  * frame 0 from the markers' quadratics in time over their first
  * CF_START_FRAMES frames, refined like the positions. */

@@ -649,6 +649,22 @@ typedef struct {
   cf_res_model model;      /* the fit's settings (each row's mesh in place of its split) */
 } cf_res_remesh;
 
+/* What the driven simulation changed of the recording (src/fit's
+ * cf_drive_fix; docs/driving.md, docs/start.md): the start's residual
+ * against the first frame's markers (mean and largest distance, m; the
+ * marker of the largest), the held points' noise per coordinate (m), the
+ * frames of their smoothing window (1: none) and its largest move (m), and
+ * the frames whose corners were pulled onto the edge's reach, by at most
+ * pull_max_m (at frame pull_frame).  NaN (window 0) where not known (files
+ * written before). */
+typedef struct {
+  double start_mean_m, start_max_m;
+  int start_marker;
+  double noise_m, smooth_max_m;
+  int window, pulled_frames, pull_frame;
+  double pull_max_m;
+} cf_res_drive;
+
 typedef struct {
   char name[256];          /* the group name: recording file stem */
   char recording[1024];    /* the recording file */
@@ -657,6 +673,7 @@ typedef struct {
   int frames;
   double truth_delta, truth_alpha; /* ground truth of synthetic recordings, NaN if unknown */
   int has_sweep, has_fit, has_series, has_sens, has_compare, has_remesh;
+  cf_res_drive drive;      /* attrs start_residual_mean_m .. held_pull_frame */
   cf_res_compare compare;
   cf_res_remesh remesh;
   cf_res_sweep sweep;

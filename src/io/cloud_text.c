@@ -82,8 +82,23 @@ static int blank(const char *s, const char *e) {
 
 static const char *const held_columns[7] = {"time", "x1", "y1", "z1", "x2", "y2", "z2"};
 
+/* The names a robot's log gives its time column, in seconds. */
+static const char *const held_time_names[3] = {"time", "t", "timestamp"};
+
+static int held_name_is(const char *f, const char *g, const char *name) {
+  size_t w = strlen(name);
+  return (size_t)(g - f) == w && !strncasecmp(f, name, w);
+}
+
+static int held_column_is(int c, const char *f, const char *g) {
+  if (c > 0) return held_name_is(f, g, held_columns[c]);
+  for (int k = 0; k < 3; k++)
+    if (held_name_is(f, g, held_time_names[k])) return 1;
+  return 0;
+}
+
 /* The header line [s, e): the seven column names, blanks around them allowed,
- * any letter case. */
+ * any letter case; the time column may be named time, t or timestamp. */
 static int held_header(const char *s, const char *e) {
   const char *p = s;
   for (int c = 0; c < 7; c++) {
@@ -93,8 +108,7 @@ static int held_header(const char *s, const char *e) {
     while (f < t && is_sep(*f)) f++;
     const char *g = t;
     while (g > f && is_sep(g[-1])) g--;
-    size_t w = strlen(held_columns[c]);
-    if ((size_t)(g - f) != w || strncasecmp(f, held_columns[c], w)) return 0;
+    if (!held_column_is(c, f, g)) return 0;
     p = t + (t < e);
   }
   return 1;
@@ -143,7 +157,8 @@ int cf_held_track_parse(const char *buf, size_t len, const char *name, double un
     line++;
     if (memchr(s, 0, (size_t)(e - s))) rc = cf_meshframe_fail(err, name, 0, line, "NUL byte: expected a text CSV file");
     else if (line == 1 && !held_header(s, e))
-      rc = cf_meshframe_fail(err, name, 0, 1, "expected the header 'time,x1,y1,z1,x2,y2,z2', found %s",
+      rc = cf_meshframe_fail(err, name, 0, 1, "expected the header 'time,x1,y1,z1,x2,y2,z2', found %s (the time "
+                             "column may be named time, t or timestamp)",
                              cf_meshframe_quote(s, e, q, sizeof q));
     else if (line > 1 && !blank(s, e)) rc = held_row(s, e, line, &prev, name, unit_scale, up, h, &cap, err);
   }

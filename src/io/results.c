@@ -101,6 +101,8 @@ static void rec_init(cf_res_rec *rec, const char *name) {
   rec->meta.width_m = rec->meta.height_m = rec->meta.density = NAN;
   rec->rho = rec->S = rec->V = rec->dt = rec->duration = NAN;
   rec->truth_delta = rec->truth_alpha = NAN;
+  rec->drive.start_mean_m = rec->drive.start_max_m = rec->drive.noise_m = rec->drive.smooth_max_m = NAN;
+  rec->drive.pull_max_m = NAN;
   rec->sweep.model = rec->fit.model = rec->sens.model = cf_res_model_default(); /* files without the settings */
 }
 

@@ -11,7 +11,17 @@
  *                          written; attrs recording, material, size, motion,
  *                          speed, repetition, width_m, height_m, density, rho,
  *                          S, V, dt, duration_s, frames, truth_delta,
- *                          truth_alpha (NaN = unknown)
+ *                          truth_alpha (NaN = unknown); what the driven
+ *                          simulation changed of the recording
+ *                          (docs/driving.md, docs/start.md):
+ *                          start_residual_mean_m, start_residual_max_m
+ *                          (the first frame's markers from the fitted
+ *                          start), start_residual_marker, held_noise_m
+ *                          (the held points' noise per coordinate),
+ *                          held_smoothing_frames (1: not smoothed),
+ *                          held_smoothed_max_m, held_pulled_frames,
+ *                          held_pull_max_m, held_pull_frame (NaN or 0 in
+ *                          older files)
  *     sweep/               delta [nd], alpha [na], error [nd,na] (cm, inf
  *                          where failed), std [nd,na] (cm), status [nd,na]
  *                          (0 ok, else the failure code CF_E*), reason
@@ -182,7 +192,16 @@ const cf_res_field cf_res_rec_fields[] = {
     FD(cf_res_rec, "S", S),                     FD(cf_res_rec, "V", V),
     FD(cf_res_rec, "dt", dt),                   FD(cf_res_rec, "duration_s", duration),
     FI(cf_res_rec, "frames", frames),           FD(cf_res_rec, "truth_delta", truth_delta),
-    FD(cf_res_rec, "truth_alpha", truth_alpha), {NULL, 0, 0, 0}};
+    FD(cf_res_rec, "truth_alpha", truth_alpha),
+    FD(cf_res_rec, "start_residual_mean_m", drive.start_mean_m),
+    FD(cf_res_rec, "start_residual_max_m", drive.start_max_m),
+    FI(cf_res_rec, "start_residual_marker", drive.start_marker),
+    FD(cf_res_rec, "held_noise_m", drive.noise_m),
+    FI(cf_res_rec, "held_smoothing_frames", drive.window),
+    FD(cf_res_rec, "held_smoothed_max_m", drive.smooth_max_m),
+    FI(cf_res_rec, "held_pulled_frames", drive.pulled_frames),
+    FD(cf_res_rec, "held_pull_max_m", drive.pull_max_m),
+    FI(cf_res_rec, "held_pull_frame", drive.pull_frame), {NULL, 0, 0, 0}};
 
 const cf_res_field cf_res_sweep_fields[] = {
     FI(cf_res_sweep, "best_index", best),     FD(cf_res_sweep, "window_t0_s", t0_s),

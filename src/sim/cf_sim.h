@@ -306,6 +306,15 @@ void cf_sim_set_state(cf_sim *s, const double *x, const double *v);
  * On failure the state is unchanged and err says why. */
 #define CF_PROJECT_STATE_ITERS 500
 int cf_sim_project_state(cf_sim *s, cf_error *err);
+/* The state x[3n] (output) on mesh's constraints (the cloth model p's, at
+ * p->tol, at most CF_PROJECT_STATE_ITERS iterations) closest to y[3n] in
+ * the weighted least squares sum_i w[i] m_i |x_i - y_i|^2, m_i node i's
+ * lumped mass: the fast projection in that metric (closest.c).  w[i] > 0;
+ * INFINITY holds node i at y_i.  The models without constraints: x = y.
+ * CF_OK, or the projection's error (x its last iterate), CF_EINVAL for a
+ * weight <= 0, CF_ENOMEM. */
+int cf_sim_closest_state(const cf_mesh *mesh, const cf_params *p, const double *w, const double *y, double *x,
+                         cf_error *err);
 /* Advance one step dt.  kin_pos[n_kin*3]: positions of the kinematic nodes
  * at the new time (NULL: they stay where they are).  A step whose projection
  * does not converge is retried as two half steps (kinematic nodes moving

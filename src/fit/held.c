@@ -5,8 +5,10 @@
  * uniform frames, the track the driven simulation follows:
  *  1. their noise sigma per coordinate, robustly from the fourth
  *     differences of every coordinate (1.4826 MAD / sqrt(70): a smooth
- *     motion sampled at 100 Hz or more adds far less to a fourth difference
- *     than 0.01 mm of noise does);
+ *     motion sampled at 100 Hz adds far less to a fourth difference than
+ *     0.01 mm of noise does), the largest over spacings of 1 to 4 frames
+ *     (a track resampled from a slower source is linear between its
+ *     samples); below 1 um the track is taken as noise-free;
  *  2. the tracks smoothed by a local quadratic (Savitzky–Golay) over the
  *     widest window of 2h + 1 frames (h <= CF_HELD_MAX_HALF) whose
  *     residual is still that of noise: mean squared residual at most
@@ -31,19 +33,37 @@
 #include "cf_fit.h"
 #include "quadfit.h"
 
-/* The noise per coordinate of the m series x[s * stride + t * step]
- * (t < T) from their fourth differences; 0 below 5 frames. */
-static double noise_sigma(const double *x, int T, int m, double *work) {
+/* The noise per coordinate of the m series x[t * m + s] (t < T) from
+ * their fourth differences over frames `stride` apart; 0 below 4 stride
+ * + 1 frames. */
+static double noise_at(const double *x, int T, int m, int stride, double *work) {
   int k = 0;
+  size_t q = (size_t)stride * m;
   for (int s = 0; s < m; s++)
-    for (int t = 2; t + 2 < T; t++) {
+    for (int t = 2 * stride; t + 2 * stride < T; t++) {
       const double *p = x + (size_t)t * m + s;
-      double d = p[-2 * m] - 4 * p[-m] + 6 * p[0] - 4 * p[m] + p[2 * m];
-      work[k++] = fabs(d);
+      work[k++] = fabs(p[-2 * q] - 4 * p[-q] + 6 * p[0] - 4 * p[q] + p[2 * q]);
     }
   if (k == 0) return 0;
   gsl_sort(work, 1, (size_t)k);
   return 1.4826 * gsl_stats_median_from_sorted_data(work, 1, (size_t)k) / sqrt(70.0);
+}
+
+/* The largest of noise_at over the spacings 1 .. CF_HELD_MAX_STRIDE: a
+ * track interpolated linearly from a slower source (a depth camera's 30 Hz
+ * on the recording's 100 Hz) is linear between the source's samples, where
+ * the fourth differences of neighbouring frames miss the noise; over a
+ * source interval they see it.  The motion's own part grows as the
+ * spacing^4 but stays below the noise on the bundled recordings
+ * (docs/driving.md).  Below CF_HELD_NOISE_FLOOR the track is taken as
+ * noise-free (a synthetic one; motion capture's noise is 0.05 mm and more)
+ * and left as recorded. */
+#define CF_HELD_MAX_STRIDE 4
+#define CF_HELD_NOISE_FLOOR 1e-6
+static double noise_sigma(const double *x, int T, int m, double *work) {
+  double sigma = 0;
+  for (int k = 1; k <= CF_HELD_MAX_STRIDE; k++) sigma = fmax(sigma, noise_at(x, T, m, k, work));
+  return sigma < CF_HELD_NOISE_FLOOR ? 0 : sigma;
 }
 
 /* Savitzky–Golay centre weights of the quadratic over 2h + 1 points. */

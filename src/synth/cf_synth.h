@@ -95,6 +95,7 @@ typedef struct {
   int pixels[2];               /* image width x height (200x150) */
   double fov;                  /* degrees, horizontal field of view (57) */
   double mesh_noise;           /* m: standard deviation along y of a mesh node (0.002) */
+  double mesh_noise_across;    /* m: ... along x and z, the image plane (0: none, the default) */
   double depth_noise;          /* 1/m: a point's depth standard deviation is this x depth^2 (1.5e-3) */
   double outliers;             /* fraction of extra points: flying pixels and far points (0.015) */
   char cloud_format[8];        /* binary | ascii PLY (binary) */

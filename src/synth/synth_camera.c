@@ -79,6 +79,9 @@ int sy_camera_mesh(const cf_synth_config *c, cf_synth_result *r, cf_error *err) 
   sy_rng g;
   sy_rng_init(&g, c->seed, SY_CAMERA_MESH);
   for (size_t k = 0; k < n; k++) r->meas[3 * k + 1] += c->mesh_noise * sy_normal(&g);
+  if (c->mesh_noise_across > 0) /* after the depth noise, so recordings without it keep theirs */
+    for (size_t k = 0; k < n; k++)
+      r->meas[3 * k] += c->mesh_noise_across * sy_normal(&g), r->meas[3 * k + 2] += c->mesh_noise_across * sy_normal(&g);
   return CF_OK;
 }
 

@@ -231,6 +231,7 @@ static const key_spec keys[] = {
     P("camera", "pixels", pixels, 2, 4096, "WIDTHxHEIGHT, each 2..4096 (e.g. 200x150)"),
     D("camera", "fov", fov, 1, 170, "an angle in degrees, 1..170"),
     D("camera", "mesh_noise", mesh_noise, 0, 0.1, "a standard deviation in m, 0..0.1"),
+    D("camera", "mesh_noise_across", mesh_noise_across, 0, 0.1, "a standard deviation in m, 0..0.1"),
     D("camera", "depth_noise", depth_noise, 0, 0.1, "a coefficient in 1/m, 0..0.1 (sigma = it x depth^2)"),
     D("camera", "outliers", outliers, 0, 0.5, "a fraction in 0..0.5"),
     W("camera", "cloud_format", cloud_format, "binary|ascii"),

@@ -88,8 +88,8 @@ static void truth(FILE *f, const cam_out *o, const double kin0[6]) {
   fprintf(f, "\n[camera]  ; looking +y, x right and z up in its image\neye = %.10g, %.10g, %.10g\n", e[0], e[1], e[2]);
   fprintf(f, "pixels = %dx%d\nfov = %.10g  ; degrees, horizontal\nrate = %.10g\njitter = %.10g\n", c->pixels[0],
           c->pixels[1], c->fov, c->cam_rate, c->jitter);
-  fprintf(f, "mesh = %dx%d\nheld = 0,%d\nmesh_noise = %.10g  ; m along y\n", c->rows, c->cols, c->cols - 1,
-          c->mesh_noise);
+  fprintf(f, "mesh = %dx%d\nheld = 0,%d\nmesh_noise = %.10g  ; m along y\nmesh_noise_across = %.10g  ; m along x "
+          "and z\n", c->rows, c->cols, c->cols - 1, c->mesh_noise, c->mesh_noise_across);
   fprintf(f, "depth_noise = %.10g  ; sigma = depth_noise x depth^2 along the ray\noutliers = %.10g\n", c->depth_noise,
           c->outliers);
   if (o->clouds)

@@ -31,7 +31,6 @@
 #include <string.h>
 
 #include "cf_fit.h"
-#include "quadfit.h"
 
 /* The noise per coordinate of the m series x[t * m + s] (t < T) from
  * their fourth differences over frames `stride` apart; 0 below 4 stride
@@ -72,35 +71,45 @@ static double sg_weight(int h, int j) {
   return 3 * (3 * H * H + 3 * H - 1 - 5.0 * j * j) / ((2 * H - 1) * (2 * H + 1) * (2 * H + 3));
 }
 
+/* The quadratic fitted by least squares to f[0 .. 2h] at the points
+ * u = j - h, evaluated at u[j]: the normal equations in closed form (the
+ * window is symmetric, so the odd moments vanish), not a BLAS call, so the
+ * track has the same bits on every kernel set (test_blas_kernels). */
+static void end_fit(const double *f, int h, double *out) {
+  double s0 = 0, s2 = 0, s4 = 0, t0 = 0, t1 = 0, t2 = 0;
+  for (int j = -h; j <= h; j++) {
+    double u2 = (double)j * j, v = f[j + h];
+    s0 += 1, s2 += u2, s4 += u2 * u2, t0 += v, t1 += j * v, t2 += u2 * v;
+  }
+  double det = s0 * s4 - s2 * s2, c0 = (t0 * s4 - t2 * s2) / det, c1 = t1 / s2, c2 = (s0 * t2 - s2 * t0) / det;
+  for (int j = -h; j <= h; j++) out[j + h] = c0 + c1 * j + c2 * (double)j * j;
+}
+
 /* Series s of x (m series, frame-major) smoothed with half-width h into
  * y: interior frames by the centre weights, the first and last h by the
- * quadratic fitted to the first and last 2h + 1 frames.  0, or 1 when GSL
- * fails. */
-static int smooth_series(const double *x, int T, int m, int s, int h, double *y) {
+ * quadratic fitted to the first and last 2h + 1 frames. */
+static void smooth_series(const double *x, int T, int m, int s, int h, double *y) {
   int n = 2 * h + 1;
   for (int t = h; t + h < T; t++) {
     double v = 0;
     for (int j = -h; j <= h; j++) v += sg_weight(h, j) * x[(size_t)(t + j) * m + s];
     y[(size_t)t * m + s] = v;
   }
-  double u[2 * CF_HELD_MAX_HALF + 1], f[2 * CF_HELD_MAX_HALF + 1], c[3];
+  double f[2 * CF_HELD_MAX_HALF + 1], g[2 * CF_HELD_MAX_HALF + 1];
   for (int end = 0; end < 2; end++) {
     int t0 = end ? T - n : 0;
-    for (int j = 0; j < n; j++) u[j] = j, f[j] = x[(size_t)(t0 + j) * m + s];
-    if (cf_quad_fit(1, n, u, f, c, NULL)) return 1;
-    for (int j = end ? n - h : 0; j < (end ? n : h); j++) y[(size_t)(t0 + j) * m + s] = cf_quad_eval(1, c, u + j);
+    for (int j = 0; j < n; j++) f[j] = x[(size_t)(t0 + j) * m + s];
+    end_fit(f, h, g);
+    for (int j = end ? n - h : 0; j < (end ? n : h); j++) y[(size_t)(t0 + j) * m + s] = g[j];
   }
-  return 0;
 }
 
 /* All m series smoothed with half-width h into y; the mean squared move. */
-static int smooth_all(const double *x, int T, int m, int h, double *y, double *msr) {
+static void smooth_all(const double *x, int T, int m, int h, double *y, double *msr) {
   double sum = 0;
-  for (int s = 0; s < m; s++)
-    if (smooth_series(x, T, m, s, h, y)) return 1;
+  for (int s = 0; s < m; s++) smooth_series(x, T, m, s, h, y);
   for (size_t j = 0; j < (size_t)T * m; j++) sum += (y[j] - x[j]) * (y[j] - x[j]);
   *msr = sum / ((double)T * m);
-  return 0;
 }
 
 /* Steps 1 and 2 into out; fix->noise_m, window, smooth_max_m. */
@@ -114,10 +123,7 @@ static int smooth_tracks(const double *raw, int T, int m, double *out, cf_drive_
   int rc = CF_OK;
   for (int h = 2; sigma > 0 && h <= CF_HELD_MAX_HALF && 2 * h + 1 <= T; h++) {
     double msr;
-    if (smooth_all(raw, T, m, h, try, &msr)) {
-      rc = CF_ENOMEM;
-      break;
-    }
+    smooth_all(raw, T, m, h, try, &msr);
     if (msr > sigma * sigma * (1 - sg_weight(h, 0)) + 0.25 * sigma * sigma) break;
     memcpy(out, try, sizeof(double) * T * m);
     fix->window = 2 * h + 1;

@@ -291,7 +291,8 @@ int cf_meshseq_read(const char *dir_or_glob, const cf_meshseq_opts *o, cf_record
  * comments) per frame, any number of points a frame: every .ply/.xyz file
  * of a folder, or those a glob pattern matches, timed as cf_meshseq_read's
  * frames (o: times_file, fps, unit_scale, up).  held_csv is the held
- * corners' track, a CSV with the header "time,x1,y1,z1,x2,y2,z2" (time in
+ * corners' track, a CSV with the header "time,x1,y1,z1,x2,y2,z2" (the time
+ * column may be named time, t or timestamp; time in
  * seconds on the frames' clock, strictly increasing; coordinates in the
  * frames' unit and axes) that must cover the frames' time span.  Fills rec
  * with native frames (times from 0, the first frame's source time in

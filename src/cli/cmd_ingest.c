@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "cf_io.h"
+#include "cf_pipeline.h"
 #include "commands.h"
 
 static const char *help =
@@ -175,6 +176,45 @@ static void default_density(cf_rec_meta *m) {
     if (!strcmp(m->material, densities[i].name)) m->density = densities[i].rho;
 }
 
+/* What the fitting commands' driven simulation (at their defaults) will
+ * change of the recording just written: the held points' noise, smoothing
+ * and pulls, the start's residual, or why it refuses them
+ * (docs/driving.md, docs/start.md); nothing for a recording the fitting
+ * commands cannot load (no lattice, ...: they say why). */
+static void held_report(const char *out, json_t *j) {
+  cf_fit_input *in = NULL;
+  cf_error err = {0, ""};
+  cf_drive_fix f;
+  char why[400];
+  if (cf_pipeline_inputs_load(&out, 1, NULL, &in, &err)) return;
+  int rc = cf_fit_input_drive_fix(in, &f, why, sizeof why);
+  int T = in->tg.T;
+  cf_pipeline_inputs_free(in, 1);
+  if (rc) return;
+  if (j) {
+    cf_cli_json_str(j, "held_refused", why[0] ? why : NULL);
+    cf_cli_json_num(j, "held_noise_mm", why[0] ? NAN : 1e3 * f.noise_m);
+    cf_cli_json_num(j, "held_smoothing_frames", why[0] ? NAN : f.window);
+    cf_cli_json_num(j, "held_smoothed_max_mm", why[0] ? NAN : 1e3 * f.smooth_max_m);
+    cf_cli_json_num(j, "held_pulled_frames", why[0] ? NAN : f.frames);
+    cf_cli_json_num(j, "held_pull_max_mm", why[0] ? NAN : 1e3 * f.max_pull_m);
+    cf_cli_json_num(j, "start_residual_mean_mm", why[0] ? NAN : 1e3 * f.start_mean_m);
+    cf_cli_json_num(j, "start_residual_max_mm", why[0] ? NAN : 1e3 * f.start_max_m);
+    return;
+  }
+  if (why[0]) {
+    printf("held points       refused by the fitting commands: %s\n", why);
+    return;
+  }
+  printf("held points       noise %.3f mm, %s", 1e3 * f.noise_m, f.window > 1 ? "smoothed over" : "not smoothed");
+  if (f.window > 1) printf(" %d frames (largest move %.3f mm)", f.window, 1e3 * f.smooth_max_m);
+  if (f.frames) printf("; pulled onto the top edge's reach on %d of %d frames, by at most %.3f mm", f.frames, T,
+                       1e3 * f.max_pull_m);
+  printf(" (docs/driving.md)\n");
+  printf("start             %.3f mm from the first frame's markers on average, %.3f mm at most (docs/start.md)\n",
+         1e3 * f.start_mean_m, 1e3 * f.start_max_m);
+}
+
 static void summary(const ingest_args *a, const cf_recording *r) {
   double dur = r->n_frames ? r->time[r->n_frames - 1] : 0;
   printf("source            %s (%s, up %c, unit scale %g)\n", a->in,
@@ -192,6 +232,7 @@ static void summary(const ingest_args *a, const cf_recording *r) {
   cf_ingest_mesh_summary(r, NULL);
   cf_cli_export_report(r, NULL);
   cf_cli_markers_report(r, NULL);
+  held_report(a->out, NULL);
   printf("output            %s\n", a->out);
   if (a->json) {
     json_t *j = json_object();
@@ -206,6 +247,7 @@ static void summary(const ingest_args *a, const cf_recording *r) {
     cf_ingest_mesh_summary(r, j);
     cf_cli_export_report(r, j);
     cf_cli_markers_report(r, j);
+    held_report(a->out, j);
     cf_cli_json_str(j, "source_sha256", r->source_sha256[0] ? r->source_sha256 : NULL);
     cf_cli_json_print(j);
   }

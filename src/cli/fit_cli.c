@@ -274,7 +274,7 @@ int cf_cli_load_inputs(const char *cmd, const char *const *paths, int n, const c
 void cf_cli_note_driving(const char *cmd, const cf_fit_input *in, int n) {
   for (int i = 0; i < n && cf_dist_rank() == 0; i++) { /* under mpirun: once */
     cf_drive_fix f;
-    if (cf_fit_input_drive_fix(&in[i], &f)) continue; /* the commands report the recording's own error */
+    if (cf_fit_input_drive_fix(&in[i], &f, NULL, 0)) continue; /* the commands report the recording's own error */
     if (f.frames > 0)
       fprintf(stderr, "clothfit %s: note: %s: the recorded top corners hold the cloth's top edge taut (or stretch it) "
               "on %d of %d frames; they are pulled together by at most %.3f mm (frame %d; docs/driving.md)\n",

@@ -298,6 +298,9 @@ typedef struct {
   int start_worst;
 } cf_drive_fix;
 cf_drive_fix cf_fit_run_drive_fix(const cf_fit_run *r);
+/* Why every evaluation of r fails at once (the held corners beyond the
+ * allowance: the first such frame), "" when r can be simulated. */
+const char *cf_fit_run_refusal(const cf_fit_run *r);
 
 /* The held points' track (held.c): raw[T * n * 3] the recorded positions
  * of n held points at T frames dt apart (frame-major, all finite) into

@@ -203,6 +203,7 @@ static int drive_check(cf_fit_run *r, cf_error *err) {
 }
 
 cf_drive_fix cf_fit_run_drive_fix(const cf_fit_run *r) { return r->fix; }
+const char *cf_fit_run_refusal(const cf_fit_run *r) { return r->bad; }
 
 const int *cf_fit_run_marker_nodes(const cf_fit_run *r) { return r->marker_node; }
 const cf_mesh *cf_fit_run_mesh(const cf_fit_run *r) { return r->mesh; }

@@ -14,7 +14,8 @@
  *     residual is still that of noise: mean squared residual at most
  *     sigma^2 (1 - c0) + (sigma / 2)^2, c0 the window's centre weight (the
  *     share of the noise a quadratic keeps), i.e. a bias of at most half
- *     the noise; a noise-free track is left as recorded;
+ *     the noise, and no coordinate moves by more than 5 sigma; a
+ *     noise-free track is left as recorded;
  *  3. two held points of one edge (span_max > 0) farther apart than
  *     span_max (1 - slack) pulled together symmetrically to it (the reach
  *     of an inextensible edge, with the slack docs/driving.md gives), and
@@ -104,13 +105,20 @@ static void smooth_series(const double *x, int T, int m, int s, int h, double *y
   }
 }
 
-/* All m series smoothed with half-width h into y; the mean squared move. */
-static void smooth_all(const double *x, int T, int m, int h, double *y, double *msr) {
+/* All m series smoothed with half-width h into y; the mean squared and
+ * the largest move of a coordinate. */
+static void smooth_all(const double *x, int T, int m, int h, double *y, double *msr, double *big) {
   double sum = 0;
+  *big = 0;
   for (int s = 0; s < m; s++) smooth_series(x, T, m, s, h, y);
-  for (size_t j = 0; j < (size_t)T * m; j++) sum += (y[j] - x[j]) * (y[j] - x[j]);
+  for (size_t j = 0; j < (size_t)T * m; j++) sum += (y[j] - x[j]) * (y[j] - x[j]), *big = fmax(*big, fabs(y[j] - x[j]));
   *msr = sum / ((double)T * m);
 }
+
+/* The largest move of a coordinate the smoothing may make, in noise
+ * sigmas: the largest of a few thousand Gaussian values is ~4 sigma; a
+ * larger move is the motion's, not the noise's. */
+#define CF_HELD_MAX_MOVE 5.0
 
 /* Steps 1 and 2 into out; fix->noise_m, window, smooth_max_m. */
 static int smooth_tracks(const double *raw, int T, int m, double *out, cf_drive_fix *fix) {
@@ -122,9 +130,9 @@ static int smooth_tracks(const double *raw, int T, int m, double *out, cf_drive_
   fix->noise_m = sigma, fix->window = 1;
   int rc = CF_OK;
   for (int h = 2; sigma > 0 && h <= CF_HELD_MAX_HALF && 2 * h + 1 <= T; h++) {
-    double msr;
-    smooth_all(raw, T, m, h, try, &msr);
-    if (msr > sigma * sigma * (1 - sg_weight(h, 0)) + 0.25 * sigma * sigma) break;
+    double msr, big;
+    smooth_all(raw, T, m, h, try, &msr, &big);
+    if (msr > sigma * sigma * (1 - sg_weight(h, 0)) + 0.25 * sigma * sigma || big > CF_HELD_MAX_MOVE * sigma) break;
     memcpy(out, try, sizeof(double) * T * m);
     fix->window = 2 * h + 1;
   }

@@ -167,9 +167,11 @@ int cf_trajectory_params(const cf_params *p, const char **names, double *values)
 void cf_res_rec_describe(cf_res_rec *rec, const cf_fit_input *in);
 /* What the driven simulation of in (its target and settings) changes of
  * the recording: the start's residual, the held points' smoothing and
- * pulls (cf_fit_run_drive_fix).  CF_OK, or the run's error (the recording
- * cannot be simulated: the commands report it). */
-int cf_fit_input_drive_fix(const cf_fit_input *in, cf_drive_fix *fix);
+ * pulls (cf_fit_run_drive_fix), and into why[size] (size 0: not wanted)
+ * why it refuses the recording ("": it does not, cf_fit_run_refusal).
+ * CF_OK, or the run's error (the recording cannot be simulated: the
+ * commands report it). */
+int cf_fit_input_drive_fix(const cf_fit_input *in, cf_drive_fix *fix, char *why, size_t size);
 /* Replace rec's sweep / sensitivity with the grid and result given. */
 int cf_res_set_sweep(cf_res_rec *rec, const cf_sweep_options *o, const cf_sweep_result *sr, double dt);
 int cf_res_set_sens(cf_res_rec *rec, const char *kind, double at_delta, double at_alpha, const cf_sweep_options *o,

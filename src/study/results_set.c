@@ -40,16 +40,17 @@ void cf_res_rec_describe(cf_res_rec *rec, const cf_fit_input *in) {
   rec->duration = in->duration;
   rec->frames = in->tg.T;
   cf_drive_fix f;
-  if (cf_fit_input_drive_fix(in, &f) == CF_OK)
+  if (cf_fit_input_drive_fix(in, &f, NULL, 0) == CF_OK)
     rec->drive = (cf_res_drive){f.start_mean_m, f.start_max_m, f.start_worst,   f.noise_m, f.smooth_max_m,
                                 f.window,       f.frames,      f.worst_frame,   f.max_pull_m};
 }
 
-int cf_fit_input_drive_fix(const cf_fit_input *in, cf_drive_fix *fix) {
+int cf_fit_input_drive_fix(const cf_fit_input *in, cf_drive_fix *fix, char *why, size_t size) {
   cf_error err = {0, ""};
   cf_fit_run *run = cf_fit_run_alloc(&in->tg, &in->base, &err);
   if (!run) return err.code ? err.code : CF_EINVAL;
   *fix = cf_fit_run_drive_fix(run);
+  if (size) snprintf(why, size, "%s", cf_fit_run_refusal(run));
   cf_fit_run_free(run);
   return CF_OK;
 }

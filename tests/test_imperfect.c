@@ -18,6 +18,11 @@
  * two seeds.  `fit` on a 5 x 5 grid around the truth: no failure, and the
  * truth inside both 95 % intervals or within 20 %; `experiment wam` on a
  * dataset of both: no failure, each fit within 20 % of its truth.
+ *
+ * Bundled recordings (tests/data/reference_fits/fits.csv: three of
+ * aero-mini, one of wam-mini, taut edges and not, shakes and a twist):
+ * `fit --json` lies within one 95 % interval width of the reference fit
+ * in delta and in alpha.
  * args: CLOTHFIT_EXE SOURCE_ROOT */
 #include <math.h>
 #include <stdio.h>
@@ -166,6 +171,50 @@ static void meshes(void) {
   free(j);
 }
 
+/* A bundled recording ingested into DIR/NAME.h5 (aero-mini: Motive with its
+ * sidecars; wam-mini: a mesh sequence); 0 or -1. */
+static int bundled(const char *name, const char *dataset, char *h5, size_t size) {
+  char src[1200], meta[1200], map[1200];
+  int aero = !strcmp(dataset, "aero-mini");
+  snprintf(src, sizeof src, "%s/datasets/%s/recordings/%s.%s", root, dataset, name, aero ? "csv" : "meshes");
+  snprintf(meta, sizeof meta, "%s/datasets/%s/recordings/%s.meta.ini", root, dataset, name);
+  snprintf(map, sizeof map, "%s/datasets/%s/recordings/%s.map", root, dataset, name);
+  snprintf(h5, size, "%s/%s.h5", dir, name);
+  char *a[] = {(char *)exe, "ingest", aero ? "motive" : "meshes", src, "--meta", meta, "-o", h5, "--map", map, NULL};
+  if (!aero) a[8] = NULL;
+  char *out = cf_test_run_ok(a, dir, name);
+  free(out);
+  return out ? 0 : -1;
+}
+
+/* The bundled fits of tests/data/reference_fits/fits.csv move by less than
+ * their intervals' width. */
+static void reference_fits(void) {
+  char path[1200], line[512];
+  snprintf(path, sizeof path, "%s/tests/data/reference_fits/fits.csv", root);
+  FILE *f = fopen(path, "r");
+  CHECK(f != NULL, "%s", path);
+  while (f && fgets(line, sizeof line, f)) {
+    char name[128], dataset[64], h5[1200];
+    double v[6];
+    if (line[0] == '#' || sscanf(line, "%127[^,],%63[^,],%lf,%lf,%lf,%lf,%lf,%lf", name, dataset, v, v + 1, v + 2,
+                                 v + 3, v + 4, v + 5) != 8)
+      continue;
+    if (bundled(name, dataset, h5, sizeof h5)) continue;
+    char *a[] = {(char *)exe, "fit", h5, "--workers", "2", "--json", NULL};
+    char *j = run_json(a, name);
+    if (!j) continue;
+    double d = cf_test_json_num(j, "delta"), al = cf_test_json_num(j, "alpha");
+    printf("%s: delta %.5f (reference %.5f, width %.5f), alpha %.5f (reference %.5f, width %.5f)\n", name, d, v[0],
+           v[2] - v[1], al, v[3], v[5] - v[4]);
+    CHECK(fabs(d - v[0]) < v[2] - v[1] && fabs(al - v[3]) < v[5] - v[4],
+          "%s: delta %g, alpha %g moved by more than the width of [%g, %g], [%g, %g] from %g, %g", name, d, al, v[1],
+          v[2], v[4], v[5], v[0], v[3]);
+    free(j);
+  }
+  if (f) fclose(f);
+}
+
 int main(int argc, char **argv) {
   if (cf_test_cli_begin(argc, argv, &exe, &root, dir)) return 2;
   char base[200];
@@ -180,5 +229,6 @@ int main(int argc, char **argv) {
       for (int s = 0; s < 2; s++)
         for (int v = 0; v < 2; v++) markers(models[m], motions[o], sizes[s], speeds[v], seed++);
   meshes();
+  reference_fits();
   return cf_test_cli_end(dir, "test_imperfect");
 }

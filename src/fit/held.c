@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "cf_fit.h"
+#include "start.h"
 
 /* The noise per coordinate of the m series x[t * m + s] (t < T) from
  * their fourth differences over frames `stride` apart; 0 below 4 stride
@@ -128,7 +129,6 @@ static int smooth_tracks(const double *raw, int T, int m, double *out, cf_drive_
   double sigma = noise_sigma(raw, T, m, work);
   memcpy(out, raw, sizeof(double) * T * m);
   fix->noise_m = sigma, fix->window = 1;
-  int rc = CF_OK;
   for (int h = 2; sigma > 0 && h <= CF_HELD_MAX_HALF && 2 * h + 1 <= T; h++) {
     double msr, big;
     smooth_all(raw, T, m, h, try, &msr, &big);
@@ -137,14 +137,9 @@ static int smooth_tracks(const double *raw, int T, int m, double *out, cf_drive_
     fix->window = 2 * h + 1;
   }
   fix->smooth_max_m = 0;
-  for (int t = 0; t < T; t++)
-    for (int c = 0; c < m / 3; c++) {
-      const double *a = raw + (size_t)t * m + 3 * c, *b = out + (size_t)t * m + 3 * c;
-      double d = sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
-      if (d > fix->smooth_max_m) fix->smooth_max_m = d;
-    }
+  for (size_t j = 0; j < (size_t)T * m; j += 3) fix->smooth_max_m = fmax(fix->smooth_max_m, cf_fit_dist3(raw + j, out + j));
   free(work), free(try);
-  return rc;
+  return CF_OK;
 }
 
 double cf_fit_held_clamp(double span_max, double slack, double *kp) {
@@ -178,7 +173,7 @@ int cf_fit_held_track(const double *raw, int T, int n, double dt, double span_ma
   double allow = cf_fit_held_allowance(span_max, fix->noise_m);
   for (int t = 0; t < T; t++) {
     double *kp = out + (size_t)t * 3 * n;
-    double L = sqrt(pow(kp[3] - kp[0], 2) + pow(kp[4] - kp[1], 2) + pow(kp[5] - kp[2], 2));
+    double L = cf_fit_dist3(kp, kp + 3);
     if (L - span_max > allow) {
       snprintf(bad, bad_size,
                "recording: frame %d (t = %.3f s): the controlled corners are %.4f m apart, %.2f %% more than the "

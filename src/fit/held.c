@@ -27,6 +27,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,7 @@
  * + 1 frames. */
 static double noise_at(const double *x, int T, int m, int stride, double *work) {
   int k = 0;
-  size_t q = (size_t)stride * m;
+  ptrdiff_t q = (ptrdiff_t)stride * m;
   for (int s = 0; s < m; s++)
     for (int t = 2 * stride; t + 2 * stride < T; t++) {
       const double *p = x + (size_t)t * m + s;

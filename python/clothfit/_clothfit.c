@@ -204,9 +204,9 @@ static PyObject *run_point(PyObject *args, int markers) {
               : !PyArg_ParseTuple(args, "sddddO!", &path, &delta, &alpha, &w0, &w1, &PyDict_Type, &opts))
     return NULL;
   if (!(isfinite(delta) && isfinite(alpha) && delta >= 0 && alpha >= 0))
-    return PyErr_Format(OptionError, "delta %g, alpha %g: expected finite numbers >= 0", delta, alpha);
+    return PyErr_SetString(OptionError, "delta and alpha: expected finite numbers >= 0"), NULL;
   if (!(w0 >= 0 && w1 > w0))
-    return PyErr_Format(OptionError, "invalid window [%g, %g): expected 0 <= T0 < T1 seconds", w0, w1);
+    return PyErr_SetString(OptionError, "invalid window: expected (t0, t1) seconds with 0 <= t0 < t1"), NULL;
   cf_pipeline_model_text m;
   if (model_text(opts, &m)) return NULL;
   cf_fit_input *in = NULL;
@@ -240,8 +240,10 @@ static PyObject *run_point(PyObject *args, int markers) {
   PyObject *d = NULL;
   if (rc) raise_error(option ? KIND_OPTION : KIND_LIBRARY, &err);
   else if (res.status != CF_OK) {
-    PyErr_Format(SimulationError, "%s: the simulation at delta %g, alpha %g failed: %s", in->path, delta, alpha,
-                 res.reason[0] ? res.reason : cf_status_name(res.status));
+    char msg[1400];
+    snprintf(msg, sizeof msg, "%s: the simulation at delta %g, alpha %g failed: %s", in->path, delta, alpha,
+             res.reason[0] ? res.reason : cf_status_name(res.status));
+    PyErr_SetString(SimulationError, msg);
   } else {
     d = PyDict_New();
     int bad = !d || frame_errors(d, fe, T) || put(d, "error_cm", PyFloat_FromDouble(res.err.e_cm)) ||
@@ -313,6 +315,7 @@ static void f_words(void *u, const char *key, const char *text) {
 typedef struct {
   char text[MAX_NOTES][512];
   int n;
+  char failed[2400]; /* why every start failed */
 } notes;
 static void note(void *user, const char *text) {
   notes *s = user;
@@ -366,10 +369,10 @@ static PyObject *py_fit(PyObject *self, PyObject *args) {
   if (!rc) {
     cf_pipeline_progress pr = {NULL, NULL, note, nt};
     rc = cf_pipeline_fit(in, &plan->o, NULL, &pr, rec, &info, &err);
-    /* the whole list of the starts tried, as `clothfit fit` says it */
+    /* the whole list of the starts tried, as `clothfit fit` says it (err.msg may cut it) */
     if (rc && info.all_failed)
-      cf_error_set(&err, rc, "%s: no finite optimum: the simulation fails at every start tried: %.700s", in->path,
-                   info.tried);
+      snprintf(nt->failed, sizeof nt->failed, "%s: no finite optimum: the simulation fails at every start tried: %s",
+               in->path, info.tried);
   }
   Py_END_ALLOW_THREADS;
   cf_pipeline_inputs_free(in, in ? 1 : 0);
@@ -377,7 +380,7 @@ static PyObject *py_fit(PyObject *self, PyObject *args) {
   PyObject *d = NULL, *cap = NULL;
   if (rc) {
     if (!info.all_failed) raise_error(option ? KIND_OPTION : KIND_LIBRARY, &err);
-    else PyErr_SetString(SimulationError, err.msg);
+    else PyErr_SetString(SimulationError, nt->failed);
     cf_results_free(res), free(res);
   } else if ((cap = PyCapsule_New(res, "clothfit.results", free_results))) {
     d = PyDict_New();

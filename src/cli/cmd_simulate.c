@@ -21,14 +21,13 @@ int cmd_simulate(int argc, char **argv) {
   const char *cfg, *out;
   int json, a = cf_cli_config_args(argc, argv, help, &cfg, &out, &json);
   if (a) return a < 0 ? 0 : a;
-  cf_scenario sc;
   cf_error err = {0, ""};
   cf_pipeline_scenario_sim r;
   memset(&r, 0, sizeof r);
   cf_cli_bar bar;
   cf_cli_bar_stages(&bar);
-  int rc = cf_scenario_load(cfg, &sc, &err);
-  if (!rc) rc = cf_pipeline_scenario_run(&sc, &bar.pp, &r, &err);
+  int rc = cf_pipeline_scenario_run(cfg, &bar.pp, &r, &err);
+  const cf_scenario sc = r.sc;
   if (!rc && out) {
     const char *pn[CF_TRAJECTORY_PARAMS];
     double pv[CF_TRAJECTORY_PARAMS];
@@ -38,7 +37,6 @@ int cmd_simulate(int argc, char **argv) {
     rc = cf_h5_write_trajectory(out, &tr, &err);
   }
   if (rc) {
-    cf_scenario_free(&sc);
     cf_pipeline_scenario_sim_free(&r);
     return cf_cli_fail("simulate", "%s", err.msg);
   }
@@ -101,7 +99,6 @@ int cmd_simulate(int argc, char **argv) {
     cf_cli_json_str(j, "output", out);
     cf_cli_json_print(j);
   }
-  cf_scenario_free(&sc);
   cf_pipeline_scenario_sim_free(&r);
   return 0;
 }

@@ -414,12 +414,14 @@ int cf_pipeline_eval_window(const cf_fit_input *in, double delta, double alpha, 
                             double *sim, cf_fit_result *res, cf_error *err);
 
 /* ---------------------------------------------------------------- scenario */
-/* A scenario (CONFIG.ini) simulated as `clothfit simulate` does
- * (scenario_run.c): the mesh and its kinematic nodes, T frames at k dt of
+/* The scenario of the file config (CONFIG.ini, cf_scenario_load: sc)
+ * simulated as `clothfit simulate` does (scenario_run.c): the mesh and its kinematic nodes, T frames at k dt of
  * the nodes' positions pos[T*n*3] (m), the projection's violation and
  * iterations per frame, the area errors and the simulator's counters;
  * progress one stage "simulate" of T - 1 steps. */
 typedef struct {
+  cf_scenario sc;                    /* read from config (loaded: 1) */
+  int loaded;
   cf_mesh *mesh;
   int *kin, n_kin, T;
   double *time, *pos, *viol;
@@ -428,7 +430,7 @@ typedef struct {
   cf_area_error area_final, area_max;
   cf_sim_stats st;                   /* the counters at the end */
 } cf_pipeline_scenario_sim;
-int cf_pipeline_scenario_run(const cf_scenario *sc, const cf_pipeline_progress *pr, cf_pipeline_scenario_sim *r,
+int cf_pipeline_scenario_run(const char *config, const cf_pipeline_progress *pr, cf_pipeline_scenario_sim *r,
                              cf_error *err);
 void cf_pipeline_scenario_sim_free(cf_pipeline_scenario_sim *r);
 

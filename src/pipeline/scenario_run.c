@@ -7,11 +7,10 @@
  * round(duration / dt) + 1, the projection's constraint violation and
  * iterations per frame, the largest area errors, and the simulator's
  * counters at the end.
- * Ownership: the run's arrays and mesh are malloc'ed into the caller's
- * cf_pipeline_scenario_sim (which may hand them on: a pointer set to NULL
- * is not freed) and released by cf_pipeline_scenario_sim_free; the
- * scenario is borrowed.
- * Failure: CF_ENOMEM, or the simulator's code with its message ("step N
+ * Ownership: the scenario read from its file, the run's arrays and mesh
+ * are malloc'ed into the caller's cf_pipeline_scenario_sim and released by
+ * cf_pipeline_scenario_sim_free (also after an error).
+ * Failure: the scenario's errors (file, line and key), CF_ENOMEM, or the simulator's code with its message ("step N
  * ..."); the frames simulated before a failed step stay in the run. */
 #include <math.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include "pipeline_internal.h"
 
 void cf_pipeline_scenario_sim_free(cf_pipeline_scenario_sim *r) {
+  if (r->loaded) cf_scenario_free(&r->sc);
   cf_mesh_free(r->mesh);
   free(r->kin);
   free(r->time);
@@ -29,10 +29,14 @@ void cf_pipeline_scenario_sim_free(cf_pipeline_scenario_sim *r) {
   memset(r, 0, sizeof *r);
 }
 
-int cf_pipeline_scenario_run(const cf_scenario *sc, const cf_pipeline_progress *pr, cf_pipeline_scenario_sim *r,
+int cf_pipeline_scenario_run(const char *config, const cf_pipeline_progress *pr, cf_pipeline_scenario_sim *r,
                              cf_error *err) {
   memset(r, 0, sizeof *r);
-  int rc = cf_scenario_mesh(sc, &r->mesh, &r->kin, &r->n_kin, err);
+  int rc = cf_scenario_load(config, &r->sc, err);
+  if (rc) return rc;
+  r->loaded = 1;
+  const cf_scenario *sc = &r->sc;
+  rc = cf_scenario_mesh(sc, &r->mesh, &r->kin, &r->n_kin, err);
   if (rc) return rc;
   int n = r->mesh->n_nodes;
   double dt = sc->params.dt;

@@ -42,6 +42,10 @@ done
 # Python, the one with python3-numpy.
 if [ ! -f build/build.ninja ]; then
   meson setup build --buildtype=release -Dpython=/usr/bin/python3 >/dev/null
+elif [ "$(meson introspect build --buildoptions | /usr/bin/python3 -c 'import json, sys
+print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "python"))')" != /usr/bin/python3 ]; then
+  # a build/ configured before the option: set it (cheap, and only when it differs)
+  meson configure build -Dpython=/usr/bin/python3 >/dev/null
 fi
 ninja -C build >/dev/null
 echo "setup: built build/src/cli/clothfit" >&2

@@ -14,7 +14,11 @@ bash scripts/setup.sh
 status=0
 if [ ! -f build-asan/build.ninja ]; then
   CC=clang meson setup build-asan --buildtype=debugoptimized \
-    -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+    -Db_sanitize=address,undefined -Db_lundef=false -Dpython_module=disabled >/dev/null
+elif [ "$(meson introspect build-asan --buildoptions | /usr/bin/python3 -c 'import json, sys
+print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "python_module"))')" != disabled ]; then
+  # a build-asan/ configured before the option: the sanitizer build never builds the module
+  meson configure build-asan -Dpython_module=disabled >/dev/null
 fi
 # The sanitizer and fuzzer builds run beside the main suite at the lowest
 # priority (nice 19): they take the CPU its tests leave idle (tests waiting

@@ -25,6 +25,7 @@
 #ifndef CF_PIPELINE_H
 #define CF_PIPELINE_H
 
+#include "cf_recording.h"
 #include "cf_study.h"
 
 /* ---------------------------------------------------------------- progress */
@@ -433,6 +434,37 @@ typedef struct {
 int cf_pipeline_scenario_run(const char *config, const cf_pipeline_progress *pr, cf_pipeline_scenario_sim *r,
                              cf_error *err);
 void cf_pipeline_scenario_sim_free(cf_pipeline_scenario_sim *r);
+
+/* ------------------------------------------------------------------ ingest */
+/* A recording from its source, as `clothfit ingest KIND IN -o OUT` makes it
+ * (ingest.c): kind motive, csv, meshes or clouds.  _init sets the
+ * defaults; _meta reads a sidecar INI (--meta FILE; before the options, so
+ * that they override it); _option takes one option with its value as the
+ * command line spells them ("--dt", "0.01"; 1 taken, 0 not an ingest
+ * option, -1 a bad value, err set) and _flag one without (--strict,
+ * --rigid-bodies, --keep-unseen, --allow-no-markers; 1 taken, 0 not one);
+ * _check checks them against the kind (set kind and in first; CF_EINVAL
+ * with the command line's message) and fills the defaults; _run reads the
+ * source, processes and resamples it into r (the caller's to free, also on
+ * failure) and writes it to out; an edited export is a note of pp (may be
+ * NULL).  The strings are borrowed and must outlive a. */
+typedef struct {
+  const char *kind, *in, *out;
+  const char *held;      /* clouds: --held-track */
+  int grid[2];           /* clouds: --grid RxC (0: not given) */
+  double dt;             /* 0 = native, -1 = not given (0.01; clouds: native) */
+  cf_motive_opts mopts;
+  cf_rec_meta meta;
+  cf_meshseq_opts mesh;  /* meshes, clouds */
+  cf_marker_opts mk;     /* marker processing (motive, csv) */
+  cf_csv_opts csv;       /* csv */
+} cf_pipeline_ingest;
+void cf_pipeline_ingest_init(cf_pipeline_ingest *a);
+int cf_pipeline_ingest_meta(cf_pipeline_ingest *a, const char *file, cf_error *err);
+int cf_pipeline_ingest_option(cf_pipeline_ingest *a, const char *opt, const char *value, cf_error *err);
+int cf_pipeline_ingest_flag(cf_pipeline_ingest *a, const char *opt);
+int cf_pipeline_ingest_check(cf_pipeline_ingest *a, cf_error *err);
+int cf_pipeline_ingest_run(cf_pipeline_ingest *a, const cf_pipeline_progress *pp, cf_recording *r, cf_error *err);
 
 /* ------------------------------------------------------------------- sweep */
 /* Sweep each of n recordings over its frames of the window [w0, w1) s

@@ -33,7 +33,8 @@ from . import _clothfit
 from ._clothfit import Error, FileError, OptionError, SimulationError
 
 __all__ = ["Error", "OptionError", "FileError", "SimulationError", "Recording", "Fit", "load", "simulate",
-           "error", "fit", "simulate_scenario"]
+           "error", "fit", "simulate_scenario", "ingest_motive", "ingest_csv", "ingest_meshes", "ingest_clouds",
+           "experiment"]
 
 _MODEL = ("kappa", "beta", "tol", "max_iter", "mu", "model", "k_stretch", "k_shear", "k_bend", "rest", "split",
           "substeps", "initial")
@@ -258,3 +259,102 @@ def simulate_scenario(config):
     SimulationError when a step fails.
     """
     return _clothfit.simulate_scenario(os.fsdecode(config))
+
+
+# The options whose pairs are written RxC or WxH on the command line (the others join with commas).
+_BY_X = ("lattice", "grid", "size")
+
+
+def _ingest(kind, source, output, options):
+    """``clothfit ingest KIND SOURCE -o OUTPUT`` with the keyword arguments as its options."""
+    words = []
+    for key, value in options.items():
+        if value is None or value is False:
+            continue
+        name = "--" + key.replace("_", "-")
+        if value is True:
+            words.append((name, None))
+            continue
+        if isinstance(value, os.PathLike):
+            value = os.fsdecode(value)
+        elif isinstance(value, (list, tuple)):
+            value = ("x" if key in _BY_X else ",").join(_word(key, x) for x in value)
+        words.append((name, _word(key, value)))
+    words.append(("-o", os.fsdecode(output)))
+    summary, notes = _clothfit.ingest(kind, os.fsdecode(source), words)
+    summary["notes"] = notes
+    return summary
+
+
+_INGEST_RETURNS = """
+    Returns a dict: ``output``, ``source``, ``frames``, ``markers``,
+    ``dropped_markers``, ``dt`` (s), ``duration_s``, ``resampling``
+    ("linear" or "native"), ``nodes`` (a mesh's), ``points`` (a cloud's),
+    and ``notes``, the warnings the command line prints on stderr (an
+    edited export).  Raises OptionError with the command line's message
+    for an option it refuses, FileError for a file it cannot read or
+    write, Error for a source it cannot parse; TypeError for a keyword
+    that is no option of ``clothfit ingest``.
+"""
+
+_META_OPTIONS = """
+    Metadata (all kinds): ``material``, ``size`` ("A2", "A3" or (W, H) m),
+    ``density`` (kg/m^2; default from the material), ``motion``,
+    ``speed``, ``repetition``, ``notes``, ``table_height`` (m) with
+    ``table_extent`` (X0, X1, Y0, Y1), ``meta`` (a sidecar INI, which the
+    other options override).
+"""
+
+
+def ingest_motive(csv, output, **options):
+    """Ingest an OptiTrack Motive CSV export into the HDF5 recording output, as ``clothfit ingest motive``.
+
+    The options are the command's (``clothfit ingest --help``), with ``_``
+    for ``-``: ``dt`` (seconds or "native"; default 0.01), ``up`` ("y",
+    Motive's default, or "z"), ``rigid_bodies``, ``keep_unseen``,
+    ``allow_no_markers``, ``strict`` (True for the flag); marker processing:
+    ``lattice`` ((R, C) or "RxC"), ``map`` (file), ``merge`` ("auto",
+    "none"), ``merge_radius``, ``merge_gap``, ``ghost_radius``,
+    ``controlled`` (names or "top-corners"), ``stick`` ((A, B)),
+    ``max_gap`` (s).
+    """
+    return _ingest("motive", csv, output, options)
+
+
+def ingest_csv(csv, output, **options):
+    """Ingest a generic marker CSV into the HDF5 recording output, as ``clothfit ingest csv``.
+
+    Options: ``time_column`` (default "time"), ``columns_pattern`` (default
+    "{name}_{axis}"), ``units`` ("mm", "cm", "m"), ``up`` (default "z"),
+    ``dt`` and the marker processing and metadata options of
+    :func:`ingest_motive`.
+    """
+    return _ingest("csv", csv, output, options)
+
+
+def ingest_meshes(source, output, **options):
+    """Ingest a mesh sequence (a folder or a glob of OBJ/PLY files) into output, as ``clothfit ingest meshes``.
+
+    Options: ``times`` (file of frame times) or ``fps`` (the names' number
+    is a frame index), ``units`` ("mm", "cm", "m"), ``dt`` (default 0.01;
+    "native"), ``up`` ("z" default, "y"), ``held`` ((I, J) node indices,
+    0-based), ``max_gap`` (s).
+    """
+    return _ingest("meshes", source, output, options)
+
+
+def ingest_clouds(source, output, held_track, **options):
+    """Ingest point clouds (a folder or a glob of PLY/XYZ files) into output, as ``clothfit ingest clouds``.
+
+    ``held_track`` is the held corners' trajectory (CSV, --held-track).
+    Options: ``times`` or ``fps``, ``units``, ``up``, ``grid`` ((R, C) or
+    "RxC", the lattice a fit simulates); the clouds keep the camera's
+    frames (no ``dt``).
+    """
+    options["held_track"] = held_track
+    return _ingest("clouds", source, output, options)
+
+
+for _f in (ingest_motive, ingest_csv, ingest_meshes, ingest_clouds):
+    _f.__doc__ += _META_OPTIONS + _INGEST_RETURNS
+del _f

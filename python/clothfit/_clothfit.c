@@ -322,6 +322,17 @@ static void note(void *user, const char *text) {
   if (s->n < MAX_NOTES) snprintf(s->text[s->n++], sizeof s->text[0], "%s", text);
 }
 
+/* The notes as a new list of str. */
+static PyObject *notes_list(const notes *nt) {
+  PyObject *nl = PyList_New(0);
+  for (int i = 0; nl && i < nt->n; i++) {
+    PyObject *w = PyUnicode_DecodeUTF8(nt->text[i], (Py_ssize_t)strlen(nt->text[i]), "replace");
+    if (!w || PyList_Append(nl, w)) Py_CLEAR(nl);
+    Py_XDECREF(w);
+  }
+  return nl;
+}
+
 /* The series at the optimum (rec->series) as arrays over the results. */
 static int series(PyObject *d, const cf_res_rec *rec, PyObject *cap) {
   const cf_res_series *s = &rec->series;
@@ -387,12 +398,7 @@ static PyObject *py_fit(PyObject *self, PyObject *args) {
     fields_to ft = {d, !d};
     cf_pipeline_fields f = {f_num, f_str, f_bool, f_nums, f_words, &ft};
     if (d) cf_pipeline_fit_fields(&f, rec, info.swept, 0, NULL);
-    PyObject *nl = PyList_New(0);
-    for (int i = 0; nl && i < nt->n; i++) {
-      PyObject *w = PyUnicode_DecodeUTF8(nt->text[i], (Py_ssize_t)strlen(nt->text[i]), "replace");
-      if (!w || PyList_Append(nl, w)) Py_CLEAR(nl);
-      Py_XDECREF(w);
-    }
+    PyObject *nl = notes_list(nt);
     PyObject *out = Py_BuildValue("(NN)", d, nl);
     if (ft.bad || !nl || !out || series(d, rec, cap)) Py_CLEAR(out);
     d = out;
@@ -446,6 +452,75 @@ static PyObject *py_simulate_scenario(PyObject *self, PyObject *args) {
   return d;
 }
 
+/* ------------------------------------------------------------ ingest */
+/* The words of one option (name, value or None) of the list opts. */
+static int option_words(PyObject *item, const char **name, const char **value) {
+  PyObject *n, *v;
+  if (!PyArg_ParseTuple(item, "OO", &n, &v) || !PyUnicode_Check(n) || (v != Py_None && !PyUnicode_Check(v))) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError, "ingest option %R: expected (name, value or None) of str", item);
+    return -1;
+  }
+  *name = PyUnicode_AsUTF8(n), *value = v == Py_None ? NULL : PyUnicode_AsUTF8(v);
+  return *name && (v == Py_None || *value) ? 0 : -1;
+}
+
+/* ingest(kind, source, options) -> (summary, notes): options is a list of
+ * (option as the command line spells it, its value or None for a flag). */
+static PyObject *py_ingest(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *kind, *source;
+  PyObject *opts;
+  if (!PyArg_ParseTuple(args, "ssO!", &kind, &source, &PyList_Type, &opts)) return NULL;
+  Py_ssize_t n = PyList_GET_SIZE(opts);
+  const char **w = calloc((size_t)(2 * n + 1), sizeof *w);
+  cf_pipeline_ingest *a = malloc(sizeof *a);
+  notes *nt = calloc(1, sizeof *nt);
+  if (!w || !a || !nt) return free(w), free(a), free(nt), PyErr_NoMemory();
+  for (Py_ssize_t i = 0; i < n; i++)
+    if (option_words(PyList_GET_ITEM(opts, i), &w[2 * i], &w[2 * i + 1])) return free(w), free(a), free(nt), NULL;
+  cf_pipeline_ingest_init(a);
+  a->kind = kind, a->in = source;
+  cf_error err = {0, ""};
+  cf_recording r;
+  int rc = CF_OK, stage = 0; /* 0 options, 1 reading and writing; unknown: the option not taken */
+  const char *unknown = NULL;
+  Py_BEGIN_ALLOW_THREADS;
+  for (Py_ssize_t i = 0; !rc && i < n; i++) /* --meta FILE first, as the command line reads it */
+    if (!strcmp(w[2 * i], "--meta") && w[2 * i + 1]) rc = cf_pipeline_ingest_meta(a, w[2 * i + 1], &err);
+  for (Py_ssize_t i = 0; !rc && !unknown && i < n; i++) {
+    int k = w[2 * i + 1] ? cf_pipeline_ingest_option(a, w[2 * i], w[2 * i + 1], &err) : cf_pipeline_ingest_flag(a, w[2 * i]);
+    if (k < 0) rc = CF_EINVAL;
+    else if (k == 0) unknown = w[2 * i];
+  }
+  if (!rc && !unknown) rc = cf_pipeline_ingest_check(a, &err);
+  if (!rc && !unknown) {
+    stage = 1;
+    cf_pipeline_progress pp = {NULL, NULL, note, nt};
+    rc = cf_pipeline_ingest_run(a, &pp, &r, &err);
+  }
+  Py_END_ALLOW_THREADS;
+  PyObject *out = NULL;
+  if (unknown) PyErr_Format(PyExc_TypeError, "unknown ingest option %s (see clothfit ingest --help)", unknown);
+  else if (rc) raise_error(stage || rc == CF_EIO ? KIND_LIBRARY : KIND_OPTION, &err);
+  else {
+    PyObject *d = PyDict_New(), *nl = notes_list(nt);
+    int bad = !d || !nl || put(d, "output", PyUnicode_FromString(a->out)) ||
+              put(d, "source", PyUnicode_FromString(a->in)) || put(d, "frames", PyLong_FromLong(r.n_frames)) ||
+              put(d, "markers", PyLong_FromLong(r.n_markers)) ||
+              put(d, "dropped_markers", PyLong_FromLong(r.n_dropped)) || put(d, "dt", PyFloat_FromDouble(r.dt)) ||
+              put(d, "duration_s", PyFloat_FromDouble(r.n_frames ? r.time[r.n_frames - 1] : 0)) ||
+              put(d, "resampling", PyUnicode_FromString(r.uniform ? "linear" : "native")) ||
+              put(d, "nodes", PyLong_FromLong(r.mesh.n_nodes)) ||
+              put(d, "points", PyLong_FromLong(r.cloud.offset ? r.cloud.n_points : 0));
+    if (!bad) out = Py_BuildValue("(OO)", d, nl);
+    Py_XDECREF(d), Py_XDECREF(nl);
+  }
+  if (stage) cf_recording_free(&r);
+  free(w), free(a), free(nt);
+  return out;
+}
+
 /* ------------------------------------------------------------ module */
 static PyMethodDef methods[] = {
     {"load", py_load, METH_VARARGS,
@@ -460,6 +535,9 @@ static PyMethodDef methods[] = {
     {"fit", py_fit, METH_VARARGS,
      "fit(path, fit_options, model) -> (fields, notes): the fields of clothfit fit --json, the series at\n"
      "the optimum and the fit's warnings."},
+    {"ingest", py_ingest, METH_VARARGS,
+     "ingest(kind, source, options) -> (summary, notes): clothfit ingest KIND SOURCE with options, a list of\n"
+     "(option as the command line spells it, value or None for a flag), -o among them."},
     {"simulate_scenario", py_simulate_scenario, METH_VARARGS,
      "simulate_scenario(config) -> dict: the scenario simulated as clothfit simulate does: positions\n"
      "[T, n, 3] m, time, violation, iterations, rest, faces, kinematic."},

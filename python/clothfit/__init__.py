@@ -1,6 +1,7 @@
 """clothfit from Python: the library's simulator, error and fit over HDF5 recordings.
 
 The functions take a recording (the path of an HDF5 file written by
+:func:`ingest_motive`, :func:`ingest_meshes`, :func:`ingest_clouds`,
 ``clothfit ingest`` or ``clothfit synth``, or a :class:`Recording` from
 :func:`load`) and the settings of the command line as keyword arguments,
 with the same names (``--max-iter`` is ``max_iter``) and defaults::
@@ -33,8 +34,7 @@ from . import _clothfit
 from ._clothfit import Error, FileError, OptionError, SimulationError
 
 __all__ = ["Error", "OptionError", "FileError", "SimulationError", "Recording", "Fit", "load", "simulate",
-           "error", "fit", "simulate_scenario", "ingest_motive", "ingest_csv", "ingest_meshes", "ingest_clouds",
-           "experiment"]
+           "error", "fit", "simulate_scenario", "ingest_motive", "ingest_csv", "ingest_meshes", "ingest_clouds"]
 
 _MODEL = ("kappa", "beta", "tol", "max_iter", "mu", "model", "k_stretch", "k_shear", "k_bend", "rest", "split",
           "substeps", "initial")

@@ -4,7 +4,7 @@
     python3 examples/fit_from_python.py [--clothfit PATH] [-o fit.png]
 
 Ingests datasets/aero-mini's denim-A2-shake-fast-I export (with its sidecars)
-into a temporary HDF5 recording with the clothfit command, fits it with
+into a temporary HDF5 recording with clothfit.ingest_motive, fits it with
 clothfit.fit (a coarse grid start and 30 Nelder-Mead evaluations, with the
 confidence checks), runs `clothfit fit --json` with the same options, says
 whether the two agree value for value, and draws e(t) with the 95 % intervals
@@ -40,8 +40,7 @@ def main():
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="clothfit_example_") as tmp:
         rec = os.path.join(tmp, "denim-A2-shake-fast-I.h5")
-        subprocess.run([a.clothfit, "ingest", "motive", EXPORT + ".csv", "-o", rec, "--meta", EXPORT + ".meta.ini",
-                        "--map", EXPORT + ".map"], check=True, capture_output=True)
+        clothfit.ingest_motive(EXPORT + ".csv", rec, meta=EXPORT + ".meta.ini", map=EXPORT + ".map")
         fit = clothfit.fit(rec, **OPTIONS)
         out = subprocess.run([a.clothfit, "fit", rec, *ARGS, "--json"], check=True, capture_output=True, text=True)
         cli = json.loads(out.stdout.strip().splitlines()[-1])

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """clothfit.error as the objective of SciPy's Nelder-Mead, beside clothfit.fit.
 
-    python3 examples/objective.py [--clothfit PATH] [--evals N]
+    python3 examples/objective.py [--evals N]
 
-Ingests datasets/aero-mini's denim-A2-shake-fast-I export with the clothfit
-command, minimises the mean error over its first half (the fit's training
+Ingests datasets/aero-mini's denim-A2-shake-fast-I export with
+clothfit.ingest_motive, minimises the mean error over its first half (the fit's training
 window) with scipy.optimize.minimize(method="Nelder-Mead") from the same start
 as clothfit.fit (delta, alpha) = (0.1, 0.5), both with N evaluations at most
 (default 40), and prints the two answers and their training errors.  A failed
@@ -13,8 +13,6 @@ simulation (clothfit.SimulationError) counts as an infinite error.
 import argparse
 import math
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -29,14 +27,11 @@ EXPORT = os.path.join(ROOT, "datasets", "aero-mini", "recordings", "denim-A2-sha
 def main():
     """Ingest, minimise with SciPy and with clothfit.fit, compare."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--clothfit", default=shutil.which("clothfit") or os.path.join(ROOT, "build", "src", "cli",
-                                                                                     "clothfit"))
     ap.add_argument("--evals", type=int, default=40)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="clothfit_example_") as tmp:
         path = os.path.join(tmp, "denim-A2-shake-fast-I.h5")
-        subprocess.run([a.clothfit, "ingest", "motive", EXPORT + ".csv", "-o", path, "--meta", EXPORT + ".meta.ini",
-                        "--map", EXPORT + ".map"], check=True, capture_output=True)
+        clothfit.ingest_motive(EXPORT + ".csv", path, meta=EXPORT + ".meta.ini", map=EXPORT + ".map")
         rec = clothfit.load(path)
         window = (0.0, 0.5 * rec.frames * rec.dt)  # the fit's training window: frames [0, T/2)
 

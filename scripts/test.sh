@@ -14,7 +14,11 @@ bash scripts/setup.sh
 status=0
 if [ ! -f build-asan/build.ninja ]; then
   CC=clang meson setup build-asan --buildtype=debugoptimized \
-    -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+    -Db_sanitize=address,undefined -Db_lundef=false -Dpython_module=disabled >/dev/null
+elif [ "$(meson introspect build-asan --buildoptions | /usr/bin/python3 -c 'import json, sys
+print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "python_module"))')" != disabled ]; then
+  # a build-asan/ configured before the option: the sanitizer build never builds the module
+  meson configure build-asan -Dpython_module=disabled >/dev/null
 fi
 # The sanitizer and fuzzer builds run beside the main suite at the lowest
 # priority (nice 19): they take the CPU its tests leave idle (tests waiting
@@ -26,6 +30,14 @@ secs=${CLOTHFIT_FUZZ_SECONDS:-20}
   >build-asan/background_build.log 2>&1 &
 bg=$!
 meson test -C build --no-suite validation --print-errorlogs --num-processes 2 "$@" || status=1
+# The Python module's tests (tests/python, pytest from Debian) on the module
+# of build/ (build/python), against build/src/cli/clothfit; counted as one test.
+if CLOTHFIT_EXE="$PWD/build/src/cli/clothfit" PYTHONPATH="$PWD/build/python" \
+    /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python; then
+  printf 'Ok:                 1\nFail:               0\n'
+else
+  status=1; printf 'Ok:                 0\nFail:               1\n'
+fi
 if ! wait $bg; then tail -20 build-asan/background_build.log; exit 1; fi
 ninja -C build-asan >/dev/null
 # intercept_tls_get_addr=0: LeakSanitizer (LLVM 14) misreads glibc's dynamic TLS

@@ -88,14 +88,14 @@ static int parse_models(cmp_args *a) {
 
 static int check_values(cmp_args *a) {
   a->f0 = 0, a->f1 = 0.5;
-  if (a->train && (!cf_cli_parse_range(a->train, &a->f0, &a->f1) || a->f1 >= 1))
+  if (a->train && (!cf_pipeline_parse_range(a->train, &a->f0, &a->f1) || a->f1 >= 1))
     return cf_cli_fail("compare", "invalid --train '%s': expected A:B, fractions with 0 <= A < B < 1 (the testing "
                        "window is from B on)", a->train);
   a->d0 = a->a0 = NAN;
-  if (a->start && (!cf_cli_parse_pair(a->start, &a->d0, &a->a0) || !(a->d0 > 0) || !(a->a0 > 0)))
+  if (a->start && (!cf_pipeline_parse_pair(a->start, &a->d0, &a->a0) || !(a->d0 > 0) || !(a->a0 > 0)))
     return cf_cli_fail("compare", "invalid --start '%s': expected D,A, two numbers > 0", a->start);
   a->me = 0;
-  if (a->max_evals && !cf_cli_parse_int(a->max_evals, 10, &a->me))
+  if (a->max_evals && !cf_pipeline_parse_int(a->max_evals, 10, &a->me))
     return cf_cli_fail("compare", "invalid --max-evals '%s': expected a count >= 10", a->max_evals);
   return parse_models(a) || cf_cli_workers("compare", a->workers, &a->nw);
 }

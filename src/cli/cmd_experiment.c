@@ -182,9 +182,9 @@ static int check_values(exp_args *a, const char **pos, int npos) {
    * evaluations give the same coefficients at half the 186 s that 200 took.
    * --regress-evals raises it for a study that needs more. */
   a->evals = 100, a->revals = 100;
-  if (a->max_evals && !cf_cli_parse_int(a->max_evals, 1, &a->evals))
+  if (a->max_evals && !cf_pipeline_parse_int(a->max_evals, 1, &a->evals))
     return cf_cli_fail("experiment", "invalid --max-evals '%s': expected a count >= 1", a->max_evals);
-  if (a->reg_evals && !cf_cli_parse_int(a->reg_evals, 1, &a->revals))
+  if (a->reg_evals && !cf_pipeline_parse_int(a->reg_evals, 1, &a->revals))
     return cf_cli_fail("experiment", "invalid --regress-evals '%s': expected a count >= 1", a->reg_evals);
   if (cf_cli_grids("experiment", a->dgrid, a->agrid, &a->gd, &a->ga)) return 1;
   if (cf_cli_model_apply("experiment", &a->model, NULL, 0)) return 1; /* before anything is written */

@@ -177,76 +177,15 @@ static const char *help =
     CF_CLI_MODEL_HELP;
 
 typedef struct {
-  const char *params, *start, *train, *max_evals, *workers, *out, *dgrid, *agrid, *mgrid, *polish, *search;
-  int fit_mu;          /* --params with mu */
-  unsigned fit_log;    /* --params with kappa, beta: CF_STIFF_BIT mask (cf_fit_input.fit_log) */
+  const char *out;
+  cf_pipeline_fit_text t;   /* the fit's options (the library reads them: cf_pipeline_fit_plan_parse) */
+  cf_pipeline_fit_plan plan;
   cf_cli_model model;
-  int prune, json, restart, no_conf;
-  cf_pipeline_fit_opts fo; /* the fit's options from these */
+  int json, restart;
   cf_pipeline_fit_info info; /* what the fit tried */
   cf_pipeline_tasks tk;     /* the journal: grid start, Nelder-Mead fit, confidence stencil */
   int resumed;         /* tasks of the journal taken from it */
-  char start_kind[16]; /* the start asked for */
 } fit_args;
-
-/* --params: delta and alpha, and any of mu, kappa, beta, in any order,
- * each once, into a->fit_mu and a->fit_log; 0, or 1 after the error. */
-static int parse_params(fit_args *a) {
-  static const char *const name[] = {"delta", "alpha", "mu", "kappa", "beta"};
-  const char *p = a->params;
-  int seen[5] = {0};
-  if (!p) return 0;
-  for (;;) {
-    size_t l = strcspn(p, ",");
-    int k = 4;
-    while (k >= 0 && !(strlen(name[k]) == l && !strncmp(p, name[k], l))) k--;
-    if (k < 0)
-      return cf_cli_fail("fit", "invalid --params '%s': unknown parameter '%.*s' (expected delta,alpha and any of mu, "
-                         "kappa, beta)", a->params, (int)l, p);
-    if (seen[k]++) return cf_cli_fail("fit", "invalid --params '%s': %s given twice", a->params, name[k]);
-    if (!p[l]) break;
-    p += l + 1;
-  }
-  if (!seen[0] || !seen[1])
-    return cf_cli_fail("fit", "invalid --params '%s': delta and alpha are always fitted (expected delta,alpha and any "
-                       "of mu, kappa, beta)", a->params);
-  a->fit_mu = seen[2];
-  a->fit_log = (seen[3] ? CF_STIFF_BIT(CF_STIFF_KAPPA) : 0) | (seen[4] ? CF_STIFF_BIT(CF_STIFF_BETA) : 0);
-  return 0;
-}
-
-/* kappa and beta can be fitted with in's model from its held values (the
- * loaded settings); 0, or 1 after the error. */
-static int check_log_params(const fit_args *a, const cf_fit_input *in) {
-  cf_error err = {0, ""};
-  if (!cf_fit_log_params_check(a->fit_mu ? 3 : 2, &in->base, &in->fixed,
-                               cf_fit_model_stiffness_mask(in->base.model) | a->fit_log, &err))
-    return 0;
-  return cf_cli_fail("fit", "invalid --params '%s': %s%s", a->params, err.msg,
-                     strstr(err.msg, "held value") ? " (--kappa and --beta are the starts)" : "");
-}
-
-static int check_values(fit_args *a) {
-  if (parse_params(a)) return 1;
-
-  if (a->mgrid && !a->fit_mu)
-    return cf_cli_fail("fit", "--mu-grid is the grid start's mu axis: it needs --params delta,alpha,mu");
-  cf_pipeline_fit_opts *o = &a->fo;
-  cf_pipeline_fit_opts_default(o);
-  if (cf_cli_grids("fit", a->dgrid, a->agrid, &o->gd, &o->ga)) return 1;
-  if (a->train && (!cf_cli_parse_range(a->train, &o->train0, &o->train1) || o->train1 > 1))
-    return cf_cli_fail("fit", "invalid --train '%s': expected A:B, fractions with 0 <= A < B <= 1", a->train);
-  if (a->max_evals && !cf_cli_parse_int(a->max_evals, 1, &o->max_evals))
-    return cf_cli_fail("fit", "invalid --max-evals '%s': expected a count >= 1", a->max_evals);
-  const char *s = a->start ? a->start : "grid";
-  if (!strcmp(s, "grid") || !strcmp(s, "apriori")) snprintf(a->start_kind, sizeof a->start_kind, "%s", s);
-  else if (cf_cli_parse_pair(s, &o->d0, &o->a0)) snprintf(a->start_kind, sizeof a->start_kind, "given");
-  else return cf_cli_fail("fit", "invalid --start '%s': expected grid, apriori or D,A (two numbers >= 0)", s);
-  o->start = a->start_kind, o->prune = a->prune, o->confidence = !a->no_conf;
-  if (a->polish && strcmp(a->polish, "quadratic") && strcmp(a->polish, "none"))
-    return cf_cli_fail("fit", "invalid --polish '%s': expected quadratic or none", a->polish);
-  return cf_cli_workers("fit", a->workers, &o->workers);
-}
 
 /* rec as this run made it: its sweep only if swept now. */
 static cf_results run_view(const fit_args *a, cf_res_rec *view) {
@@ -263,7 +202,7 @@ static int run_fit(fit_args *a, cf_fit_input *in, cf_res_rec *rec) {
   cf_cli_bar bar;
   cf_error err = {0, ""};
   cf_cli_bar_stages(&bar);
-  if (!cf_pipeline_fit(in, &a->fo, &a->tk, &bar.pp, rec, &a->info, &err)) return 0;
+  if (!cf_pipeline_fit(in, &a->plan.o, &a->tk, &bar.pp, rec, &a->info, &err)) return 0;
   if (a->info.all_failed) {
     cf_res_rec view = *rec;
     view.has_fit = 0;
@@ -291,16 +230,6 @@ static void failures_text(const fit_args *a, const cf_res_rec *rec, const cf_res
     printf("grid optimum      borders failed grid points (see the warning)\n");
 }
 
-/* The blank-separated words of text as the JSON list key of j. */
-static void json_words(json_t *j, const char *key, const char *text) {
-  json_t *list = cf_cli_json_array(j, key);
-  for (const char *p = text; *p;) {
-    size_t l = strcspn(p, " ");
-    json_array_append_new(list, json_stringn(p, l));
-    p += l + (p[l] == ' ');
-  }
-}
-
 /* " mu M kappa K beta B" of the fitted ones among mu, kappa, beta: at the
  * start (start) or the optimum. */
 static void fitted_extras(const cf_res_fit *f, int start, char *buf, size_t size) {
@@ -311,12 +240,6 @@ static void fitted_extras(const cf_res_fit *f, int start, char *buf, size_t size
     n += snprintf(buf + n, size - n, " kappa %.4g", start ? f->start_kappa : f->model.kappa);
   if (f->beta_fitted && (size_t)n < size)
     snprintf(buf + n, size - n, " beta %.4g", start ? f->start_beta : f->model.beta);
-}
-
-/* The parameters fitted, blank-separated (the JSON's "fitted"). */
-static void fitted_names(const cf_res_fit *f, char *buf, size_t size) {
-  snprintf(buf, size, "delta alpha%s%s%s%s%s", f->n_params > 2 ? " mu" : "", f->stiffness[0] ? " " : "", f->stiffness,
-           f->kappa_fitted ? " kappa" : "", f->beta_fitted ? " beta" : "");
 }
 
 static void report(const fit_args *a, const cf_res_rec *rec) {
@@ -351,7 +274,7 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_warn_failures("fit", &v, a->out);
   /* only this run's grid: with another start, rec's sweep may be older */
   char edge[512];
-  int on_edge = a->info.swept ? cf_cli_grid_edge(rec, edge, sizeof edge) : -1;
+  int on_edge = a->info.swept ? cf_pipeline_grid_edge(rec, edge, sizeof edge) : -1;
   if (on_edge > 0) {
     printf("grid edge         the grid optimum is on the edge of the grid: %s\n", edge);
     fprintf(stderr, "clothfit fit: warning: %s: the grid optimum is on the edge of the grid: %s\n", rec->name, edge);
@@ -381,57 +304,8 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   if (a->out) printf("results           %s\n", a->out);
   if (!a->json) return;
   json_t *j = json_object();
-  cf_cli_json_num(j, "delta", f->x[0]);
-  cf_cli_json_num(j, "alpha", f->x[1]);
-  cf_cli_json_num(j, "mu", f->n_params > 2 ? f->x[2] : NAN);
-  cf_cli_json_num(j, "mean_error_cm", f->e_all);
-  cf_cli_json_num(j, "mean_std_cm", f->s_all);
-  cf_cli_json_str(j, "method", f->method);
-  cf_cli_json_num(j, "evaluations", f->evaluations);
-  cf_cli_json_num(j, "iterations", f->iterations);
-  cf_cli_json_bool(j, "converged", f->converged != 0);
-  cf_cli_json_str(j, "start", f->start_kind);
-  json_words(j, "starts_tried", f->starts_tried);
-  cf_cli_json_bool(j, "on_grid_edge", on_edge);
-  cf_cli_json_str(j, "grid_edge", on_edge > 0 ? edge : NULL);
-  cf_cli_json_failures(j, &v.recs[0]);
-  cf_cli_json_str(j, "evaluation_failure", f->failure[0] ? f->failure : NULL);
-  cf_cli_json_str(j, "optimum_failure", f->optimum_failure[0] ? f->optimum_failure : NULL);
-  cf_cli_json_num(j, "start_delta", f->start[0]);
-  cf_cli_json_num(j, "start_alpha", f->start[1]);
-  cf_cli_json_num(j, "start_mu", f->n_params > 2 ? f->start[2] : NAN);
-  cf_cli_json_num(j, "train_error_cm", f->e_train);
-  cf_cli_json_num(j, "train_std_cm", f->s_train);
-  cf_cli_json_num(j, "test_error_cm", f->e_test);
-  cf_cli_json_num(j, "test_std_cm", f->s_test);
-  cf_cli_json_conf(j, &f->conf);
-  cf_cli_json_str(j, "freed_why", f->freed_why[0] ? f->freed_why : NULL);
-  cf_cli_json_num(j, "simulations", cf_cli_simulations(rec));
-  cf_cli_json_polish(j, f);
-  cf_cli_json_num(j, "kappa", f->model.kappa);
-  cf_cli_json_num(j, "beta", f->model.beta);
-  cf_cli_json_num(j, "start_kappa", f->start_kappa);
-  cf_cli_json_num(j, "start_beta", f->start_beta);
-  char names[128];
-  fitted_names(f, names, sizeof names);
-  json_words(j, "fitted", names);
-  cf_cli_json_num(j, "tol", f->model.tol);
-  cf_cli_json_num(j, "mu_held", f->model.mu);
-  cf_cli_json_num(j, "max_iter", f->model.max_iter);
-  cf_cli_json_str(j, "cloth_model", f->model.cloth);
-  cf_cli_json_num(j, "k_stretch", f->model.k_stretch);
-  cf_cli_json_num(j, "k_shear", f->model.k_shear);
-  cf_cli_json_num(j, "k_bend", f->model.k_bend);
-  cf_cli_json_str(j, "stiffness_fitted", f->stiffness);
-  cf_cli_json_str(j, "rest_metric", f->model.rest);
-  cf_cli_json_num(j, "mesh_split", f->model.split);
-  cf_cli_json_num(j, "mesh_split_cols", f->model.split_cols);
-  cf_cli_json_num(j, "substeps", f->model.substeps);
-  cf_cli_json_str(j, "start_state", f->model.start);
-  cf_cli_json_str(j, "recording", rec->recording);
-  cf_cli_json_drive(j, rec);
-  cf_cli_json_num(j, "tasks_resumed", a->resumed);
-  cf_cli_json_str(j, "output", a->out);
+  cf_pipeline_fields fields = cf_cli_json_fields(j);
+  cf_pipeline_fit_fields(&fields, rec, a->info.swept, a->resumed, a->out);
   cf_cli_json_print(j);
 }
 
@@ -439,33 +313,28 @@ int cmd_fit(int argc, char **argv) {
   if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
   fit_args a;
   memset(&a, 0, sizeof a);
-  const cf_cli_opt opts[] = {{"--params", &a.params, NULL},  {"--start", &a.start, NULL},
-                             {"--train", &a.train, NULL},    {"--max-evals", &a.max_evals, NULL},
-                             {"--workers", &a.workers, NULL}, {"-o", &a.out, NULL},
-                             {"--prune", NULL, &a.prune},    {"--json", NULL, &a.json},
-                             {"--restart", NULL, &a.restart}, {"--no-confidence", NULL, &a.no_conf},
-                             {"--delta-grid", &a.dgrid, NULL}, {"--alpha-grid", &a.agrid, NULL},
-                             {"--mu-grid", &a.mgrid, NULL},  {"--polish", &a.polish, NULL}, {"--search", &a.search, NULL},
+  cf_pipeline_fit_text *t = &a.t;
+  const cf_cli_opt opts[] = {{"--params", &t->params, NULL},  {"--start", &t->start, NULL},
+                             {"--train", &t->train, NULL},    {"--max-evals", &t->max_evals, NULL},
+                             {"--workers", &t->workers, NULL}, {"-o", &a.out, NULL},
+                             {"--prune", NULL, &t->prune},    {"--json", NULL, &a.json},
+                             {"--restart", NULL, &a.restart}, {"--no-confidence", NULL, &t->no_confidence},
+                             {"--delta-grid", &t->dgrid, NULL}, {"--alpha-grid", &t->agrid, NULL},
+                             {"--mu-grid", &t->mgrid, NULL},  {"--polish", &t->polish, NULL}, {"--search", &t->search, NULL},
                              CF_CLI_MODEL_OPTS(a.model),     {NULL, NULL, NULL}};
   const char *path = NULL;
   int npos = 0;
   cf_fit_input *in = NULL;
   cf_results res;
+  cf_error err = {0, ""};
   cf_results_init(&res);
-  int rc = cf_cli_parse("fit", argc, argv, opts, &path, 1, &npos) || check_values(&a);
+  int rc = cf_cli_parse("fit", argc, argv, opts, &path, 1, &npos);
+  if (!rc && cf_pipeline_fit_plan_parse(t, &a.plan, &err)) rc = cf_cli_fail("fit", "%s", err.msg);
   if (!rc && !path) rc = cf_cli_fail("fit", "missing REC.h5 (see --help)");
-  rc = rc || cf_cli_load_inputs("fit", &path, 1, &a.model, &in) || check_log_params(&a, in) ||
-       cf_cli_tasks_begin("fit", &(cf_pipeline_task_opts){a.out, NULL, a.restart}, argc, argv, &path, 1, NULL, &a.tk) ||
-       cf_cli_results_begin("fit", a.out, &res, argc, argv, a.fo.workers, NULL);
-  if (!rc) in->fit_log = a.fit_log;
-  if (!rc && a.fit_mu && !cf_fit_target_has_table(&in->tg))
-    rc = cf_cli_fail("fit", "%s: --params delta,alpha,mu needs a table in the recording (/table: ingest with "
-                     "--table-height and --table-extent): mu is the cloth's friction on it", path);
-  /* fitting mu: --mu is its start (default 0.5) */
-  if (!rc && a.fit_mu) in->fit_mu = 1, in->fixed.mu = a.model.mu ? in->fixed.mu : 0.5;
-  if (!rc && a.fit_mu) rc = cf_cli_mu_grid("fit", a.mgrid ? a.mgrid : CF_CLI_MU_GRID, in, 1, &a.fo.gm);
-  if (!rc && a.polish) in->polish = !strcmp(a.polish, "quadratic"); /* the loader's default otherwise */
-  if (!rc) rc = cf_cli_search("fit", a.search, in, 1);
+  rc = rc || cf_cli_load_inputs("fit", &path, 1, &a.model, &in);
+  if (!rc && cf_pipeline_fit_plan_apply(t, &a.plan, a.model.mu != NULL, in, &err)) rc = cf_cli_fail("fit", "%s", err.msg);
+  rc = rc || cf_cli_tasks_begin("fit", &(cf_pipeline_task_opts){a.out, NULL, a.restart}, argc, argv, &path, 1, NULL, &a.tk) ||
+       cf_cli_results_begin("fit", a.out, &res, argc, argv, a.plan.o.workers, NULL);
   cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
   if (!rc && !rec) rc = cf_cli_fail("fit", "out of memory");
   rc = rc || run_fit(&a, in, rec);

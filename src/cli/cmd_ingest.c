@@ -1,7 +1,8 @@
 /* cmd_ingest.c — `clothfit ingest motive|csv|meshes|clouds ... -o REC.h5 ...`:
  * read a Motive CSV export, a generic marker CSV, a mesh sequence or point
- * clouds, process the markers (ingest_markers.c), resample to a uniform dt
- * (not clouds) and write the HDF5 recording of docs/design.md §6. */
+ * clouds, process the markers, resample to a uniform dt (not clouds) and
+ * write the HDF5 recording of docs/design.md §6 (the library's steps and
+ * option reading, cf_pipeline.h "ingest"), then print the summary. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,127 +54,32 @@ static const char *help =
     "  --json               also print a JSON object on the last line\n";
 
 typedef struct {
-  const char *kind, *in, *out;
-  const char *held;      /* ingest clouds: --held-track */
-  int grid[2];           /* ingest clouds: --grid RxC (0: not given) */
-  double dt; /* 0 = native, -1 = not given (0.01; clouds: native) */
+  cf_pipeline_ingest p; /* the library's settings (kind, in, out, ...) */
   int json;
-  cf_motive_opts mopts;
-  cf_rec_meta meta;
-  cf_meshseq_opts mesh; /* ingest meshes */
-  cf_marker_opts mk;    /* marker processing (motive, csv) */
-  cf_csv_opts csv;      /* ingest csv */
 } ingest_args;
 
-static const struct {
-  const char *name;
-  double rho;
-} densities[] = {{"paper", 0.0802}, {"polyester", 0.1042}, {"light-cotton", 0.1604}, {"felt", 0.1764},
-                 {"wool", 0.1804},  {"denim", 0.3046},     {"stiff-cotton", 0.3046}};
-
-static int parse_positive(const char *s, double *v) {
-  char *end;
-  *v = strtod(s, &end);
-  return end != s && !*end && isfinite(*v) && *v > 0;
-}
-
-static int parse_size(const char *s, cf_rec_meta *m) {
-  char *end;
-  if (!strcmp(s, "A2") || !strcmp(s, "a2")) m->width_m = 0.420, m->height_m = 0.594;
-  else if (!strcmp(s, "A3") || !strcmp(s, "a3")) m->width_m = 0.297, m->height_m = 0.420;
-  else {
-    m->width_m = strtod(s, &end);
-    if (end == s || (*end != 'x' && *end != 'X') || !parse_positive(end + 1, &m->height_m) ||
-        !(m->width_m > 0) || !isfinite(m->width_m))
-      return 0;
-    snprintf(m->size, sizeof m->size, "custom");
-    return 1;
-  }
-  snprintf(m->size, sizeof m->size, "%c%c", 'A', s[1]);
-  return 1;
-}
-
-static void copy_arg(char *dst, size_t size, const char *s) { snprintf(dst, size, "%s", s); }
-
-/* One option with its value at argv[*i + 1]; returns 0 if not one of these. */
-static int meta_option(const char *opt, const char *v, ingest_args *a, int *bad) {
-  cf_rec_meta *m = &a->meta;
-  if (!strcmp(opt, "--material")) copy_arg(m->material, sizeof m->material, v);
-  else if (!strcmp(opt, "--motion")) copy_arg(m->motion, sizeof m->motion, v);
-  else if (!strcmp(opt, "--speed")) copy_arg(m->speed, sizeof m->speed, v);
-  else if (!strcmp(opt, "--repetition")) copy_arg(m->repetition, sizeof m->repetition, v);
-  else if (!strcmp(opt, "--notes")) copy_arg(m->notes, sizeof m->notes, v);
-  else if (!strcmp(opt, "--size")) *bad = !parse_size(v, m);
-  else if (!strcmp(opt, "--density")) *bad = !parse_positive(v, &m->density);
-  else if (!strcmp(opt, "--table-height")) *bad = !cf_text_double(v, m->table);
-  else if (!strcmp(opt, "--table-extent"))
-    *bad = !cf_rec_table_extent_parse(v, m->table + 1);
-  else if (!strcmp(opt, "--dt")) *bad = !(!strcmp(v, "native") ? (a->dt = 0, 1) : parse_positive(v, &a->dt));
-  else if (!strcmp(opt, "--up")) *bad = !(strlen(v) == 1 && (v[0] == 'y' || v[0] == 'z')), a->mopts.up = v[0];
-  else if (!strcmp(opt, "-o")) a->out = v;
-  else if (!strcmp(opt, "--held-track")) a->held = v;
-  else if (!strcmp(opt, "--grid")) *bad = !cf_parse_lattice(v, &a->grid[0], &a->grid[1]);
-  else return 0;
-  return 1;
-}
-
-static int flag_option(const char *opt, ingest_args *a) {
-  if (!strcmp(opt, "--json")) a->json = 1;
-  else if (!strcmp(opt, "--rigid-bodies")) a->mopts.rigid_bodies = 1;
-  else if (!strcmp(opt, "--keep-unseen")) a->mopts.keep_unseen = 1;
-  else if (!strcmp(opt, "--allow-no-markers")) a->mopts.allow_empty = 1;
-  else if (!strcmp(opt, "--strict")) a->mopts.strict = 1;
-  else return 0;
-  return 1;
-}
-
 static int parse_args(int argc, char **argv, ingest_args *a) {
+  cf_pipeline_ingest *p = &a->p;
+  cf_error err = {0, ""};
+  for (int i = 1; i + 1 < argc; i++) /* --meta FILE first, so that the other options override it */
+    if (!strcmp(argv[i], "--meta") && cf_pipeline_ingest_meta(p, argv[i + 1], &err))
+      return cf_cli_fail("ingest", "%s", err.msg);
   for (int i = 1; i < argc; i++) {
-    int bad = 0;
-    if (flag_option(argv[i], a)) continue;
-    if (argv[i][0] == '-' && i + 1 < argc &&
-        (meta_option(argv[i], argv[i + 1], a, &bad) || cf_ingest_mesh_option(argv[i], argv[i + 1], &a->mesh, &bad) ||
-         cf_ingest_marker_option(argv[i], argv[i + 1], &a->mk, &bad) ||
-         cf_ingest_csv_option(argv[i], argv[i + 1], &a->csv, &bad))) {
-      if (bad) return cf_cli_fail("ingest", "invalid value '%s' for %s (see --help)", argv[i + 1], argv[i]);
+    if (!strcmp(argv[i], "--json")) a->json = 1;
+    else if (cf_pipeline_ingest_flag(p, argv[i])) continue;
+    else if (argv[i][0] == '-' && i + 1 < argc && cf_pipeline_ingest_option(p, argv[i], argv[i + 1], &err)) {
+      if (err.code) return cf_cli_fail("ingest", "%s", err.msg);
       i++;
     } else if (argv[i][0] == '-' && argv[i][1]) {
       return cf_cli_fail("ingest", "unknown option or missing value: '%s' (see --help)", argv[i]);
-    } else if (!a->kind) a->kind = argv[i];
-    else if (!a->in) a->in = argv[i];
+    } else if (!p->kind) p->kind = argv[i];
+    else if (!p->in) p->in = argv[i];
     else return cf_cli_fail("ingest", "unexpected argument '%s' (see --help%s)", argv[i],
-                            !strcmp(a->kind, "meshes") || !strcmp(a->kind, "clouds")
+                            !strcmp(p->kind, "meshes") || !strcmp(p->kind, "clouds")
                                 ? "; quote a glob pattern so that the shell leaves it alone" : "");
   }
-  if (!a->kind || !a->in) return cf_cli_fail("ingest", "usage: clothfit ingest motive FILE.csv -o REC.h5 (see --help)");
-  int clouds = !strcmp(a->kind, "clouds");
-  if (strcmp(a->kind, "motive") && strcmp(a->kind, "meshes") && strcmp(a->kind, "csv") && !clouds)
-    return cf_cli_fail("ingest", "unknown source kind '%s' (this build reads: motive, csv, meshes, clouds)", a->kind);
-  if (clouds != (a->held != NULL))
-    return cf_cli_fail("ingest", clouds ? "ingest clouds needs --held-track CORNERS.csv, the held corners' "
-                       "trajectory (see --help)" : "--held-track is an option of 'ingest clouds'");
-  if (!clouds && a->grid[0]) return cf_cli_fail("ingest", "--grid is an option of 'ingest clouds'");
-  if (clouds && a->dt > 0)
-    return cf_cli_fail("ingest", "--dt: point clouds keep the camera's frames (they are never resampled)");
-  if (a->dt < 0) a->dt = clouds ? 0 : 0.01;
-  if (cf_ingest_mesh_check(a->kind, &a->mesh, &a->mk) || cf_ingest_markers_check(a->kind, &a->mk, &a->csv)) return 1;
-  if (a->mopts.strict && strcmp(a->kind, "motive"))
-    return cf_cli_fail("ingest", "--strict is an option of 'ingest motive' (see --help)");
-  if (!a->out) return cf_cli_fail("ingest", "missing -o REC.h5 (see --help)");
-  const double *t = a->meta.table;
-  if ((isfinite(t[0]) || isfinite(t[1])) && !cf_rec_table_valid(t))
-    return cf_cli_fail("ingest", "a table needs both its height (--table-height or table_height) and its extent "
-                       "(--table-extent or table_extent)");
-  struct stat si, so;
-  if (!stat(a->in, &si) && !stat(a->out, &so) && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
-    return cf_cli_fail("ingest", "%s: the output would overwrite the input", a->out);
-  return 0;
-}
-
-static void default_density(cf_rec_meta *m) {
-  if (!isnan(m->density)) return;
-  for (size_t i = 0; i < sizeof densities / sizeof densities[0]; i++)
-    if (!strcmp(m->material, densities[i].name)) m->density = densities[i].rho;
+  if (!p->kind || !p->in) return cf_cli_fail("ingest", "usage: clothfit ingest motive FILE.csv -o REC.h5 (see --help)");
+  return cf_pipeline_ingest_check(p, &err) ? cf_cli_fail("ingest", "%s", err.msg) : 0;
 }
 
 /* What the fitting commands' driven simulation (at their defaults) will
@@ -217,10 +123,10 @@ static void held_report(const char *out, json_t *j) {
 
 static void summary(const ingest_args *a, const cf_recording *r) {
   double dur = r->n_frames ? r->time[r->n_frames - 1] : 0;
-  printf("source            %s (%s, up %c, unit scale %g)\n", a->in,
+  printf("source            %s (%s, up %c, unit scale %g)\n", a->p.in,
          r->mesh.n_nodes    ? "mesh sequence"
          : r->cloud.offset  ? "point clouds"
-         : !strcmp(a->kind, "csv") ? "generic CSV"
+         : !strcmp(a->p.kind, "csv") ? "generic CSV"
                                    : "Motive",
          r->up, r->unit_scale);
   printf("frames            %d over %.4f s, dt %.6g s (%s)\n", r->n_frames, dur, r->dt,
@@ -232,12 +138,12 @@ static void summary(const ingest_args *a, const cf_recording *r) {
   cf_ingest_mesh_summary(r, NULL);
   cf_cli_export_report(r, NULL);
   cf_cli_markers_report(r, NULL);
-  held_report(a->out, NULL);
-  printf("output            %s\n", a->out);
+  held_report(a->p.out, NULL);
+  printf("output            %s\n", a->p.out);
   if (a->json) {
     json_t *j = json_object();
-    cf_cli_json_str(j, "output", a->out);
-    cf_cli_json_str(j, "source", a->in);
+    cf_cli_json_str(j, "output", a->p.out);
+    cf_cli_json_str(j, "source", a->p.in);
     cf_cli_json_num(j, "frames", r->n_frames);
     cf_cli_json_num(j, "markers", r->n_markers);
     cf_cli_json_num(j, "dropped_markers", r->n_dropped);
@@ -247,36 +153,16 @@ static void summary(const ingest_args *a, const cf_recording *r) {
     cf_ingest_mesh_summary(r, j);
     cf_cli_export_report(r, j);
     cf_cli_markers_report(r, j);
-    held_report(a->out, j);
+    held_report(a->p.out, j);
     cf_cli_json_str(j, "source_sha256", r->source_sha256[0] ? r->source_sha256 : NULL);
     cf_cli_json_print(j);
   }
 }
 
-/* One line on stderr when the export was trimmed or cut (loaded as it is). */
-static void export_warning(const char *in, const cf_rec_export *x) {
-  char what[1400];
-  if (!cf_rec_export_describe(x, in, what, sizeof what)) return;
-  fprintf(stderr, "clothfit ingest: warning: %s: loaded as it is, recorded in /quality%s\n", what,
-          x->frames_expected >= 0 && x->frames_expected != x->frames_found ? " (--strict refuses it)" : "");
-}
-
-/* Read the source; markers are processed (and resampled), meshes resampled. */
-static int read_source(ingest_args *a, cf_recording *r, cf_error *err) {
-  int meshes = !strcmp(a->kind, "meshes"), clouds = !strcmp(a->kind, "clouds"), rc;
-  a->csv.unit_scale = a->mesh.unit_scale, a->csv.up = a->mesh.up;
-  if (clouds) {
-    rc = cf_cloudseq_read(a->in, a->held, &a->mesh, r, err);
-    if (!rc) memcpy(r->cloud.grid, a->grid, sizeof a->grid);
-    return rc;
-  }
-  if (meshes) rc = cf_meshseq_read(a->in, &a->mesh, r, err);
-  else if (!strcmp(a->kind, "csv")) rc = cf_csv_read(a->in, &a->csv, r, err);
-  else rc = cf_motive_read(a->in, &a->mopts, r, err);
-  if (!rc) export_warning(a->in, &r->exported);
-  if (!rc && meshes && a->dt > 0 && r->n_frames > 0) rc = cf_recording_resample(r, a->dt, err);
-  if (!rc && !meshes) rc = cf_markers_process(r, &a->mk, a->dt, err);
-  return rc;
+/* The library's notes (an edited export) on stderr. */
+static void warn(void *user, const char *text) {
+  (void)user;
+  fprintf(stderr, "clothfit ingest: warning: %s\n", text);
 }
 
 int cmd_ingest(int argc, char **argv) {
@@ -288,27 +174,12 @@ int cmd_ingest(int argc, char **argv) {
   }
   ingest_args a;
   memset(&a, 0, sizeof a);
-  a.dt = -1;
-  cf_motive_opts_default(&a.mopts);
-  cf_meshseq_opts_default(&a.mesh);
-  a.mopts.up = 0; /* --up's default depends on the kind */
-  cf_recording tmp;
-  cf_recording_init(&tmp);
-  a.meta = tmp.meta;
-  cf_marker_opts_default(&a.mk);
-  cf_csv_opts_default(&a.csv);
-  if (cf_ingest_meta(argc, argv, &a.meta, &a.mk) || parse_args(argc, argv, &a)) return 1;
-  a.mesh.up = a.mopts.up ? a.mopts.up : 'z';
-  if (!a.mopts.up) a.mopts.up = 'y';
-  default_density(&a.meta);
+  cf_pipeline_ingest_init(&a.p);
+  if (parse_args(argc, argv, &a)) return 1;
   cf_recording r;
   cf_error err = {0, ""};
-  int rc = read_source(&a, &r, &err);
-  if (!rc) {
-    if (!r.source_sha256[0]) cf_sha256_file(a.in, r.source_sha256, NULL); /* unless the reader did */
-    r.meta = a.meta;
-    rc = cf_recording_write_h5(a.out, &r, &err);
-  }
+  cf_pipeline_progress pp = {NULL, NULL, warn, NULL};
+  int rc = cf_pipeline_ingest_run(&a.p, &pp, &r, &err);
   if (!rc) summary(&a, &r);
   cf_recording_free(&r);
   return rc ? cf_cli_fail("ingest", "%s", err.msg) : 0;

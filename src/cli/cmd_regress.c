@@ -58,7 +58,7 @@ static int check_values(reg_args *a, int npos) {
   if (!npos) return cf_cli_fail("regress", "missing REC.h5 (see --help)");
   if (!a->from) return cf_cli_fail("regress", "missing --from RESULTS.h5 (the optima of clothfit sweep/fit)");
   a->evals = 400;
-  if (a->max_evals && !cf_cli_parse_int(a->max_evals, 1, &a->evals))
+  if (a->max_evals && !cf_pipeline_parse_int(a->max_evals, 1, &a->evals))
     return cf_cli_fail("regress", "invalid --max-evals '%s': expected a count >= 1", a->max_evals);
   if (cf_cli_regress_search("regress", "--search", a->search_word, &a->search)) return 1;
   return cf_cli_workers("regress", a->workers, &a->nw);

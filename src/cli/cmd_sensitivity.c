@@ -38,15 +38,15 @@ typedef struct {
 
 static int check_values(sens_args *a) {
   if (!a->at) return cf_cli_fail("sensitivity", "missing --at D,A (the point to study; see --help)");
-  if (!cf_cli_parse_pair(a->at, &a->D, &a->A) || (a->D == 0 && a->A == 0))
+  if (!cf_pipeline_parse_pair(a->at, &a->D, &a->A) || (a->D == 0 && a->A == 0))
     return cf_cli_fail("sensitivity", "invalid --at '%s': expected D,A, two numbers >= 0 (not both 0)", a->at);
   a->np = 10;
-  if (a->n && !cf_cli_parse_int(a->n, 2, &a->np))
+  if (a->n && !cf_pipeline_parse_int(a->n, 2, &a->np))
     return cf_cli_fail("sensitivity", "invalid -n '%s': expected a count >= 2", a->n);
   if (a->scan && strcmp(a->scan, "delta") && strcmp(a->scan, "alpha") && strcmp(a->scan, "mu"))
     return cf_cli_fail("sensitivity", "invalid --scan '%s': expected delta, alpha or mu", a->scan);
   a->w0 = 0, a->w1 = INFINITY;
-  if (a->window && !cf_cli_parse_range(a->window, &a->w0, &a->w1))
+  if (a->window && !cf_pipeline_parse_range(a->window, &a->w0, &a->w1))
     return cf_cli_fail("sensitivity", "invalid --window '%s': expected T0:T1 in seconds", a->window);
   return cf_cli_workers("sensitivity", a->workers, &a->nw);
 }

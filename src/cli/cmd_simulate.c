@@ -6,7 +6,7 @@
 
 #include "cf_io.h"
 #include "commands.h"
-#include "progress.h"
+#include "fit_cli.h"
 
 static const char *help =
     "usage: clothfit simulate CONFIG.ini [-o OUT.h5] [--json]\n"
@@ -17,109 +17,17 @@ static const char *help =
     "/diagnostics; every parameter and the tool version as attributes) and print\n"
     "a summary.  --json: also a JSON object on the last line.\n";
 
-typedef struct {
-  double wall, max_violation, it_per_step, fact_per_step, sub_per_step, cg_per_step;
-  int threads; /* threads the projection ran on */
-  cf_area_error area_final, area_max;
-  long steps;
-  cf_sim_stats st; /* the counters at the end (contacts) */
-} summary;
-
-typedef struct {
-  cf_mesh *mesh;
-  int *kin, n_kin, T;
-  double *time, *pos, *viol, *kin0, *kp;
-  int *iters;
-} run_state;
-
-static void run_free(run_state *r) {
-  cf_mesh_free(r->mesh);
-  free(r->kin);
-  free(r->time);
-  free(r->pos);
-  free(r->viol);
-  free(r->iters);
-  free(r->kin0);
-  free(r->kp);
-}
-
-static int simulate(const cf_scenario *sc, run_state *r, summary *su, cf_error *err) {
-  int n = r->mesh->n_nodes;
-  double dt = sc->params.dt;
-  r->T = (int)floor(sc->duration / dt + 0.5) + 1;
-  r->time = malloc(sizeof(double) * r->T);
-  r->pos = malloc(sizeof(double) * 3 * (size_t)n * r->T);
-  r->viol = calloc((size_t)r->T, sizeof(double));
-  r->iters = calloc((size_t)r->T, sizeof(int));
-  r->kin0 = malloc(sizeof(double) * 3 * (r->n_kin + 1));
-  r->kp = malloc(sizeof(double) * 3 * (r->n_kin + 1));
-  double *a0 = malloc(sizeof(double) * r->mesh->n_elems);
-  if (!r->time || !r->pos || !r->viol || !r->iters || !r->kin0 || !r->kp || !a0) {
-    free(a0);
-    return cf_error_set(err, CF_ENOMEM, "out of memory for %d frames of %d nodes", r->T, n);
-  }
-  cf_mesh_element_areas(r->mesh, r->mesh->x, a0);
-  for (int k = 0; k < r->n_kin; k++) memcpy(r->kin0 + 3 * k, r->mesh->x + 3 * r->kin[k], 3 * sizeof(double));
-  cf_sim *s = cf_sim_alloc(r->mesh, &sc->params, r->kin, r->n_kin, err);
-  if (s && (sc->n_obstacles > 0 || sc->contact.self) && cf_sim_set_obstacles(s, sc->obstacles, sc->n_obstacles, &sc->contact, err)) {
-    cf_sim_free(s);
-    s = NULL;
-  }
-  if (!s) {
-    free(a0);
-    return err->code;
-  }
-  memcpy(r->pos, cf_sim_x(s), sizeof(double) * 3 * n);
-  r->time[0] = 0;
-  cf_progress pg;
-  cf_progress_start(&pg, "simulate", r->T - 1);
-  double t0 = cf_now();
-  int rc = CF_OK;
-  memset(su, 0, sizeof *su);
-  for (int k = 1; k < r->T && rc == CF_OK; k++) {
-    cf_drive_eval(&sc->drive, r->n_kin, r->kin0, k * dt, r->kp);
-    rc = cf_sim_step(s, r->kp, err);
-    if (rc) break;
-    r->time[k] = k * dt;
-    memcpy(r->pos + 3 * (size_t)n * k, cf_sim_x(s), sizeof(double) * 3 * n);
-    cf_sim_stats st = cf_sim_get_stats(s);
-    r->viol[k] = st.last_violation;
-    r->iters[k] = st.last_iterations;
-    cf_area_error ae = cf_mesh_area_error(r->mesh, a0, cf_sim_x(s));
-    if (ae.total > su->area_max.total) su->area_max.total = ae.total;
-    if (ae.mean > su->area_max.mean) su->area_max.mean = ae.mean;
-    if (ae.dispersion > su->area_max.dispersion) su->area_max.dispersion = ae.dispersion;
-    su->area_final = ae;
-    cf_progress_update(&pg, k);
-  }
-  cf_progress_end(&pg);
-  su->wall = cf_now() - t0;
-  cf_sim_stats st = cf_sim_get_stats(s);
-  su->steps = st.steps;
-  su->max_violation = st.max_violation;
-  su->it_per_step = st.steps ? (double)st.iterations / st.steps : 0;
-  su->sub_per_step = st.steps ? (double)st.substeps / st.steps : 0;
-  su->cg_per_step = st.steps ? (double)st.cg_iterations / st.steps : 0;
-  su->fact_per_step = st.steps ? (double)st.factorizations / st.steps : 0;
-  su->threads = st.threads;
-  su->st = st;
-  cf_sim_free(s);
-  free(a0);
-  return rc;
-}
-
 int cmd_simulate(int argc, char **argv) {
   const char *cfg, *out;
   int json, a = cf_cli_config_args(argc, argv, help, &cfg, &out, &json);
   if (a) return a < 0 ? 0 : a;
-  cf_scenario sc;
   cf_error err = {0, ""};
-  run_state r;
+  cf_pipeline_scenario_sim r;
   memset(&r, 0, sizeof r);
-  summary su;
-  int rc = cf_scenario_load(cfg, &sc, &err);
-  if (!rc) rc = cf_scenario_mesh(&sc, &r.mesh, &r.kin, &r.n_kin, &err);
-  if (!rc) rc = simulate(&sc, &r, &su, &err);
+  cf_cli_bar bar;
+  cf_cli_bar_stages(&bar);
+  int rc = cf_pipeline_scenario_run(cfg, &bar.pp, &r, &err);
+  const cf_scenario sc = r.sc;
   if (!rc && out) {
     const char *pn[CF_TRAJECTORY_PARAMS];
     double pv[CF_TRAJECTORY_PARAMS];
@@ -129,10 +37,20 @@ int cmd_simulate(int argc, char **argv) {
     rc = cf_h5_write_trajectory(out, &tr, &err);
   }
   if (rc) {
-    cf_scenario_free(&sc);
-    run_free(&r);
+    cf_pipeline_scenario_sim_free(&r);
     return cf_cli_fail("simulate", "%s", err.msg);
   }
+  /* the summary of the run */
+  const cf_sim_stats *st = &r.st;
+  struct {
+    double wall, max_violation, it_per_step, fact_per_step, sub_per_step, cg_per_step;
+    int threads;
+    cf_area_error area_max;
+    long steps;
+    cf_sim_stats st;
+  } su = {r.wall, st->max_violation, st->steps ? (double)st->iterations / st->steps : 0,
+          st->steps ? (double)st->factorizations / st->steps : 0, st->steps ? (double)st->substeps / st->steps : 0,
+          st->steps ? (double)st->cg_iterations / st->steps : 0, st->threads, r.area_max, st->steps, *st};
   const double *xl = r.pos + 3 * (size_t)r.mesh->n_nodes * (r.T - 1);
   int lc = 0; /* lowest node at the end */
   for (int i = 1; i < r.mesh->n_nodes; i++)
@@ -174,7 +92,6 @@ int cmd_simulate(int argc, char **argv) {
     const char *k2[] = {"contact_steps", "contact_iterations", "active_set_iterations", "rows_in", "rows_out",
                         "dependent_rows", "exchanges", "self_restarts", "contact_factorizations", "contact_updates",
                         "contact_analyses", "min_clearance"};
-    const cf_sim_stats *st = &su.st;
     const double v2[] = {st->contact_steps, st->contact_iterations, st->active_set_iterations, st->rows_in,
                          st->rows_out, st->contact_dependent, st->contact_exchanges, st->self_restarts,
                          st->contact_factorizations, st->contact_updates, st->contact_analyses, st->min_clearance};
@@ -182,7 +99,6 @@ int cmd_simulate(int argc, char **argv) {
     cf_cli_json_str(j, "output", out);
     cf_cli_json_print(j);
   }
-  cf_scenario_free(&sc);
-  run_free(&r);
+  cf_pipeline_scenario_sim_free(&r);
   return 0;
 }

@@ -90,7 +90,7 @@ static int check_values(sweep_args *a) {
   if (a->confidence && a->shard)
     return cf_cli_fail("sweep", "--confidence needs the whole grid: not with --shard (use fit on the merged optimum)");
   a->w0 = 0, a->w1 = INFINITY;
-  if (a->window && !cf_cli_parse_range(a->window, &a->w0, &a->w1))
+  if (a->window && !cf_pipeline_parse_range(a->window, &a->w0, &a->w1))
     return cf_cli_fail("sweep", "invalid --window '%s': expected T0:T1 in seconds with 0 <= T0 < T1", a->window);
   return cf_cli_workers("sweep", a->workers, &a->nw);
 }

@@ -26,13 +26,10 @@ int cmd_synth(int argc, char **argv);
 int cmd_report(int argc, char **argv); /* cmd_report.c, over src/report */
 int cmd_merge(int argc, char **argv);  /* cmd_merge.c: shards of a sweep into one results file */
 
-/* `clothfit ingest meshes` and `ingest clouds` (ingest_meshes.c): their
- * options --times, --fps, --units, --held (1: taken, *bad set on a bad
- * value; 0: not one of them), their help, a check of the options against
- * the kind that also takes the meta file's held and --max-gap into o (0 or
- * the exit status), and the mesh or cloud lines of the summary (text; with
- * j, members of the JSON object j instead; nothing for a recording with
- * neither). */
+/* `clothfit ingest meshes` and `ingest clouds` (ingest_meshes.c; their
+ * options are read by the library, cf_pipeline.h "ingest"): their help and
+ * the mesh or cloud lines of the summary (text; with j, members of the JSON
+ * object j instead; nothing for a recording with neither). */
 #include "json_out.h"
 #include "cf_io.h"
 #include "cf_recording.h"
@@ -40,21 +37,14 @@ int cmd_merge(int argc, char **argv);  /* cmd_merge.c: shards of a sweep into on
 #include "cf_fit.h"
 #include "cf_synth.h"
 #include "cf_study.h"
-int cf_ingest_mesh_option(const char *opt, const char *v, cf_meshseq_opts *o, int *bad);
-int cf_ingest_mesh_check(const char *kind, cf_meshseq_opts *o, const cf_marker_opts *mk);
 void cf_ingest_mesh_summary(const cf_recording *r, json_t *j);
 extern const char *cf_ingest_mesh_help;
 
 /* Marker processing and generic CSV for `clothfit ingest motive|csv` and
- * the report in `inspect` (ingest_markers.c): options as above; --meta
- * FILE is read first (cf_ingest_meta, 0 or the exit status) so that the
- * other options override it; the report of r->proc (text lines or JSON
+ * the report in `inspect` (ingest_markers.c; the options are read by the
+ * library, cf_pipeline.h "ingest"): their help; the report of r->proc (text lines or JSON
  * members of j when j is not NULL) and a marker's cell, weight and filled
  * count (table columns, or members of j). */
-int cf_ingest_marker_option(const char *opt, const char *v, cf_marker_opts *o, int *bad);
-int cf_ingest_csv_option(const char *opt, const char *v, cf_csv_opts *o, int *bad);
-int cf_ingest_meta(int argc, char **argv, cf_rec_meta *meta, cf_marker_opts *o);
-int cf_ingest_markers_check(const char *kind, const cf_marker_opts *o, const cf_csv_opts *c);
 void cf_cli_markers_report(const cf_recording *r, json_t *j);
 /* The source export's frames against its header (r->exported): a text line
  * "export ..." or (j not NULL) the member "export" of j, null when not

@@ -45,83 +45,29 @@ int cf_cli_parse(const char *cmd, int argc, char **argv, const cf_cli_opt *opts,
 }
 
 /* ------------------------------------------------------------------ values */
-static int number(const char *s, size_t len, double *v) {
-  char buf[64], *end;
-  if (len == 0 || len >= sizeof buf) return 0;
-  memcpy(buf, s, len);
-  buf[len] = 0;
-  errno = 0;
-  *v = strtod(buf, &end);
-  return *end == 0 && errno == 0 && isfinite(*v);
-}
-
-int cf_cli_parse_int(const char *s, int lo, int *v) {
-  char *end;
-  errno = 0;
-  long x = strtol(s, &end, 10);
-  if (end == s || *end || errno || x < lo || x > 1000000) return 0;
-  *v = (int)x;
-  return 1;
-}
-
-int cf_cli_parse_grid(const char *spec, char axis, cf_pipeline_grid *g) {
-  if (!spec) return *g = cf_pipeline_grid_default(axis), 1;
-  const char *c1 = strchr(spec, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-  if (!c2) return 0;
-  char nbuf[32];
-  size_t nl = strlen(c2 + 1);
-  const char *star = strstr(c2 + 1, "*rho");
-  g->per_rho = star && !strcmp(star, "*rho");
-  if (g->per_rho) nl = (size_t)(star - (c2 + 1));
-  if (nl == 0 || nl >= sizeof nbuf) return 0;
-  memcpy(nbuf, c2 + 1, nl);
-  nbuf[nl] = 0;
-  return number(spec, (size_t)(c1 - spec), &g->lo) && number(c1 + 1, (size_t)(c2 - c1 - 1), &g->hi) &&
-         cf_cli_parse_int(nbuf, 1, &g->n) && g->lo >= 0 && g->hi >= g->lo && (g->n > 1 || g->hi == g->lo) &&
-         (g->n == 1 || g->hi > g->lo);
-}
+/* The library's parsers (cf_pipeline.h "options") with the error printed. */
+static int said(const char *cmd, int rc, const cf_error *err) { return rc ? cf_cli_fail(cmd, "%s", err->msg) : 0; }
 
 int cf_cli_grids(const char *cmd, const char *dspec, const char *aspec, cf_pipeline_grid *gd, cf_pipeline_grid *ga) {
-  int bad_d = !cf_cli_parse_grid(dspec, 'd', gd), bad_a = !bad_d && !cf_cli_parse_grid(aspec, 'a', ga);
-  if (!bad_d && !bad_a) return 0;
-  return cf_cli_fail(cmd, "invalid --%s-grid '%s': expected A:B:N with 0 <= A < B and N >= 2 (or A:A:1), "
-                     "optionally followed by *rho", bad_d ? "delta" : "alpha", bad_d ? dspec : aspec);
+  cf_error err = {0, ""};
+  return said(cmd, cf_pipeline_grids(dspec, aspec, gd, ga, &err), &err);
 }
 
 int cf_cli_mu_grid(const char *cmd, const char *spec, const cf_fit_input *in, int n, cf_pipeline_grid *g) {
-  memset(g, 0, sizeof *g);
-  if (!spec) return 0;
-  if (!cf_cli_parse_grid(spec, 'm', g) || g->per_rho)
-    return cf_cli_fail(cmd, "invalid --mu-grid '%s': expected A:B:N with 0 <= A < B and N >= 2 (or A:A:1)", spec);
-  for (int i = 0; i < n; i++)
-    if (!cf_fit_target_has_table(&in[i].tg))
-      return cf_cli_fail(cmd, "%s: --mu-grid needs a table in the recording (/table: ingest with --table-height and "
-                         "--table-extent): mu is the cloth's friction on it", in[i].path);
-  return 0;
-}
-
-int cf_cli_parse_range(const char *s, double *a, double *b) {
-  const char *c = strchr(s, ':');
-  if (!c || !number(s, (size_t)(c - s), a)) return 0;
-  if (!c[1]) *b = INFINITY;
-  else if (!number(c + 1, strlen(c + 1), b)) return 0;
-  return *a >= 0 && *b > *a;
+  cf_error err = {0, ""};
+  return said(cmd, cf_pipeline_mu_grid(spec, in, n, g, &err), &err);
 }
 
 int cf_cli_prune(const char *cmd, int flag, const char *margin, double *prune) {
   *prune = flag || margin ? 1 : 0;
-  if (margin && !(number(margin, strlen(margin), prune) && *prune >= 1))
+  if (margin && !(cf_pipeline_parse_number(margin, prune) && *prune >= 1))
     return cf_cli_fail(cmd, "invalid --prune-margin '%s': expected a factor >= 1", margin);
   return 0;
 }
 
 int cf_cli_search(const char *cmd, const char *value, cf_fit_input *in, int n) {
-  if (!value) return 0;
-  int trust = !strcmp(value, "trust");
-  if (!trust && strcmp(value, "nelder-mead"))
-    return cf_cli_fail(cmd, "invalid --search '%s': expected trust or nelder-mead", value);
-  for (int i = 0; i < n; i++) in[i].search = trust ? CF_SEARCH_TRUST : CF_SEARCH_NM;
-  return 0;
+  cf_error err = {0, ""};
+  return said(cmd, cf_pipeline_search(value, in, n, &err), &err);
 }
 
 int cf_cli_regress_search(const char *cmd, const char *opt, const char *value, int *search) {
@@ -129,55 +75,9 @@ int cf_cli_regress_search(const char *cmd, const char *opt, const char *value, i
   return *search < 0 ? cf_cli_fail(cmd, "invalid %s '%s': expected model or nelder-mead", opt, value) : 0;
 }
 
-int cf_cli_parse_pair(const char *s, double *a, double *b) {
-  const char *c = strchr(s, ',');
-  return c && number(s, (size_t)(c - s), a) && number(c + 1, strlen(c + 1), b) && *a >= 0 && *b >= 0;
-}
-
-/* --split N or RxC (each 1..CF_LATTICE_SPLIT_MAX) into *down and *across
- * (0 when it equals *down: a uniform mesh); 0 if malformed. */
-static int parse_split(const char *s, int *down, int *across) {
-  const char *x = strchr(s, 'x');
-  char head[16];
-  if (x && (size_t)(x - s) >= sizeof head) return 0;
-  if (x) snprintf(head, sizeof head, "%.*s", (int)(x - s), s);
-  *across = 0;
-  if (!cf_cli_parse_int(x ? head : s, 1, down) || *down > CF_LATTICE_SPLIT_MAX) return 0;
-  if (x && !(cf_cli_parse_int(x + 1, 1, across) && *across <= CF_LATTICE_SPLIT_MAX)) return 0;
-  if (*across == *down) *across = 0;
-  return 1;
-}
-
 int cf_cli_model_values(const char *cmd, const cf_cli_model *m, cf_pipeline_model *v) {
-  static const char *const name[3] = {"kappa", "beta", "tol"}, *const rule[3] = {"K >= 0", "B >= 0", "0 < T < 1"};
-  const char *s[3] = {m && m->kappa ? m->kappa : CF_CLI_FIT_KAPPA, m ? m->beta : NULL,
-                      m && m->tol ? m->tol : CF_CLI_FIT_TOL};
-  cf_pipeline_model_default(v);
-  double *x[3] = {&v->kappa, &v->beta, &v->tol};
-  for (int k = 0; k < 3; k++)
-    if (s[k] && (!number(s[k], strlen(s[k]), x[k]) || *x[k] < 0 || (k == 2 && !(*x[k] > 0 && *x[k] < 1))))
-      return cf_cli_fail(cmd, "invalid --%s '%s': expected a number with %s", name[k], s[k], rule[k]);
-  if (m && m->max_iter && !cf_cli_parse_int(m->max_iter, 1, &v->max_iter))
-    return cf_cli_fail(cmd, "invalid --max-iter '%s': expected a count >= 1", m->max_iter);
-  v->mu_given = m && m->mu;
-  if (v->mu_given && !(number(m->mu, strlen(m->mu), &v->mu) && v->mu >= 0))
-    return cf_cli_fail(cmd, "invalid --mu '%s': expected a friction coefficient >= 0", m->mu);
-  if (cf_cli_cloth_model(cmd, m, &v->cloth)) return 1;
-  if (m && m->rest) {
-    if (!strcmp(m->rest, "first-frame")) v->rest = CF_REST_FIRST_FRAME;
-    else if (!strcmp(m->rest, "flat")) v->rest = CF_REST_FLAT;
-    else if (!strcmp(m->rest, "size")) v->rest = CF_REST_SIZE;
-    else return cf_cli_fail(cmd, "invalid --rest '%s': expected size, flat or first-frame", m->rest);
-  }
-  if (m && m->substeps && !(cf_cli_parse_int(m->substeps, 1, &v->substeps) && v->substeps <= 64))
-    return cf_cli_fail(cmd, "invalid --substeps '%s': expected a count 1..64 (steps per recorded frame)", m->substeps);
-  if (m && m->initial && strcmp(m->initial, "rest") && strcmp(m->initial, "moving"))
-    return cf_cli_fail(cmd, "invalid --initial '%s': expected rest or moving", m->initial);
-  v->start = m && m->initial && !strcmp(m->initial, "moving") ? CF_START_MOVING : CF_START_REST;
-  if (m && m->split && !parse_split(m->split, &v->split, &v->split_cols))
-    return cf_cli_fail(cmd, "invalid --split '%s': expected a count 1..%d (lattice cells split N x N) or RxC (split R "
-                       "times down, C times across, each 1..%d)", m->split, CF_LATTICE_SPLIT_MAX, CF_LATTICE_SPLIT_MAX);
-  return 0;
+  cf_error err = {0, ""};
+  return said(cmd, cf_pipeline_model_parse(m, v, &err), &err);
 }
 
 int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in, int n) {
@@ -194,24 +94,13 @@ int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in,
 }
 
 int cf_cli_cloth_model(const char *cmd, const cf_cli_model *m, cf_params *p) {
-  cf_params_default(p);
-  if (m && m->model && (p->model = cf_cloth_model_find(m->model)) < 0)
-    return cf_cli_fail(cmd, "invalid --model '%s': expected inextensible, quasi-inextensible, elastic or mass-spring",
-                       m->model);
-  const char *s[3] = {m ? m->k_stretch : NULL, m ? m->k_shear : NULL, m ? m->k_bend : NULL};
-  double *k[3] = {&p->k_stretch, &p->k_shear, &p->k_bend};
-  static const char *const name[3] = {"k-stretch", "k-shear", "k-bend"};
-  for (int j = 0; j < 3; j++)
-    if (s[j] && !(number(s[j], strlen(s[j]), k[j]) && *k[j] > 0 && *k[j] < 1e9))
-      return cf_cli_fail(cmd, "invalid --%s '%s': expected a stiffness in N/m, 0 < K < 1e9", name[j], s[j]);
-  return 0;
+  cf_error err = {0, ""};
+  return said(cmd, cf_pipeline_cloth_model(m, p, &err), &err);
 }
 
 int cf_cli_workers(const char *cmd, const char *s, int *workers) {
-  *workers = 0;
-  if (s && !cf_cli_parse_int(s, 0, workers))
-    return cf_cli_fail(cmd, "invalid value '%s' for --workers (expected a count >= 0; 0 = all cores)", s);
-  return 0;
+  cf_error err = {0, ""};
+  return said(cmd, cf_pipeline_workers(s, workers, &err), &err);
 }
 
 /* ---------------------------------------------------------------- progress */
@@ -300,17 +189,30 @@ void cf_cli_drive_text(const cf_res_rec *rec, char *buf, size_t size) {
              d->pulled_frames, 1e3 * d->pull_max_m, d->pull_frame);
 }
 
+/* cf_cli_json_fields: each value as a member of the object */
+static void field_num(void *j, const char *key, double v) { cf_cli_json_num(j, key, v); }
+static void field_str(void *j, const char *key, const char *s) { cf_cli_json_str(j, key, s); }
+static void field_bool(void *j, const char *key, int b) { cf_cli_json_bool(j, key, b); }
+static void field_nums(void *j, const char *key, const double *v, int n) {
+  if (n < 0) cf_cli_json_set(j, key, NULL);
+  else cf_cli_json_nums(j, key, v, n);
+}
+static void field_words(void *j, const char *key, const char *text) {
+  json_t *list = cf_cli_json_array(j, key);
+  for (const char *p = text; *p;) {
+    size_t l = strcspn(p, " ");
+    json_array_append_new(list, json_stringn(p, l));
+    p += l + (p[l] == ' ');
+  }
+}
+
+cf_pipeline_fields cf_cli_json_fields(json_t *j) {
+  return (cf_pipeline_fields){field_num, field_str, field_bool, field_nums, field_words, j};
+}
+
 void cf_cli_json_drive(json_t *j, const cf_res_rec *rec) {
-  const cf_res_drive *d = &rec->drive;
-  int known = isfinite(d->start_mean_m);
-  cf_cli_json_num(j, "start_residual_mean_mm", 1e3 * d->start_mean_m);
-  cf_cli_json_num(j, "start_residual_max_mm", 1e3 * d->start_max_m);
-  cf_cli_json_num(j, "start_residual_marker", known ? d->start_marker : NAN);
-  cf_cli_json_num(j, "held_noise_mm", 1e3 * d->noise_m);
-  cf_cli_json_num(j, "held_smoothing_frames", known ? d->window : NAN);
-  cf_cli_json_num(j, "held_smoothed_max_mm", 1e3 * d->smooth_max_m);
-  cf_cli_json_num(j, "held_pulled_frames", known ? d->pulled_frames : NAN);
-  cf_cli_json_num(j, "held_pull_max_mm", known ? 1e3 * d->pull_max_m : NAN);
+  cf_pipeline_fields f = cf_cli_json_fields(j);
+  cf_pipeline_fields_drive(&f, rec);
 }
 
 /* ----------------------------------------------------------------- results */

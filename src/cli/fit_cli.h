@@ -25,28 +25,14 @@ typedef struct {
 int cf_cli_parse(const char *cmd, int argc, char **argv, const cf_cli_opt *opts, const char **pos, int max_pos,
                  int *n_pos);
 
-/* "A:B:N" (N >= 1 points from A to B, 0 <= A <= B; N = 1 needs A = B) or
- * "A:B:N*rho" (scaled by each recording's density).  NULL spec: the default
- * of docs/design.md §8 for axis 'd' (delta: rho * 0.05..1, 15) or 'a' (alpha:
- * rho * 0.05..4, 16). */
-int cf_cli_parse_grid(const char *spec, char axis, cf_pipeline_grid *g);
 /* Both grids of --delta-grid / --alpha-grid (NULL: defaults); 0 or the
- * exit status after printing the error. */
+ * exit status after printing the error.  The values are the library's
+ * (cf_pipeline_parse_grid and the other parsers, cf_pipeline.h "options"). */
 int cf_cli_grids(const char *cmd, const char *dspec, const char *aspec, cf_pipeline_grid *gd, cf_pipeline_grid *ga);
-/* --mu-grid A:B:N (N values of mu, the cloth's friction on the table, from
- * A to B; no *rho): NULL spec gives g->n = 0 (no mu axis).  Every one of
+/* --mu-grid A:B:N (NULL spec gives g->n = 0: no mu axis); every one of
  * the n recordings must have a table.  0 or the exit status after the
  * error line. */
 int cf_cli_mu_grid(const char *cmd, const char *spec, const cf_fit_input *in, int n, cf_pipeline_grid *g);
-/* fit --params delta,alpha,mu: the grid start's mu axis unless --mu-grid
- * (thesis Table 4.7: fitted mu from 0 to 2). */
-#define CF_CLI_MU_GRID "0:2:5"
-/* "A:B" numbers with 0 <= A < B (B may be omitted: +inf). */
-int cf_cli_parse_range(const char *s, double *a, double *b);
-/* "D,A": two finite numbers >= 0. */
-int cf_cli_parse_pair(const char *s, double *a, double *b);
-/* An integer >= lo. */
-int cf_cli_parse_int(const char *s, int lo, int *v);
 /* --workers value (NULL: 0 = all cores) into *workers; 0 or the exit status. */
 int cf_cli_workers(const char *cmd, const char *s, int *workers);
 
@@ -102,15 +88,7 @@ void cf_cli_bar_json(const cf_cli_bar *b, json_t *o, const char *key);
  * tol 1e-3; docs/driving.md), at more CPU time (docs/simulator.md); tighter
  * settings make simulations fail (reported as failed points, see
  * fit_failures.c).  The values are the option strings (NULL: default). */
-typedef struct {
-  const char *kappa, *beta, *tol, *max_iter, *mu;
-  const char *model, *k_stretch, *k_shear, *k_bend; /* the cloth model and its stiffnesses */
-  const char *rest;  /* the rest metric: "size", "flat" or "first-frame" (default: size when known) */
-  const char *split; /* the mesh: lattice cells split N x N, or RxC (R down, C across)
-                        (default: 2, a mesh recording 1) */
-  const char *substeps; /* simulation steps per recorded frame (default 1) */
-  const char *initial;  /* the start state: "rest" (default) or "moving" */
-} cf_cli_model;
+typedef cf_pipeline_model_text cf_cli_model;
 #define CF_CLI_FIT_KAPPA "1e-3" /* CF_PIPELINE_KAPPA */
 #define CF_CLI_FIT_TOL "1e-4"   /* CF_PIPELINE_TOL */
 /* The four entries of a cf_cli_opt table for the cf_cli_model m. */
@@ -214,6 +192,10 @@ void cf_cli_note_driving(const char *cmd, const cf_fit_input *in, int n);
 void cf_cli_drive_text(const cf_res_rec *rec, char *buf, size_t size);
 /* Its values into the JSON object j (mm; null where not known). */
 void cf_cli_json_drive(json_t *j, const cf_res_rec *rec);
+/* A visitor of the library's named values (cf_pipeline_fields) that sets
+ * them as members of the JSON object j: the --json of the fields that the
+ * library lists (cf_pipeline_fit_fields ...). */
+cf_pipeline_fields cf_cli_json_fields(json_t *j);
 
 /* ------------------------------------------------------- fitting steps */
 /* The pruning of a sweep from --prune (flag) and --prune-margin M (NULL
@@ -223,9 +205,6 @@ int cf_cli_prune(const char *cmd, int flag, const char *margin, double *prune);
 /* --search trust|nelder-mead (value NULL: the inputs keep theirs) onto the
  * refinements of in[n] (cf_fit_input.search): 0, or 1 with the error said. */
 int cf_cli_search(const char *cmd, const char *value, cf_fit_input *in, int n);
-/* The simulations behind c's result: its grid's points (pruned ones
- * counted whole) and its fit's (cf_res_fit.simulations). */
-int cf_cli_simulations(const cf_res_rec *c);
 /* The regression's search named by option opt's value, model or
  * nelder-mead (NULL: model), into *search (CF_REGRESS_*): 0, or 1 with the
  * error said. */
@@ -275,10 +254,7 @@ void cf_cli_table_a1(const cf_results *r);
  * synthetic recording and the thesis' values (cf_thesis_table_42), and
  * whether the fit recovers the truth (cf_res_truth_check, 10 %). */
 void cf_cli_table_42(const cf_results *r);
-/* Whether rec's grid optimum (the sweep's best point) lies on an edge of its
- * grid: 1 with advice (e.g. "delta at its lowest grid value 0.0052 (widen
- * --delta-grid below it)") in buf, 0 if inside, -1 without a sweep optimum. */
-int cf_cli_grid_edge(const cf_res_rec *rec, char *buf, size_t size);
+/* (whether a grid optimum is on the grid's edge: cf_pipeline_grid_edge) */
 /* One stderr warning line per recording of r whose grid optimum is on an
  * edge of its grid; the count. */
 int cf_cli_warn_grid_edges(const char *cmd, const cf_results *r);

@@ -96,12 +96,8 @@ static void json_fraction(json_t *o, long failed, long points) {
 }
 
 void cf_cli_json_failures(json_t *o, const cf_res_rec *rec) {
-  cf_pipeline_failures f = cf_pipeline_failures_of(rec);
-  json_count(o, "failed_points", f.failed, rec->has_sweep);
-  json_count(o, "grid_points", f.points, rec->has_sweep);
-  json_fraction(o, f.failed, f.points);
-  cf_cli_json_bool(o, "optimum_borders_failed", cf_pipeline_optimum_borders_failed(rec, NULL, NULL));
-  json_count(o, "failed_evaluations", f.nm_failed, rec->has_fit);
+  cf_pipeline_fields f = cf_cli_json_fields(o);
+  cf_pipeline_fields_failures(&f, rec);
 }
 
 void cf_cli_json_failure_totals(json_t *o, const cf_results *r) {

@@ -29,34 +29,11 @@ int cf_cli_n_failed(const cf_results *r) {
   return n;
 }
 
-int cf_cli_grid_edge(const cf_res_rec *rec, char *buf, size_t size) {
-  const cf_res_sweep *w = &rec->sweep;
-  if (size) buf[0] = 0;
-  if (!rec->has_sweep || w->best < 0) return -1;
-  unsigned e = cf_res_sweep_edges(w, w->best);
-  double v3[3];
-  cf_res_sweep_at(w, w->best, &v3[0], &v3[1], &v3[2]);
-  static const char *const names[3] = {"delta", "alpha", "mu"};
-  size_t n = 0;
-  for (int k = 0; k < 6 && n < size; k++) {
-    if (!(e & (1u << k))) continue;
-    int lo = !(k & 1), q = k / 2;
-    double v = v3[q];
-    const char *sep = n ? "; " : "";
-    int m = lo && v <= 0 ? snprintf(buf + n, size - n, "%s%s at its lowest grid value %.5g (its physical bound 0)",
-                                    sep, names[q], v)
-                         : snprintf(buf + n, size - n, "%s%s at its %s grid value %.5g (widen --%s-grid %s it)", sep,
-                                    names[q], lo ? "lowest" : "highest", v, names[q], lo ? "below" : "above");
-    n += m > 0 ? (size_t)m : 0;
-  }
-  return e != 0;
-}
-
 int cf_cli_warn_grid_edges(const char *cmd, const cf_results *r) {
   char buf[512];
   int n = 0;
   for (int i = 0; i < r->n; i++)
-    if (cf_cli_grid_edge(&r->recs[i], buf, sizeof buf) > 0)
+    if (cf_pipeline_grid_edge(&r->recs[i], buf, sizeof buf) > 0)
       n++, fprintf(stderr, "clothfit %s: warning: %s: the grid optimum is on the edge of the grid: %s\n", cmd,
                    r->recs[i].name, buf);
   return n;
@@ -218,7 +195,7 @@ void cf_cli_json_recordings(json_t *o, const cf_results *r) {
     cf_cli_json_num(j, "std_cm", s);
     cf_cli_json_str(j, "optimum", !ok ? NULL : c->has_fit ? c->fit.method : "grid");
     char edge[512];
-    int on_edge = cf_cli_grid_edge(c, edge, sizeof edge);
+    int on_edge = cf_pipeline_grid_edge(c, edge, sizeof edge);
     cf_cli_json_bool(j, "on_grid_edge", on_edge);
     cf_cli_json_str(j, "grid_edge", on_edge > 0 ? edge : NULL);
     cf_cli_json_failures(j, c);
@@ -232,14 +209,10 @@ void cf_cli_json_recordings(json_t *o, const cf_results *r) {
       cf_cli_json_bool(j, "beta_fitted", c->fit.beta_fitted != 0);
       cf_cli_json_str(j, "freed_why", c->fit.freed_why[0] ? c->fit.freed_why : NULL);
     }
-    cf_cli_json_num(j, "simulations", cf_cli_simulations(c));
+    cf_cli_json_num(j, "simulations", cf_pipeline_simulations(c));
     if (c->has_fit && c->fit.conf.done) cf_cli_json_conf(j, &c->fit.conf);
     else if (c->sweep.conf.done) cf_cli_json_conf(j, &c->sweep.conf);
   }
-}
-
-int cf_cli_simulations(const cf_res_rec *c) {
-  return (c->has_sweep ? cf_res_sweep_points(&c->sweep) : 0) + (c->has_fit ? c->fit.simulations : 0);
 }
 
 /* ------------------------------------------------------------ confidence */
@@ -287,35 +260,9 @@ void cf_cli_conf_text(const cf_res_conf *c, char *buf, size_t size) {
 }
 
 /* "key":[v[0],v[1]], or null when v[0] is not finite. */
-static void json_pair(json_t *o, const char *key, const double v[2]) {
-  if (isfinite(v[0])) cf_cli_json_nums(o, key, v, 2);
-  else cf_cli_json_set(o, key, NULL);
-}
-
 void cf_cli_json_conf(json_t *o, const cf_res_conf *c) {
-  if (!c->done) {
-    cf_cli_json_set(o, "delta_interval", NULL);
-    cf_cli_json_set(o, "alpha_interval", NULL);
-    cf_cli_json_set(o, "identifiable", NULL);
-    return;
-  }
-  json_pair(o, "delta_interval", c->delta);
-  json_pair(o, "alpha_interval", c->alpha);
-  cf_cli_json_bool(o, "identifiable", c->identifiable == 1 ? 1 : c->identifiable == 0 ? 0 : -1);
-  cf_cli_json_str(o, "identifiable_why", c->why);
-  json_pair(o, "kappa_shift", c->kappa_shift);
-  json_pair(o, "beta_shift", c->beta_shift);
-  cf_cli_json_num(o, "beta_checked", c->beta_checked);
-  json_pair(o, "rest_shift", c->rest_shift);
-  json_pair(o, "mesh_shift", c->mesh_shift);
-  cf_cli_json_bool(o, "kappa_check_skipped", c->kappa_fitted != 0); /* fitted: kappa_shift null */
-  cf_cli_json_bool(o, "beta_check_skipped", c->beta_fitted != 0);
-  json_pair(o, "interval_sys", c->sys);
-  cf_cli_json_num(o, "stretch_edges", c->stretch_edges);
-  cf_cli_json_num(o, "stretch_diagonals", c->stretch_diagonals);
-  cf_cli_json_bool(o, "model_limited", c->model_limited != 0);
-  cf_cli_json_str(o, "better_model", c->better_model[0] ? c->better_model : NULL);
-  cf_cli_json_num(o, "better_test_error_cm", c->better_e_test);
+  cf_pipeline_fields f = cf_cli_json_fields(o);
+  cf_pipeline_fields_conf(&f, c);
 }
 
 void cf_cli_polish_text(const cf_res_fit *f, char *buf, size_t size) {
@@ -331,15 +278,8 @@ void cf_cli_polish_text(const cf_res_fit *f, char *buf, size_t size) {
 }
 
 void cf_cli_json_polish(json_t *o, const cf_res_fit *f) {
-  cf_cli_json_str(o, "polish", f->polish[0] ? f->polish : "none");
-  cf_cli_json_bool(o, "polished", f->polished != 0);
-  cf_cli_json_num(o, "polish_evaluations", f->polish_evaluations);
-  int known = f->polish[0] != 0; /* older files: not recorded */
-  cf_cli_json_num(o, "nm_delta", known ? f->nm_x[0] : NAN);
-  cf_cli_json_num(o, "nm_alpha", known ? f->nm_x[1] : NAN);
-  cf_cli_json_num(o, "nm_mu", known && f->n_params > 2 ? f->nm_x[2] : NAN);
-  cf_cli_json_num(o, "nm_train_error_cm", known ? f->f_nm : NAN);
-  cf_cli_json_str(o, "polish_why", f->polish_why[0] ? f->polish_why : NULL);
+  cf_pipeline_fields v = cf_cli_json_fields(o);
+  cf_pipeline_fields_polish(&v, f);
 }
 
 /* ---------------------------------------------- compare (thesis Table 4.3) */

@@ -1,7 +1,8 @@
 /* ingest_markers.c — what marker processing (docs/design.md §6) adds to `clothfit
- * ingest motive|csv` and `clothfit inspect`: the options (--lattice, --map,
- * --merge, --max-gap, --controlled, --stick, --meta, and the generic CSV's
- * --time-column, --columns-pattern), their help, and the report of the
+ * ingest motive|csv` and `clothfit inspect`: the help of its options (--lattice,
+ * --map, --merge, --max-gap, --controlled, --stick, --meta, and the generic
+ * CSV's --time-column, --columns-pattern; read by src/pipeline/ingest.c),
+ * and the report of the
  * lattice, controlled markers, stick, trimming, merges and ghosts, and of
  * an edited source export. */
 #include <math.h>
@@ -43,56 +44,6 @@ const char *cf_ingest_markers_help =
     "  --meta FILE          sidecar INI with material, size, width_m, height_m, density,\n"
     "                       motion, speed, repetition, notes, lattice, controlled, stick;\n"
     "                       command-line options win\n";
-
-static int non_negative(const char *s, double *v) {
-  char *end;
-  *v = strtod(s, &end);
-  return end != s && !*end && isfinite(*v) && *v >= 0;
-}
-
-static int copy_value(char *dst, size_t size, const char *v) { return snprintf(dst, size, "%s", v) < (int)size; }
-
-int cf_ingest_marker_option(const char *opt, const char *v, cf_marker_opts *o, int *bad) {
-  if (!strcmp(opt, "--lattice")) *bad = !cf_parse_lattice(v, &o->rows, &o->cols);
-  else if (!strcmp(opt, "--map")) *bad = !copy_value(o->map, sizeof o->map, v);
-  else if (!strcmp(opt, "--merge")) *bad = strcmp(v, "auto") && strcmp(v, "none"), o->merge = !strcmp(v, "auto");
-  else if (!strcmp(opt, "--merge-radius")) *bad = !non_negative(v, &o->merge_radius) || !(o->merge_radius > 0);
-  else if (!strcmp(opt, "--merge-gap")) *bad = !non_negative(v, &o->merge_max_gap) || !(o->merge_max_gap > 0);
-  else if (!strcmp(opt, "--ghost-radius")) *bad = !non_negative(v, &o->ghost_radius) || !(o->ghost_radius > 0);
-  else if (!strcmp(opt, "--max-gap")) *bad = !non_negative(v, &o->max_gap);
-  else if (!strcmp(opt, "--controlled")) *bad = !copy_value(o->controlled, sizeof o->controlled, v);
-  else if (!strcmp(opt, "--stick")) *bad = !copy_value(o->stick, sizeof o->stick, v);
-  else if (!strcmp(opt, "--meta")) *bad = 0; /* read first, by cf_ingest_meta */
-  else return 0;
-  return 1;
-}
-
-int cf_ingest_csv_option(const char *opt, const char *v, cf_csv_opts *o, int *bad) {
-  if (!strcmp(opt, "--time-column")) o->time_column = v, *bad = !*v;
-  else if (!strcmp(opt, "--columns-pattern")) o->pattern = v, *bad = !strstr(v, "{name}") || !strstr(v, "{axis}");
-  else return 0;
-  return 1;
-}
-
-int cf_ingest_meta(int argc, char **argv, cf_rec_meta *meta, cf_marker_opts *o) {
-  for (int i = 1; i + 1 < argc; i++) {
-    cf_error err = {0, ""};
-    if (strcmp(argv[i], "--meta")) continue;
-    if (cf_meta_load(argv[i + 1], meta, o, &err)) return cf_cli_fail("ingest", "%s", err.msg);
-  }
-  return 0;
-}
-
-int cf_ingest_markers_check(const char *kind, const cf_marker_opts *o, const cf_csv_opts *c) {
-  cf_csv_opts d;
-  cf_csv_opts_default(&d);
-  if (strcmp(kind, "csv") && (strcmp(c->time_column, d.time_column) || strcmp(c->pattern, d.pattern)))
-    return cf_cli_fail("ingest", "--time-column and --columns-pattern are options of 'ingest csv' (see --help)");
-  if ((!strcmp(kind, "meshes") || !strcmp(kind, "clouds")) &&
-      (o->rows || o->map[0] || o->stick[0] || o->merge == CF_MERGE_AUTO))
-    return cf_cli_fail("ingest", "--lattice, --map, --merge and --stick are for marker recordings (motive, csv)");
-  return 0;
-}
 
 /* ----------------------------------------------------------------- report */
 static void name_list(const cf_recording *r, const int *idx, int n) {

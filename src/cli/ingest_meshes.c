@@ -1,6 +1,6 @@
 /* ingest_meshes.c — what `clothfit ingest meshes` and `ingest clouds` add
- * to cmd_ingest.c: their options (--times, --fps, --units, --held;
- * --held-track), their help, and the summary lines of a mesh or cloud
+ * to cmd_ingest.c: the help of their options (--times, --fps, --units,
+ * --held; --held-track; read by src/pipeline/ingest.c) and the summary lines of a mesh or cloud
  * recording. */
 #include <math.h>
 #include <stdio.h>
@@ -70,34 +70,6 @@ const char *cf_ingest_mesh_help =
     "                   down x columns across, each cell split --split N (default 2) by\n"
     "                   them: the default 5x5 gives 9 x 9 nodes, 5x9 gives 9 x 17;\n"
     "                   written to /cloud attributes grid_rows, grid_cols\n";
-
-int cf_ingest_mesh_option(const char *opt, const char *v, cf_meshseq_opts *o, int *bad) {
-  char *end;
-  if (!strcmp(opt, "--times")) o->times_file = v;
-  else if (!strcmp(opt, "--fps")) o->fps = strtod(v, &end), *bad = end == v || *end || !(o->fps > 0) || !isfinite(o->fps);
-  else if (!strcmp(opt, "--units")) {
-    o->unit_scale = !strcmp(v, "mm") ? 0.001 : !strcmp(v, "cm") ? 0.01 : !strcmp(v, "m") ? 1 : 0;
-    *bad = o->unit_scale == 0;
-  } else if (!strcmp(opt, "--held")) *bad = !cf_meshseq_held_parse(v, o);
-  else return 0;
-  return 1;
-}
-
-int cf_ingest_mesh_check(const char *kind, cf_meshseq_opts *o, const cf_marker_opts *mk) {
-  int given = o->times_file || o->fps > 0 || (o->unit_scale != 1 && strcmp(kind, "csv"));
-  if (strcmp(kind, "meshes") && strcmp(kind, "clouds") && given)
-    return cf_cli_fail("ingest", "--times, --fps and --units are options of 'ingest meshes' and 'ingest clouds' "
-                       "(--units also of 'ingest csv')");
-  if (strcmp(kind, "meshes") && (o->n_held || mk->held[0]))
-    return cf_cli_fail("ingest", "--held (or held in --meta) is an option of 'ingest meshes'; markers use "
-                       "--controlled, clouds --held-track");
-  if (o->times_file && o->fps > 0) return cf_cli_fail("ingest", "give --times FILE or --fps F, not both");
-  if (!o->n_held && mk->held[0] && !cf_meshseq_held_parse(mk->held, o))
-    return cf_cli_fail("ingest", "--meta: held = '%s': expected node indices I,J (0-based, comma-separated, at most "
-                       "%d)", mk->held, CF_MESH_HELD_MAX);
-  o->max_gap = mk->max_gap;
-  return 0;
-}
 
 /* The points of a cloud recording: in all, and the fewest and most of a frame. */
 static void cloud_summary(const cf_recording *r, json_t *j) {

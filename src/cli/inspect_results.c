@@ -92,7 +92,7 @@ static void sweep_text(const cf_res_rec *c) {
            w->s[w->best]);
   else printf("  best point      none: no grid point simulated\n");
   char edge[512];
-  if (cf_cli_grid_edge(c, edge, sizeof edge) > 0) printf("  grid edge       %s\n", edge);
+  if (cf_pipeline_grid_edge(c, edge, sizeof edge) > 0) printf("  grid edge       %s\n", edge);
   printf("  grid points     %d ok, %d failed, %d pruned (error a lower bound)\n", n.ok, n.failed, n.pruned);
   if (n.failed) printf("  first failure   %s\n", cf_cli_first_failure(w));
 }
@@ -207,7 +207,7 @@ static void sweep_json(json_t *o, const cf_res_rec *c) {
   const cf_res_sweep *w = &c->sweep;
   point_counts n = sweep_counts(w);
   char edge[512];
-  int on_edge = cf_cli_grid_edge(c, edge, sizeof edge);
+  int on_edge = cf_pipeline_grid_edge(c, edge, sizeof edge);
   json_t *j = cf_cli_json_object(o, "sweep");
   cf_cli_json_num(j, "delta_min", w->delta[0]);
   cf_cli_json_num(j, "delta_max", w->delta[w->nd - 1]);

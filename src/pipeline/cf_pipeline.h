@@ -25,6 +25,7 @@
 #ifndef CF_PIPELINE_H
 #define CF_PIPELINE_H
 
+#include "cf_recording.h"
 #include "cf_study.h"
 
 /* ---------------------------------------------------------------- progress */
@@ -297,6 +298,173 @@ typedef struct {
  * it).  Every start failing is CF_ENOCONV with info->all_failed. */
 int cf_pipeline_fit(cf_fit_input *in, const cf_pipeline_fit_opts *o, cf_pipeline_tasks *tasks,
                     const cf_pipeline_progress *pr, cf_res_rec *rec, cf_pipeline_fit_info *info, cf_error *err);
+
+/* ----------------------------------------------------------------- options */
+/* The settings from their text, as `clothfit` reads them from its options
+ * and the Python module from its keyword arguments (options.c): CF_OK, or
+ * CF_EINVAL with one line naming the option ("invalid --kappa '-1': ...").
+ * Numbers are finite; an integer is lo..1000000.  cf_pipeline_parse_* return
+ * 1 if s is well formed (and in range), else 0, with no message. */
+int cf_pipeline_parse_number(const char *s, double *v);
+int cf_pipeline_parse_int(const char *s, int lo, int *v);
+/* "A:B:N" (N >= 1 points from A to B, 0 <= A <= B; N = 1 needs A = B) or
+ * "A:B:N*rho" (scaled by each recording's density); NULL: the default of
+ * axis 'd' or 'a' (cf_pipeline_grid_default). */
+int cf_pipeline_parse_grid(const char *spec, char axis, cf_pipeline_grid *g);
+/* "A:B" numbers with 0 <= A < B (B may be omitted: +inf). */
+int cf_pipeline_parse_range(const char *s, double *a, double *b);
+/* "D,A": two finite numbers >= 0. */
+int cf_pipeline_parse_pair(const char *s, double *a, double *b);
+/* --delta-grid and --alpha-grid (NULL: the defaults). */
+int cf_pipeline_grids(const char *dspec, const char *aspec, cf_pipeline_grid *gd, cf_pipeline_grid *ga,
+                      cf_error *err);
+/* --mu-grid A:B:N (no *rho; NULL: g->n = 0, no mu axis); each of the n
+ * recordings must have a table. */
+int cf_pipeline_mu_grid(const char *spec, const cf_fit_input *in, int n, cf_pipeline_grid *g, cf_error *err);
+/* fit --params delta,alpha,mu: the grid start's mu axis unless --mu-grid
+ * (thesis Table 4.7: fitted mu from 0 to 2). */
+#define CF_PIPELINE_MU_GRID "0:2:5"
+/* --search trust|nelder-mead (NULL: the inputs keep theirs) onto in[0..n). */
+int cf_pipeline_search(const char *value, cf_fit_input *in, int n, cf_error *err);
+/* --workers (NULL: 0, all cores). */
+int cf_pipeline_workers(const char *s, int *workers, cf_error *err);
+/* The model settings as text (NULL members: the defaults of
+ * cf_pipeline_model_default): --kappa, --beta, --tol, --max-iter, --mu,
+ * --model, --k-stretch, --k-shear, --k-bend, --rest (size, flat or
+ * first-frame), --split (N or RxC), --substeps, --initial (rest or moving). */
+typedef struct {
+  const char *kappa, *beta, *tol, *max_iter, *mu;
+  const char *model, *k_stretch, *k_shear, *k_bend;
+  const char *rest, *split, *substeps, *initial;
+} cf_pipeline_model_text;
+/* m (may be NULL: all defaults) into v. */
+int cf_pipeline_model_parse(const cf_pipeline_model_text *m, cf_pipeline_model *v, cf_error *err);
+/* The cloth model and stiffnesses of m into p (the rest cf_params_default). */
+int cf_pipeline_cloth_model(const cf_pipeline_model_text *m, cf_params *p, cf_error *err);
+/* A fit's options as text (`clothfit fit`'s; NULL: the default):
+ * --params (delta,alpha and any of mu, kappa, beta), --start (grid,
+ * apriori or D,A), --train A:B, --max-evals, --workers, --delta-grid,
+ * --alpha-grid, --mu-grid, --polish (quadratic or none), --search, and the
+ * flags --prune and --no-confidence. */
+typedef struct {
+  const char *params, *start, *train, *max_evals, *workers, *dgrid, *agrid, *mgrid, *polish, *search;
+  int prune, no_confidence;
+} cf_pipeline_fit_text;
+typedef struct {
+  cf_pipeline_fit_opts o; /* o.start points into start_kind: the plan stays where it was parsed */
+  int fit_mu;             /* --params with mu */
+  unsigned fit_log;       /* --params with kappa, beta: CF_STIFF_BIT mask (cf_fit_input.fit_log) */
+  char start_kind[16];    /* grid, apriori or given */
+} cf_pipeline_fit_plan;
+/* t into p (before a recording is loaded). */
+int cf_pipeline_fit_plan_parse(const cf_pipeline_fit_text *t, cf_pipeline_fit_plan *p, cf_error *err);
+/* p onto the loaded recording in (loaded with model settings whose --mu
+ * was given when mu_given: then mu's start): the fitted kappa and beta
+ * checked against its model, mu's table, the mu grid, --polish, --search. */
+int cf_pipeline_fit_plan_apply(const cf_pipeline_fit_text *t, cf_pipeline_fit_plan *p, int mu_given,
+                               cf_fit_input *in, cf_error *err);
+
+/* ------------------------------------------------------------------ fields */
+/* A fit's result as named values (fields.c), for `clothfit fit --json`
+ * and the Python module alike: each member of the visitor is called with
+ * a key and a value; unknown values are NaN (num), NULL (str), -1
+ * (boolean) or n < 0 (nums); words gets a blank-separated list.  Members
+ * may be NULL (skipped); the values are borrowed for the call. */
+typedef struct {
+  void (*num)(void *user, const char *key, double v);
+  void (*str)(void *user, const char *key, const char *s);
+  void (*boolean)(void *user, const char *key, int b);
+  void (*nums)(void *user, const char *key, const double *v, int n);
+  void (*words)(void *user, const char *key, const char *text);
+  void *user;
+} cf_pipeline_fields;
+/* Every field of `fit --json` of rec's fit, in its order: swept (the grid
+ * was swept in this run, cf_pipeline_fit_info.swept), resumed (tasks taken
+ * from a journal), out (the results file, may be NULL). */
+void cf_pipeline_fit_fields(const cf_pipeline_fields *f, const cf_res_rec *rec, int swept, int resumed,
+                            const char *out);
+/* The parts other commands print too: failed_points, grid_points,
+ * failed_fraction, optimum_borders_failed, failed_evaluations; the
+ * confidence (delta_interval ... better_test_error_cm); the polish (polish
+ * ... polish_why); the driving (start_residual_mean_mm ... held_pull_max_mm). */
+void cf_pipeline_fields_failures(const cf_pipeline_fields *f, const cf_res_rec *rec);
+void cf_pipeline_fields_conf(const cf_pipeline_fields *f, const cf_res_conf *c);
+void cf_pipeline_fields_polish(const cf_pipeline_fields *f, const cf_res_fit *fit);
+void cf_pipeline_fields_drive(const cf_pipeline_fields *f, const cf_res_rec *rec);
+/* The parameters fitted, blank-separated ("delta alpha mu kappa"). */
+void cf_pipeline_fit_names(const cf_res_fit *fit, char *buf, size_t size);
+/* The simulations behind rec's result: its grid's points (pruned ones
+ * counted whole) and its fit's (cf_res_fit.simulations). */
+int cf_pipeline_simulations(const cf_res_rec *rec);
+/* Whether rec's grid optimum (the sweep's best point) lies on an edge of its
+ * grid: 1 with advice (e.g. "delta at its lowest grid value 0.0052 (widen
+ * --delta-grid below it)") in buf, 0 if inside, -1 without a sweep optimum. */
+int cf_pipeline_grid_edge(const cf_res_rec *rec, char *buf, size_t size);
+
+/* -------------------------------------------------------- one simulation */
+/* Simulate in at (delta, alpha) (the other parameters in->fixed) and
+ * measure the error (thesis (4.2)-(4.5)) over frames [t0, t1) (t1 <= 0: to
+ * the end) into res->err, as one point of cf_pipeline_sweep does; fe[T]
+ * (may be NULL) the per-frame errors of frames [0, t1).  With sim (may be
+ * NULL) the whole recording is simulated and measured (t0, t1 unused) and
+ * sim[T*K*3] (K = in->tg.rows * in->tg.cols markers, m, frame-major)
+ * receives the simulated markers, NaN from a failed frame on.  A failed
+ * simulation is res->status with res->reason and e_cm = +inf, not an error;
+ * errors are those of preparing the run (CF_EINVAL naming the recording). */
+int cf_pipeline_eval_window(const cf_fit_input *in, double delta, double alpha, int t0, int t1, cf_frame_error *fe,
+                            double *sim, cf_fit_result *res, cf_error *err);
+
+/* ---------------------------------------------------------------- scenario */
+/* The scenario of the file config (CONFIG.ini, cf_scenario_load: sc)
+ * simulated as `clothfit simulate` does (scenario_run.c): the mesh and its kinematic nodes, T frames at k dt of
+ * the nodes' positions pos[T*n*3] (m), the projection's violation and
+ * iterations per frame, the area errors and the simulator's counters;
+ * progress one stage "simulate" of T - 1 steps. */
+typedef struct {
+  cf_scenario sc;                    /* read from config (loaded: 1) */
+  int loaded;
+  cf_mesh *mesh;
+  int *kin, n_kin, T;
+  double *time, *pos, *viol;
+  int *iters;
+  double wall;                       /* s */
+  cf_area_error area_final, area_max;
+  cf_sim_stats st;                   /* the counters at the end */
+} cf_pipeline_scenario_sim;
+int cf_pipeline_scenario_run(const char *config, const cf_pipeline_progress *pr, cf_pipeline_scenario_sim *r,
+                             cf_error *err);
+void cf_pipeline_scenario_sim_free(cf_pipeline_scenario_sim *r);
+
+/* ------------------------------------------------------------------ ingest */
+/* A recording from its source, as `clothfit ingest KIND IN -o OUT` makes it
+ * (ingest.c): kind motive, csv, meshes or clouds.  _init sets the
+ * defaults; _meta reads a sidecar INI (--meta FILE; before the options, so
+ * that they override it); _option takes one option with its value as the
+ * command line spells them ("--dt", "0.01"; 1 taken, 0 not an ingest
+ * option, -1 a bad value, err set) and _flag one without (--strict,
+ * --rigid-bodies, --keep-unseen, --allow-no-markers; 1 taken, 0 not one);
+ * _check checks them against the kind (set kind and in first; CF_EINVAL
+ * with the command line's message) and fills the defaults; _run reads the
+ * source, processes and resamples it into r (the caller's to free, also on
+ * failure) and writes it to out; an edited export is a note of pp (may be
+ * NULL).  The strings are borrowed and must outlive a. */
+typedef struct {
+  const char *kind, *in, *out;
+  const char *held;      /* clouds: --held-track */
+  int grid[2];           /* clouds: --grid RxC (0: not given) */
+  double dt;             /* 0 = native, -1 = not given (0.01; clouds: native) */
+  cf_motive_opts mopts;
+  cf_rec_meta meta;
+  cf_meshseq_opts mesh;  /* meshes, clouds */
+  cf_marker_opts mk;     /* marker processing (motive, csv) */
+  cf_csv_opts csv;       /* csv */
+} cf_pipeline_ingest;
+void cf_pipeline_ingest_init(cf_pipeline_ingest *a);
+int cf_pipeline_ingest_meta(cf_pipeline_ingest *a, const char *file, cf_error *err);
+int cf_pipeline_ingest_option(cf_pipeline_ingest *a, const char *opt, const char *value, cf_error *err);
+int cf_pipeline_ingest_flag(cf_pipeline_ingest *a, const char *opt);
+int cf_pipeline_ingest_check(cf_pipeline_ingest *a, cf_error *err);
+int cf_pipeline_ingest_run(cf_pipeline_ingest *a, const cf_pipeline_progress *pp, cf_recording *r, cf_error *err);
 
 /* ------------------------------------------------------------------- sweep */
 /* Sweep each of n recordings over its frames of the window [w0, w1) s

@@ -418,18 +418,26 @@ int cf_pipeline_confidence(const cf_fit_input *const *in, int n, int workers, co
   return rc;
 }
 
-int cf_pipeline_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_error *fe, double *e, double *s,
-                char reason[256], cf_error *err) {
+int cf_pipeline_eval_window(const cf_fit_input *in, double delta, double alpha, int t0, int t1, cf_frame_error *fe,
+                            double *sim, cf_fit_result *res, cf_error *err) {
+  memset(res, 0, sizeof *res);
+  res->err.e_cm = res->err.s_cm = res->err.d_max_cm = INFINITY;
   cf_fit_run *run = cf_fit_run_alloc(&in->tg, &in->base, err);
   if (!run) return with_file(in, err, err && err->code ? err->code : CF_EINVAL);
   cf_fit_point pt = point_at(in, delta, alpha);
-  cf_fit_result r;
-  int rc = cf_fit_run_eval(run, &pt, 0, 0, 0, fe, &r);
+  int rc = sim ? cf_fit_run_eval_markers(run, &pt, fe, res, sim, NULL) : cf_fit_run_eval(run, &pt, t0, t1, 0, fe, res);
   cf_fit_run_free(run);
-  *e = r.err.e_cm, *s = r.err.s_cm;
-  snprintf(reason, 256, "%s", r.reason);
   if (rc) cf_error_set(err, rc, "simulation failed (%s)", cf_status_name(rc));
   return with_file(in, err, rc);
+}
+
+int cf_pipeline_eval(const cf_fit_input *in, double delta, double alpha, cf_frame_error *fe, double *e, double *s,
+                     char reason[256], cf_error *err) {
+  cf_fit_result r;
+  int rc = cf_pipeline_eval_window(in, delta, alpha, 0, 0, fe, NULL, &r, err);
+  *e = r.err.e_cm, *s = r.err.s_cm;
+  snprintf(reason, 256, "%s", r.reason);
+  return rc;
 }
 
 /* The settings of m that a simulation depends on, as words. */

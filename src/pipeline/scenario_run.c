@@ -1,0 +1,91 @@
+/* scenario_run.c — a scenario (CONFIG.ini, cf_scenario of src/study)
+ * simulated from its rest state with its driven nodes moving as its drive
+ * says (cf_pipeline.h "scenario"): what `clothfit simulate` writes and the
+ * Python module's simulate_scenario returns.
+ *
+ * Computes: the node trajectories [T][n][3] (m) at t = k dt, k < T =
+ * round(duration / dt) + 1, the projection's constraint violation and
+ * iterations per frame, the largest area errors, and the simulator's
+ * counters at the end.
+ * Ownership: the scenario read from its file, the run's arrays and mesh
+ * are malloc'ed into the caller's cf_pipeline_scenario_sim and released by
+ * cf_pipeline_scenario_sim_free (also after an error).
+ * Failure: the scenario's errors (file, line and key), CF_ENOMEM, or the simulator's code with its message ("step N
+ * ..."); the frames simulated before a failed step stay in the run. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline_internal.h"
+
+void cf_pipeline_scenario_sim_free(cf_pipeline_scenario_sim *r) {
+  if (r->loaded) cf_scenario_free(&r->sc);
+  cf_mesh_free(r->mesh);
+  free(r->kin);
+  free(r->time);
+  free(r->pos);
+  free(r->viol);
+  free(r->iters);
+  memset(r, 0, sizeof *r);
+}
+
+int cf_pipeline_scenario_run(const char *config, const cf_pipeline_progress *pr, cf_pipeline_scenario_sim *r,
+                             cf_error *err) {
+  memset(r, 0, sizeof *r);
+  int rc = cf_scenario_load(config, &r->sc, err);
+  if (rc) return rc;
+  r->loaded = 1;
+  const cf_scenario *sc = &r->sc;
+  rc = cf_scenario_mesh(sc, &r->mesh, &r->kin, &r->n_kin, err);
+  if (rc) return rc;
+  int n = r->mesh->n_nodes;
+  double dt = sc->params.dt;
+  r->T = (int)floor(sc->duration / dt + 0.5) + 1;
+  r->time = malloc(sizeof(double) * r->T);
+  r->pos = malloc(sizeof(double) * 3 * (size_t)n * r->T);
+  r->viol = calloc((size_t)r->T, sizeof(double));
+  r->iters = calloc((size_t)r->T, sizeof(int));
+  double *kin0 = malloc(sizeof(double) * 3 * (r->n_kin + 1)), *kp = malloc(sizeof(double) * 3 * (r->n_kin + 1));
+  double *a0 = malloc(sizeof(double) * r->mesh->n_elems);
+  if (!r->time || !r->pos || !r->viol || !r->iters || !kin0 || !kp || !a0) {
+    free(a0), free(kin0), free(kp);
+    return cf_error_set(err, CF_ENOMEM, "out of memory for %d frames of %d nodes", r->T, n);
+  }
+  cf_mesh_element_areas(r->mesh, r->mesh->x, a0);
+  for (int k = 0; k < r->n_kin; k++) memcpy(kin0 + 3 * k, r->mesh->x + 3 * r->kin[k], 3 * sizeof(double));
+  cf_sim *s = cf_sim_alloc(r->mesh, &sc->params, r->kin, r->n_kin, err);
+  if (s && (sc->n_obstacles > 0 || sc->contact.self) && cf_sim_set_obstacles(s, sc->obstacles, sc->n_obstacles, &sc->contact, err)) {
+    cf_sim_free(s);
+    s = NULL;
+  }
+  if (!s) {
+    free(a0), free(kin0), free(kp);
+    return err && err->code ? err->code : CF_EINVAL;
+  }
+  memcpy(r->pos, cf_sim_x(s), sizeof(double) * 3 * n);
+  r->time[0] = 0;
+  cf_pl_stage(pr, "simulate", r->T - 1);
+  double t0 = cf_fit_now();
+  for (int k = 1; k < r->T && rc == CF_OK; k++) {
+    cf_drive_eval(&sc->drive, r->n_kin, kin0, k * dt, kp);
+    rc = cf_sim_step(s, kp, err);
+    if (rc) break;
+    r->time[k] = k * dt;
+    memcpy(r->pos + 3 * (size_t)n * k, cf_sim_x(s), sizeof(double) * 3 * n);
+    cf_sim_stats st = cf_sim_get_stats(s);
+    r->viol[k] = st.last_violation;
+    r->iters[k] = st.last_iterations;
+    cf_area_error ae = cf_mesh_area_error(r->mesh, a0, cf_sim_x(s));
+    if (ae.total > r->area_max.total) r->area_max.total = ae.total;
+    if (ae.mean > r->area_max.mean) r->area_max.mean = ae.mean;
+    if (ae.dispersion > r->area_max.dispersion) r->area_max.dispersion = ae.dispersion;
+    r->area_final = ae;
+    cf_pl_update(pr, k);
+  }
+  cf_pl_stage(pr, NULL, 0);
+  r->wall = cf_fit_now() - t0;
+  r->st = cf_sim_get_stats(s);
+  cf_sim_free(s);
+  free(a0), free(kin0), free(kp);
+  return rc;
+}

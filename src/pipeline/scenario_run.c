@@ -33,8 +33,8 @@ int cf_pipeline_scenario_run(const char *config, const cf_pipeline_progress *pr,
                              cf_error *err) {
   memset(r, 0, sizeof *r);
   int rc = cf_scenario_load(config, &r->sc, err);
+  r->loaded = 1; /* a failed load may hold the file's text */
   if (rc) return rc;
-  r->loaded = 1;
   const cf_scenario *sc = &r->sc;
   rc = cf_scenario_mesh(sc, &r->mesh, &r->kin, &r->n_kin, err);
   if (rc) return rc;

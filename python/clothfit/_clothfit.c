@@ -70,15 +70,18 @@ static int model_text(PyObject *d, cf_pipeline_model_text *t) {
   return PyErr_Occurred() ? -1 : 0;
 }
 
+/* A flag of the dict d: 1 when d[key] is true. */
+static int flag(PyObject *d, const char *key) {
+  PyObject *v = PyDict_GetItemString(d, key);
+  return v && PyObject_IsTrue(v) == 1;
+}
+
 static int fit_text(PyObject *d, cf_pipeline_fit_text *t) {
   memset(t, 0, sizeof *t);
   WORD(t, d, params), WORD(t, d, start), WORD(t, d, train), WORD(t, d, max_evals), WORD(t, d, workers);
   WORD(t, d, dgrid), WORD(t, d, agrid), WORD(t, d, mgrid), WORD(t, d, polish), WORD(t, d, search);
   if (PyErr_Occurred()) return -1;
-  PyObject *v = PyDict_GetItemString(d, "prune");
-  t->prune = v && PyObject_IsTrue(v) == 1;
-  v = PyDict_GetItemString(d, "no_confidence");
-  t->no_confidence = v && PyObject_IsTrue(v) == 1;
+  t->prune = flag(d, "prune"), t->no_confidence = flag(d, "no_confidence");
   return 0;
 }
 
@@ -545,12 +548,8 @@ static PyObject *py_experiment(PyObject *self, PyObject *args) {
   WORD(&t, opts, prune_margin), WORD(&t, opts, search), WORD(&t, opts, start), WORD(&t, opts, dgrid);
   WORD(&t, opts, agrid);
   if (PyErr_Occurred()) return NULL;
-  int *flag[] = {&t.prune, &t.no_refine, &t.no_maps, &t.restart, &t.no_confidence, &t.clouds};
-  static const char *const flag_key[] = {"prune", "no_refine", "no_maps", "restart", "no_confidence", "clouds"};
-  for (int k = 0; k < 6; k++) {
-    PyObject *v = PyDict_GetItemString(opts, flag_key[k]);
-    *flag[k] = v && PyObject_IsTrue(v) == 1;
-  }
+  t.prune = flag(opts, "prune"), t.no_refine = flag(opts, "no_refine"), t.no_maps = flag(opts, "no_maps");
+  t.restart = flag(opts, "restart"), t.no_confidence = flag(opts, "no_confidence"), t.clouds = flag(opts, "clouds");
   const char *words[64];
   int argc = cf_pipeline_experiment_words(kind, &t, words, 64);
   cf_pipeline_experiment *x = malloc(sizeof *x);

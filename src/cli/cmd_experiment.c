@@ -6,8 +6,10 @@
  * mesh sequence, fit each on its training window (the first half) from its
  * grid optimum, look closer at one (Figure 4.6's sensitivity map, Table
  * 4.3's cloth models, §4.1.5's remeshing) and print Table 4.2.  Everything goes to one results
- * file (and the recordings next to it).  The dataset's layout and the
- * study's stages are the library's (cf_pipeline.h "study"). */
+ * file (and the recordings next to it).  The dataset's layout, the
+ * options, the run and the --json fields are the library's (cf_pipeline.h
+ * "study" and "experiment"); here are the progress bars, the notes, the
+ * tables and the report. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

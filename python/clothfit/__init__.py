@@ -33,8 +33,9 @@ import os
 from . import _clothfit
 from ._clothfit import Error, FileError, OptionError, SimulationError
 
-__all__ = ["Error", "OptionError", "FileError", "SimulationError", "Recording", "Fit", "load", "simulate",
-           "error", "fit", "simulate_scenario", "ingest_motive", "ingest_csv", "ingest_meshes", "ingest_clouds"]
+__all__ = ["Error", "OptionError", "FileError", "SimulationError", "Recording", "Fit", "Experiment", "load",
+           "simulate", "error", "fit", "experiment", "simulate_scenario", "ingest_motive", "ingest_csv",
+           "ingest_meshes", "ingest_clouds"]
 
 _MODEL = ("kappa", "beta", "tol", "max_iter", "mu", "model", "k_stretch", "k_shear", "k_bend", "rest", "split",
           "substeps", "initial")
@@ -118,21 +119,11 @@ class Recording:
             self.name, self.frames, self.rows, self.cols, self.dt)
 
 
-class Fit:
-    """The result of :func:`fit`: the fields of ``clothfit fit --json``, value for value.
-
-    Every field is an attribute (``fit.delta``, ``fit.alpha``, ``fit.mu``,
-    ``fit.delta_interval``, ``fit.identifiable``, ``fit.identifiable_why``,
-    ``fit.train_error_cm`` ...); :meth:`as_dict` gives them all in the
-    command line's order.  Besides them: ``series``, the per-frame errors
-    at the optimum (``e_cm``, ``s_cm``, ``d_cm``, ``time``) with the
-    simulated and recorded markers (frames x markers x 3, m), and ``notes``,
-    the warnings the command line prints on stderr.
-    """
+class _Fields:
+    """The fields of a command's ``--json`` as attributes, and ``notes``, the warnings it prints on stderr."""
 
     def __init__(self, fields, notes):
-        """A fit from the fields and notes _clothfit.fit returns."""
-        self.series = fields.pop("series")
+        """The fields and notes the C layer returns."""
         self._fields = fields
         self.notes = list(notes)
 
@@ -148,8 +139,26 @@ class Fit:
         return sorted(set(super().__dir__()) | set(self._fields))
 
     def as_dict(self):
-        """The fields of ``clothfit fit --json`` as a new dict, in its order."""
+        """The fields of the command's ``--json`` as a new dict, in its order."""
         return dict(self._fields)
+
+
+class Fit(_Fields):
+    """The result of :func:`fit`: the fields of ``clothfit fit --json``, value for value.
+
+    Every field is an attribute (``fit.delta``, ``fit.alpha``, ``fit.mu``,
+    ``fit.delta_interval``, ``fit.identifiable``, ``fit.identifiable_why``,
+    ``fit.train_error_cm`` ...); :meth:`as_dict` gives them all in the
+    command line's order.  Besides them: ``series``, the per-frame errors
+    at the optimum (``e_cm``, ``s_cm``, ``d_cm``, ``time``) with the
+    simulated and recorded markers (frames x markers x 3, m), and ``notes``,
+    the warnings the command line prints on stderr.
+    """
+
+    def __init__(self, fields, notes):
+        """A fit from the fields and notes _clothfit.fit returns."""
+        self.series = fields.pop("series")
+        super().__init__(fields, notes)
 
     def __repr__(self):
         """The fit's estimates and intervals."""
@@ -245,6 +254,74 @@ def fit(recording, params=None, start=None, train=None, max_evals=None, workers=
             "no_confidence": not confidence}
     fields, notes = _clothfit.fit(_path(recording), text, _model(model))
     return Fit(fields, notes)
+
+
+class Experiment(_Fields):
+    """The result of :func:`experiment`: the fields of ``clothfit experiment --json``, value for value.
+
+    Every field is an attribute: ``recordings`` (a list of dicts, one per
+    recording: ``name``, ``delta``, ``alpha``, ``error_cm``, the intervals
+    ...), the failure totals (``failed_points`` ...), ``R_cm``, ``E_cm`` and
+    ``regression_simulations`` with a regression, ``remesh`` (experiment
+    wam), ``stage_seconds``, ``tasks_resumed``, ``output``; :meth:`as_dict`
+    gives them in the command line's order.  ``notes``: the warnings the
+    command line prints as "clothfit: warning: ...".
+    """
+
+    def __repr__(self):
+        """The study's recordings and results file."""
+        return "<clothfit.Experiment: %d recordings, results %s>" % (len(self.recordings), self.output)
+
+
+def experiment(kind, dataset=None, output=None, recordings=None, workers=None, max_evals=None, start=None,
+               search=None, delta_grid=None, alpha_grid=None, prune=False, prune_margin=None, refine=True,
+               regress_evals=None, regress_search=None, maps=True, confidence=True, clouds=False, restart=False,
+               **model):
+    """Run a study of the thesis, as ``clothfit experiment KIND --no-report`` does, and return its results.
+
+    ``kind`` is "aero" (thesis §4.2: ingest every Motive export of the
+    dataset with its sidecars, sweep each recording's grid, refine its
+    optimum, fit the a-priori formulas) or "wam" (§4.1: the registered
+    meshes, each fitted on its first half, with the close look at one).
+    The options are the command's (``clothfit experiment --help``), with
+    the same defaults:
+
+    - ``dataset``: the folder of sources (default datasets/aero-mini or
+      datasets/wam-mini, relative to the working directory);
+    - ``output``: the results file (-o; default reports/aero.h5,
+      reports/wam.h5), ``recordings``: where the ingested recordings go;
+    - ``workers``: worker processes (default 0, all cores; 1 runs in this
+      process);
+    - ``max_evals``: evaluations per fit (default 100); ``start``: "grid"
+      or "apriori"; ``search``: "nelder-mead" or "trust";
+    - ``delta_grid``, ``alpha_grid``: (lo, hi, n), (lo, hi, n, "rho") or
+      "A:B:N[*rho]"; ``prune`` and ``prune_margin``;
+    - ``refine=False`` is --no-refine, ``maps=False`` --no-maps,
+      ``confidence=False`` --no-confidence, ``clouds=True`` --clouds (wam),
+      ``restart=True`` --restart;
+    - ``regress_evals``, ``regress_search`` ("model" or "nelder-mead");
+    - and the model settings (``kappa``, ``tol``, ``rest`` ...).
+
+    The study writes the results file and its journal as the command does
+    (a rerun with the same options resumes it); the report is not written
+    (``clothfit report RESULTS.h5`` makes it).  Returns an
+    :class:`Experiment` whose fields equal those of ``clothfit experiment
+    --no-report --json`` with the same options (``stage_seconds`` are wall
+    times).  A recording left without a finite optimum is in the results
+    with its failed points and ``delta`` None (the command exits with
+    status 1 then).  Raises OptionError for a bad option (the command
+    line's message), Error or FileError for a dataset the library cannot
+    read (a source without sidecars ...).
+    """
+    flags = {"prune": bool(prune), "no_refine": not refine, "no_maps": not maps, "no_confidence": not confidence,
+             "clouds": bool(clouds), "restart": bool(restart)}
+    text = {"dataset": dataset, "out": output, "recordings": recordings, "workers": workers,
+            "max_evals": max_evals, "start": start, "search": search, "dgrid": _grid("delta_grid", delta_grid),
+            "agrid": _grid("alpha_grid", alpha_grid), "prune_margin": prune_margin, "regress_evals": regress_evals,
+            "regress_search": regress_search}
+    text = {k: _word(k, os.fsdecode(v) if isinstance(v, os.PathLike) else v) for k, v in text.items()}
+    fields, notes = _clothfit.experiment(str(kind), dict(text, **flags), _model(model))
+    return Experiment(fields, notes)
 
 
 def simulate_scenario(config):

@@ -70,15 +70,18 @@ static int model_text(PyObject *d, cf_pipeline_model_text *t) {
   return PyErr_Occurred() ? -1 : 0;
 }
 
+/* A flag of the dict d: 1 when d[key] is true. */
+static int flag(PyObject *d, const char *key) {
+  PyObject *v = PyDict_GetItemString(d, key);
+  return v && PyObject_IsTrue(v) == 1;
+}
+
 static int fit_text(PyObject *d, cf_pipeline_fit_text *t) {
   memset(t, 0, sizeof *t);
   WORD(t, d, params), WORD(t, d, start), WORD(t, d, train), WORD(t, d, max_evals), WORD(t, d, workers);
   WORD(t, d, dgrid), WORD(t, d, agrid), WORD(t, d, mgrid), WORD(t, d, polish), WORD(t, d, search);
   if (PyErr_Occurred()) return -1;
-  PyObject *v = PyDict_GetItemString(d, "prune");
-  t->prune = v && PyObject_IsTrue(v) == 1;
-  v = PyDict_GetItemString(d, "no_confidence");
-  t->no_confidence = v && PyObject_IsTrue(v) == 1;
+  t->prune = flag(d, "prune"), t->no_confidence = flag(d, "no_confidence");
   return 0;
 }
 
@@ -273,32 +276,26 @@ static PyObject *number(double v) {
   if (v == floor(v) && fabs(v) < 9007199254740992.0) return PyLong_FromLongLong((long long)v);
   return PyFloat_FromDouble(v);
 }
-typedef struct {
-  PyObject *d;
-  int bad;
-} fields_to;
-static void f_num(void *u, const char *key, double v) {
-  fields_to *t = u;
-  t->bad |= put(t->d, key, number(v));
+/* Each value as d[key], or appended when the container is a list; the
+ * visitor's user is the container; an error is the Python exception set
+ * (the members after it add nothing). */
+static void member(void *c, const char *key, PyObject *v) {
+  if (v && !PyErr_Occurred()) PyList_Check((PyObject *)c) ? PyList_Append(c, v) : PyDict_SetItemString(c, key, v);
+  Py_XDECREF(v);
 }
+static void f_num(void *u, const char *key, double v) { member(u, key, number(v)); }
 static void f_str(void *u, const char *key, const char *s) {
-  fields_to *t = u;
-  PyObject *v = s ? PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "replace") : (Py_INCREF(Py_None), Py_None);
-  t->bad |= put(t->d, key, v);
+  member(u, key, s ? PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "replace") : (Py_INCREF(Py_None), Py_None));
 }
 static void f_bool(void *u, const char *key, int b) {
-  fields_to *t = u;
-  PyObject *v = b < 0 ? (Py_INCREF(Py_None), Py_None) : PyBool_FromLong(b > 0);
-  t->bad |= put(t->d, key, v);
+  member(u, key, b < 0 ? (Py_INCREF(Py_None), Py_None) : PyBool_FromLong(b > 0));
 }
 static void f_nums(void *u, const char *key, const double *x, int n) {
-  fields_to *t = u;
   PyObject *l = n < 0 ? (Py_INCREF(Py_None), Py_None) : PyList_New(n);
   for (int i = 0; l && i < n; i++) PyList_SET_ITEM(l, i, number(x[i]));
-  t->bad |= put(t->d, key, l);
+  member(u, key, l);
 }
 static void f_words(void *u, const char *key, const char *text) {
-  fields_to *t = u;
   PyObject *l = PyList_New(0);
   for (const char *p = text; l && *p;) {
     size_t n = strcspn(p, " ");
@@ -307,7 +304,21 @@ static void f_words(void *u, const char *key, const char *text) {
     Py_XDECREF(w);
     p += n + (p[n] == ' ');
   }
-  t->bad |= put(t->d, key, l);
+  member(u, key, l);
+}
+/* A nested dict or list, held by its container (a borrowed reference). */
+static void *f_open(void *u, const char *key, int array) {
+  PyObject *v = array ? PyList_New(0) : PyDict_New();
+  if (!v || PyErr_Occurred()) return Py_XDECREF(v), NULL;
+  int bad = PyList_Check((PyObject *)u) ? PyList_Append(u, v) : PyDict_SetItemString(u, key, v);
+  Py_DECREF(v);
+  return bad ? NULL : v;
+}
+/* The fields into the new dict *d: a visitor (NULL: out of memory). */
+static cf_pipeline_fields *fields_into(cf_pipeline_fields *f, PyObject **d) {
+  *d = PyDict_New();
+  *f = (cf_pipeline_fields){f_num, f_str, f_bool, f_nums, f_words, f_open, *d};
+  return *d ? f : NULL;
 }
 
 /* The notes a fit leaves (warnings the command line prints on stderr). */
@@ -394,13 +405,12 @@ static PyObject *py_fit(PyObject *self, PyObject *args) {
     else PyErr_SetString(SimulationError, nt->failed);
     cf_results_free(res), free(res);
   } else if ((cap = PyCapsule_New(res, "clothfit.results", free_results))) {
-    d = PyDict_New();
-    fields_to ft = {d, !d};
-    cf_pipeline_fields f = {f_num, f_str, f_bool, f_nums, f_words, &ft};
-    if (d) cf_pipeline_fit_fields(&f, rec, info.swept, 0, NULL);
+    cf_pipeline_fields f;
+    if (fields_into(&f, &d)) cf_pipeline_fit_fields(&f, rec, info.swept, 0, NULL);
     PyObject *nl = notes_list(nt);
-    PyObject *out = Py_BuildValue("(NN)", d, nl);
-    if (ft.bad || !nl || !out || series(d, rec, cap)) Py_CLEAR(out);
+    PyObject *out = d && nl && !PyErr_Occurred() ? Py_BuildValue("(OO)", d, nl) : NULL;
+    if (!out || series(d, rec, cap)) Py_CLEAR(out);
+    Py_XDECREF(d), Py_XDECREF(nl);
     d = out;
   } else {
     cf_results_free(res), free(res);
@@ -521,6 +531,55 @@ static PyObject *py_ingest(PyObject *self, PyObject *args) {
   return out;
 }
 
+/* ------------------------------------------------------------ experiment */
+/* experiment(kind, options, model) -> (fields, notes): clothfit experiment
+ * KIND with the options (a dict of option words; the flags True) and the
+ * model settings; the fields of its --json (no report). */
+static PyObject *py_experiment(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *kind;
+  PyObject *opts, *mopts;
+  if (!PyArg_ParseTuple(args, "sO!O!", &kind, &PyDict_Type, &opts, &PyDict_Type, &mopts)) return NULL;
+  cf_pipeline_experiment_text t;
+  memset(&t, 0, sizeof t);
+  if (model_text(mopts, &t.model)) return NULL;
+  WORD(&t, opts, dataset), WORD(&t, opts, out), WORD(&t, opts, recordings), WORD(&t, opts, workers);
+  WORD(&t, opts, max_evals), WORD(&t, opts, regress_evals), WORD(&t, opts, regress_search);
+  WORD(&t, opts, prune_margin), WORD(&t, opts, search), WORD(&t, opts, start), WORD(&t, opts, dgrid);
+  WORD(&t, opts, agrid);
+  if (PyErr_Occurred()) return NULL;
+  t.prune = flag(opts, "prune"), t.no_refine = flag(opts, "no_refine"), t.no_maps = flag(opts, "no_maps");
+  t.restart = flag(opts, "restart"), t.no_confidence = flag(opts, "no_confidence"), t.clouds = flag(opts, "clouds");
+  const char *words[64];
+  int argc = cf_pipeline_experiment_words(kind, &t, words, 64);
+  cf_pipeline_experiment *x = malloc(sizeof *x);
+  notes *nt = calloc(1, sizeof *nt);
+  if (!x || !nt || argc < 0) return free(x), free(nt), PyErr_NoMemory();
+  cf_error err = {0, ""};
+  int rc, option = 1;
+  Py_BEGIN_ALLOW_THREADS;
+  cf_runtime_init(); /* this thread's OpenMP setting, as clothfit's main() makes it */
+  rc = cf_pipeline_experiment_parse(kind, &t, x, &err);
+  if (!rc) {
+    option = 0;
+    cf_pipeline_progress pr = {NULL, NULL, note, nt};
+    rc = cf_pipeline_experiment_run(x, argc, (char **)words, &pr, &err);
+  }
+  Py_END_ALLOW_THREADS;
+  PyObject *d = NULL, *out = NULL;
+  if (rc) raise_error(option ? KIND_OPTION : KIND_LIBRARY, &err);
+  else {
+    cf_pipeline_fields f;
+    if (fields_into(&f, &d)) cf_pipeline_experiment_fields(&f, x, NULL);
+    PyObject *nl = notes_list(nt);
+    if (d && nl && !PyErr_Occurred()) out = Py_BuildValue("(OO)", d, nl);
+    Py_XDECREF(d), Py_XDECREF(nl);
+  }
+  cf_pipeline_experiment_free(x);
+  free(x), free(nt);
+  return out;
+}
+
 /* ------------------------------------------------------------ module */
 static PyMethodDef methods[] = {
     {"load", py_load, METH_VARARGS,
@@ -535,6 +594,9 @@ static PyMethodDef methods[] = {
     {"fit", py_fit, METH_VARARGS,
      "fit(path, fit_options, model) -> (fields, notes): the fields of clothfit fit --json, the series at\n"
      "the optimum and the fit's warnings."},
+    {"experiment", py_experiment, METH_VARARGS,
+     "experiment(kind, options, model) -> (fields, notes): clothfit experiment KIND with the options (a dict of\n"
+     "option words, flags True) and the model settings: the fields of its --json (no report) and its warnings."},
     {"ingest", py_ingest, METH_VARARGS,
      "ingest(kind, source, options) -> (summary, notes): clothfit ingest KIND SOURCE with options, a list of\n"
      "(option as the command line spells it, value or None for a flag), -o among them."},

@@ -6,8 +6,10 @@
  * mesh sequence, fit each on its training window (the first half) from its
  * grid optimum, look closer at one (Figure 4.6's sensitivity map, Table
  * 4.3's cloth models, §4.1.5's remeshing) and print Table 4.2.  Everything goes to one results
- * file (and the recordings next to it).  The dataset's layout and the
- * study's stages are the library's (cf_pipeline.h "study"). */
+ * file (and the recordings next to it).  The dataset's layout, the
+ * options, the run and the --json fields are the library's (cf_pipeline.h
+ * "study" and "experiment"); here are the progress bars, the notes, the
+ * tables and the report. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,164 +127,28 @@ static const char *help =
     "  --delta-grid, --alpha-grid   the sweep's grid (see clothfit sweep --help)\n"
     CF_CLI_MODEL_HELP;
 
-/* What sets the two studies apart; the stages are the same. */
 typedef struct {
-  const char *name, *dataset, *out;
-  double train;   /* the training window: the first `train` of each recording */
-  int keep_going; /* a source that cannot be ingested is left out (else fatal) */
-  int regress;    /* the a-priori formulas of §4.2.3 */
-  const char *detail; /* the recording the close look (cf_pipeline_study_detail) is of; NULL: none */
-} experiment;
-static const experiment experiments[] = {
-    {"aero", "datasets/aero-mini", "reports/aero.h5", 1, 0, 1, NULL},
-    {"wam", "datasets/wam-mini", "reports/wam.h5", 0.5, 1, 0, "light-cotton-fast"},
-};
-/* The WAM study on the point clouds of the same recordings (--clouds). */
-static const char *wam_clouds_out = "reports/wam-clouds.h5";
-/* The sensitivity map's points per axis (thesis Figure 4.6: 100 simulations). */
-#define WAM_MAP_POINTS 10
-
-typedef struct {
-  const experiment *x;
-  int n_in;     /* recordings ingested (in[0..n_in)) */
-  const char *dataset, *out, *recdir, *workers, *max_evals, *reg_evals, *dgrid, *agrid, *prune_margin, *search, *start;
-  const char *reg_search; /* --regress-search */
-  int rsearch;            /* CF_REGRESS_* */
-  cf_cli_model model;
-  int prune, no_refine, no_maps, no_report, json, nw, evals, revals, restart, no_conf, clouds;
-  double pruning; /* cf_cli_prune */
+  cf_pipeline_experiment_text t; /* the options (the library reads them, cf_pipeline.h "experiment") */
+  cf_pipeline_experiment x;      /* the study and its run */
+  int no_report, json;
   char report_dir[4096];
-  cf_pipeline_grid gd, ga;
-  char recdir_buf[4096], dataset_buf[4200];
-  char **csv;   /* the dataset's CSV files, sorted */
-  int n;
-  long resumed; /* tasks of the journal taken from it: grid points, fits, stencil and regression simulations */
-  cf_cli_bar bar;   /* the study's stages and the report's, with their wall times */
+  cf_cli_bar bar; /* the study's stages and the report's (the library times them) */
 } exp_args;
 
-static int check_values(exp_args *a, const char **pos, int npos) {
-  if (npos != 1) return cf_cli_fail("experiment", "expected one experiment name: aero or wam (see --help)");
-  for (unsigned k = 0; k < sizeof experiments / sizeof *experiments; k++)
-    if (!strcmp(pos[0], experiments[k].name)) a->x = &experiments[k];
-  if (!a->x) return cf_cli_fail("experiment", "unknown experiment '%s' (available: aero, wam)", pos[0]);
-  if (a->clouds && a->x->regress)
-    return cf_cli_fail("experiment", "--clouds: the aerodynamics study's recordings are Motive exports (it is an "
-                       "option of experiment wam)");
-  if (!a->dataset) a->dataset = a->x->dataset;
-  if (!a->out) a->out = a->clouds ? wam_clouds_out : a->x->out;
-  if (cf_cli_prune("experiment", a->prune, a->prune_margin, &a->pruning)) return 1;
-  if (a->start && strcmp(a->start, "grid") && strcmp(a->start, "apriori"))
-    return cf_cli_fail("experiment", "invalid --start '%s': expected grid or apriori", a->start);
-  if (cf_cli_search("experiment", a->search, NULL, 0)) return 1;
-  if (cf_cli_regress_search("experiment", "--regress-search", a->reg_search, &a->rsearch)) return 1;
-  /* Regression budget: on the bundled study (experiment aero --prune, 32
-   * recordings) Nelder-Mead on R found its best point at evaluation 92 and
-   * converged (simplex size 1e-5) at 212 without improving on it, R 1.387
-   * -> 1.355 cm (clothfit regress --max-evals 400, 2026-11-26); 100
-   * evaluations give the same coefficients at half the 186 s that 200 took.
-   * --regress-evals raises it for a study that needs more. */
-  a->evals = 100, a->revals = 100;
-  if (a->max_evals && !cf_pipeline_parse_int(a->max_evals, 1, &a->evals))
-    return cf_cli_fail("experiment", "invalid --max-evals '%s': expected a count >= 1", a->max_evals);
-  if (a->reg_evals && !cf_pipeline_parse_int(a->reg_evals, 1, &a->revals))
-    return cf_cli_fail("experiment", "invalid --regress-evals '%s': expected a count >= 1", a->reg_evals);
-  if (cf_cli_grids("experiment", a->dgrid, a->agrid, &a->gd, &a->ga)) return 1;
-  if (cf_cli_model_apply("experiment", &a->model, NULL, 0)) return 1; /* before anything is written */
-  if (!a->recdir) {
-    size_t l = strlen(a->out);
-    l -= l > 3 && !strcmp(a->out + l - 3, ".h5") ? 3 : 0;
-    snprintf(a->recdir_buf, sizeof a->recdir_buf, "%.*s-recordings", (int)l, a->out);
-    a->recdir = a->recdir_buf;
-  }
-  return cf_cli_workers("experiment", a->workers, &a->nw);
-}
-
-/* The *.csv files of the dataset folder (or of its recordings/ subfolder
- * when it has none itself), sorted. */
-static int list_csv(exp_args *a) {
+/* The study's stages (cf_pipeline.h), each with its progress bar, and the
+ * command's notes between them. */
+static int run_study(exp_args *a) {
   cf_error err = {0, ""};
-  int rc = cf_pipeline_dataset_list(a->dataset, a->clouds, &a->csv, &a->n, a->dataset_buf, sizeof a->dataset_buf, &err);
-  a->dataset = a->dataset_buf;
-  return rc ? cf_cli_fail("experiment", "%s", err.msg) : 0;
-}
-
-/* What the study's results depend on, for the journal's key. */
-static int input_files(const exp_args *a, char ***files, int *n) {
-  cf_error err = {0, ""};
-  return cf_pipeline_dataset_files(a->csv, a->n, files, n, &err) ? cf_cli_fail("experiment", "%s", err.msg) : 0;
-}
-
-/* The recording named `name` if it has a fit, else the first that has one
- * (NULL: none). */
-static const cf_fit_input *detail_of(const char *name, const cf_fit_input *in, int n, cf_results *res) {
-  const cf_fit_input *first = NULL;
-  for (int i = 0; i < n; i++) {
-    if (!cf_results_rec(res, in[i].name, 0)->has_fit) continue;
-    if (!strcmp(in[i].name, name)) return &in[i];
-    if (!first) first = &in[i];
-  }
-  return first;
-}
-
-/* The study's stages (cf_pipeline.h), each with its progress bar. */
-static int run_study(exp_args *a, cf_fit_input *in, cf_pipeline_tasks *tk, cf_results *res) {
-  cf_error err = {0, ""};
-  const cf_fit_journal *kept = cf_pipeline_tasks_kept(tk);
-  cf_cli_bar *bar = &a->bar;
-  cf_cli_bar_stages(bar);
-  const experiment *x = a->x;
-  if (cf_pipeline_study_ingest(a->csv, a->n, a->recdir, !a->no_maps, x->keep_going, in, &a->n_in, &bar->pp, res,
-                               &err))
-    return cf_cli_fail("experiment", "%s", err.msg);
-  int n = a->n_in;
-  if (cf_cli_model_apply("experiment", &a->model, in, n)) return 1;
-  cf_cli_note_driving("experiment", in, n);
-  if (cf_cli_search("experiment", a->search, in, n)) return 1;
-  int grid = !a->start || !strcmp(a->start, "grid");
-  int rc = grid ? cf_pipeline_study_sweep(in, n, &a->gd, &a->ga, x->train, a->nw, a->pruning, tk, &bar->pp, res, &err)
-                : CF_OK;
-  if (!rc && !a->no_refine)
-    rc = cf_pipeline_study_refine(in, n, x->train, a->evals, a->nw, !a->no_conf, kept, &bar->pp, res, &err);
-  if (!rc && x->regress) rc = cf_pipeline_study_regress(in, n, a->out, a->rsearch, a->revals, a->nw, kept, &bar->pp, res, &err);
-  const cf_fit_input *d = x->detail ? detail_of(x->detail, in, n, res) : NULL;
-  if (!rc && d)
-    rc = cf_pipeline_study_detail(d, WAM_MAP_POINTS, a->evals, a->nw, tk, &bar->pp, cf_results_rec(res, d->name, 0),
-                                  &err);
-  return rc ? cf_cli_fail("experiment", "%s", err.msg) : 0;
-}
-
-/* The settings of this run, kept as the config text of the provenance. */
-static char *settings(const exp_args *a) {
-  size_t size = 1000 + strlen(a->dataset) + strlen(a->recdir) + (a->dgrid ? strlen(a->dgrid) : 0) +
-                (a->agrid ? strlen(a->agrid) : 0);
-  for (int i = 0; i < a->n; i++) size += strlen(a->csv[i]) + 4;
-  char *t = malloc(size);
-  if (!t) return NULL;
-  const cf_cli_model *m = &a->model; /* checked: short numbers */
-  const char *refine = a->no_refine                                   ? "no"
-                       : a->search && !strcmp(a->search, "trust") ? "trust-region, training window"
-                                                                      : "nelder-mead, training window";
-  int k = snprintf(t, size, "[experiment]\nname = %s\nsources = %s\ntraining = %g\ndataset = %s\nrecordings = %s\ndelta_grid = %s\nalpha_grid = %s\n"
-                   "prune = %g\nstart = %s\nrefine = %s\nmax_evals = %d\nregress_evals = %d\nregress_search = %s\n"
-                   "maps = %d\ndt = 0.01\n"
-                   "kappa = %s\nbeta = %s\ntol = %s\nmax_iter = %s\nmodel = %s\nrest = %s\nsplit = %s\nsubsteps = %s\n"
-                   "initial = %s\nfiles =",
-                   a->x->name, a->clouds ? "point clouds" : a->x->regress ? "motive exports" : "registered meshes",
-                   a->x->train, a->dataset, a->recdir, a->dgrid ? a->dgrid : "0.05:1:15*rho", a->agrid ? a->agrid : "0.05:4:16*rho",
-                   a->pruning, a->start ? a->start : "grid", refine, a->evals, a->revals,
-                   cf_regress_search_name(a->rsearch), !a->no_maps, m->kappa ? m->kappa : CF_CLI_FIT_KAPPA,
-                   m->beta ? m->beta : "0",
-                   m->tol ? m->tol : CF_CLI_FIT_TOL, m->max_iter ? m->max_iter : "50",
-                   m->model ? m->model : "inextensible",
-                   m->rest ? m->rest : "size (first-frame where a recording gives no size)", m->split ? m->split : "1 for a mesh recording, 2 for markers and clouds", m->substeps ? m->substeps : "1", m->initial ? m->initial : "rest");
-  for (int i = 0; i < a->n && k > 0 && (size_t)k < size; i++) k += snprintf(t + k, size - k, "\n  %s", a->csv[i]);
-  if (k > 0 && (size_t)k < size) snprintf(t + k, size - k, "\n");
-  return t;
+  cf_pipeline_experiment *x = &a->x;
+  if (cf_pipeline_experiment_ingest(x, &err)) return cf_cli_fail("experiment", "%s", err.msg);
+  cf_cli_note_rest("experiment", &x->model, x->in, x->n_in);
+  cf_cli_note_driving("experiment", x->in, x->n_in);
+  return cf_pipeline_experiment_study(x, &err) ? cf_cli_fail("experiment", "%s", err.msg) : 0;
 }
 
 /* The report folder: RESULTS without .h5. */
 static void report_dir(exp_args *a) {
-  snprintf(a->report_dir, sizeof a->report_dir, "%s", a->out);
+  snprintf(a->report_dir, sizeof a->report_dir, "%s", a->x.out);
   size_t n = strlen(a->report_dir);
   if (n > 3 && !strcmp(a->report_dir + n - 3, ".h5")) a->report_dir[n - 3] = 0;
   else snprintf(a->report_dir + n, sizeof a->report_dir - n, "-report");
@@ -301,12 +167,14 @@ static void wam_tables(const cf_results *res) {
     if (res->recs[i].has_remesh) printf("\n"), cf_cli_remesh_text(&res->recs[i]);
 }
 
-static void report(const exp_args *a, const cf_results *res, const cf_report_summary *rs) {
-  if (!a->x->regress) {
-    printf("WAM study: %d recordings from %s\n\n", res->n, a->dataset);
+static void report(const exp_args *a, const cf_report_summary *rs) {
+  const cf_pipeline_experiment *x = &a->x;
+  const cf_results *res = &x->res;
+  if (!x->regress) {
+    printf("WAM study: %d recordings from %s\n\n", res->n, x->dataset);
     wam_tables(res);
   } else {
-    printf("aerodynamics study: %d recordings from %s\n\n", res->n, a->dataset);
+    printf("aerodynamics study: %d recordings from %s\n\n", res->n, x->dataset);
     cf_cli_table_a1(res);
     printf("\n");
     cf_cli_table_45(res);
@@ -314,36 +182,21 @@ static void report(const exp_args *a, const cf_results *res, const cf_report_sum
   if (res->reg.has) {
     printf("\n");
     cf_cli_table_46(&res->reg);
-  } else if (a->x->regress) {
+  } else if (x->regress) {
     printf("\n(no regression: it needs at least 4 recordings with an optimum, there are %d)\n", cf_pipeline_n_valid(res));
   }
-  if (a->n_in < a->n)
+  if (x->n_in < x->n)
     fprintf(stderr, "clothfit experiment: %d of %d recordings could not be ingested (the warnings above name them)\n",
-            a->n - a->n_in, a->n);
-  cf_cli_warn_failures("experiment", res, a->out);
+            x->n - x->n_in, x->n);
+  cf_cli_warn_failures("experiment", res, x->out);
   cf_cli_warn_grid_edges("experiment", res);
   cf_cli_warn_unidentifiable("experiment", res);
-  printf("\nresults: %s\nrecordings: %s/\n", a->out, a->recdir);
+  printf("\nresults: %s\nrecordings: %s/\n", x->out, x->recdir);
   if (rs) printf("report: %s (%d tables, %d of %d figures)\n", rs->index, rs->tables, rs->figures, rs->figures_planned);
   if (!a->json) return;
   json_t *j = json_object();
-  cf_cli_json_recordings(j, res);
-  cf_cli_json_failure_totals(j, res);
-  if (res->reg.has) {
-    cf_cli_json_num(j, "R_cm", res->reg.R);
-    cf_cli_json_num(j, "E_cm", res->reg.E);
-    cf_cli_json_num(j, "regression_simulations", res->reg.simulations);
-  }
-  for (int i = 0; i < res->n; i++) /* the close look's remeshing check (experiment wam) */
-    if (res->recs[i].has_remesh) {
-      json_t *m = cf_cli_json_object(j, "remesh");
-      cf_cli_json_str(m, "recording", res->recs[i].name);
-      cf_cli_remesh_json(m, &res->recs[i].remesh);
-    }
-  cf_cli_bar_json(&a->bar, j, "stage_seconds");
-  cf_cli_json_num(j, "tasks_resumed", a->resumed);
-  cf_cli_json_str(j, "output", a->out);
-  if (rs) cf_cli_json_str(j, "report", rs->index);
+  cf_pipeline_fields f = cf_cli_json_fields(j);
+  cf_pipeline_experiment_fields(&f, x, rs ? rs->index : NULL);
   cf_cli_json_print(j);
 }
 
@@ -351,40 +204,32 @@ int cmd_experiment(int argc, char **argv) {
   if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
   exp_args a;
   memset(&a, 0, sizeof a);
-  const cf_cli_opt opts[] = {{"--dataset", &a.dataset, NULL},  {"-o", &a.out, NULL},
-                             {"--recordings", &a.recdir, NULL}, {"--workers", &a.workers, NULL},
-                             {"--max-evals", &a.max_evals, NULL}, {"--regress-evals", &a.reg_evals, NULL},
-                             {"--regress-search", &a.reg_search, NULL},
-                             {"--prune", NULL, &a.prune},       {"--prune-margin", &a.prune_margin, NULL},
-                             {"--no-refine", NULL, &a.no_refine}, {"--search", &a.search, NULL},
-                             {"--start", &a.start, NULL},
-                             {"--no-maps", NULL, &a.no_maps},   {"--json", NULL, &a.json},
-                             {"--no-report", NULL, &a.no_report}, {"--restart", NULL, &a.restart},
-                             {"--no-confidence", NULL, &a.no_conf}, {"--clouds", NULL, &a.clouds},
-                             {"--delta-grid", &a.dgrid, NULL},  {"--alpha-grid", &a.agrid, NULL},
-                             CF_CLI_MODEL_OPTS(a.model),        {NULL, NULL, NULL}};
+  cf_pipeline_experiment_text *t = &a.t;
+  const cf_cli_opt opts[] = {{"--dataset", &t->dataset, NULL},  {"-o", &t->out, NULL},
+                             {"--recordings", &t->recordings, NULL}, {"--workers", &t->workers, NULL},
+                             {"--max-evals", &t->max_evals, NULL}, {"--regress-evals", &t->regress_evals, NULL},
+                             {"--regress-search", &t->regress_search, NULL},
+                             {"--prune", NULL, &t->prune},       {"--prune-margin", &t->prune_margin, NULL},
+                             {"--no-refine", NULL, &t->no_refine}, {"--search", &t->search, NULL},
+                             {"--start", &t->start, NULL},
+                             {"--no-maps", NULL, &t->no_maps},   {"--json", NULL, &a.json},
+                             {"--no-report", NULL, &a.no_report}, {"--restart", NULL, &t->restart},
+                             {"--no-confidence", NULL, &t->no_confidence}, {"--clouds", NULL, &t->clouds},
+                             {"--delta-grid", &t->dgrid, NULL},  {"--alpha-grid", &t->agrid, NULL},
+                             CF_CLI_MODEL_OPTS(t->model),        {NULL, NULL, NULL}};
   const char *pos[2];
   int npos = 0;
-  cf_fit_input *in = NULL;
-  cf_results res;
-  cf_results_init(&res);
-  char *text = NULL;
-  int rc = cf_cli_parse("experiment", argc, argv, opts, pos, 2, &npos) || check_values(&a, pos, npos) || list_csv(&a);
-  if (!rc && !(in = calloc((size_t)a.n, sizeof *in))) rc = cf_cli_fail("experiment", "out of memory");
-  if (!rc) text = settings(&a);
-  cf_pipeline_tasks tk;
-  memset(&tk, 0, sizeof tk);
-  char **inputs = NULL;
-  int n_inputs = 0;
-  rc = rc || input_files(&a, &inputs, &n_inputs) ||
-       cf_cli_tasks_begin("experiment", &(cf_pipeline_task_opts){a.out, NULL, a.restart}, argc, argv,
-                          (const char *const *)inputs, n_inputs, text, &tk);
-  /* a fresh results file: the study is recomputed whole (but for the journal's grid points) */
-  rc = rc || (cf_pipeline_results_stamp(&res, argc, argv, a.nw, text), 0) || run_study(&a, in, &tk, &res) ||
-       cf_cli_results_write("experiment", a.out, &res);
-  a.resumed = cf_journal_used(tk.journal);
-  rc = cf_cli_tasks_end("experiment", &tk) || rc;
-  cf_strings_free(inputs, n_inputs);
+  cf_pipeline_experiment *x = &a.x;
+  cf_error err = {0, ""};
+  cf_results_init(&x->res);
+  int rc = cf_cli_parse("experiment", argc, argv, opts, pos, 2, &npos);
+  if (!rc && npos != 1) rc = cf_cli_fail("experiment", "expected one experiment name: aero or wam (see --help)");
+  if (!rc && cf_pipeline_experiment_parse(pos[0], t, x, &err)) rc = cf_cli_fail("experiment", "%s", err.msg);
+  cf_cli_bar_stages(&a.bar);
+  if (!rc && cf_pipeline_experiment_begin(x, argc, argv, &a.bar.pp, &err)) rc = cf_cli_fail("experiment", "%s", err.msg);
+  if (!rc) cf_cli_tasks_notes("experiment", &x->tk);
+  rc = rc || run_study(&a);
+  if (cf_pipeline_experiment_end(x, &err)) rc = cf_cli_fail("experiment", "%s", err.msg) || rc;
   /* the report of what was written (it reads only the results) */
   cf_report_summary rs;
   int have_gnuplot = 0, rrc = 0;
@@ -392,18 +237,15 @@ int cmd_experiment(int argc, char **argv) {
   int lead = cf_dist_rank() == 0;
   if (!rc && !a.no_report && lead) {
     report_dir(&a);
-    a.bar.pp.stage(a.bar.pp.user, "report", 1); /* timed as the study's stages are */
-    rrc = cf_cli_report_write("experiment", a.out, &res, a.report_dir, a.nw, NULL, 0, &rs, &have_gnuplot);
-    a.bar.pp.stage(a.bar.pp.user, NULL, 0);
+    x->pp.stage(x->pp.user, "report", 1); /* timed as the study's stages are */
+    rrc = cf_cli_report_write("experiment", x->out, &x->res, a.report_dir, x->workers, NULL, 0, &rs, &have_gnuplot);
+    x->pp.stage(x->pp.user, NULL, 0);
   }
-  if (!rc && lead) report(&a, &res, a.no_report || rrc ? NULL : &rs);
+  if (!rc && lead) report(&a, a.no_report || rrc ? NULL : &rs);
   /* written whole, with the failed points; but a recording left without an optimum fails the study */
-  if (!rc) rc = cf_cli_fail_no_optimum("experiment", &res, a.out) || a.n_in < a.n;
+  if (!rc) rc = cf_cli_fail_no_optimum("experiment", &x->res, x->out) || x->n_in < x->n;
   /* the other ranks are done: a failed report needs no MPI_Abort */
   if (!rc && !a.no_report && lead) rc = cf_cli_collective_status(rrc ? 1 : cf_cli_report_status("experiment", &rs, have_gnuplot));
-  cf_results_free(&res);
-  cf_pipeline_inputs_free(in, a.n);
-  cf_strings_free(a.csv, a.n);
-  free(text);
+  cf_pipeline_experiment_free(x);
   return rc;
 }

@@ -59,10 +59,8 @@ int cf_cli_mu_grid(const char *cmd, const char *spec, const cf_fit_input *in, in
 }
 
 int cf_cli_prune(const char *cmd, int flag, const char *margin, double *prune) {
-  *prune = flag || margin ? 1 : 0;
-  if (margin && !(cf_pipeline_parse_number(margin, prune) && *prune >= 1))
-    return cf_cli_fail(cmd, "invalid --prune-margin '%s': expected a factor >= 1", margin);
-  return 0;
+  cf_error err = {0, ""};
+  return said(cmd, cf_pipeline_prune(flag, margin, prune, &err), &err);
 }
 
 int cf_cli_search(const char *cmd, const char *value, cf_fit_input *in, int n) {
@@ -71,8 +69,8 @@ int cf_cli_search(const char *cmd, const char *value, cf_fit_input *in, int n) {
 }
 
 int cf_cli_regress_search(const char *cmd, const char *opt, const char *value, int *search) {
-  *search = value ? cf_regress_search_parse(value) : CF_REGRESS_MODEL;
-  return *search < 0 ? cf_cli_fail(cmd, "invalid %s '%s': expected model or nelder-mead", opt, value) : 0;
+  cf_error err = {0, ""};
+  return said(cmd, cf_pipeline_regress_search(opt, value, search, &err), &err);
 }
 
 int cf_cli_model_values(const char *cmd, const cf_cli_model *m, cf_pipeline_model *v) {
@@ -85,12 +83,16 @@ int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in,
   cf_error err = {0, ""};
   if (cf_cli_model_values(cmd, m, &v)) return 1;
   if (cf_pipeline_model_apply(&v, in, n, &err)) return cf_cli_fail(cmd, "%s", err.msg);
-  for (int i = 0; v.rest == CF_PIPELINE_REST_AUTO && i < n; i++)
+  cf_cli_note_rest(cmd, &v, in, n);
+  return 0;
+}
+
+void cf_cli_note_rest(const char *cmd, const cf_pipeline_model *v, const cf_fit_input *in, int n) {
+  for (int i = 0; v->rest == CF_PIPELINE_REST_AUTO && i < n; i++)
     if (in[i].tg.rest == CF_REST_FIRST_FRAME)
       fprintf(stderr, "clothfit %s: note: %s: the recording gives no cloth size (meta width_m, height_m), so the "
               "rest shape is its first frame's marker lattice, which a cloth that starts bent holds too short "
               "(ingest with --size; docs/models.md)\n", cmd, in[i].path);
-  return 0;
 }
 
 int cf_cli_cloth_model(const char *cmd, const cf_cli_model *m, cf_params *p) {
@@ -111,35 +113,15 @@ static void bar_note(void *user, const char *text) {
   fprintf(stderr, "clothfit: warning: %s\n", text);
 }
 
-/* b's running stage ends now: its time is added to its label's */
-static void stage_time(cf_cli_bar *b) {
-  if (b->current >= 0) b->seconds[b->current] += cf_now() - b->since;
-  b->current = -1;
-}
-
 static void bar_stage(void *user, const char *label, long total) {
   cf_cli_bar *b = user;
-  stage_time(b);
-  if (!label) {
-    cf_progress_end(&b->bar);
-    return;
-  }
-  cf_progress_start(&b->bar, label, total);
-  int k = 0;
-  while (k < b->n_stages && strcmp(b->stage[k], label)) k++;
-  if (k == b->n_stages && k < CF_CLI_STAGES) b->stage[b->n_stages++] = label;
-  b->current = k < CF_CLI_STAGES ? k : -1, b->since = cf_now();
+  if (!label) cf_progress_end(&b->bar);
+  else cf_progress_start(&b->bar, label, total);
 }
 
 void cf_cli_bar_stages(cf_cli_bar *b) {
   memset(b, 0, sizeof *b);
-  b->current = -1;
   b->pp = (cf_pipeline_progress){bar_stage, bar_update, bar_note, b};
-}
-
-void cf_cli_bar_json(const cf_cli_bar *b, json_t *o, const char *key) {
-  json_t *t = cf_cli_json_object(o, key);
-  for (int k = 0; k < b->n_stages; k++) cf_cli_json_num(t, b->stage[k], b->seconds[k]);
 }
 
 void cf_cli_bar_start(cf_cli_bar *b, const char *label, long total) {
@@ -189,25 +171,37 @@ void cf_cli_drive_text(const cf_res_rec *rec, char *buf, size_t size) {
              d->pulled_frames, 1e3 * d->pull_max_m, d->pull_frame);
 }
 
-/* cf_cli_json_fields: each value as a member of the object */
-static void field_num(void *j, const char *key, double v) { cf_cli_json_num(j, key, v); }
-static void field_str(void *j, const char *key, const char *s) { cf_cli_json_str(j, key, s); }
-static void field_bool(void *j, const char *key, int b) { cf_cli_json_bool(j, key, b); }
+/* cf_cli_json_fields: each value as a member of the object j, or an
+ * element of the array j */
+static void member(json_t *j, const char *key, json_t *v) {
+  if (json_is_array(j)) json_array_append_new(j, v ? v : json_null());
+  else cf_cli_json_set(j, key, v);
+}
+static void field_num(void *j, const char *key, double v) { member(j, key, cf_cli_json_number(v)); }
+static void field_str(void *j, const char *key, const char *s) { member(j, key, cf_cli_json_string(s)); }
+static void field_bool(void *j, const char *key, int b) { member(j, key, b < 0 ? json_null() : json_boolean(b)); }
 static void field_nums(void *j, const char *key, const double *v, int n) {
-  if (n < 0) cf_cli_json_set(j, key, NULL);
-  else cf_cli_json_nums(j, key, v, n);
+  json_t *list = n < 0 ? NULL : json_array();
+  for (int i = 0; i < n; i++) json_array_append_new(list, cf_cli_json_number(v[i]));
+  member(j, key, list);
 }
 static void field_words(void *j, const char *key, const char *text) {
-  json_t *list = cf_cli_json_array(j, key);
+  json_t *list = json_array();
   for (const char *p = text; *p;) {
     size_t l = strcspn(p, " ");
     json_array_append_new(list, json_stringn(p, l));
     p += l + (p[l] == ' ');
   }
+  member(j, key, list);
+}
+static void *field_open(void *j, const char *key, int array) {
+  json_t *v = array ? json_array() : json_object();
+  member(j, key, v);
+  return v;
 }
 
 cf_pipeline_fields cf_cli_json_fields(json_t *j) {
-  return (cf_pipeline_fields){field_num, field_str, field_bool, field_nums, field_words, j};
+  return (cf_pipeline_fields){field_num, field_str, field_bool, field_nums, field_words, field_open, j};
 }
 
 void cf_cli_json_drive(json_t *j, const cf_res_rec *rec) {
@@ -234,12 +228,16 @@ int cf_cli_tasks_begin(const char *cmd, const cf_pipeline_task_opts *o, int argc
                        const char *const *files, int n, const char *config, cf_pipeline_tasks *t) {
   cf_error err = {0, ""};
   if (cf_pipeline_tasks_begin(o, argc, argv, files, n, config, t, &err)) return cf_cli_fail(cmd, "%s", err.msg);
+  cf_cli_tasks_notes(cmd, t);
+  return 0;
+}
+
+void cf_cli_tasks_notes(const char *cmd, const cf_pipeline_tasks *t) {
   if (t->journal && cf_journal_torn(t->journal))
     fprintf(stderr, "clothfit %s: %s: dropped a record cut short by a crash (that task runs again)\n", cmd, t->path);
   if (t->journal && cf_journal_count(t->journal))
     fprintf(stderr, "clothfit %s: resuming from %s: %d finished tasks will not run again\n", cmd, t->path,
             cf_journal_count(t->journal));
-  return 0;
 }
 
 int cf_cli_tasks_end(const char *cmd, cf_pipeline_tasks *t) {

@@ -45,30 +45,22 @@ const char *cf_cli_first_failure(const cf_res_sweep *w);
  * model: cf_pipeline.h); 0 or the exit status. */
 int cf_cli_tasks_begin(const char *cmd, const cf_pipeline_task_opts *o, int argc, char **argv,
                        const char *const *files, int n, const char *config, cf_pipeline_tasks *t);
+/* Its notes alone, after the library opened t. */
+void cf_cli_tasks_notes(const char *cmd, const cf_pipeline_tasks *t);
 /* cf_pipeline_tasks_end, printing the error; 0 or the exit status. */
 int cf_cli_tasks_end(const char *cmd, cf_pipeline_tasks *t);
 
 /* ------------------------------------------------------------- progress */
-#define CF_CLI_STAGES 16
 /* A bar for one stage (start .. end; pass &pp to the pipeline's steps), or
  * for every stage of a composite step (cf_cli_bar_stages: the pipeline
  * starts and ends them); its notes are printed as "clothfit: warning: ..". */
 typedef struct {
   cf_progress bar;
   cf_pipeline_progress pp;
-  /* cf_cli_bar_stages: the wall time (s) of every stage label the pipeline
-   * started, summed over its repeats, in the order first seen (where a
-   * study's time goes: bench/study_time.sh prints them) */
-  const char *stage[CF_CLI_STAGES];
-  double seconds[CF_CLI_STAGES];
-  int n_stages, current; /* current: the running stage's index, -1 none */
-  double since;          /* cf_now() at its start */
 } cf_cli_bar;
 void cf_cli_bar_start(cf_cli_bar *b, const char *label, long total);
 void cf_cli_bar_end(cf_cli_bar *b);
 void cf_cli_bar_stages(cf_cli_bar *b);
-/* The object {label: seconds, ...} of b's stages as the member key of o. */
-void cf_cli_bar_json(const cf_cli_bar *b, json_t *o, const char *key);
 
 /* ------------------------------------------------------- model settings */
 /* The model parameters that are not fitted, held fixed by every command
@@ -167,6 +159,9 @@ typedef cf_pipeline_model_text cf_cli_model;
  * the first frame, with a note on stderr).  0,
  * or 1 after printing the one-line error naming the option and value. */
 int cf_cli_model_apply(const char *cmd, const cf_cli_model *m, cf_fit_input *in, int n);
+/* The note of cf_cli_model_apply on stderr alone: each of in[0..n) whose
+ * rest shape is its first frame because it gives no size (v->rest auto). */
+void cf_cli_note_rest(const char *cmd, const cf_pipeline_model *v, const cf_fit_input *in, int n);
 /* m's values into v (cf_pipeline_model); 0, or 1 after the error. */
 int cf_cli_model_values(const char *cmd, const cf_cli_model *m, cf_pipeline_model *v);
 /* The cloth model and stiffnesses of m (--model, --k-stretch, --k-shear,
@@ -193,8 +188,9 @@ void cf_cli_drive_text(const cf_res_rec *rec, char *buf, size_t size);
 /* Its values into the JSON object j (mm; null where not known). */
 void cf_cli_json_drive(json_t *j, const cf_res_rec *rec);
 /* A visitor of the library's named values (cf_pipeline_fields) that sets
- * them as members of the JSON object j: the --json of the fields that the
- * library lists (cf_pipeline_fit_fields ...). */
+ * them as members of the JSON object j (nested objects and arrays as
+ * members): the --json of the fields that the library lists
+ * (cf_pipeline_fit_fields, cf_pipeline_experiment_fields ...). */
 cf_pipeline_fields cf_cli_json_fields(json_t *j);
 
 /* ------------------------------------------------------- fitting steps */

@@ -88,29 +88,14 @@ long cf_cli_warn_failures(const char *cmd, const cf_results *r, const char *out)
   return failed + nm_failed;
 }
 
-/* "key":count, or null without the part. */
-static void json_count(json_t *o, const char *key, long v, int has) { cf_cli_json_num(o, key, has ? (double)v : NAN); }
-
-static void json_fraction(json_t *o, long failed, long points) {
-  cf_cli_json_num(o, "failed_fraction", points ? (double)failed / points : NAN);
-}
-
 void cf_cli_json_failures(json_t *o, const cf_res_rec *rec) {
   cf_pipeline_fields f = cf_cli_json_fields(o);
   cf_pipeline_fields_failures(&f, rec);
 }
 
 void cf_cli_json_failure_totals(json_t *o, const cf_results *r) {
-  long failed = 0, points = 0, nm_failed = 0;
-  int fits = 0;
-  for (int i = 0; i < r->n; i++) {
-    cf_pipeline_failures f = cf_pipeline_failures_of(&r->recs[i]);
-    failed += f.failed, points += f.points, nm_failed += f.nm_failed, fits += r->recs[i].has_fit;
-  }
-  json_count(o, "failed_points", failed, 1);
-  json_count(o, "grid_points", points, 1);
-  json_fraction(o, failed, points);
-  json_count(o, "failed_evaluations", nm_failed, fits);
+  cf_pipeline_fields f = cf_cli_json_fields(o);
+  cf_pipeline_fields_failure_totals(&f, r);
 }
 
 /* Why rec has no finite optimum, on stderr. */

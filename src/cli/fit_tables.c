@@ -176,43 +176,8 @@ void cf_cli_table_46(const cf_res_regression *g) {
 }
 
 void cf_cli_json_recordings(json_t *o, const cf_results *r) {
-  json_t *list = cf_cli_json_array(o, "recordings");
-  for (int i = 0; i < r->n; i++) {
-    const cf_res_rec *c = &r->recs[i];
-    double d = NAN, a = NAN, e = NAN, s = NAN;
-    int ok = cf_res_optimum(c, &d, &a, &e, &s);
-    json_t *j = json_object();
-    json_array_append_new(list, j);
-    cf_cli_json_str(j, "name", c->name);
-    cf_cli_json_str(j, "material", c->meta.material);
-    cf_cli_json_str(j, "size", c->meta.size);
-    cf_cli_json_str(j, "motion", c->meta.motion);
-    cf_cli_json_str(j, "speed", c->meta.speed);
-    cf_cli_json_num(j, "delta", d);
-    cf_cli_json_num(j, "alpha", a);
-    cf_cli_json_num(j, "mu", ok ? cf_res_optimum_mu(c) : NAN);
-    cf_cli_json_num(j, "error_cm", e);
-    cf_cli_json_num(j, "std_cm", s);
-    cf_cli_json_str(j, "optimum", !ok ? NULL : c->has_fit ? c->fit.method : "grid");
-    char edge[512];
-    int on_edge = cf_pipeline_grid_edge(c, edge, sizeof edge);
-    cf_cli_json_bool(j, "on_grid_edge", on_edge);
-    cf_cli_json_str(j, "grid_edge", on_edge > 0 ? edge : NULL);
-    cf_cli_json_failures(j, c);
-    cf_cli_json_num(j, "S", c->S);
-    cf_cli_json_num(j, "V", c->V);
-    cf_cli_json_num(j, "rho", c->rho);
-    if (c->has_fit) {
-      cf_cli_json_num(j, "kappa", c->fit.model.kappa);
-      cf_cli_json_num(j, "beta", c->fit.model.beta);
-      cf_cli_json_bool(j, "kappa_fitted", c->fit.kappa_fitted != 0);
-      cf_cli_json_bool(j, "beta_fitted", c->fit.beta_fitted != 0);
-      cf_cli_json_str(j, "freed_why", c->fit.freed_why[0] ? c->fit.freed_why : NULL);
-    }
-    cf_cli_json_num(j, "simulations", cf_pipeline_simulations(c));
-    if (c->has_fit && c->fit.conf.done) cf_cli_json_conf(j, &c->fit.conf);
-    else if (c->sweep.conf.done) cf_cli_json_conf(j, &c->sweep.conf);
-  }
+  cf_pipeline_fields f = cf_cli_json_fields(o);
+  cf_pipeline_fields_recordings(&f, r);
 }
 
 /* ------------------------------------------------------------ confidence */
@@ -376,20 +341,6 @@ void cf_cli_remesh_text(const cf_res_rec *rec) {
 }
 
 void cf_cli_remesh_json(json_t *o, const cf_res_remesh *m) {
-  cf_cli_json_num(o, "delta", m->delta);
-  cf_cli_json_num(o, "alpha", m->alpha);
-  cf_cli_json_nums(o, "test_window_s", (const double[]){m->test_t0_s, m->test_t1_s}, 2);
-  json_t *meshes = cf_cli_json_array(o, "meshes");
-  for (int i = 0; i < m->n; i++) {
-    const cf_res_remesh_row *r = &m->row[i];
-    json_t *x = json_object();
-    json_array_append_new(meshes, x);
-    cf_cli_json_str(x, "mesh", r->mesh);
-    cf_cli_json_nums(x, "split", (const double[]){r->split[0], r->split[1]}, 2);
-    cf_cli_json_str(x, "status", cf_status_name(r->status));
-    cf_cli_json_str(x, "reason", r->reason);
-    cf_cli_json_num(x, "test_error_cm", r->e_test);
-    cf_cli_json_num(x, "test_std_cm", r->s_test);
-    cf_cli_json_bool(x, "fit_reused", r->fit_reused);
-  }
+  cf_pipeline_fields f = cf_cli_json_fields(o);
+  cf_pipeline_fields_remesh(&f, m);
 }

@@ -326,6 +326,13 @@ int cf_pipeline_mu_grid(const char *spec, const cf_fit_input *in, int n, cf_pipe
 #define CF_PIPELINE_MU_GRID "0:2:5"
 /* --search trust|nelder-mead (NULL: the inputs keep theirs) onto in[0..n). */
 int cf_pipeline_search(const char *value, cf_fit_input *in, int n, cf_error *err);
+/* --prune (flag) and --prune-margin M (NULL if not given; implies
+ * --prune) into *prune: 0 (off) or the margin (>= 1,
+ * cf_sweep_options.prune_margin). */
+int cf_pipeline_prune(int flag, const char *margin, double *prune, cf_error *err);
+/* The regression's search named by option opt's value, model or
+ * nelder-mead (NULL: model), into *search (CF_REGRESS_*). */
+int cf_pipeline_regress_search(const char *opt, const char *value, int *search, cf_error *err);
 /* --workers (NULL: 0, all cores). */
 int cf_pipeline_workers(const char *s, int *workers, cf_error *err);
 /* The model settings as text (NULL members: the defaults of
@@ -365,17 +372,21 @@ int cf_pipeline_fit_plan_apply(const cf_pipeline_fit_text *t, cf_pipeline_fit_pl
                                cf_fit_input *in, cf_error *err);
 
 /* ------------------------------------------------------------------ fields */
-/* A fit's result as named values (fields.c), for `clothfit fit --json`
- * and the Python module alike: each member of the visitor is called with
- * a key and a value; unknown values are NaN (num), NULL (str), -1
- * (boolean) or n < 0 (nums); words gets a blank-separated list.  Members
- * may be NULL (skipped); the values are borrowed for the call. */
+/* A fit's or a study's result as named values (fields.c), for the
+ * commands' --json and the Python module alike: each member of the visitor
+ * is called with a key and a value; unknown values are NaN (num), NULL
+ * (str), -1 (boolean) or n < 0 (nums); words gets a blank-separated list.
+ * open starts a nested object (array 0) or array (array 1) under key and
+ * returns the user for its values (NULL: they are skipped); the values of
+ * an array have the key NULL.  Members may be NULL (skipped; without open
+ * the nested values are skipped); the values are borrowed for the call. */
 typedef struct {
   void (*num)(void *user, const char *key, double v);
   void (*str)(void *user, const char *key, const char *s);
   void (*boolean)(void *user, const char *key, int b);
   void (*nums)(void *user, const char *key, const double *v, int n);
   void (*words)(void *user, const char *key, const char *text);
+  void *(*open)(void *user, const char *key, int array);
   void *user;
 } cf_pipeline_fields;
 /* Every field of `fit --json` of rec's fit, in its order: swept (the grid
@@ -391,6 +402,17 @@ void cf_pipeline_fields_failures(const cf_pipeline_fields *f, const cf_res_rec *
 void cf_pipeline_fields_conf(const cf_pipeline_fields *f, const cf_res_conf *c);
 void cf_pipeline_fields_polish(const cf_pipeline_fields *f, const cf_res_fit *fit);
 void cf_pipeline_fields_drive(const cf_pipeline_fields *f, const cf_res_rec *rec);
+/* The recordings of a sweep or a study, "recordings": [{name, material,
+ * ..., delta, alpha, mu, error_cm, std_cm, optimum, on_grid_edge, the
+ * failures, S, V, rho, kappa ... freed_why (with a fit), simulations, the
+ * confidence}] (`clothfit sweep --json`, `experiment --json`); their
+ * failures summed (failed_points, grid_points, failed_fraction,
+ * failed_evaluations); a remeshing check (delta, alpha, test_window_s,
+ * meshes: [{mesh, split, status, reason, test_error_cm, test_std_cm,
+ * fit_reused}]). */
+void cf_pipeline_fields_recordings(const cf_pipeline_fields *f, const cf_results *r);
+void cf_pipeline_fields_failure_totals(const cf_pipeline_fields *f, const cf_results *r);
+void cf_pipeline_fields_remesh(const cf_pipeline_fields *f, const cf_res_remesh *m);
 /* The parameters fitted, blank-separated ("delta alpha mu kappa"). */
 void cf_pipeline_fit_names(const cf_res_fit *fit, char *buf, size_t size);
 /* The simulations behind rec's result: its grid's points (pruned ones
@@ -591,4 +613,93 @@ int cf_pipeline_study_regress(const cf_fit_input *in, int n, const char *opt_nam
  * "sensitivity", "compare", "remesh").  CF_EINVAL without a fit. */
 int cf_pipeline_study_detail(const cf_fit_input *in, int np, int max_evals, int workers, cf_pipeline_tasks *tasks,
                              const cf_pipeline_progress *pr, cf_res_rec *rec, cf_error *err);
+/* -------------------------------------------------------------- experiment */
+/* A study end to end, as `clothfit experiment aero|wam` runs it
+ * (experiment.c): the options read from their words, the dataset's sources
+ * listed, the journal opened (or resumed), every source ingested, the
+ * study's stages run (cf_pipeline_study_*: aero sweeps, refines and
+ * regresses, thesis §4.2; wam fits each recording on its first half and
+ * looks closer at one, §4.1), the results file written and the journal
+ * closed; and its results as named values (cf_pipeline_experiment_fields,
+ * the fields of `experiment --json`).  The report (src/report) is not
+ * written here: the command writes it from the results file. */
+/* The options as the command line spells them (NULL / 0: not given):
+ * --dataset, -o, --recordings, --workers, --max-evals, --regress-evals,
+ * --regress-search, --prune-margin, --search, --start, --delta-grid,
+ * --alpha-grid, the flags --prune, --no-refine, --no-maps, --restart,
+ * --no-confidence, --clouds, and the model settings. */
+typedef struct {
+  const char *dataset, *out, *recordings, *workers, *max_evals, *regress_evals, *regress_search, *prune_margin,
+      *search, *start, *dgrid, *agrid;
+  int prune, no_refine, no_maps, restart, no_confidence, clouds;
+  cf_pipeline_model_text model;
+} cf_pipeline_experiment_text;
+#define CF_PIPELINE_STAGES 16
+typedef struct {
+  /* the study (aero or wam) and its settings, from the options */
+  const char *name;        /* "aero", "wam" */
+  double train;            /* the training window: the first `train` of each recording */
+  int keep_going;          /* a source that cannot be ingested is left out (else fatal) */
+  int regress;             /* the a-priori formulas of §4.2.3 */
+  const char *detail;      /* the recording of the close look (NULL: none) */
+  const char *dataset, *out, *recdir; /* the folders used (dataset: its sources' folder after _begin) */
+  int workers, max_evals, regress_evals, regress_search; /* CF_REGRESS_* */
+  double prune;            /* 0 or the margin */
+  cf_pipeline_grid gd, ga;
+  cf_pipeline_model model;
+  cf_pipeline_experiment_text t; /* the words (borrowed) */
+  /* the run */
+  char **csv;              /* the dataset's sources, sorted [n] */
+  int n, n_in;             /* sources, recordings ingested (in[0..n_in)) */
+  cf_fit_input *in;        /* [n] */
+  char *config;            /* the settings of the run as text (the provenance's config) */
+  int argc;
+  char **argv;             /* the run's words (journal key, provenance), borrowed */
+  cf_pipeline_tasks tk;
+  cf_results res;          /* the results written */
+  long resumed;            /* tasks taken from the journal (after _end) */
+  /* the wall time (s) of every stage label started, summed over its
+   * repeats, in the order first seen (the caller may time its own stages,
+   * e.g. the report, through pp) */
+  const char *stage[CF_PIPELINE_STAGES];
+  double seconds[CF_PIPELINE_STAGES];
+  int n_stages, current;
+  double since;
+  const cf_pipeline_progress *caller; /* the caller's progress (may be NULL) */
+  cf_pipeline_progress pp; /* the caller's, timing the stages: what the steps get */
+  char recdir_buf[4096], dataset_buf[4200];
+} cf_pipeline_experiment;
+/* Read t for the study `name` into x (initialized here; t's strings are
+ * borrowed and must outlive x): CF_OK, or CF_EINVAL with the command
+ * line's message ("unknown experiment 'x' (available: aero, wam)",
+ * "invalid --max-evals '0': expected a count >= 1", ...). */
+int cf_pipeline_experiment_parse(const char *name, const cf_pipeline_experiment_text *t, cf_pipeline_experiment *x,
+                                 cf_error *err);
+/* The stages of a run, in this order (a caller may act between them; _end
+ * after _begin whatever happened, then _free): _begin lists the dataset's
+ * sources, writes the settings text and opens the journal (argv[1..argc)
+ * words of the run, borrowed: cf_pipeline_tasks_begin; pr may be NULL);
+ * _ingest stamps the results' provenance, ingests every source (stage
+ * "ingest") and applies the model settings to the recordings; _study runs
+ * the stages (sweep, fit, confidence, refit, model check, regress,
+ * sensitivity, compare, remesh) and writes the results file; _end closes
+ * the journal (x->resumed).  _run is the four. */
+int cf_pipeline_experiment_begin(cf_pipeline_experiment *x, int argc, char **argv, const cf_pipeline_progress *pr,
+                                 cf_error *err);
+int cf_pipeline_experiment_ingest(cf_pipeline_experiment *x, cf_error *err);
+int cf_pipeline_experiment_study(cf_pipeline_experiment *x, cf_error *err);
+int cf_pipeline_experiment_end(cf_pipeline_experiment *x, cf_error *err);
+int cf_pipeline_experiment_run(cf_pipeline_experiment *x, int argc, char **argv, const cf_pipeline_progress *pr,
+                               cf_error *err);
+void cf_pipeline_experiment_free(cf_pipeline_experiment *x);
+/* The words of the command line that runs t (argv[0] "experiment", the
+ * name, the options given in the order of the command's help, and
+ * --no-report, since no report is written here) into argv[max] (the
+ * strings are t's or constants); the count, or -1 when max is too small. */
+int cf_pipeline_experiment_words(const char *name, const cf_pipeline_experiment_text *t, const char **argv, int max);
+/* Every field of `experiment --json` of x's run, in its order:
+ * recordings, the failure totals, R_cm, E_cm and regression_simulations of
+ * the regression, remesh (the close look's), stage_seconds, tasks_resumed,
+ * output, and report (the report's index.html; NULL: none, no key). */
+void cf_pipeline_experiment_fields(const cf_pipeline_fields *f, const cf_pipeline_experiment *x, const char *report);
 #endif

@@ -1,9 +1,10 @@
-/* fields.c — the named values of a fit's result (cf_pipeline.h "fields"):
- * what `clothfit fit --json` prints and what the Python module returns,
- * from one list, so both have the same keys in the same order with the
- * same values.
+/* fields.c — the named values of a fit's result and of a study's
+ * (cf_pipeline.h "fields"): what `clothfit fit --json`, `sweep --json` and
+ * `experiment --json` print and what the Python module returns, from one
+ * list, so both have the same keys in the same order with the same values.
  *
- * Computes: nothing new; it walks a results record (cf_res_rec) and hands
+ * Computes: nothing new; it walks a results record (cf_res_rec, or a
+ * study's cf_pipeline_experiment) and hands
  * each member to the caller's visitor (cf_pipeline_fields) as a number, a
  * string, a truth value, a list of numbers or a list of words, with
  * "unknown" said the same way for every kind (NaN, NULL, -1, n < 0) so
@@ -34,6 +35,16 @@ static void pair(const cf_pipeline_fields *f, const char *key, const double v[2]
   if (f->nums) f->nums(f->user, key, v, isfinite(v[0]) ? 2 : -1);
 }
 static void count(const cf_pipeline_fields *f, const char *key, long v, int has) { num(f, key, has ? (double)v : NAN); }
+static void nums(const cf_pipeline_fields *f, const char *key, const double *v, int n) {
+  if (f->nums) f->nums(f->user, key, v, n);
+}
+/* A nested object (array 0) or array under key into *sub: 0 when the
+ * visitor skips it. */
+static int nested(const cf_pipeline_fields *f, const char *key, int array, cf_pipeline_fields *sub) {
+  *sub = *f;
+  sub->user = f->open ? f->open(f->user, key, array) : NULL;
+  return sub->user != NULL;
+}
 
 int cf_pipeline_simulations(const cf_res_rec *c) {
   return (c->has_sweep ? cf_res_sweep_points(&c->sweep) : 0) + (c->has_fit ? c->fit.simulations : 0);
@@ -186,4 +197,100 @@ void cf_pipeline_fit_fields(const cf_pipeline_fields *f, const cf_res_rec *rec, 
   cf_pipeline_fields_drive(f, rec);
   num(f, "tasks_resumed", resumed);
   str(f, "output", out);
+}
+
+/* ------------------------------------------------------------------ study */
+void cf_pipeline_fields_recordings(const cf_pipeline_fields *f, const cf_results *r) {
+  cf_pipeline_fields list, j;
+  if (!nested(f, "recordings", 1, &list)) return;
+  for (int i = 0; i < r->n; i++) {
+    const cf_res_rec *c = &r->recs[i];
+    double d = NAN, a = NAN, e = NAN, s = NAN;
+    int ok = cf_res_optimum(c, &d, &a, &e, &s);
+    if (!nested(&list, NULL, 0, &j)) continue;
+    str(&j, "name", c->name);
+    str(&j, "material", c->meta.material);
+    str(&j, "size", c->meta.size);
+    str(&j, "motion", c->meta.motion);
+    str(&j, "speed", c->meta.speed);
+    num(&j, "delta", d);
+    num(&j, "alpha", a);
+    num(&j, "mu", ok ? cf_res_optimum_mu(c) : NAN);
+    num(&j, "error_cm", e);
+    num(&j, "std_cm", s);
+    str(&j, "optimum", !ok ? NULL : c->has_fit ? c->fit.method : "grid");
+    char edge[512];
+    int on_edge = cf_pipeline_grid_edge(c, edge, sizeof edge);
+    truth(&j, "on_grid_edge", on_edge);
+    str(&j, "grid_edge", on_edge > 0 ? edge : NULL);
+    cf_pipeline_fields_failures(&j, c);
+    num(&j, "S", c->S);
+    num(&j, "V", c->V);
+    num(&j, "rho", c->rho);
+    if (c->has_fit) {
+      num(&j, "kappa", c->fit.model.kappa);
+      num(&j, "beta", c->fit.model.beta);
+      truth(&j, "kappa_fitted", c->fit.kappa_fitted != 0);
+      truth(&j, "beta_fitted", c->fit.beta_fitted != 0);
+      str(&j, "freed_why", c->fit.freed_why[0] ? c->fit.freed_why : NULL);
+    }
+    num(&j, "simulations", cf_pipeline_simulations(c));
+    if (c->has_fit && c->fit.conf.done) cf_pipeline_fields_conf(&j, &c->fit.conf);
+    else if (c->sweep.conf.done) cf_pipeline_fields_conf(&j, &c->sweep.conf);
+  }
+}
+
+void cf_pipeline_fields_failure_totals(const cf_pipeline_fields *f, const cf_results *r) {
+  long failed = 0, points = 0, nm_failed = 0;
+  int fits = 0;
+  for (int i = 0; i < r->n; i++) {
+    cf_pipeline_failures n = cf_pipeline_failures_of(&r->recs[i]);
+    failed += n.failed, points += n.points, nm_failed += n.nm_failed, fits += r->recs[i].has_fit;
+  }
+  count(f, "failed_points", failed, 1);
+  count(f, "grid_points", points, 1);
+  num(f, "failed_fraction", points ? (double)failed / points : NAN);
+  count(f, "failed_evaluations", nm_failed, fits);
+}
+
+void cf_pipeline_fields_remesh(const cf_pipeline_fields *f, const cf_res_remesh *m) {
+  num(f, "delta", m->delta);
+  num(f, "alpha", m->alpha);
+  nums(f, "test_window_s", (const double[]){m->test_t0_s, m->test_t1_s}, 2);
+  cf_pipeline_fields meshes, x;
+  if (!nested(f, "meshes", 1, &meshes)) return;
+  for (int i = 0; i < m->n; i++) {
+    const cf_res_remesh_row *r = &m->row[i];
+    if (!nested(&meshes, NULL, 0, &x)) continue;
+    str(&x, "mesh", r->mesh);
+    nums(&x, "split", (const double[]){r->split[0], r->split[1]}, 2);
+    str(&x, "status", cf_status_name(r->status));
+    str(&x, "reason", r->reason);
+    num(&x, "test_error_cm", r->e_test);
+    num(&x, "test_std_cm", r->s_test);
+    truth(&x, "fit_reused", r->fit_reused);
+  }
+}
+
+void cf_pipeline_experiment_fields(const cf_pipeline_fields *f, const cf_pipeline_experiment *x, const char *report) {
+  const cf_results *res = &x->res;
+  cf_pipeline_fields_recordings(f, res);
+  cf_pipeline_fields_failure_totals(f, res);
+  if (res->reg.has) {
+    num(f, "R_cm", res->reg.R);
+    num(f, "E_cm", res->reg.E);
+    num(f, "regression_simulations", res->reg.simulations);
+  }
+  cf_pipeline_fields m;
+  for (int i = 0; i < res->n; i++) /* the close look's remeshing check (experiment wam) */
+    if (res->recs[i].has_remesh && nested(f, "remesh", 0, &m)) {
+      str(&m, "recording", res->recs[i].name);
+      cf_pipeline_fields_remesh(&m, &res->recs[i].remesh);
+    }
+  cf_pipeline_fields t;
+  if (nested(f, "stage_seconds", 0, &t))
+    for (int k = 0; k < x->n_stages; k++) num(&t, x->stage[k], x->seconds[k]);
+  num(f, "tasks_resumed", x->resumed);
+  str(f, "output", x->out);
+  if (report) str(f, "report", report);
 }

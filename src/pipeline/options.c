@@ -100,6 +100,19 @@ int cf_pipeline_search(const char *value, cf_fit_input *in, int n, cf_error *err
   return CF_OK;
 }
 
+int cf_pipeline_prune(int flag, const char *margin, double *prune, cf_error *err) {
+  *prune = flag || margin ? 1 : 0;
+  if (margin && !(cf_pipeline_parse_number(margin, prune) && *prune >= 1))
+    return cf_error_set(err, CF_EINVAL, "invalid --prune-margin '%s': expected a factor >= 1", margin);
+  return CF_OK;
+}
+
+int cf_pipeline_regress_search(const char *opt, const char *value, int *search, cf_error *err) {
+  *search = value ? cf_regress_search_parse(value) : CF_REGRESS_MODEL;
+  if (*search < 0) return cf_error_set(err, CF_EINVAL, "invalid %s '%s': expected model or nelder-mead", opt, value);
+  return CF_OK;
+}
+
 int cf_pipeline_workers(const char *s, int *workers, cf_error *err) {
   *workers = 0;
   if (s && !cf_pipeline_parse_int(s, 0, workers))

@@ -97,6 +97,21 @@ static int load(const char *path, const cf_pipeline_model_text *m, cf_fit_input 
   return cf_pipeline_inputs_load(&path, 1, &v, in, err);
 }
 
+
+/* The recording at path with the model settings of the dict opts, loaded
+ * with the GIL released; NULL with the Python exception set. */
+static cf_fit_input *load_released(const char *path, PyObject *opts) {
+  cf_pipeline_model_text m;
+  if (model_text(opts, &m)) return NULL;
+  cf_fit_input *in = NULL;
+  cf_error err = {0, ""};
+  int option, rc;
+  Py_BEGIN_ALLOW_THREADS;
+  rc = load(path, &m, &in, &option, &err);
+  Py_END_ALLOW_THREADS;
+  if (rc) return raise_error(option ? KIND_OPTION : KIND_LIBRARY, &err), NULL;
+  return in;
+}
 /* ------------------------------------------------------------ arrays */
 static void free_inputs(PyObject *cap) { cf_pipeline_inputs_free(PyCapsule_GetPointer(cap, "clothfit.input"), 1); }
 
@@ -166,15 +181,8 @@ static PyObject *py_load(PyObject *self, PyObject *args) {
   const char *path;
   PyObject *opts;
   if (!PyArg_ParseTuple(args, "sO!", &path, &PyDict_Type, &opts)) return NULL;
-  cf_pipeline_model_text m;
-  if (model_text(opts, &m)) return NULL;
-  cf_fit_input *in;
-  cf_error err = {0, ""};
-  int option, rc;
-  Py_BEGIN_ALLOW_THREADS;
-  rc = load(path, &m, &in, &option, &err);
-  Py_END_ALLOW_THREADS;
-  if (rc) return raise_error(option ? KIND_OPTION : KIND_LIBRARY, &err);
+  cf_fit_input *in = load_released(path, opts);
+  if (!in) return NULL;
   PyObject *cap = PyCapsule_New(in, "clothfit.input", free_inputs);
   if (!cap) return cf_pipeline_inputs_free(in, 1), NULL;
   const cf_fit_target *tg = &in->tg;
@@ -210,15 +218,10 @@ static PyObject *run_point(PyObject *args, int markers) {
     return PyErr_SetString(OptionError, "delta and alpha: expected finite numbers >= 0"), NULL;
   if (!(w0 >= 0 && w1 > w0))
     return PyErr_SetString(OptionError, "invalid window: expected (t0, t1) seconds with 0 <= t0 < t1"), NULL;
-  cf_pipeline_model_text m;
-  if (model_text(opts, &m)) return NULL;
-  cf_fit_input *in = NULL;
+  cf_fit_input *in = load_released(path, opts);
+  if (!in) return NULL;
   cf_error err = {0, ""};
-  int option, rc;
-  Py_BEGIN_ALLOW_THREADS;
-  rc = load(path, &m, &in, &option, &err);
-  Py_END_ALLOW_THREADS;
-  if (rc) return raise_error(option ? KIND_OPTION : KIND_LIBRARY, &err);
+  int option = 0, rc;
   int T = in->tg.T, K = in->tg.rows * in->tg.cols, t0 = 0, t1 = 0;
   npy_intp dims[3] = {T, K, 3};
   PyObject *sim = markers ? PyArray_SimpleNew(3, dims, NPY_DOUBLE) : NULL;

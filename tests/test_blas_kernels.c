@@ -6,7 +6,7 @@
  * overrides the choice), and its kernels round differently: through
  * CHOLMOD's factorization the error of one driven simulation of an A2
  * recording was 3.5597, 3.5627 and 3.5447 cm with the Cooperlake, Haswell
- * and Sandybridge kernels (build/bench/bench_driven, full study, 2026-11-26,
+ * and Sandybridge kernels (build/bench/bench_driven, full study,
  * before src/sim/snfactor.c).  The fitting meshes' projections are now
  * factorized and solved by snfactor.c and kernels.c, whose SSE2 and AVX2
  * builds give the same bits.  Asserted: on two bundled recordings (A2: the

@@ -15,7 +15,7 @@
  *
  * First the same clouds without noise or outliers, through the library,
  * with the first frame's rest: at the truth their error must be 0 to
- * round-off (< 1e-9 cm; a run of 2026-11-29: 8e-16 cm), and each cloud
+ * round-off (< 1e-9 cm; one run: 8e-16 cm), and each cloud
  * measured a step late more than 0.05 cm (that run 0.21 cm): the clouds
  * meet the simulation at their own times.  Then `ingest clouds` and `fit
  * --start D,A` (30 % off the truth) --rest first-frame --no-confidence must
@@ -56,7 +56,7 @@
  * cylinder, which is isometric to the flat sheet): the recorded sheet's
  * does.  On datasets/wam-mini's light-cotton-fast clouds, at the truth
  * (clothfit sweep REC.h5 --delta-grid 0.52:0.52:1 --alpha-grid
- * 2.69:2.69:1 --window 0:1, and --window 0:7, 2026-11-29), the error over
+ * 2.69:2.69:1 --window 0:1, and --window 0:7), the error over
  * the first, still second was 0.371 cm from this start against 0.683 cm
  * from the cylinder, and over the training window 0.273 against 0.331 cm. */
 #include <math.h>

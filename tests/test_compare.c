@@ -11,7 +11,7 @@
  * the stiffnesses it fits within 10 %.  The table of every fit is printed.
  *
  * 2 s, not the 3 s it had first: the 32 fits took 574 s of a 42-minute CI
- * (AMD EPYC, 2026-11-26).  With 2 s (4 min 14 s on that machine, 2026-11-27)
+ * (AMD EPYC).  With 2 s (4 min 14 s on that machine)
  * every own-model fit still recovers its parameters within 1 % and tests
  * at 0.017-0.074 cm, the other models' at 0.48 cm or more. */
 #include <math.h>

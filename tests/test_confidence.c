@@ -16,13 +16,13 @@
  * the truth in 8, 15 and 20 of them at +-5, +-15 and +-30 %: narrow stencils
  * see the objective's numerical roughness (projection tolerance) rather than
  * the data's noise.  This test uses fresh seeds (truth seed 2026, noise
- * 5000-5019): 17 of 20 covered when it was written, 19 of 20 in the run of
- * 2026-11-26 that added held_kappa (at least 16 asserted), with a
+ * 5000-5019): 17 of 20 covered when it was written, 19 of 20 in the run
+ * that added held_kappa (at least 16 asserted), with a
  * deterministic outcome on one machine; another BLAS kernel set may move a
  * borderline case by one.  These 20 hold kappa = 0, which the check of the
  * held kappa and beta skip; held_kappa below tests them.  The check of the
  * held rest metric is tried on them too (19 of 20 covered, all
- * identifiable, in the run of 2026-11-27 that added it). */
+ * identifiable, in the run that added it). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,8 +61,8 @@ static cf_fit_point fit(const cf_fit_target *tg, const cf_params *base, const cf
  * the held rest metric (held_rest: where its refit starts, the first three
  * must keep their fit under it too; on these recordings, 2 mm of marker
  * noise on the first frame, that frame does not project onto the flat
- * lattice within tol 1e-4 and the rest metric is not checked, as the run of
- * 2026-11-27 printed):
+ * lattice within tol 1e-4 and the rest metric is not checked, as one run
+ * printed):
  * recordings made by the model with kappa = 1e-3 (tol 1e-4, the fitting
  * defaults) and beta = 0, and fitted with both held at those values, keep
  * their fit when refitted with kappa tripled and with beta = kappa x the

@@ -71,7 +71,7 @@
  * the same to 0.1 pp when run to 2.0 or 2.5 s.  The 9-ring meshes sit
  * ~1.4 pp above the 7- and 8-ring ones.  Those were runs to 1.6 s, averaged
  * over 1.0-1.6 s; to keep CI short the test runs to 1.3 s and averages over
- * 1.0-1.3 s (2026-11-27): the same DCs and spreads but 18.6 for 18.7 % on
+ * 1.0-1.3 s: the same DCs and spreads but 18.6 for 18.7 % on
  * 768 nodes at kappa 0.005, drifts <= 0.2 pp, in 224 s of CPU against
  * 312 s. */
 #include <math.h>

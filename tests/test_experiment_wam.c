@@ -154,7 +154,7 @@ int main(int argc, char **argv) {
        * the basin is one cell wide here, and its lowest cell (0.355 or 0.430
        * cm, by the BLAS kernels) is 1.3-2.1 times the best cell next to the
        * fit, while the fit's cell is second of 100 on every kernel set
-       * (Haswell, SkylakeX, Prescott; 2026-11-29) */
+       * (Haswell, SkylakeX, Prescott) */
       CHECK(isfinite(lo) && below <= 3, "%d of the map's cells are below the fit's cells (%g cm; minimum %g cm)", below,
             at, lo);
     }

@@ -38,7 +38,7 @@
  *
  * NOT asserted, and why: where along the family the corner stops (its
  * distance between the two meshes, up to 6.01 cm with Nehalem's kernels;
- * this test asked 5 cm until 2026-11-28 and failed with Nehalem's and
+ * a bound of 5 cm failed with Nehalem's and
  * Prescott's kernels), nor
  * that it has stopped after a fixed time (a late slip moves it 1 cm: the
  * corner's motion over the last 0.5 s is printed).  Nor that kinetic plus
@@ -115,7 +115,7 @@ static cf_mesh *make_mesh(int which) {
  * times the others (11316 factorizations on seed 7 against 3339 for the
  * 471-node mesh), and the workers take the runs round robin (even i, odd
  * i), so each worker gets 912-node runs and cheaper ones.  The runs are
- * 5 s long, 6 s until 2026-11-28 (wall times in docs/locking.md §19). */
+ * 5 s long (wall times in docs/locking.md). */
 static const int runs[NRUN][2] = {{1, 0}, {1, 1}, {1, 2}, {1, 3}, {1, 4}, {2, 2},
                                   {0, 0}, {3, 2}, {0, 2}, {0, 1}, {0, 4}, {0, 3}};
 

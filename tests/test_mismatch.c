@@ -79,7 +79,7 @@ static void check_recording(const char *exe, const char *root, const char *name)
 
   /* --rest first-frame: the rest metric this test was written for (the
    * recordings give their size, so the default is now the cloth's size).
-   * With the size (this test's commands without --rest, 2026-11-28) the
+   * With the size (this test's commands without --rest) the
    * fits are off the truth by delta -3.5, +0.9, -7.1 %, alpha -11.0, -0.3,
    * -14.8 % (first frame: -0.5, +4.6, +1.2 %; -6.4, +3.8, -1.8 %), their
    * errors 1.026, 1.273, 0.738 cm (first frame: 0.722, 0.569, 0.558), and

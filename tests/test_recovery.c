@@ -48,7 +48,7 @@
  * prints these three distances (noise-free recordings, the test's weights).
  * It once also asserted that the 1e-6 jitter is below sqrt(3) e_noise, as if
  * that were necessary for (*); it is not: the jitter varies from point to
- * point.  On an AMD EPYC of 2026-11-25 a 1e-6 step of delta moved the sheet
+ * point.  On an AMD EPYC a 1e-6 step of delta moved the sheet
  * by 0.0336 cm (> sqrt(3) x 0.0170) while Nelder-Mead met (*) on all four
  * seeds with e(fit) 0.0258 cm, i.e. m = 0.020 cm at the fit.  So the jitter
  * is printed, and (*) is what is asserted.

@@ -35,7 +35,7 @@
 
 static const char *exe;
 static char dir[] = "/tmp/cf_resume.XXXXXX", rec[600];
-/* 6 x 6, not the 10 x 10 it had first: the test took 206 s under ASan in CI (2026-11-27), its
+/* 6 x 6, not the 10 x 10 it had first: the test took 206 s under ASan in CI, its
  * sweeps ran 100 tasks each; 36 are still enough for kills in the middle of a run. */
 static char *const GRID[] = {"--delta-grid", "0.01:0.08:6", "--alpha-grid", "0.1:0.5:6"};
 enum { NPTS = 36 };

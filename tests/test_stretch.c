@@ -19,7 +19,7 @@
  * Then a depth camera's registered meshes, made by the inextensible model:
  * two recordings of datasets/wam-mini (9 x 9 nodes on A3, 3.7 cm edges, 2
  * mm noise along the depth axis), light-cotton-slow and paper-fast, must
- * not be flagged and keep their pairs within 0.5 % (a run of 2026-11-29:
+ * not be flagged and keep their pairs within 0.5 % (one run:
  * at most 0.26 %).  The statistic's first form, the median over frames of
  * each frame's largest excess, called all eight recordings of the dataset
  * stretching clothes (2.8 % on light-cotton-fast): the largest of a frame's

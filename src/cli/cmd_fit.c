@@ -80,7 +80,7 @@ static const char *help =
     "better (--json model_limited, better_model).\n"
     "Calibration: on 20 recordings made by the model with known parameters, the\n"
     "intervals hold the truth in at least 16\n"
-    "(tests/test_confidence.c: 19 in its run of 2026-11-26; docs/confidence.md).\n"
+    "(tests/test_confidence.c: 19 of 20 on one machine; docs/confidence.md).\n"
     "--no-confidence skips it.\n"
     "\n"
     "  --params delta,alpha  the parameters fitted (default)\n"

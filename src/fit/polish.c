@@ -32,7 +32,7 @@
  *           not "a bowl plus noise" around the fit, Nelder-Mead's point
  *           is the better estimate and is kept, and why is said.
  *
- * Why the check (measured 2026-11-27): when the cloth is laid fast
+ * Why the check (measured): when the cloth is laid fast
  * (test_tablecloth's recordings with lay_time = 0.5 s) the surface is
  * smooth, the truth's error varies by 0.01-0.09 cm over those tolerances,
  * and Nelder-Mead alone lands within 4.2 % of delta and alpha (mu 0.017,

@@ -796,7 +796,7 @@ void cf_res_regression_clear(cf_res_regression *g);
 /* Provenance of this run: version, revision, host, start time, command. */
 void cf_results_stamp(cf_results *r, int argc, char **argv, int workers, const char *config_text);
 
-/* The current time as ISO 8601 UTC ("2024-01-31T12:00:00Z"). */
+/* The current time as ISO 8601 UTC (YYYY-MM-DDThh:mm:ssZ). */
 void cf_iso_time_now(char *buf, size_t size);
 /* The root attribute clothfit_format of an HDF5 file ("recording-1",
  * "results-1", "trajectory-1"; "" if it has none) into buf, so that a

@@ -94,7 +94,7 @@ int cf_pipeline_experiment_parse(const char *name, const cf_pipeline_experiment_
   /* Regression budget: on the bundled study (experiment aero --prune, 32
    * recordings) Nelder-Mead on R found its best point at evaluation 92 and
    * converged (simplex size 1e-5) at 212 without improving on it, R 1.387
-   * -> 1.355 cm (clothfit regress --max-evals 400, 2026-11-26); 100
+   * -> 1.355 cm (clothfit regress --max-evals 400); 100
    * evaluations give the same coefficients at half the 186 s that 200 took.
    * --regress-evals raises it for a study that needs more. */
   x->max_evals = 100, x->regress_evals = 100;

@@ -51,7 +51,7 @@ int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
  * 7x9 A2 mesh: ~11, where the solves cost more than the factorizations
  * they save).  Measured (A2 sheet, 1 mm noise, steps 50-200): 40x40 ~108
  * -> ~37 ms per step (factorizations 6.5 -> 0.44 per step).  The threshold
- * lies between two measured meshes (2026-11-27, AMD EPYC, one core; user
+ * lies between two measured meshes (AMD EPYC, one core; user
  * time with the inexact steps forced on and off): `clothfit synth` of the
  * bundled denim-A2-shake-fast-I (13x17 nodes, ratio 22.8) 0.92-1.02 s
  * without against 1.50-1.58 s with them; test_locking's 471-node triangles
@@ -60,8 +60,8 @@ int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
  * steady step.  The inexact steps land elsewhere along the nearly singular
  * directions of flat regions (test_newton_pcg: same M-norm correction,
  * different point), so a path-sensitive end state moves with them: the
- * locking test's final fold on the jittered square lattices it used until
- * 2026-11-27 ended up to 10.7 cm apart with them on all four meshes,
+ * locking test's final fold on the jittered square lattices it used
+ * before ended up to 10.7 cm apart with them on all four meshes,
  * against 2-3 cm with them on the 900-node mesh only, and the threshold
  * was 50 for that reason, which kept that test on the chord steps.  A
  * solver threshold must not be set to keep a test on its path

@@ -14,7 +14,7 @@
  *      times its inverse transposed, as dpotrf + dtrsm would).
  * Steps 2 and 3 run on kernels.c's syrk_sub.
  *
- * Measured (2026-11-26, AMD EPYC, 2 cores, OpenBLAS 0.3.21 with its
+ * Measured (AMD EPYC, 2 cores, OpenBLAS 0.3.21 with its
  * Cooperlake kernels): on the 7x9 A2 projection matrix (n 137, 7 supernodes,
  * the root 76 x 76, 0.22 Mflop) CHOLMOD's supernodal factorization was a
  * third of a simulation step (perf), mostly in OpenBLAS's dpotrf (whose

@@ -28,7 +28,7 @@ typedef struct cf_spchol cf_spchol;
  * (CHOLMOD would choose a simplicial one when fl/nnz(L) < 40: the A3 5x7
  * mesh) and computed, and solved, by snfactor.c on CHOLMOD's analysis
  * instead of by CHOLMOD, whose per-supernode calls into BLAS/LAPACK cost
- * more than their arithmetic at these sizes.  Measured (2026-11-26, AMD
+ * more than their arithmetic at these sizes.  Measured (AMD
  * EPYC; build/bench/bench_driven on the full study's recordings at the
  * fitting settings, delta 0.2, alpha 0.5): A2 7x9 (0.22 Mflop) 177.1 ->
  * 129.5 ms per simulation, A3 5x7 (0.036 Mflop) 102.3 -> 63.3 ms.  Above:

@@ -3,10 +3,10 @@
 # (OPENBLAS_CORETYPE unset) and once with each kernel set given; by default
 # every set Debian's OpenBLAS can pick on x86-64.  The fold reaches a nearly
 # neutral family of rest states and where along it a run stops follows the
-# rounding of CHOLMOD's BLAS calls (docs/locking.md §18), so the test
+# rounding of CHOLMOD's BLAS calls (docs/notes/locking.md §18), so the test
 # asserts only what the physics fixes, and it must pass with every set.
 # Prints each run's summary lines and PASS or FAIL per set; exits 1 if any
-# fails.  Each set costs one run of the test (docs/locking.md §19).
+# fails.  Each set costs one run of the test (docs/notes/locking.md §19).
 #   bench/locking_kernels.sh [BUILD_DIR [CORETYPE ...]]
 set -uo pipefail
 cd "$(dirname "$0")/.."

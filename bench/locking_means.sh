@@ -8,7 +8,7 @@
 # Prints every free corner, the largest distance between the four corners
 # of each seed, and the one between the four meshes' corners averaged over
 # the seeds; PASS when those averages lie within 5 cm of each other for
-# every core type, exit 1 otherwise.  docs/locking.md §12 has the figures:
+# every core type, exit 1 otherwise.  docs/notes/locking.md §12 has the figures:
 # neither each seed (4 of 10 within 5 cm) nor the averages (3.69 cm with
 # this machine's Zen kernels, 6.25 cm with Sandybridge's) hold there.
 # Runs two simulations at a time: about 25 minutes for the default two core

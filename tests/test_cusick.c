@@ -20,7 +20,7 @@
  * the node count and goes on rising on finer rings (54 % with 2093 nodes,
  * > 62 % with 2880 at kappa = 0.005), and on rings of near-equilateral
  * triangles as well (35.6 -> 49.9 % from 784 to 1437 nodes).  What the
- * continuum allows (docs/locking.md §7, §17): an isometry that holds the
+ * continuum allows (docs/notes/locking.md §7, §17): an isometry that holds the
  * circle has the identity gradient on it, so the sheet leaves the table
  * horizontally; a developable sheet's curved segments carry a constant
  * gradient to the boundary, so none reaches the held circle, and the ring
@@ -37,7 +37,7 @@
  * kappa 0.005 is 17.9-18.8 % from 784 to 1697 nodes, within 1 pp of these
  * quads', but at 0.025 and 0.05 it is 20-25 pp lower: F is measured in each
  * element's own frame, radial and circumferential on these rings and
- * different in every triangle, docs/locking.md §17).  Woven fabric is also far softer in shear than along its
+ * different in every triangle, docs/notes/locking.md §17).  Woven fabric is also far softer in shear than along its
  * threads, and Cusick's own analysis of the drape test ties DC to the
  * bending and the shear stiffness.
  * Tried without success on the inextensible model (kappa = 0.005,

@@ -11,17 +11,17 @@
  * along its crease at almost no cost, so it stops somewhere in a nearly
  * neutral family of states, and where follows the rounding of CHOLMOD's BLAS
  * calls (the OpenBLAS kernel set) and the solver's path by 1-3.5 cm, as much
- * as the two meshes differ (docs/locking.md §18).  Runs also slip along
+ * as the two meshes differ (docs/notes/locking.md §18).  Runs also slip along
  * that family late, after seconds nearly still (with Prescott's kernels the
  * 471-node sheet on seed 5 dropped its centre of mass by 4.6 mm more between
  * 3.5 and 4.5 s).  So this test asserts what the physics fixes, and holds
- * with every kernel set (bench/locking_kernels.sh, docs/locking.md §19).
+ * with every kernel set (bench/locking_kernels.sh, docs/notes/locking.md §19).
  *
  * Asserted for every run:
  * - it runs, and the constraints hold (violation <= 1e-3);
  * - it folds without locking: the free corner ends more than 0.65 m below
  *   the fixed ones (quads: 0.6 m, they fold only through the slack the noise
- *   gives each element, docs/locking.md §2); a rigid flap hinged on the
+ *   gives each element, docs/notes/locking.md §2); a rigid flap hinged on the
  *   diagonal hangs 0.707 m;
  * - and no lower than 0.72 m: the corner is 1 m along the sheet from the two
  *   fixed corners beside it, so inextensibility keeps it within
@@ -46,7 +46,7 @@
  * simulator does not expose, flows back into them (the 900-node quads: a
  * rise of 4.6 % of the energy released, with OpenBLAS's choice of kernels).
  * Nor anything about the quads against the triangles beyond the fold: their
- * corners lie 3-9 cm from the triangles' (docs/locking.md §9, §12), and they
+ * corners lie 3-9 cm from the triangles' (docs/notes/locking.md §9, §12), and they
  * release 9-14 % less energy than the rigid flap.
  *
  * Measured over OpenBLAS's own choice and the seven kernel sets of Debian's

@@ -65,14 +65,14 @@ int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
  * against 2-3 cm with them on the 900-node mesh only, and the threshold
  * was 50 for that reason, which kept that test on the chord steps.  A
  * solver threshold must not be set to keep a test on its path
- * (docs/locking.md §18), so it is now where the speed measurements put
- * it.  The test's near-equilateral triangles (docs/locking.md §9) then take
+ * (docs/notes/locking.md §18), so it is now where the speed measurements put
+ * it.  The test's near-equilateral triangles (docs/notes/locking.md §9) then take
  * the inexact steps and their free corners lie at most 4.03 cm apart over the
  * five seeds with OpenBLAS's Zen and Haswell kernels and 4.13 cm with
  * Sandybridge's, but 5.53 cm with Nehalem's (seed 23; 5.4 cm still when run
  * to rest in 12 s) and with Prescott's, two runs still move after 6 s; with
  * the chord steps all five kernel sets kept them within 4.06 cm
- * (docs/locking.md §18).  Keeping the Levenberg-Marquardt shift across steps
+ * (docs/notes/locking.md §18).  Keeping the Levenberg-Marquardt shift across steps
  * on large meshes, which cuts the factorizations of a 40x40 sheet starting
  * flat from 14 to 7.3 per step, moved the old 900-node corner 7 cm and is not
  * done. */

@@ -35,10 +35,10 @@ typedef struct cf_spchol cf_spchol;
  * bench_sim's 20x20 grid (13 Mflop) 4.48 -> 3.95 ms per step with
  * snfactor.c, 40x40 (155 Mflop) 14.6 and 14.3 ms: the gain shrinks, and
  * the meshes of test_locking (13-87 Mflop) lie there, whose free corners
- * follow the solver's path (docs/locking.md §18; with snfactor.c on them
+ * follow the solver's path (docs/notes/locking.md §18; with snfactor.c on them
  * the test failed, corners up to 8.31 cm apart against its limit of 5), so
  * the switch stayed below them.  The test no longer depends on where the
- * fold stops (docs/locking.md §19); whether snfactor.c pays on those
+ * fold stops (docs/notes/locking.md §19); whether snfactor.c pays on those
  * meshes has not been measured again since. */
 #ifndef CF_SPCHOL_OWN_FLOPS /* -D on the command line: for measuring the crossover */
 #define CF_SPCHOL_OWN_FLOPS 2e6

@@ -396,7 +396,7 @@ static int held_rest(const held_ctx *h, int n, cf_error *err) {
 
 /* The convergence of the discretisation: every fit still identifiable
  * refitted on the mesh one split finer (split + 1 down and across: A2 7 x
- * 9 nodes -> 10 x 13).  The fitting mesh is coarser than a cloth's (docs/fit-causes.md:
+ * 9 nodes -> 10 x 13).  The fitting mesh is coarser than a cloth's (docs/notes/fit-causes.md:
  * the bundled recordings' 4 x 4 split moves their trajectories by 0.6 cm
  * against the default 2 x 2, and their twists' fits by up to 50 %), so a
  * fit that moves by more than HELD_MAX_SHIFT one level finer is an

@@ -1,6 +1,6 @@
 /* start.c — the rest shape and the start state of a driven simulation
  * (start.h; docs/models.md "The rest shape, the start and the time step",
- * docs/fit-causes.md §2): the flat sheet of the cloth's size or of the
+ * docs/notes/fit-causes.md §2): the flat sheet of the cloth's size or of the
  * recorded spacings, the first frame moved onto it through every marker,
  * and the markers' velocity at the first frame. */
 #include <math.h>

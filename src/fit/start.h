@@ -1,7 +1,7 @@
 /* start.h — internal to src/fit: the rest shape and the start state of a
  * driven simulation (start.c), for driven.c.  Kept apart from the driving
  * because each choice here was measured against the recordings
- * (docs/fit-causes.md §2) and changes without the driving changing. */
+ * (docs/notes/fit-causes.md §2) and changes without the driving changing. */
 #ifndef CF_FIT_START_H
 #define CF_FIT_START_H
 #include <math.h>

@@ -10,8 +10,18 @@
  * gets a least-squares quadratic model (cf_quad_fit) in the coordinates
  * u = (delta / delta_i* - 1, alpha / alpha_i* - 1), relative offsets from
  * its optimum, fitted to simulations of that recording on the whole
- * recording with the kappa, beta it holds (exactly what R simulates):
+ * recording with the kappa, beta it holds (exactly what R simulates).
  *
+ * The model is a quadratic of e_i^2, and e_i its root.  e_i is a mean over
+ * frames of M-norm distances |r_t(u)|, and near the optimum each r_t is
+ * nearly linear in u with a floor r_t(0) != 0 (the model cannot meet the
+ * recording exactly), so e_i^2 is nearly quadratic in u while e_i itself
+ * is a cone above a narrow rounded tip: on tests/test_regress.c's study
+ * its errors rise from 0.02-0.05 cm at the optimum to 0.07-0.56 cm at
+ * +-5 %, and a quadratic of e_i fitted there put its minimum where the
+ * simulated R was higher than at the start.
+ *
+ * The search:
  *   1. R at the start simulated (journaled "reg"), then a 3 x 3 design
  *      u in {-h_1, 0, h_1} x {-h_2, 0, h_2} per recording (9 n
  *      simulations in one parallel loop, journaled "regd");
@@ -30,18 +40,16 @@
  *
  * The design's width: where the formula puts a recording differs by study.
  * On tests/test_regress.c's synthetic study (made with the formula) the
- * least-squares start puts every recording within 0.7 % (delta) and 1.4 %
- * (alpha) of its optimum, and R* within 2.7 % (the test prints them); the
- * error there rises from 0.04 cm at the optimum to 0.7-2 cm at +-30 %, so
- * a +-30 % design fits the bowl's walls and says nothing of the 1 %
- * around its floor that decides R* (measured: R* stayed at the start's
- * 0.0522 cm, the reference reached 0.0465).  On a study of real
- * recordings the formula misses the optima by tens of percent, where a
- * +-5 % design would extrapolate.  So each recording's half-width on each
- * axis is REACH (1.5) times its offset at the least-squares start, at
- * least H_MIN (5 %: a design step must raise the error well above the
- * solver's jitter) and at most H_MAX (80 %: the design's low point stays
- * at a positive delta, alpha).
+ * least-squares start puts every recording within about 0.5 % (delta) and
+ * 1.5 % (alpha) of its optimum (the test prints them), and the 1 % around
+ * the floor decides R*; on a study of real recordings the formula misses
+ * the optima by tens of percent, where a narrow design would extrapolate.
+ * So each recording's half-width on each axis is REACH (1.5) times its
+ * offset at the least-squares start, at least H_MIN (5 %: closer to the
+ * optimum the errors are rough rather than a bowl: on that study one
+ * recording's error went from 0.050 to 0.149 cm for a 0.28 % change of
+ * alpha, another's from 0.043 to 0.087 cm for 0.11 %) and at most H_MAX (80 %:
+ * the design's low point stays at a positive delta, alpha).
  *
  * Guard against extrapolation: a quadratic fitted on a box says little
  * outside it (a saddle or a wrong curvature there would let the search
@@ -95,11 +103,12 @@ static void emodel_add(emodel *em, double delta, double alpha, double e) {
   if (!(e < CF_REGRESS_PENALTY) || em->m >= em->cap) return; /* failures say nothing of the bowl */
   em->u[2 * em->m] = (delta - em->d0) / em->sd;
   em->u[2 * em->m + 1] = (alpha - em->a0) / em->sa;
-  em->y[em->m++] = e;
+  em->y[em->m++] = e * e;
 }
 
-/* Refit the quadratic and the box; with fewer points than coefficients (the
- * design's simulations failed) the model is the mean error, flat. */
+/* Refit the quadratic (of e^2) and the box; with fewer points than
+ * coefficients (the design's simulations failed) the model is the mean
+ * squared error, flat. */
 static void emodel_fit(emodel *em) {
   double ymin = HUGE_VAL, ymax = -HUGE_VAL, mean = 0;
   for (int j = 0; j < 2; j++) em->lo[j] = HUGE_VAL, em->hi[j] = -HUGE_VAL;
@@ -111,23 +120,24 @@ static void emodel_fit(emodel *em) {
     if (em->m == 0) em->lo[j] = em->hi[j] = 0;
     em->lo[j] -= MARGIN * em->h[j], em->hi[j] += MARGIN * em->h[j];
   }
-  em->w = em->m ? ymax - ymin : 0;
+  em->w = em->m ? sqrt(ymax) - sqrt(ymin) : 0;
   memset(em->c, 0, sizeof em->c);
   if (em->m < NQ || cf_quad_fit(2, em->m, em->u, em->y, em->c, NULL)) {
     memset(em->c, 0, sizeof em->c);
-    em->c[0] = em->m ? mean : CF_REGRESS_PENALTY;
+    em->c[0] = em->m ? mean : CF_REGRESS_PENALTY * CF_REGRESS_PENALTY;
   }
 }
 
-/* The model's error at (delta, alpha): clamped to its box, plus the
- * penalty for the distance beyond it. */
+/* The model's error at (delta, alpha): the root of the quadratic (0 where
+ * it dips below 0) clamped to its box, plus the penalty for the distance
+ * beyond it. */
 static double emodel_at(const emodel *em, double delta, double alpha) {
   double u[2] = {(delta - em->d0) / em->sd, (alpha - em->a0) / em->sa}, uc[2], out = 0;
   for (int j = 0; j < 2; j++) {
     uc[j] = fmin(fmax(u[j], em->lo[j]), em->hi[j]);
     out += (u[j] - uc[j]) * (u[j] - uc[j]) / (em->h[j] * em->h[j]);
   }
-  return cf_quad_eval(2, em->c, uc) + em->w * out;
+  return sqrt(fmax(cf_quad_eval(2, em->c, uc), 0)) + em->w * out;
 }
 
 /* ---------------------------------------------------------- the design */

@@ -128,9 +128,9 @@ static void emodel_fit(emodel *em) {
   }
 }
 
-/* The model's error at (delta, alpha): the root of the quadratic (0 where
- * it dips below 0) clamped to its box, plus the penalty for the distance
- * beyond it. */
+/* The model's error at (delta, alpha): the root of the quadratic at u
+ * clamped to its box (0 where the quadratic dips below 0), plus the
+ * penalty for the distance beyond the box. */
 static double emodel_at(const emodel *em, double delta, double alpha) {
   double u[2] = {(delta - em->d0) / em->sd, (alpha - em->a0) / em->sa}, uc[2], out = 0;
   for (int j = 0; j < 2; j++) {

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "sim/cf_sim.h"
-#include "sim/selfcoll.h"
+#include "cf_sim.h"
+#include "selfcoll.h"
 
 static double now(void) {
   struct timespec t;

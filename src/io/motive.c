@@ -1,12 +1,12 @@
 /* motive.c — Motive (OptiTrack) CSV reader: streams the bytes through
  * libcsv's callbacks (no line splitting of the whole file), keeps the
  * marker position columns, and turns them into a cf_recording in metres,
- * z up.  The header rows are interpreted in motive_header.c. */
+ * z up.  The header rows are interpreted in motive_header.c, which also
+ * holds the reader's error report (mv_fail): motive.c builds on it. */
 #include <csv.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,20 +16,6 @@
 void cf_motive_opts_default(cf_motive_opts *o) {
   memset(o, 0, sizeof *o);
   o->up = 'y';
-}
-
-int mv_fail(mv_state *st, long line, int col, const char *fmt, ...) {
-  if (st->rc) return st->rc;
-  char what[400];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(what, sizeof what, fmt, ap);
-  va_end(ap);
-  int code = strncmp(what, "out of memory", 13) ? CF_EFORMAT : CF_ENOMEM;
-  if (col > 0) cf_error_set(st->err, code, "%s: line %ld, column %d: %s", st->name, line, col, what);
-  else cf_error_set(st->err, code, "%s: line %ld: %s", st->name, line, what);
-  st->rc = code;
-  return code;
 }
 
 /* ------------------------------------------------------------------ cells */

@@ -4,13 +4,32 @@
  *   Type / Name / ID (/ Parent) rows: labelled in a leading cell from 1.23
  *            on, unlabelled (positional) in 1.21
  *   the Rotation/Position row, then `Frame, Time (Seconds)[, TimeCode], X, Y, Z...`
- * and the map from data columns to markers. */
+ * and the map from data columns to markers; and the reader's one error report,
+ * mv_fail, used by motive.c and csv_generic.c too. */
 #include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "motive_internal.h"
+
+/* The first error of a read: "NAME: line L[, column C]: what", CF_EFORMAT (or
+ * CF_ENOMEM for "out of memory ..."); later errors keep the first. */
+int mv_fail(mv_state *st, long line, int col, const char *fmt, ...) {
+  if (st->rc) return st->rc;
+  char what[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  int code = strncmp(what, "out of memory", 13) ? CF_EFORMAT : CF_ENOMEM;
+  if (col > 0) cf_error_set(st->err, code, "%s: line %ld, column %d: %s", st->name, line, col, what);
+  else cf_error_set(st->err, code, "%s: line %ld: %s", st->name, line, what);
+  st->rc = code;
+  return code;
+}
 
 void mv_row_clear(mv_row *r) {
   for (int i = 0; i < r->n; i++) free(r->cells[i]);

@@ -78,7 +78,7 @@ int cf_report_figures_write(const cf_results *r, const cf_report_opts *o, const 
 int cf_report_study_figures_write(const cf_results *r, const char *results_path, const char *figdir, cf_rfigure **f,
                                   int *n, cf_error *err);
 
-/* The pieces of a figure's script (figures.c).  The head: what it draws,
+/* The pieces of a figure's script (gnuplot.c).  The head: what it draws,
  * how to redraw it, going to its own folder, the first terminal (SVG of f's
  * size, or the animated GIF) and the title (f's caption); the PNG terminal
  * of f's size that follows an SVG; the tail: the same plot again as PNG

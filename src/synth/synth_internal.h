@@ -1,8 +1,9 @@
-/* synth_internal.h — shared pieces of `clothfit synth` (synth_cfg.c: the
- * config; synth.c: motion, simulation, sampling; synth_marks.c: noise,
- * gaps, fragments, ghosts; synth_camera.c: the depth camera; synth_write.c
- * and synth_write_camera.c: the output files) and the Motive writer's
- * stream function.  Not part of the public API. */
+/* synth_internal.h — shared pieces of `clothfit synth` (synth_rng.c: random
+ * numbers; synth_cfg.c: the config; synth.c: motion, simulation, sampling;
+ * synth_marks.c: noise, gaps, fragments, ghosts; synth_camera.c: the depth
+ * camera; synth_files.c, synth_write.c and synth_write_camera.c: the output
+ * files) and the Motive writer's stream function.  Not part of the public
+ * API. */
 #ifndef CF_SYNTH_INTERNAL_H
 #define CF_SYNTH_INTERNAL_H
 
@@ -12,7 +13,7 @@
 #include "cf_synth.h"
 
 /* Deterministic random numbers (splitmix64), one stream per purpose so that
- * changing e.g. the noise leaves the gaps alone. */
+ * changing e.g. the noise leaves the gaps alone (synth_rng.c). */
 typedef struct {
   uint64_t s;
 } sy_rng;
@@ -38,10 +39,10 @@ int sy_camera_mesh(const cf_synth_config *c, cf_synth_result *r, cf_error *err);
 int sy_stick_tracks(const cf_synth_config *c, cf_synth_result *r, cf_synth_track *t[2]);
 
 /* The [truth] section's model parameters and simulation mesh (both
- * writers). */
+ * writers; synth_files.c). */
 void sy_truth_params(FILE *f, const cf_synth_config *c, const cf_synth_result *r);
 
-/* Output files written together (synth_write.c): sy_files_open opens
+/* Output files written together (synth_files.c): sy_files_open opens
  * o[i].path (set by the caller) under temporary names (o[i].f NULL after
  * a failure); sy_files_close closes them; sy_files_commit renames them
  * into place if ok, else removes them.  Both return ok, 0 after an error

@@ -6,7 +6,7 @@
  *   OUT.map         a marker mapping file (format in cf_io.h): merges,
  *                   cells, ghost drops
  * Every file goes to a temporary name first; all are renamed into place
- * only when all were written. */
+ * only when all were written (synth_files.c). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -56,17 +56,6 @@ static void meta(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
   if (cf_synth_table(c, &o, t))
     fprintf(f, "table_height = %.10g\ntable_extent = %.10g, %.10g, %.10g, %.10g\n", t[0], t[1], t[2], t[3], t[4]);
   if (r->stick) fprintf(f, "stick = StickA, StickB\n");
-}
-
-void sy_truth_params(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
-  fprintf(f, "\n[truth]\ndelta = %.10g\nalpha = %.10g\nkappa = %.10g\nbeta = %.10g\nrho = %.10g\n", c->delta,
-          c->alpha, c->kappa, c->beta, c->density);
-  if (!strcmp(c->motion, "tablecloth")) fprintf(f, "mu = %.10g  ; the cloth's friction on the table\n", c->table_mu);
-  fprintf(f, "model = %s\n", c->model);
-  if (strcmp(c->model, "inextensible"))
-    fprintf(f, "k_stretch = %.10g\nk_shear = %.10g\nk_bend = %.10g  ; N/m\n", c->k_stretch, c->k_shear, c->k_bend);
-  fprintf(f, "mesh = %dx%d quads (lattice cells split %dx%d)\nsim_dt = %.10g\ntol = %.10g\n", r->nx, r->ny,
-          c->refine, c->refine, c->sim_dt, c->tol);
 }
 
 static void truth(FILE *f, const cf_synth_config *c, const cf_synth_result *r) {
@@ -159,33 +148,4 @@ int cf_synth_write(const char *csv_path, const cf_synth_config *c, const cf_synt
   ok = sy_files_close(o, N_FILES, ok, err);
   ok = sy_files_commit(o, N_FILES, ok, err);
   return ok ? CF_OK : (err && err->code ? err->code : CF_EIO);
-}
-
-int sy_files_open(sy_out_file *o, int n, cf_error *err) {
-  int ok = 1;
-  for (int i = 0; i < n; i++) {
-    cf_io_tmpname(o[i].path, o[i].tmp, sizeof o[i].tmp);
-    o[i].f = ok ? fopen(o[i].tmp, "wb") : NULL;
-    if (!o[i].f && ok) ok = 0, cf_error_set(err, CF_EIO, "%s: cannot create: %s", o[i].path, strerror(errno));
-  }
-  return ok ? CF_OK : CF_EIO;
-}
-
-int sy_files_close(sy_out_file *o, int n, int ok, cf_error *err) {
-  for (int i = 0; i < n; i++) {
-    if (!o[i].f) continue;
-    int good = !ferror(o[i].f);
-    good = fclose(o[i].f) == 0 && good;
-    if (!good && ok) ok = 0, cf_error_set(err, CF_EIO, "%s: write error", o[i].path);
-  }
-  return ok;
-}
-
-int sy_files_commit(sy_out_file *o, int n, int ok, cf_error *err) {
-  for (int i = 0; i < n; i++) {
-    if (!o[i].f) continue;
-    if (!ok) remove(o[i].tmp);
-    else if (cf_io_commit(o[i].tmp, o[i].path, 1, err)) ok = 0;
-  }
-  return ok;
 }

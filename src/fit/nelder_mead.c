@@ -12,46 +12,6 @@
 
 typedef cf_search_ctx nm_ctx;
 
-void cf_fit_point_set(cf_fit_point *pt, int n, const double *x) {
-  if (n > CF_PARAM_DELTA) pt->delta = x[CF_PARAM_DELTA];
-  if (n > CF_PARAM_ALPHA) pt->alpha = x[CF_PARAM_ALPHA];
-  if (n > CF_PARAM_MU) pt->mu = x[CF_PARAM_MU];
-}
-
-int cf_fit_model_stiffness(int model, int *which) {
-  if (model == CF_CLOTH_QUASI) return which[0] = CF_STIFF_SHEAR, 1;
-  if (model == CF_CLOTH_ELASTIC || model == CF_CLOTH_MASS_SPRING)
-    return which[0] = CF_STIFF_STRETCH, which[1] = CF_STIFF_SHEAR, 2;
-  return 0;
-}
-
-static const char *const log_name[CF_STIFF_COUNT] = {"k_stretch", "k_shear", "k_bend", "kappa", "beta"};
-
-const char *cf_fit_stiffness_name(int k) { return k >= 0 && k < CF_STIFF_COUNT ? log_name[k] : "?"; }
-
-int cf_fit_log_param_find(const char *name) {
-  for (int k = 0; k < CF_STIFF_COUNT; k++)
-    if (!strcmp(name, log_name[k])) return k;
-  return -1;
-}
-
-unsigned cf_fit_model_stiffness_mask(int model) {
-  int which[CF_NM_MAXK];
-  unsigned mask = 0;
-  for (int j = cf_fit_model_stiffness(model, which) - 1; j >= 0; j--) mask |= CF_STIFF_BIT(which[j]);
-  return mask;
-}
-
-static double *log_param_of(cf_fit_point *pt, int k) {
-  double *p[CF_STIFF_COUNT] = {&pt->k_stretch, &pt->k_shear, &pt->k_bend, &pt->kappa, &pt->beta};
-  return p[k];
-}
-
-void cf_fit_point_set_all(cf_fit_point *pt, const cf_nm_options *o, const double *x) {
-  cf_fit_point_set(pt, o->n, x);
-  for (int j = 0; j < o->nk; j++) *log_param_of(pt, o->kpar[j]) = pow(10, x[o->n + j]);
-}
-
 /* Bounds (log10) and simplex step of log-scale parameter k. */
 static void log_bounds(int k, double *lo, double *hi, double *step) {
   if (k == CF_STIFF_KAPPA) *lo = log10(CF_FIT_KAPPA_MIN), *hi = log10(CF_FIT_KAPPA_MAX), *step = log10(3.0);
@@ -79,12 +39,12 @@ int cf_fit_log_params_check(int n, const cf_params *base, const cf_fit_point *he
     nk++;
     if ((k == CF_STIFF_KAPPA || k == CF_STIFF_BETA) && base->model == CF_CLOTH_MASS_SPRING)
       return cf_error_set(err, CF_EINVAL, "the mass-spring model has no %s to fit: its bending is springs (k_bend, "
-                          "held), it has no bending matrix K; fit %s with another model", log_name[k], log_name[k]);
+                          "held), it has no bending matrix K; fit %s with another model", cf_fit_stiffness_name(k), cf_fit_stiffness_name(k));
     double v = log_start(k, base, held), lo, hi, step;
     log_bounds(k, &lo, &hi, &step);
     if (k >= CF_STIFF_KAPPA && !(log10(v) >= lo - 1e-12 && log10(v) <= hi + 1e-12))
       return cf_error_set(err, CF_EINVAL, "%s starts from its held value %g, outside its fitted range [%g, %g]",
-                          log_name[k], v, pow(10, lo), pow(10, hi));
+                          cf_fit_stiffness_name(k), v, pow(10, lo), pow(10, hi));
   }
   if (nk > CF_NM_MAXK || n + nk > CF_NM_MAXP)
     return cf_error_set(err, CF_EINVAL, "%d + %d parameters to fit, at most %d log-scale ones and %d in all", n, nk,

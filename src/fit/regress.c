@@ -1,8 +1,9 @@
 /* regress.c — the a-priori aerodynamic formulas (thesis §4.2.3): speed and
- * size measures, least squares on per-recording optima, R (4.7) over a
- * study and the reference search, Nelder-Mead on R itself (every
- * evaluation simulates every recording; the default search on error
- * models is regress_model.c). */
+ * size measures, least squares on per-recording optima, and the fit of the
+ * formulas over a study: the reference search, Nelder-Mead on R (4.7)
+ * itself (every evaluation simulates every recording), or the default
+ * search on error models (regress_model.c); R and the simulations they
+ * share are regress_eval.c. */
 #include <gsl/gsl_multifit.h>
 #include <gsl/gsl_multimin.h>
 #include <gsl/gsl_sort.h>
@@ -92,82 +93,6 @@ int cf_regress_search_parse(const char *word) {
   return !strcmp(word, "model") ? CF_REGRESS_MODEL : !strcmp(word, "nelder-mead") ? CF_REGRESS_NM : -1;
 }
 
-long cf_regress_progress_total(const cf_regress_options *o) {
-  int evals = o->max_evals > 0 ? o->max_evals : 400;
-  if (o->search == CF_REGRESS_NM) return evals;
-  return CF_REGRESS_DESIGN + (evals < 1 + CF_REGRESS_ROUNDS ? evals : 1 + CF_REGRESS_ROUNDS);
-}
-
-int cf_regress_sim(const cf_study_item *it, const cf_params *base, double delta, double alpha, double *e) {
-  cf_fit_point pt = {.delta = delta,
-                     .alpha = alpha,
-                     .beta = it->beta > 0 ? it->beta : base->beta,
-                     .kappa = it->kappa > 0 ? it->kappa : base->kappa}; /* the item's fitted, else base's */
-  *e = PENALTY;
-  if (!(pt.delta >= 0 && pt.alpha >= 0)) return CF_OK; /* outside the model's domain */
-  cf_error err;
-  cf_fit_run *run = cf_fit_run_alloc(it->tg, base, &err);
-  if (!run) return CF_OK;
-  cf_fit_result r;
-  int rc = cf_fit_run_eval(run, &pt, 0, 0, 0, NULL, &r);
-  if (rc == CF_OK && r.status == CF_OK && isfinite(r.err.e_cm)) *e = r.err.e_cm;
-  cf_fit_run_free(run);
-  return rc;
-}
-
-unsigned long long cf_regress_sim_id(const char *kind, int i, const cf_study_item *it, const cf_params *base,
-                                     double delta, double alpha) {
-  double x[8 + CF_FIT_TARGET_KEY] = {delta, alpha, it->tg->T, it->tg->rho, it->S, it->V,
-                                     it->kappa > 0 ? it->kappa : base->kappa, it->beta > 0 ? it->beta : base->beta};
-  cf_fit_target_key(it->tg, x + 8);
-  return cf_task_id(kind, i, x, 8 + CF_FIT_TARGET_KEY);
-}
-
-typedef struct {
-  const cf_study_item *items;
-  const cf_params *base;
-  const cf_formula *f;
-} r_ctx;
-
-static int r_item(int i, void *arg, void *out, cf_error *werr) {
-  (void)werr;
-  r_ctx *c = arg;
-  const cf_study_item *it = &c->items[i];
-  double d, a;
-  cf_formula_predict(c->f, it->S, it->V, it->tg->rho, &d, &a);
-  return cf_regress_sim(it, c->base, d, a, out);
-}
-
-/* A regression simulation's task id: the recording (with its rest metric
- * and mesh), the (delta, alpha) the formula gives it and the kappa, beta
- * it holds. */
-static unsigned long long r_id(int i, const void *arg) {
-  const r_ctx *c = arg;
-  const cf_study_item *it = &c->items[i];
-  double d, a;
-  cf_formula_predict(c->f, it->S, it->V, it->tg->rho, &d, &a);
-  return cf_regress_sim_id("reg", i, it, c->base, d, a);
-}
-
-int cf_regress_eval(const cf_study_item *items, int n, const cf_params *base, const cf_formula *f, int workers,
-                    const cf_fit_journal *kept, double *e, double *R, cf_error *err) {
-  r_ctx c = {items, base, f};
-  int rc = cf_parallel_run_kept(n, workers, sizeof(double), NULL, r_item, &c, e, NULL, kept, "reg", r_id, err);
-  double s = 0;
-  for (int i = 0; i < n; i++) s += e[i];
-  *R = s / n;
-  return rc;
-}
-
-int cf_regress_objective(const cf_study_item *items, int n, const cf_params *base,
-                         const cf_formula *f, int workers, double *R, cf_error *err) {
-  double *e = calloc((size_t)n, sizeof *e);
-  if (!e) return cf_error_set(err, CF_ENOMEM, "regression: out of memory");
-  int rc = cf_regress_eval(items, n, base, f, workers, NULL, e, R, err);
-  free(e);
-  return rc;
-}
-
 typedef struct {
   const cf_study_item *items;
   int n, workers, evals, max_evals, rc;
@@ -178,13 +103,6 @@ typedef struct {
   double *e, *e_best; /* [n] the items' errors of this evaluation, of the best one */
   double R_best;      /* R of the best evaluation (HUGE_VAL before the first) */
 } nm8_ctx;
-
-void cf_regress_unpack(const gsl_vector *v, cf_formula *f) {
-  for (int k = 0; k < 4; k++) {
-    f->d[k] = gsl_vector_get(v, k);
-    f->a[k] = gsl_vector_get(v, 4 + k);
-  }
-}
 
 static double nm8_objective(const gsl_vector *v, void *arg) {
   nm8_ctx *c = arg;
@@ -204,49 +122,6 @@ static double nm8_objective(const gsl_vector *v, void *arg) {
 static int nm8_stop(void *arg) {
   const nm8_ctx *c = arg;
   return c->evals >= c->max_evals || c->rc != CF_OK;
-}
-
-/* Simplex steps: 10 % of each coefficient's typical contribution. */
-static void nm8_steps(const cf_study_item *it, int n, const cf_formula *f, gsl_vector *x, gsl_vector *st) {
-  double mS = 0, mV = 0, mr = 0;
-  for (int i = 0; i < n; i++) {
-    mS += it[i].S / n;
-    mV += it[i].V / n;
-    mr += it[i].tg->rho / n;
-  }
-  double scale[4] = {1, mS > 0 ? 1 / mS : 1, mV > 0 ? 1 / mV : 1, mr > 0 ? 1 / mr : 1};
-  for (int k = 0; k < 4; k++) {
-    gsl_vector_set(x, k, f->d[k]);
-    gsl_vector_set(x, 4 + k, f->a[k]);
-    gsl_vector_set(st, k, 0.1 * fmax(fabs(f->d[k]), 0.01 * scale[k]));
-    gsl_vector_set(st, 4 + k, 0.1 * fmax(fabs(f->a[k]), 0.05 * scale[k]));
-  }
-}
-
-int cf_regress_nm8(gsl_multimin_function *fn, const cf_study_item *items, int n, const cf_formula *start,
-                   double size_tol, int (*stop)(void *arg), void *arg, cf_formula *f, double *fval, int *iterations) {
-  gsl_vector *x = gsl_vector_alloc(8), *st = gsl_vector_alloc(8);
-  gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, 8);
-  *iterations = 0;
-  int rc = x && st && m ? CF_OK : CF_ENOMEM;
-  if (rc == CF_OK) {
-    nm8_steps(items, n, start, x, st);
-    gsl_multimin_fminimizer_set(m, fn, x, st);
-  }
-  int status = GSL_CONTINUE;
-  while (rc == CF_OK && status == GSL_CONTINUE && !(stop && stop(arg))) {
-    if (gsl_multimin_fminimizer_iterate(m)) break;
-    ++*iterations;
-    status = gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), size_tol);
-  }
-  if (rc == CF_OK && *iterations > 0) { /* fval is set by iterate */
-    cf_regress_unpack(m->x, f);
-    *fval = m->fval;
-  }
-  if (m) gsl_multimin_fminimizer_free(m);
-  gsl_vector_free(x);
-  gsl_vector_free(st);
-  return rc;
 }
 
 /* res->e_item: the items' errors at res->f — those of the best evaluation
@@ -275,7 +150,7 @@ static int nm_search(const cf_study_item *items, int n, const cf_params *base, c
   c.e = malloc(sizeof *c.e * (size_t)n), c.e_best = malloc(sizeof *c.e * (size_t)n);
   int rc = x && st && c.e && c.e_best ? CF_OK : CF_ENOMEM;
   if (rc == CF_OK) {
-    nm8_steps(items, n, &res->f_start, x, st); /* x: the start */
+    cf_regress_steps(items, n, &res->f_start, x, st); /* x: the start */
     res->R_start = nm8_objective(x, &c);
     rc = cf_regress_nm8(&fn, items, n, &res->f_start, 1e-5, nm8_stop, &c, &res->f, &res->R, &res->iterations);
   }

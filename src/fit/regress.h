@@ -1,6 +1,6 @@
 /* regress.h — internal: what the two searches of the regression share
- * (regress.c: R and the reference Nelder-Mead on it; regress_model.c: the
- * search on per-recording error models).  One simulation of a recording at
+ * (regress_eval.c), used by regress.c (the reference Nelder-Mead on R) and
+ * regress_model.c (the search on per-recording error models).  One simulation of a recording at
  * a (delta, alpha), named in the journal by the same fields whoever asks,
  * one R over the study, and one Nelder-Mead over the 8 coefficients. */
 #ifndef CF_REGRESS_H
@@ -35,7 +35,11 @@ int cf_regress_eval(const cf_study_item *items, int n, const cf_params *base, co
 int cf_regress_nm8(gsl_multimin_function *fn, const cf_study_item *items, int n, const cf_formula *start,
                    double size_tol, int (*stop)(void *arg), void *arg, cf_formula *f, double *fval, int *iterations);
 void cf_regress_unpack(const gsl_vector *v, cf_formula *f);
-/* The model search (regress_model.c), res->f_start and res->E set. */
+/* f packed into x[8] (d0..d3, a0..a3) and the simplex steps into st[8]:
+ * 10 % of each coefficient's typical contribution over items. */
+void cf_regress_steps(const cf_study_item *it, int n, const cf_formula *f, gsl_vector *x, gsl_vector *st);
+/* The model search (regress_model.c, called by cf_regress_fit), res->f_start
+ * and res->E set. */
 int cf_regress_model_search(const cf_study_item *items, int n, const cf_params *base, const cf_regress_options *o,
                             cf_regress_result *res, cf_error *err);
 #endif

@@ -67,66 +67,9 @@ void cf_contact_params_default(cf_contact_params *cp) {
   cp->observe_ctx = NULL;
 }
 
-void cf_contact_free(cf_contact *c) {
-  if (!c) return;
-  cholmod_free_factor(&c->L, &c->cc);
-  cholmod_free_dense(&c->B, &c->cc);
-  cholmod_free_dense(&c->X, &c->cc);
-  cholmod_free_dense(&c->Y, &c->cc);
-  cholmod_free_dense(&c->E, &c->cc);
-  cholmod_free_dense(&c->D, &c->cc);
-  cholmod_free_sparse(&c->A, &c->cc);
-  cholmod_free_sparse(&c->R, &c->cc);
-  cholmod_finish(&c->cc);
-  cf_selfcoll_free(c->sc);
-  free(c->hkey);
-  free(c->pinv);
-  free(c->lact);
-  free(c->dep);
-  free(c->outs);
-  free(c->obs);
-  free(c->pn);
-  free(c->pnode);
-  free(c->pw);
-  free(c->seg);
-  free(c->pt0);
-  free(c->pts);
-  free(c->kpt);
-  free(c->side);
-  free(c->cobs);
-  free(c->H);
-  free(c->N);
-  free(c->gam);
-  free(c->sprev);
-  free(c->tprev);
-  free(c->wpos);
-  free(c->W);
-  free(c->P);
-  free(c->ppos);
-  free(c->map);
-  free(c->wn_ptr);
-  free(c->wn);
-  free(c->wj);
-  free(c->u);
-  free(c->dx);
-  free(c->erow);
-  free(c->eg);
-  free(c->qrow);
-  free(c->qnode);
-  free(c->qJ);
-  free(c->qgam);
-  free(c->dx0);
-  free(c->xrestart);
-  free(c);
-}
-
 void cf_contact_reset(cf_contact *c) {
   for (int w = 0; w < c->nw; w++) c->wpos[c->W[w]] = -1;
   c->nw = 0;
-}
-
-double cf_contact_row(const cf_contact *c, int k, const double *d) {
-  return cf_qp_row_value(c->H[k], c->N + 3 * k, c->pn[k], c->pnode + CF_QP_HMAX * k, c->pw + CF_QP_HMAX * k, d);
 }
 
 /* How far a unit impulse of pair k moves its nodes (qp.h's reach). */
@@ -144,13 +87,6 @@ int cf_contact_needed(cf_contact *c, const double *xprev, const double *x, doubl
 static void w_add(cf_contact *c, int k) {
   c->wpos[k] = c->nw;
   c->W[c->nw++] = k;
-}
-
-void cf_contact_w_remove(cf_contact *c, int k) {
-  int p = c->wpos[k], last = c->W[--c->nw];
-  c->W[p] = last;
-  c->wpos[last] = p;
-  c->wpos[k] = -1;
 }
 
 /* Friction displacements u = M⁻¹ f_μ from the unused normal impulses gam

@@ -134,10 +134,9 @@ void cf_contact_copy_pair(cf_contact *c, int to, int from);
 double cf_contact_eval_pairs(cf_contact *c, const double *x, double t);
 void cf_contact_set_sides(cf_contact *c, const double *xprev, double t0);
 
-/* Take pair k out of the working set. */
+/* contact_system.c: take pair k out of the working set; pair k's
+ * linearized row H_k + ∇H_k·d at the displacement d[3n]. */
 void cf_contact_w_remove(cf_contact *c, int k);
-
-/* Pair k's linearized row H_k + ∇H_k·d at the displacement d[3n]. */
 double cf_contact_row(const cf_contact *c, int k, const double *d);
 
 /* Values of dep[k] (0: neither). */

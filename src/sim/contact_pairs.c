@@ -1,5 +1,6 @@
 /* contact_pairs.c — the candidate pairs of contact.c's projection (see
- * contact_internal.h): building them for a mesh and its obstacles, and each
+ * contact_internal.h): building them for a mesh and its obstacles (and
+ * freeing the contact record, cf_contact_free), and each
  * pair's row at an iterate — node-obstacle distances, the stick's edge
  * rows, the sharp points' triangle rows (which of those exist:
  * contact_points.c; self-collision rows: contact_self.c) — with the side
@@ -153,22 +154,11 @@ static double edge_pair(cf_contact *c, int k, const double *x) {
   return stick_row(c, k, d, v);
 }
 
-/* Triangle pair k at x, its point at p: the vector from the point to its
- * projection on the triangle's plane into v[3], the projection's
- * barycentric coordinates into b[3]; returns the distance (NAN for a
- * degenerate triangle). */
-static double tip_face(const cf_contact *c, int k, const double *p, const double *x, double v[3], double b[3]) {
-  const int *nd = c->pnode + CF_QP_HMAX * k;
-  double n[3], h = cf_tri_project(p, x + 3 * nd[0], x + 3 * nd[1], x + 3 * nd[2], b, n);
-  for (int d = 0; d < 3; d++) v[d] = -h * n[d]; /* to the projection */
-  return fabs(h) * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-}
-
 /* Triangle pair k at x: H, normal and the barycentric weights of the
  * point's projection; CF_PAIR_FAR when it is outside the triangle or
  * within CF_EDGE_END of its boundary (an edge or node pair holds it). */
 static double tip_pair(cf_contact *c, int k, const double *x) {
-  double v[3], b[3], *w = c->pw + CF_QP_HMAX * k, d = tip_face(c, k, c->pts + 3 * c->kpt[2 * k], x, v, b);
+  double v[3], b[3], *w = c->pw + CF_QP_HMAX * k, d = cf_contact_tip_face(c, k, c->pts + 3 * c->kpt[2 * k], x, v, b);
   if (!(d > 0) || !(b[0] > CF_EDGE_END && b[1] > CF_EDGE_END && b[2] > CF_EDGE_END)) {
     c->N[3 * k] = c->N[3 * k + 1] = c->N[3 * k + 2] = w[0] = w[1] = w[2] = 0;
     return CF_PAIR_FAR;
@@ -210,12 +200,6 @@ double cf_contact_eval_pairs(cf_contact *c, const double *x, double t) {
   return m;
 }
 
-void cf_contact_tip_side(cf_contact *c, int k) {
-  double b[3], *sd = c->side + 3 * k;
-  if (c->xstart) tip_face(c, k, c->pts + 3 * (c->npts + c->kpt[2 * k]), c->xstart, sd, b);
-  else sd[0] = sd[1] = sd[2] = 0;
-}
-
 /* The sides of the pairs with a stick or a sharp point at the start of a
  * step (positions xprev, time t0; the points there kept after pts for the
  * triangle pairs contact_points.c adds later in the step); self pairs read
@@ -235,3 +219,55 @@ void cf_contact_set_sides(cf_contact *c, const double *xprev, double t0) {
   }
 }
 
+void cf_contact_free(cf_contact *c) {
+  if (!c) return;
+  cholmod_free_factor(&c->L, &c->cc);
+  cholmod_free_dense(&c->B, &c->cc);
+  cholmod_free_dense(&c->X, &c->cc);
+  cholmod_free_dense(&c->Y, &c->cc);
+  cholmod_free_dense(&c->E, &c->cc);
+  cholmod_free_dense(&c->D, &c->cc);
+  cholmod_free_sparse(&c->A, &c->cc);
+  cholmod_free_sparse(&c->R, &c->cc);
+  cholmod_finish(&c->cc);
+  cf_selfcoll_free(c->sc);
+  free(c->hkey);
+  free(c->pinv);
+  free(c->lact);
+  free(c->dep);
+  free(c->outs);
+  free(c->obs);
+  free(c->pn);
+  free(c->pnode);
+  free(c->pw);
+  free(c->seg);
+  free(c->pt0);
+  free(c->pts);
+  free(c->kpt);
+  free(c->side);
+  free(c->cobs);
+  free(c->H);
+  free(c->N);
+  free(c->gam);
+  free(c->sprev);
+  free(c->tprev);
+  free(c->wpos);
+  free(c->W);
+  free(c->P);
+  free(c->ppos);
+  free(c->map);
+  free(c->wn_ptr);
+  free(c->wn);
+  free(c->wj);
+  free(c->u);
+  free(c->dx);
+  free(c->erow);
+  free(c->eg);
+  free(c->qrow);
+  free(c->qnode);
+  free(c->qJ);
+  free(c->qgam);
+  free(c->dx0);
+  free(c->xrestart);
+  free(c);
+}

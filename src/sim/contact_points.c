@@ -36,6 +36,7 @@
  * stays valid. */
 #include "contact_points.h"
 #include "boxgrid.h"
+#include "selfcoll.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -311,4 +312,21 @@ int cf_contact_near_points(cf_contact *c, const double *x, double t) {
   free(key);
   free(src);
   return rc;
+}
+
+/* Triangle pair k at x, its point at p: the vector from the point to its
+ * projection on the triangle's plane into v[3], the projection's
+ * barycentric coordinates into b[3]; returns the distance (NAN for a
+ * degenerate triangle). */
+double cf_contact_tip_face(const cf_contact *c, int k, const double *p, const double *x, double v[3], double b[3]) {
+  const int *nd = c->pnode + CF_QP_HMAX * k;
+  double n[3], h = cf_tri_project(p, x + 3 * nd[0], x + 3 * nd[1], x + 3 * nd[2], b, n);
+  for (int d = 0; d < 3; d++) v[d] = -h * n[d]; /* to the projection */
+  return fabs(h) * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+}
+
+void cf_contact_tip_side(cf_contact *c, int k) {
+  double b[3], *sd = c->side + 3 * k;
+  if (c->xstart) cf_contact_tip_face(c, k, c->pts + 3 * (c->npts + c->kpt[2 * k]), c->xstart, sd, b);
+  else sd[0] = sd[1] = sd[2] = 0;
 }

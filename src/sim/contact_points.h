@@ -20,8 +20,13 @@ int cf_points_near(const int *tri, int nt, const double *x, double h, const doub
  * are renumbered.  CF_OK or CF_ENOMEM. */
 int cf_contact_near_points(cf_contact *c, const double *x, double t);
 
+/* Triangle pair k at x, its point at p: the vector from the point to its
+ * projection on the triangle's plane into v[3], the projection's
+ * barycentric coordinates into b[3]; returns the distance (NAN for a
+ * degenerate triangle).  contact_pairs.c evaluates the pair with it. */
+double cf_contact_tip_face(const cf_contact *c, int k, const double *p, const double *x, double v[3], double b[3]);
 /* The side of triangle pair k at the step's start (c->xstart, the points
- * there) into c->side (contact_pairs.c). */
+ * there) into c->side. */
 void cf_contact_tip_side(cf_contact *c, int k);
 
 /* For tests and benches: nonzero makes every point a candidate of every

@@ -513,3 +513,13 @@ int cf_contact_solve_ws(cf_contact *c, const cf_proj_rows *r, cf_error *err) {
   return CF_OK;
 }
 
+double cf_contact_row(const cf_contact *c, int k, const double *d) {
+  return cf_qp_row_value(c->H[k], c->N + 3 * k, c->pn[k], c->pnode + CF_QP_HMAX * k, c->pw + CF_QP_HMAX * k, d);
+}
+
+void cf_contact_w_remove(cf_contact *c, int k) {
+  int p = c->wpos[k], last = c->W[--c->nw];
+  c->W[p] = last;
+  c->wpos[last] = p;
+  c->wpos[k] = -1;
+}

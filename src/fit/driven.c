@@ -226,18 +226,6 @@ static void fail(cf_fit_result *res, int status, const char *msg) {
   res->err.e_cm = res->err.s_cm = res->err.d_max_cm = INFINITY;
 }
 
-int cf_fit_target_split(const cf_fit_target *tg) { return tg->split > 0 ? tg->split : CF_LATTICE_SPLIT_DEFAULT; }
-int cf_fit_target_split_cols(const cf_fit_target *tg) {
-  return tg->split_cols > 0 ? tg->split_cols : cf_fit_target_split(tg);
-}
-
-int cf_fit_target_has_table(const cf_fit_target *tg) {
-  const double *t = tg->table;
-  return isfinite(t[0]) && t[1] < t[2] && t[3] < t[4];
-}
-
-int cf_fit_target_has_obstacles(const cf_fit_target *tg) { return cf_fit_target_has_table(tg) || tg->stick; }
-
 /* The target's table (friction mu) and stick as obstacles; CF_OK without
  * either. */
 static int put_obstacles(const cf_fit_target *tg, cf_sim *s, double mu, cf_error *err) {

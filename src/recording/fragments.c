@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "markers_internal.h"
+#include "recording_internal.h"
 
 /* ---------------------------------------------------------------- helpers */
 int mk_log(char ***list, int *n, const char *fmt, ...) {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "markers_internal.h"
+#include "recording_internal.h"
 
 #define SPACING_TOL 0.30   /* neighbour distances within 30 % of their median */
 #define ROW_SEPARATION 0.5 /* rows: gap between them >= half their spacing */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cf_sim.h"
-#include "markers_internal.h"
+#include "recording_internal.h"
 
 static int check_opts(const cf_marker_opts *o, double dt, cf_error *err) {
   if ((o->rows || o->cols) && (o->rows < 2 || o->cols < 2))

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "markers_internal.h"
+#include "recording_internal.h"
 
 void cf_marker_opts_default(cf_marker_opts *o) {
   memset(o, 0, sizeof *o);

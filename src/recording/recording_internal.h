@@ -1,10 +1,10 @@
-/* markers_internal.h — shared pieces of the marker processing of
+/* recording_internal.h — shared pieces of the marker processing of
  * docs/design.md §6 (markers.c: the pipeline and gap filling; fragments.c:
  * merging and ghosts; lattice.c: lattice assignment; markers_cfg.c: mapping
  * files, sidecar metadata, option values).
  * Not part of the public API. */
-#ifndef CF_MARKERS_INTERNAL_H
-#define CF_MARKERS_INTERNAL_H
+#ifndef CF_RECORDING_INTERNAL_H
+#define CF_RECORDING_INTERNAL_H
 
 #include "cf_recording.h"
 

@@ -233,6 +233,7 @@ int cf_sha256_file(const char *path, char hex[65], cf_error *err);
 /* The same of the n files' bytes one after the other. */
 int cf_sha256_files(const char *const *paths, int n, char hex[65], cf_error *err);
 
+/* -------------------------------------- exports: readers and writers */
 /* Motive (OptiTrack) CSV exports, format versions 1.21-1.25. */
 typedef struct {
   char up;           /* 'y' (Motive's default: (x,y,z) = (x_M, -z_M, y_M)) or 'z' (identity) */
@@ -329,11 +330,13 @@ int cf_io_dir_check(const char *dir, const char *prefix, cf_error *err);
 /* Median of the T - 1 steps of t (0 if T < 2). */
 double cf_median_step(const double *t, int T);
 
+/* ------------------------------------------------ the HDF5 recording */
 /* The HDF5 recording layout of docs/design.md §6 (/, /meta, /time,
  * /markers, /quality, /source).  Writing is atomic and fills r->created. */
 int cf_recording_write_h5(const char *path, cf_recording *r, cf_error *err);
 int cf_recording_read_h5(const char *path, cf_recording *r, cf_error *err);
 
+/* ----------------------------------------------------- atomic writes */
 /* Temporary name for atomic writes: "<path>.tmp.<pid>" into buf. */
 void cf_io_tmpname(const char *path, char *buf, size_t size);
 /* Create the folders leading to path (like mkdir -p of its dirname). */
@@ -723,6 +726,7 @@ typedef struct {
   cf_res_provenance prov;
 } cf_results;
 
+/* ------------------------ results records: reading, writing, queries */
 void cf_results_init(cf_results *r);
 void cf_results_free(cf_results *r);
 /* The record named name, added (zeroed, NaN descriptors) when missing and

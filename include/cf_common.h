@@ -38,6 +38,14 @@ const char *cf_status_name(int code);
  * tasks by what they compute (src/fit); it does not authenticate. */
 unsigned long long cf_hash_bytes(unsigned long long h, const void *p, size_t n);
 
+/* free() each of the n pointers p[0..n) (NULL ones too, as free does).
+ * CF_FREE_ALL(a, b, ...) frees its arguments: the _free function of a
+ * record that owns many arrays, in one statement (the pointers are read
+ * before any is freed, so the record itself may come last). */
+void cf_free_n(void *const *p, size_t n);
+#define CF_FREE_ALL(...) \
+  cf_free_n((void *const[]){__VA_ARGS__}, sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
+
 /* The a-priori formulas (4.6)-(4.7) of the thesis: delta = d0 + d1 S +
  * d2 V + d3 rho, alpha = a0 + a1 S + a2 V + a3 rho.  A value type shared by
  * the fitter that computes it (src/fit: cf_formula_predict, regression) and

@@ -1,13 +1,18 @@
-/* common.c — status codes and messages; the a-priori formulas' values; the
- * OpenMP run-time setting. */
+/* common.c — status codes and messages; freeing lists of arrays; the
+ * a-priori formulas' values; the OpenMP run-time setting. */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cf_common.h"
 
 #include <omp.h>
+
+void cf_free_n(void *const *p, size_t n) {
+  for (size_t i = 0; i < n; i++) free(p[i]);
+}
 
 void cf_formula_predict(const cf_formula *f, double S, double V, double rho, double *delta, double *alpha) {
   *delta = f->d[0] + f->d[1] * S + f->d[2] * V + f->d[3] * rho;

@@ -2,7 +2,7 @@
 """test_structure.py — the layout rules of docs/layers.md, checked on the sources
 and on the built libraries.
 
-usage: test_structure.py SOURCE_ROOT LIB.a ...
+usage: test_structure.py SOURCE_ROOT LIB.a|OBJDIR ...
 
 Checks, each failure one line naming the file(s):
 1. Public headers: every header in include/ is at most 400 lines (a folder's
@@ -12,8 +12,8 @@ Checks, each failure one line naming the file(s):
    to the files that include them; include/ holds the public ones, and the
    folders' Meson dependencies export include/ alone).
 3. No include cycle among the headers of src/ and include/.
-4. No call circle inside a folder: in each library LIB.a (one folder of src/),
-   object A "uses" object B when A refers to an external symbol that B defines
+4. No call circle inside a folder: in each library LIB.a (one folder of src/)
+   or folder of objects OBJDIR (src/cli's executable), object A "uses" object B when A refers to an external symbol that B defines
    (nm); that relation has no cycle, so the files of a folder build on each
    other in one direction.
 Exit status 0 when every check holds, 1 otherwise (every failure printed).
@@ -99,8 +99,10 @@ def check_includes(root, fail):
 
 
 def nm(lib, flags):
-    """{member object: set of symbols} of `nm -A FLAGS lib`."""
-    out = subprocess.run(['nm', '-A', '--format=posix'] + flags + [lib], capture_output=True, text=True,
+    """{member object: set of symbols} of `nm -A FLAGS` on a library or on
+    the objects of a folder (an executable's private folder)."""
+    files = sorted(glob.glob(os.path.join(lib, '*.o'))) if os.path.isdir(lib) else [lib]
+    out = subprocess.run(['nm', '-A', '--format=posix'] + flags + files, capture_output=True, text=True,
                          check=True).stdout
     syms = collections.defaultdict(set)
     for line in out.splitlines():
@@ -123,7 +125,7 @@ def check_calls(lib, fail):
                 graph[m].add(by_symbol[s])
     for comp in cycles(graph):
         names = [os.path.basename(c)[:-2] if c.endswith('.o') else os.path.basename(c) for c in comp]
-        fail(f'{os.path.basename(lib)}: files that call each other in a circle: ' + ', '.join(names))
+        fail(f'{os.path.basename(lib.rstrip("/"))}: files that call each other in a circle: ' + ', '.join(names))
 
 
 def main(argv):

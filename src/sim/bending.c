@@ -103,16 +103,9 @@ void cf_ustep_free(cf_ustep *u) {
   if (u->Y) cholmod_free_dense(&u->Y, &u->cc);
   if (u->E) cholmod_free_dense(&u->E, &u->cc);
   if (u->S) cholmod_free_sparse(&u->S, &u->cc);
-  free(u->c0);
-  free(u->nbr);
-  free(u->frame);
-  free(u->cr);
-  free(u->nrm);
+  CF_FREE_ALL(u->c0, u->nbr, u->frame, u->cr, u->nrm);
   cholmod_finish(&u->cc);
-  free(u->fidx);
-  free(u->w);
-  free(u->kw);
-  free(u);
+  CF_FREE_ALL(u->fidx, u->w, u->kw, u);
 }
 
 /* B_ff = (ρ+dtα) M_ff + c2 K_ff, upper triangle, factored once. */

@@ -231,43 +231,8 @@ void cf_contact_free(cf_contact *c) {
   cholmod_free_sparse(&c->R, &c->cc);
   cholmod_finish(&c->cc);
   cf_selfcoll_free(c->sc);
-  free(c->hkey);
-  free(c->pinv);
-  free(c->lact);
-  free(c->dep);
-  free(c->outs);
-  free(c->obs);
-  free(c->pn);
-  free(c->pnode);
-  free(c->pw);
-  free(c->seg);
-  free(c->pt0);
-  free(c->pts);
-  free(c->kpt);
-  free(c->side);
-  free(c->cobs);
-  free(c->H);
-  free(c->N);
-  free(c->gam);
-  free(c->sprev);
-  free(c->tprev);
-  free(c->wpos);
-  free(c->W);
-  free(c->P);
-  free(c->ppos);
-  free(c->map);
-  free(c->wn_ptr);
-  free(c->wn);
-  free(c->wj);
-  free(c->u);
-  free(c->dx);
-  free(c->erow);
-  free(c->eg);
-  free(c->qrow);
-  free(c->qnode);
-  free(c->qJ);
-  free(c->qgam);
-  free(c->dx0);
-  free(c->xrestart);
-  free(c);
+  CF_FREE_ALL(c->hkey, c->pinv, c->lact, c->dep, c->outs, c->obs, c->pn, c->pnode, c->pw, c->seg, c->pt0, c->pts,
+              c->kpt, c->side, c->cobs, c->H, c->N, c->gam, c->sprev, c->tprev, c->wpos, c->W, c->P, c->ppos, c->map,
+              c->wn_ptr, c->wn, c->wj, c->u, c->dx, c->erow, c->eg, c->qrow, c->qnode, c->qJ, c->qgam, c->dx0,
+              c->xrestart, c);
 }

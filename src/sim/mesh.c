@@ -25,12 +25,7 @@ cf_mesh *cf_mesh_alloc(int nv, int n_nodes, int n_elems) {
 
 void cf_mesh_free(cf_mesh *m) {
   if (!m) return;
-  free(m->x);
-  free(m->elems);
-  free(m->bedges);
-  free(m->is_boundary);
-  free(m->is_corner);
-  free(m);
+  CF_FREE_ALL(m->x, m->elems, m->bedges, m->is_boundary, m->is_corner, m);
 }
 
 cf_mesh *cf_mesh_clone(const cf_mesh *m) {

@@ -306,20 +306,8 @@ cf_model *cf_model_alloc(const cf_mesh *mesh, cf_error *err) {
 
 void cf_model_free(cf_model *md) {
   if (!md) return;
-  free(md->kind);
-  free(md->node);
-  free(md->row_ptr);
-  free(md->tptr);
-  free(md->nodes);
-  free(md->T);
-  free(md->c0);
-  free(md->scale);
-  free(md->w);
-  free(md->mass);
-  free(md->grp_row);
-  free(md->grp_tptr);
-  free(md->Tg);
-  free(md);
+  CF_FREE_ALL(md->kind, md->node, md->row_ptr, md->tptr, md->nodes, md->T, md->c0, md->scale, md->w, md->mass,
+              md->grp_row, md->grp_tptr, md->Tg, md);
 }
 
 int cf_model_nrows(const cf_model *md) { return md->nrows; }

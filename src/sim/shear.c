@@ -48,14 +48,7 @@ void cf_sstep_free(cf_sstep *s) {
   if (s->Y) cholmod_free_dense(&s->Y, &s->cc);
   if (s->E) cholmod_free_dense(&s->E, &s->cc);
   cholmod_finish(&s->cc);
-  free(s->fidx);
-  free(s->run);
-  free(s->H);
-  free(s->g);
-  free(s->C);
-  free(s->kw);
-  free(s->w);
-  free(s);
+  CF_FREE_ALL(s->fidx, s->run, s->H, s->g, s->C, s->kw, s->w, s);
 }
 
 /* The runs of rows over the same nodes, and the largest run's Hessian. */

@@ -25,6 +25,8 @@
  * there.  Per simulation: spchol.h. */
 #include "snfactor.h"
 
+#include "cf_common.h"
+
 #include "kernels.h"
 
 #include <math.h>
@@ -52,15 +54,7 @@ struct cf_snfactor {
 
 void cf_snfactor_free(cf_snfactor *w) {
   if (!w) return;
-  free(w->col_sn);
-  free(w->upd_ptr);
-  free(w->upd);
-  free(w->rel);
-  free(w->work);
-  free(w->dinv);
-  free(w->u);
-  free(w->y);
-  free(w);
+  CF_FREE_ALL(w->col_sn, w->upd_ptr, w->upd, w->rel, w->work, w->dinv, w->u, w->y, w);
 }
 
 /* The updates: every run of a supernode's off-diagonal rows that falls into

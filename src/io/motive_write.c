@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "cf_io.h"
 
@@ -54,13 +55,25 @@ static void header_row(FILE *f, const char *label, const cf_recording *r, const 
   fputs("\r\n", f);
 }
 
+/* The placeholder "Capture Start Time" of a file without one, in Motive's
+ * format (Y-M-D h.m.s.ms AM|PM): a fixed instant, so that writing the same
+ * recording twice gives the same bytes. */
+static const char *placeholder_start(char *buf, size_t size) {
+  const time_t at = 1704110400; /* noon UTC on the first day of 2024 */
+  struct tm tm;
+  gmtime_r(&at, &tm);
+  strftime(buf, size, "%Y-%m-%d %I.%M.%S.000 %p", &tm);
+  return buf;
+}
+
 int cf_motive_write_stream(FILE *f, const cf_recording *r, const cf_motive_write_opts *o) {
+  char start[64];
   double rate = o->rate > 0 ? o->rate : (r->dt > 0 ? 1 / r->dt : 120);
   int T = r->n_frames, K = r->n_markers, dec = o->decimals < 0 ? 0 : o->decimals > 9 ? 9 : o->decimals;
   fputs("Format Version,1.23,Take Name,", f);
   cell(f, o->take_name ? o->take_name : "");
   fprintf(f, ",Take Notes,,Capture Frame Rate,%.6f,Export Frame Rate,%.6f,Capture Start Time,", rate, rate);
-  cell(f, o->start_time && o->start_time[0] ? o->start_time : "2024-01-01 12.00.00.000 PM");
+  cell(f, o->start_time && o->start_time[0] ? o->start_time : placeholder_start(start, sizeof start));
   fprintf(f, ",Capture Start Frame,0,Total Frames in Take,%d,Total Exported Frames,%d,Rotation Type,Quaternion,"
           "Length Units,Millimeters,Coordinate Space,Global\r\n\r\n", T, T);
   header_row(f, "Type", r, "Marker", 0, NULL);

@@ -13,7 +13,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def exe():
     """The clothfit command the module is compared with."""
     path = os.environ.get("CLOTHFIT_EXE", os.path.join(ROOT, "build", "src", "cli", "clothfit"))
@@ -35,7 +35,7 @@ def make_recording(exe, folder, name, seed, motion="shake"):
     return base + ".h5"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def recordings(exe, tmp_path_factory):
     """Two small recordings: a shake and a twist."""
     d = str(tmp_path_factory.mktemp("recordings"))

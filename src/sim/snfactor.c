@@ -247,3 +247,37 @@ void cf_snfactor_solve(cf_snfactor *w, const cholmod_factor *L, double *x) {
     memcpy(x + k1, u, sizeof(double) * (size_t)nscol);
   }
 }
+
+void cf_snfactor_solve_block(const cholmod_factor *L, double *x) {
+  enum { R = CF_SNFACTOR_RHS };
+  const int *super = L->super, *pi = L->pi, *px = L->px, *Ls = L->s;
+  const double *Lx = L->x;
+  for (size_t s = 0; s < L->nsuper; s++) { /* L x = x */
+    int k1 = super[s], nscol = super[s + 1] - k1, nsrow = pi[s + 1] - pi[s];
+    const int *rows = Ls + pi[s];
+    for (int c = 0; c < nscol; c++) {
+      const double *col = Lx + px[s] + (size_t)c * nsrow;
+      double *xk = x + R * (k1 + c), d = 1 / col[c];
+      for (int j = 0; j < R; j++) xk[j] *= d;
+      for (int r = c + 1; r < nsrow; r++) {
+        double *xr = x + R * rows[r], l = col[r];
+        for (int j = 0; j < R; j++) xr[j] -= l * xk[j];
+      }
+    }
+  }
+  for (size_t s = L->nsuper; s-- > 0;) { /* L^T x = x */
+    int k1 = super[s], nscol = super[s + 1] - k1, nsrow = pi[s + 1] - pi[s];
+    const int *rows = Ls + pi[s];
+    for (int c = nscol - 1; c >= 0; c--) {
+      const double *col = Lx + px[s] + (size_t)c * nsrow;
+      double acc[R], *xk = x + R * (k1 + c);
+      for (int j = 0; j < R; j++) acc[j] = xk[j];
+      for (int r = c + 1; r < nsrow; r++) {
+        const double *xr = x + R * rows[r];
+        double l = col[r];
+        for (int j = 0; j < R; j++) acc[j] -= l * xr[j];
+      }
+      for (int j = 0; j < R; j++) xk[j] = acc[j] / col[c];
+    }
+  }
+}

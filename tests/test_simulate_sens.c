@@ -6,8 +6,8 @@
  * Not from its two top corners: the scenario holds them at their rest
  * distance, the top row between them then lies nearly straight at its rest
  * length (a double root of its constraints), and the trajectory is not
- * smooth there (its central differences grow 10^4 times in 20 frames and
- * change with the step; the fits hold the corners closer, docs/driving.md).
+ * smooth there (its central differences grow 10^4 times in 20 frames;
+ * the fits hold the corners closer, docs/driving.md).
  * Asserted:
  * - /nodes/sensitivity/delta and .../alpha are [T][n][3], 0 at frame 0
  *   and at the driven node, finite;

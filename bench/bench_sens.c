@@ -3,6 +3,7 @@
  * at most 1.6 times the time of one without).
  *
  *   build/bench/bench_sens [N [TOL [NP]]]
+ *   build/bench/bench_sens REC.h5 [N [DELTA ALPHA]]
  *
  * The A2 sheet on the fitting mesh (7 x 9 nodes, 1 mm seeded out-of-plane
  * noise, the top corners held 0.1 % closer than the rest width as the
@@ -13,7 +14,12 @@
  * without and with the first NP (default 4) of delta, alpha, kappa, beta,
  * alternately, and prints the best wall time of each, their ratio and the
  * projection's counts (the same in both: the trajectories are bitwise
- * equal on this mesh).  Exit status 0 whatever the ratio: a benchmark. */
+ * equal on this mesh).  With REC.h5 (an ingested recording, e.g. the
+ * bundled polyester-A2-shake-fast-I of datasets/aero-mini, 6 s): the
+ * driven simulation of the fitting commands at their settings (kappa
+ * 1e-3, tol 1e-4, beta 0; delta 0.2, alpha 0.5 unless given),
+ * cf_fit_run_eval against cf_fit_run_eval_sens with the four parameters.
+ * Exit status 0 whatever the ratio: a benchmark. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +27,9 @@
 #include <time.h>
 
 #include "cf_common.h"
+#include "fit/cf_fit.h"
 #include "sim/cf_sim.h"
+#include "study/cf_study.h"
 
 #define NX 7
 #define NY 9
@@ -75,8 +83,54 @@ static double run(const cf_mesh *m, double tol, int np, cf_sim_stats *st) {
   return rc ? -1 : t;
 }
 
+/* The recording mode: best wall times without and with into best[2]. */
+static int recording(const char *path, int n, double delta, double alpha) {
+  cf_error err = {0, ""};
+  cf_fit_input in;
+  if (cf_fit_input_load(path, &in, &err)) {
+    fprintf(stderr, "bench_sens: %s\n", err.msg);
+    return 1;
+  }
+  in.base.kappa = 1e-3; /* the fitting commands' settings (docs/simulator.md) */
+  in.base.tol = 1e-4;
+  cf_fit_run *run = cf_fit_run_alloc(&in.tg, &in.base, &err);
+  if (!run) {
+    fprintf(stderr, "bench_sens: %s\n", err.msg);
+    cf_fit_input_free(&in);
+    return 1;
+  }
+  cf_fit_point pt = {.delta = delta, .alpha = alpha, .kappa = in.base.kappa, .beta = in.base.beta};
+  cf_fit_sens sn = {.np = 4, .theta = {CF_THETA_DELTA, CF_THETA_ALPHA, CF_THETA_KAPPA, CF_THETA_BETA}};
+  cf_fit_result res[2];
+  double best[2] = {INFINITY, INFINITY};
+  for (int r = 0; r < n; r++)
+    for (int k = 0; k < 2; k++) {
+      double t0 = now();
+      int rc = k ? cf_fit_run_eval_sens(run, &pt, 0, 0, NULL, res + k, &sn) : cf_fit_run_eval(run, &pt, 0, 0, 0, NULL,
+                                                                                             res + k);
+      double t = now() - t0;
+      if (rc || res[k].status) {
+        fprintf(stderr, "bench_sens: %s\n", rc ? "out of memory" : res[k].reason);
+        return 1;
+      }
+      if (t < best[k]) best[k] = t;
+    }
+  int steps = in.tg.T - 1;
+  printf("%s, %d steps, kappa %g, tol %g: without %.1f ms, with 4 sensitivities %.1f ms: %.2fx\n", in.name, steps,
+         in.base.kappa, in.base.tol, 1e3 * best[0], 1e3 * best[1], best[1] / best[0]);
+  printf("projection: %.2f iterations, %.3f factorizations per step; error %.4f cm, gradient %.4g %.4g %.4g %.4g "
+         "cm per unit\n", (double)res[0].iterations / steps, (double)res[0].factorizations / steps, res[0].err.e_cm,
+         sn.grad[0], sn.grad[1], sn.grad[2], sn.grad[3]);
+  cf_fit_run_free(run);
+  cf_fit_input_free(&in);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   cf_runtime_init();
+  if (argc > 1 && strstr(argv[1], ".h5"))
+    return recording(argv[1], argc > 2 ? atoi(argv[2]) : 5, argc > 4 ? atof(argv[3]) : 0.2,
+                     argc > 4 ? atof(argv[4]) : 0.5);
   int n = argc > 1 ? atoi(argv[1]) : 5, np = argc > 3 ? atoi(argv[3]) : 4;
   double tol = argc > 2 ? atof(argv[2]) : 1e-4;
   if (n < 1 || !(tol > 0) || np < 1 || np > 4) {

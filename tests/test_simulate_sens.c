@@ -88,14 +88,12 @@ int main(int argc, char **argv) {
   int rc = cf_test_cli_begin(argc, argv, &exe, &root, dir);
   if (rc) return rc;
   (void)root;
-  char cfg[600], cfp[600], cfm[600], out[600], out0[600], outp[600], outm[600];
-  snprintf(cfg, sizeof cfg, "%s/s.ini", dir);
-  snprintf(cfp, sizeof cfp, "%s/p.ini", dir);
-  snprintf(cfm, sizeof cfm, "%s/m.ini", dir);
-  snprintf(out, sizeof out, "%s/s.h5", dir);
-  snprintf(out0, sizeof out0, "%s/s0.h5", dir);
-  snprintf(outp, sizeof outp, "%s/p.h5", dir);
-  snprintf(outm, sizeof outm, "%s/m.h5", dir);
+  /* the configurations at delta, delta + e, delta - e and their outputs (s0: without --sensitivities) */
+  static const char *names[] = {"s.ini", "p.ini", "m.ini", "s.h5", "s0.h5", "p.h5", "m.h5"};
+  char path[7][600];
+  for (int k = 0; k < 7; k++) snprintf(path[k], sizeof path[k], "%s/%s", dir, names[k]);
+  const char *cfg = path[0], *cfp = path[1], *cfm = path[2], *out = path[3], *out0 = path[4], *outp = path[5],
+             *outm = path[6];
   const double delta = 0.2, e = 1e-5 * delta;
   write_config(cfg, delta, "");
   write_config(cfp, delta + e, "");

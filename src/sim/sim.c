@@ -563,7 +563,7 @@ static const char *sens_refusal(const cf_sim *s) {
 
 int cf_sim_set_sensitivities(cf_sim *s, const int *theta, int np, cf_error *err) {
   const char *why = np > 0 ? sens_refusal(s) : NULL;
-  if (why) return cf_error_set(err, CF_EINVAL, "sensitivities: %s are not differentiated", why);
+  if (why) return cf_error_set(err, CF_EINVAL, "sensitivities: %s: not differentiated", why);
   if (np < 0 || np > CF_THETA_COUNT)
     return cf_error_set(err, CF_EINVAL, "sensitivities: %d parameters, expected 0..%d", np, CF_THETA_COUNT);
   for (int j = 0; j < np; j++) {
@@ -574,12 +574,13 @@ int cf_sim_set_sensitivities(cf_sim *s, const int *theta, int np, cf_error *err)
                           theta[j]);
   }
   double **arr[5] = {&s->dx, &s->dv, &s->dxb, &s->dvb, &s->dvs};
+  int bad = 0;
   for (int k = 0; k < 5; k++) {
     free(*arr[k]);
     *arr[k] = np ? calloc(3 * (size_t)s->n * np, sizeof(double)) : NULL;
-    if (np && !*arr[k]) np = -1;
+    bad |= np && !*arr[k];
   }
-  if (np >= 0 && s->proj && cf_proj_sens_on(s->proj, np) == CF_OK) {
+  if (!bad && (!s->proj || cf_proj_sens_on(s->proj, np) == CF_OK)) { /* no projection: np = 0 (refused above) */
     s->np = np;
     if (np) memcpy(s->theta, theta, sizeof(int) * (size_t)np);
     return CF_OK;

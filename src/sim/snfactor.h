@@ -41,10 +41,10 @@ void cf_snfactor_solve(cf_snfactor *w, const cholmod_factor *L, double *x);
 /* The same for CF_SNFACTOR_RHS right-hand sides at once, interleaved:
  * x[CF_SNFACTOR_RHS * k + j] is entry k of the j-th (the forward
  * sensitivities' solves, proj_sens.c).  Column by column over the
- * supernodes with the RHS innermost, so every entry of L is read once for
- * all of them and the compiler vectorizes across them (a 4-RHS solve costs
- * about what one of cf_snfactor_solve does); to rounding the solutions of
- * cf_snfactor_solve, not bitwise. */
+ * supernodes, each supernode's rows gathered with the RHS innermost, so
+ * every entry of L is read once for all of them and the compiler
+ * vectorizes across them; to rounding the solutions of cf_snfactor_solve,
+ * not bitwise. */
 #define CF_SNFACTOR_RHS 4
-void cf_snfactor_solve_block(const cholmod_factor *L, double *x);
+void cf_snfactor_solve_block(cf_snfactor *w, const cholmod_factor *L, double *x);
 #endif

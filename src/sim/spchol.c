@@ -284,7 +284,7 @@ int cf_spchol_solve_block(cf_spchol *f, int nb, const double *b, double *x, chol
   double *W = f->W;
   for (int a = 0; a < f->n; a++)
     for (int j = 0; j < R; j++) W[R * f->pinv[a] + j] = j < nb ? b[(size_t)f->n * j + a] : 0;
-  cf_snfactor_solve_block(f->L, W);
+  cf_snfactor_solve_block(f->own, f->L, W);
   for (int a = 0; a < f->n; a++)
     for (int j = 0; j < nb; j++) x[(size_t)f->n * j + a] = W[R * f->pinv[a] + j];
   return 0;

@@ -4,8 +4,9 @@
  *
  * Cost.  Every update needs, per parameter, the half gradients' tangents
  * dG = T t of every row, once at the iterate and once at the factor's
- * iterate; row by row that is nl^2 work per row and parameter (~80 % of
- * the sensitivities' time on the 7 x 9 mesh).  They enter only through
+ * iterate; row by row that is nl^2 work per row and parameter, the
+ * largest cost when it was done so (perf on build/bench/bench_sens).  They
+ * enter only through
  * sums over rows weighted by l, so they are formed as the curvature matrix
  * H_l = sum_a l_a T_a (n x n over the free nodes, pattern built once,
  * values once per update for all parameters) applied to t: dJ^T l = 2 H_l

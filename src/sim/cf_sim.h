@@ -355,9 +355,14 @@ cf_sim_stats cf_sim_get_stats(const cf_sim *s);
  * derivative sees (tests/test_sensitivity.c checks central differences).
  *
  * Not differentiated, so refused by cf_sim_set_sensitivities (CF_EINVAL):
- * contacts (obstacles, self-collisions; so mu neither), the models other
- * than the inextensible one, the shear energy (ks > 0), rest_bending and
- * the predictor.  The inexact Newton steps of large meshes are switched off
+ * contacts (obstacles, self-collisions), and so mu: the contact solve's
+ * working set changes, and its friction is lagged and capped per contact,
+ * so its result is not a smooth function of the state where contacts
+ * matter; the models other than the inextensible one, the shear energy
+ * (ks > 0), rest_bending (its lagged node frames) and the predictor (its
+ * conjugate-gradient solves would have to be differentiated iteration by
+ * iteration).  The aerodynamic force is delta M g (no drag term), so its
+ * only dependence is on delta.  The inexact Newton steps of large meshes are switched off
  * while sensitivities are on (their CG iterates are not differentiated):
  * there, trajectories with sensitivities on are not bitwise those without.
  * With sensitivities off nothing changes. */

@@ -313,7 +313,8 @@ int cf_psens_update(cf_proj *p) {
   h_times(z, n, z->t, z->ht);
   if (!z->fresh) h_times(z, n, z->ts, z->hs); /* fresh: t_s = t */
   dual_rhs(p, z->t, z->ts, z->fresh ? z->ht : z->hs);
-  if (cf_spchol_solve_block(p->F, z->np, z->rhs, z->dl, &p->cc)) return CF_ESOLVER;
+  for (int j = 0; j < z->np; j++)
+    if (cf_spchol_solve(p->F, z->rhs + (size_t)p->na * j, z->dl + (size_t)p->na * j, &p->cc)) return CF_ESOLVER;
   primal_update(p, z->ht, z->dl, z->t);
   z->fresh = 0;
   return CF_OK;

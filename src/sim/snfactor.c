@@ -47,7 +47,6 @@ struct cf_snfactor {
   double *work;    /* the largest update's m x w */
   double *dinv;    /* [n] inverses of L's diagonal */
   double *u, *y;   /* [n] the solves' supernode vector and scratch */
-  double *ub;      /* [CF_SNFACTOR_RHS n] cf_snfactor_solve_block's gathered rows */
   const cf_kernels *kern;
 };
 
@@ -61,7 +60,6 @@ void cf_snfactor_free(cf_snfactor *w) {
   free(w->dinv);
   free(w->u);
   free(w->y);
-  free(w->ub);
   free(w);
 }
 
@@ -136,8 +134,7 @@ cf_snfactor *cf_snfactor_alloc(const cholmod_factor *L) {
   w->dinv = malloc(sizeof(double) * n1);
   w->u = malloc(sizeof(double) * n1);
   w->y = malloc(sizeof(double) * n1);
-  w->ub = malloc(sizeof(double) * CF_SNFACTOR_RHS * n1);
-  int ok = w->col_sn && w->upd_ptr && w->dinv && w->u && w->y && w->ub;
+  int ok = w->col_sn && w->upd_ptr && w->dinv && w->u && w->y;
   if (ok) {
     for (size_t s = 0; s < w->nsuper; s++)
       for (int k = super[s]; k < super[s + 1]; k++) w->col_sn[k] = (int)s;
@@ -248,39 +245,5 @@ void cf_snfactor_solve(cf_snfactor *w, const cholmod_factor *L, double *x) {
     for (int i = nscol; i < nsrow; i++) u[i] = x[rows[i]];
     w->kern->sn_backward_d(Lx + px[s], w->dinv + k1, nsrow, nscol, u, w->y);
     memcpy(x + k1, u, sizeof(double) * (size_t)nscol);
-  }
-}
-
-void cf_snfactor_solve_block(cf_snfactor *w, const cholmod_factor *L, double *x) {
-  enum { R = CF_SNFACTOR_RHS };
-  const int *super = L->super, *pi = L->pi, *px = L->px, *Ls = L->s;
-  const double *Lx = L->x;
-  double *u = w->ub;
-  for (size_t s = 0; s < w->nsuper; s++) { /* L x = x, on the supernode's rows gathered */
-    int k1 = super[s], nscol = super[s + 1] - k1, nsrow = pi[s + 1] - pi[s];
-    const int *rows = Ls + pi[s];
-    for (int r = 0; r < nsrow; r++) memcpy(u + R * r, x + R * rows[r], sizeof(double) * R);
-    for (int c = 0; c < nscol; c++) {
-      const double *col = Lx + px[s] + (size_t)c * nsrow;
-      double *uc = u + R * c, d = w->dinv[k1 + c];
-      for (int j = 0; j < R; j++) uc[j] *= d;
-      for (int r = c + 1; r < nsrow; r++)
-        for (int j = 0; j < R; j++) u[R * r + j] -= col[r] * uc[j];
-    }
-    for (int r = 0; r < nsrow; r++) memcpy(x + R * rows[r], u + R * r, sizeof(double) * R);
-  }
-  for (size_t s = w->nsuper; s-- > 0;) { /* L^T x = x */
-    int k1 = super[s], nscol = super[s + 1] - k1, nsrow = pi[s + 1] - pi[s];
-    const int *rows = Ls + pi[s];
-    for (int r = 0; r < nsrow; r++) memcpy(u + R * r, x + R * rows[r], sizeof(double) * R);
-    for (int c = nscol - 1; c >= 0; c--) {
-      const double *col = Lx + px[s] + (size_t)c * nsrow;
-      double acc[R];
-      memcpy(acc, u + R * c, sizeof acc);
-      for (int r = c + 1; r < nsrow; r++)
-        for (int j = 0; j < R; j++) acc[j] -= col[r] * u[R * r + j];
-      for (int j = 0; j < R; j++) u[R * c + j] = acc[j] * w->dinv[k1 + c];
-    }
-    for (int r = 0; r < nscol; r++) memcpy(x + R * (k1 + r), u + R * r, sizeof(double) * R);
   }
 }

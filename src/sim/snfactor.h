@@ -38,13 +38,4 @@ int cf_snfactor_run(cf_snfactor *w, double beta, cholmod_factor *L);
  * successful cf_snfactor_run into L (input).  The same solution as
  * cholmod_solve to rounding, without CHOLMOD's per-supernode BLAS calls. */
 void cf_snfactor_solve(cf_snfactor *w, const cholmod_factor *L, double *x);
-/* The same for CF_SNFACTOR_RHS right-hand sides at once, interleaved:
- * x[CF_SNFACTOR_RHS * k + j] is entry k of the j-th (the forward
- * sensitivities' solves, proj_sens.c).  Column by column over the
- * supernodes, each supernode's rows gathered with the RHS innermost, so
- * every entry of L is read once for all of them and the compiler
- * vectorizes across them; to rounding the solutions of cf_snfactor_solve,
- * not bitwise. */
-#define CF_SNFACTOR_RHS 4
-void cf_snfactor_solve_block(cf_snfactor *w, const cholmod_factor *L, double *x);
 #endif

@@ -39,7 +39,6 @@ struct cf_spchol {
   float *dinv;       /* [n] inverses of L's diagonal */
   cf_snfactor *own;  /* the numeric factorization of snfactor.c (small
                         factors), NULL: CHOLMOD's */
-  double *W;         /* [CF_SNFACTOR_RHS n] cf_spchol_solve_block's block (made on first use) */
 };
 
 static void free_single(cf_spchol *f) {
@@ -64,7 +63,6 @@ void cf_spchol_free(cf_spchol *f, cholmod_common *cc) {
   if (f->Y) cholmod_free_dense(&f->Y, cc);
   if (f->E) cholmod_free_dense(&f->E, cc);
   free(f->pinv);
-  free(f->W);
   free_single(f);
   cf_snfactor_free(f->own);
   free(f);
@@ -270,23 +268,6 @@ int cf_spchol_solve(cf_spchol *f, const double *b, double *x, cholmod_common *cc
   if (!cholmod_solve2(CHOLMOD_A, f->L, f->B, NULL, &f->X, NULL, &f->Y, &f->E, cc)) return 1;
   const double *X = f->X->x;
   for (int a = 0; a < f->n; a++) x[a] = X[f->pinv[a]];
-  return 0;
-}
-
-int cf_spchol_solve_block(cf_spchol *f, int nb, const double *b, double *x, cholmod_common *cc) {
-  enum { R = CF_SNFACTOR_RHS };
-  if (f->own && nb > 1 && !f->W) f->W = malloc(sizeof(double) * R * ((size_t)f->n + 1));
-  if (!f->own || nb > R || nb == 1 || !f->W) { /* no block, or no room for it: one by one */
-    for (int j = 0; j < nb; j++)
-      if (cf_spchol_solve(f, b + (size_t)f->n * j, x + (size_t)f->n * j, cc)) return 1;
-    return 0;
-  }
-  double *W = f->W;
-  for (int a = 0; a < f->n; a++)
-    for (int j = 0; j < R; j++) W[R * f->pinv[a] + j] = j < nb ? b[(size_t)f->n * j + a] : 0;
-  cf_snfactor_solve_block(f->own, f->L, W);
-  for (int a = 0; a < f->n; a++)
-    for (int j = 0; j < nb; j++) x[(size_t)f->n * j + a] = W[R * f->pinv[a] + j];
   return 0;
 }
 

@@ -71,12 +71,6 @@ int cf_spchol_factor(cf_spchol *f, double beta, cholmod_common *cc);
 /* x = (A + beta I)^-1 b with the last successful factorization; x may be b.
  * Returns 0, or 1 when CHOLMOD's solve fails (out of memory). */
 int cf_spchol_solve(cf_spchol *f, const double *b, double *x, cholmod_common *cc);
-/* The same for nb <= CF_SPCHOL_BLOCK right-hand sides b[nb][n] into
- * x[nb][n] (x may be b): one pass over the factor for all of them on
- * snfactor.c's factors (cf_snfactor_solve_block), nb solves otherwise.
- * Equal to nb calls of cf_spchol_solve to rounding, not bitwise. */
-#define CF_SPCHOL_BLOCK 4
-int cf_spchol_solve_block(cf_spchol *f, int nb, const double *b, double *x, cholmod_common *cc);
 
 /* A single-precision copy of the factor, for preconditioning.  The triangular
  * solves of a large factor stream it from memory (0.74 M entries, 6 MB at

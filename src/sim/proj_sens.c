@@ -6,21 +6,22 @@
  * dG = T t of every row, once at the iterate and once at the factor's
  * iterate; row by row that is nl^2 work per row and parameter, the
  * largest cost when it was done so (perf on build/bench/bench_sens).  They
- * enter only through
- * sums over rows weighted by l, so they are formed as the curvature matrix
- * H_l = sum_a l_a T_a (n x n over the free nodes, pattern built once,
- * values once per update for all parameters) applied to t: dJ^T l = 2 H_l
- * t.  The one term that is not of that form, dG_s M^-1 G_s^T l, is
- * t_s . T (M^-1 G_s^T l) row by row: one half-gradient evaluation of the
- * field M^-1 G_s^T l per update, for all parameters.  The shift's tangent
- * is t_s . q with q = sum_a T_a (M^-1 G_s,a) formed once per factor.
+ * enter only through sums over rows weighted by l, so they are formed as
+ * the curvature matrix H_l = sum_a l_a T_a (n x n over the free nodes,
+ * pattern built once, values once per update for all parameters) applied
+ * to t: dJ^T l = 2 H_l t.  The one term that is not of that form,
+ * dG_s M^-1 G_s^T l, is t_s . T (M^-1 G_s^T l) row by row: one
+ * half-gradient evaluation of the field M^-1 G_s^T l per update, for all
+ * parameters.  The shift's tangent is t_s . q with q = sum_a T_a (M^-1
+ * G_s,a) formed once per factor.  Then one solve per parameter with the
+ * factor.
  *
  * Workspace: one cf_psens per projection, owned by it (p->sens), sized at
  * cf_proj_sens_on: the tangents t, their copies at xb and at the factor's
  * iterate [np][3n], the half gradients there [3 slots], H's pattern and
- * values, per-node vectors [3n] and [np][3n], and row vectors [np][na].  It reads
- * cf_proj's fields (projection_internal.h) and calls no function of
- * projection.c.  Failure: CF_ENOMEM at cf_proj_sens_on, CF_ESOLVER when a
+ * values, per-node vectors [3n] and [np][3n], and row vectors [np][na].
+ * It reads cf_proj's fields (projection_internal.h) and calls no function
+ * of projection.c.  Failure: CF_ENOMEM at cf_proj_sens_on, CF_ESOLVER when a
  * solve with the factor fails. */
 #include "proj_sens.h"
 

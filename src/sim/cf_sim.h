@@ -373,7 +373,10 @@ const char *cf_theta_name(int theta);
 /* Sensitivities with respect to theta[0 .. np-1] (distinct cf_theta
  * values; np = 0 switches them off), starting from dx = dv = 0 (the current
  * state is taken as independent of the parameters).  cf_sim_set_state and
- * cf_sim_project_state reset them to 0. */
+ * cf_sim_project_state reset them to 0.  Switching them on forgets the
+ * projection's factor (the next one's tangents must be recorded): before
+ * the first step that changes nothing, later on the trajectory is no
+ * longer bitwise that of a run without. */
 int cf_sim_set_sensitivities(cf_sim *s, const int *theta, int np, cf_error *err);
 /* Parameters with sensitivities on (0: off). */
 int cf_sim_sensitivities(const cf_sim *s);

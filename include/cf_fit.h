@@ -57,6 +57,14 @@ typedef struct {
 
 /* Means over frames [t0, t1) (clamped to [0, T)). */
 cf_window_error cf_metric_window(const cf_frame_error *fe, int T, int t0, int t1);
+/* The frame's residuals r_j = 100 sqrt(w_j / sum w) (sim_j - rec_j) (cm,
+ * so that |r| = e_cm of cf_metric_frame; the sums over the markers
+ * present) and their tangents dr_p = 100 sqrt(w_j / sum w) dsim_p,j for np
+ * tangents dsim[np][K*3] of the simulated markers: rdr[p] = r . dr_p
+ * (cm^2), drdr[p*np + q] = dr_p . dr_q (outputs).  Returns the markers
+ * present (0: nothing written). */
+int cf_metric_frame_tangent(int K, const double *w, const double *sim, const double *rec, int np, const double *dsim,
+                            double *rdr, double *drdr);
 
 /* ---------------------------------------------- point clouds (cloud.c) */
 /* The error of a frame recorded as a depth camera's point cloud: the
@@ -269,6 +277,29 @@ int cf_fit_run_eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, doubl
  * (0 without a table; NaN from the frame where the simulation failed). */
 int cf_fit_run_eval_markers(cf_fit_run *r, const cf_fit_point *pt, cf_frame_error *fe, cf_fit_result *res,
                             double *sim, double *contacts);
+
+/* The derivatives of an evaluation with respect to np of delta, alpha,
+ * kappa, beta (the simulation's forward sensitivities,
+ * cf_sim_set_sensitivities, which say what is differentiated and what is
+ * refused: a target with a table or a stick is).  theta and np are
+ * inputs, the rest outputs, sums over the window's frames k with markers
+ * (r_k the residuals of cf_metric_frame_tangent, e_k = |r_k|):
+ *   grad  d e_cm / d theta, e_cm the window's mean of e_k (res->err.e_cm);
+ *   rss   sum_k e_k^2 (cm^2), the least-squares objective of the residuals;
+ *   jtr   sum_k r_k . dr_k / d theta: half the gradient of rss;
+ *   jtj   sum_k (dr_k / d theta_p) . (dr_k / d theta_q), row-major np x np:
+ *         the Gauss-Newton matrix of rss / 2. */
+typedef struct {
+  int np, theta[CF_THETA_COUNT];
+  double grad[CF_THETA_COUNT], rss, jtr[CF_THETA_COUNT], jtj[CF_THETA_COUNT * CF_THETA_COUNT];
+} cf_fit_sens;
+/* cf_fit_run_eval without pruning, with sn filled as above.  The
+ * simulation's failures are reported as by cf_fit_run_eval (res->status;
+ * sn is then not filled), as is a refusal of the sensitivities (a target
+ * measured by clouds, or with contacts: res->status CF_EINVAL).  Returns
+ * CF_OK, or CF_ENOMEM. */
+int cf_fit_run_eval_sens(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, cf_frame_error *fe,
+                         cf_fit_result *res, cf_fit_sens *sn);
 
 /* What the driven simulation does to the recorded held points and the
  * start it fits to the first frame (held.c, start.c; docs/driving.md,

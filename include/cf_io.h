@@ -75,9 +75,12 @@ typedef struct {
   const double *param_values;
   const char *config_text;   /* may be NULL */
   const char *scenario;      /* may be NULL */
+  int n_sens;                /* sensitivities (0: none), written as /nodes/sensitivity/NAME [T][n][3] */
+  const char *const *sens_names;
+  const double *sens;        /* [n_sens][T*n*3]: dx/dNAME at every frame */
 } cf_trajectory;
 
-/* Write /time, /nodes/position, /mesh/{rest,faces}, /diagnostics/ and root
+/* Write /time, /nodes/position (and /nodes/sensitivity/), /mesh/{rest,faces}, /diagnostics/ and root
  * attributes (clothfit_format, tool version, git revision, every parameter,
  * the config text).  Atomic. */
 int cf_h5_write_trajectory(const char *path, const cf_trajectory *tr, cf_error *err);

@@ -452,10 +452,18 @@ typedef struct {
   double wall;                       /* s */
   cf_area_error area_final, area_max;
   cf_sim_stats st;                   /* the counters at the end */
+  int np, theta[CF_THETA_COUNT];     /* sensitivities (cf_pipeline_scenario_run_sens; np = 0: none) */
+  double *dpos;                      /* [np][T*n*3] dx/dtheta at every frame (0 at frame 0) */
 } cf_pipeline_scenario_sim;
 int cf_pipeline_scenario_run(const char *config, const cf_pipeline_progress *pr, cf_pipeline_scenario_sim *r,
                              cf_error *err);
 void cf_pipeline_scenario_sim_free(cf_pipeline_scenario_sim *r);
+/* The same with the forward sensitivities of np parameters theta[]
+ * (cf_theta, cf_sim_set_sensitivities) on, their tangents of the positions
+ * in r->dpos; a scenario whose setup they do not differentiate (obstacles,
+ * another model, ...) fails with the simulator's CF_EINVAL and message. */
+int cf_pipeline_scenario_run_sens(const char *config, const cf_pipeline_progress *pr, int np, const int *theta,
+                                  cf_pipeline_scenario_sim *r, cf_error *err);
 
 /* ------------------------------------------------------------------ ingest */
 /* A recording from its source, as `clothfit ingest KIND IN -o OUT` makes it

@@ -9,31 +9,73 @@
 #include "fit_cli.h"
 
 static const char *help =
-    "usage: clothfit simulate CONFIG.ini [-o OUT.h5] [--json]\n"
+    "usage: clothfit simulate CONFIG.ini [-o OUT.h5] [--json] [--sensitivities LIST]\n"
     "\n"
     "Simulate the inextensible cloth of CONFIG (see experiments/shake_a2.ini for\n"
     "every key; obstacles, [obstacle.NAME] and [contact], in docs/contacts.md),\n"
     "write node trajectories to OUT.h5 (/time, /nodes/position, /mesh,\n"
     "/diagnostics; every parameter and the tool version as attributes) and print\n"
-    "a summary.  --json: also a JSON object on the last line.\n";
+    "a summary.  --json: also a JSON object on the last line.\n"
+    "--sensitivities LIST: also the forward sensitivities of the trajectory to\n"
+    "the parameters in LIST (comma-separated, of delta, alpha, kappa, beta),\n"
+    "written as /nodes/sensitivity/NAME (dX/dNAME, [T][n][3], every node at every\n"
+    "frame).  Refused for what the simulator does not differentiate (obstacles,\n"
+    "models other than the inextensible one, ks > 0, rest_bending, the predictor;\n"
+    "docs/simulator.md, \"Forward sensitivities\").\n";
+
+/* --sensitivities LIST out of argv (the rest into rest[], *nrest): its
+ * parameters into theta[*np].  0, or the exit status after the error line. */
+static int sens_option(int argc, char **argv, char **rest, int *nrest, int *theta, int *np) {
+  *np = *nrest = 0;
+  for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--sensitivities")) {
+      rest[(*nrest)++] = argv[i];
+      continue;
+    }
+    if (i + 1 >= argc) return cf_cli_fail("simulate", "--sensitivities: missing LIST (see --help)");
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", argv[++i]);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+      int k = 0;
+      while (k < CF_THETA_COUNT && strcmp(t, cf_theta_name(k))) k++;
+      for (int j = 0; j < *np && k < CF_THETA_COUNT; j++)
+        if (theta[j] == k) k = CF_THETA_COUNT;
+      if (k == CF_THETA_COUNT)
+        return cf_cli_fail("simulate", "--sensitivities '%s': '%s' is not one of delta, alpha, kappa, beta, or "
+                           "is given twice", argv[i], t);
+      theta[(*np)++] = k;
+    }
+    if (*np == 0) return cf_cli_fail("simulate", "--sensitivities '%s': expected a comma-separated list of "
+                                     "delta, alpha, kappa, beta", argv[i]);
+  }
+  rest[*nrest] = NULL;
+  return 0;
+}
 
 int cmd_simulate(int argc, char **argv) {
   const char *cfg, *out;
-  int json, a = cf_cli_config_args(argc, argv, help, &cfg, &out, &json);
+  char **rest = malloc(sizeof(char *) * ((size_t)argc + 1));
+  int theta[CF_THETA_COUNT], nsens, nrest, json;
+  if (!rest) return cf_cli_fail("simulate", "out of memory");
+  int a = sens_option(argc, argv, rest, &nrest, theta, &nsens);
+  if (!a) a = cf_cli_config_args(nrest, rest, help, &cfg, &out, &json);
+  free(rest);
   if (a) return a < 0 ? 0 : a;
   cf_error err = {0, ""};
   cf_pipeline_scenario_sim r;
   memset(&r, 0, sizeof r);
   cf_cli_bar bar;
   cf_cli_bar_stages(&bar);
-  int rc = cf_pipeline_scenario_run(cfg, &bar.pp, &r, &err);
+  int rc = cf_pipeline_scenario_run_sens(cfg, &bar.pp, nsens, theta, &r, &err);
   const cf_scenario sc = r.sc;
   if (!rc && out) {
     const char *pn[CF_TRAJECTORY_PARAMS];
     double pv[CF_TRAJECTORY_PARAMS];
     int np = cf_trajectory_params(&sc.params, pn, pv);
+    const char *sn[CF_THETA_COUNT];
+    for (int j = 0; j < nsens; j++) sn[j] = cf_theta_name(theta[j]);
     cf_trajectory tr = {r.mesh->n_nodes, r.mesh->n_elems, r.mesh->nv, r.mesh->x, r.mesh->elems, r.T, r.time, r.pos,
-                        r.viol, r.iters, np, pn, pv, sc.text, sc.name};
+                        r.viol, r.iters, np, pn, pv, sc.text, sc.name, nsens, sn, r.dpos};
     rc = cf_h5_write_trajectory(out, &tr, &err);
   }
   if (rc) {
@@ -79,6 +121,11 @@ int cmd_simulate(int argc, char **argv) {
   printf("max violation     %.3g (tol %.3g)\n", su.max_violation, sc.params.tol);
   printf("area error max    total %.3f %%, mean element %.3f %%\n", 100 * su.area_max.total, 100 * su.area_max.mean);
   printf("lowest node end   %d at (%.4f, %.4f, %.4f) m\n", lc, xl[3 * lc], xl[3 * lc + 1], xl[3 * lc + 2]);
+  if (nsens) {
+    printf("sensitivities     ");
+    for (int j = 0; j < nsens; j++) printf("%s%s", j ? ", " : "", cf_theta_name(theta[j]));
+    printf(out ? " (/nodes/sensitivity/ of the output)\n" : " (no output file: not written)\n");
+  }
   if (out) printf("output            %s\n", out);
   if (json) {
     json_t *j = json_object();

@@ -34,6 +34,8 @@ struct cf_fit_run {
   char bad[400];    /* drive_check: why the recording cannot be followed
                        ("": it can); every evaluation fails with it */
   cf_cloud_run *cloud; /* the target's clouds measure the frames (NULL: its markers) */
+  cf_fit_sens *sn;  /* cf_fit_run_eval_sens in progress (NULL: none) */
+  double *dsimk;    /* [np][K*3] its markers' tangents in one frame */
 };
 
 void cf_fit_run_free(cf_fit_run *r) {
@@ -49,6 +51,7 @@ void cf_fit_run_free(cf_fit_run *r) {
   free(r->simk);
   free(r->kp);
   free(r->held);
+  free(r->dsimk);
   free(r);
 }
 
@@ -265,6 +268,36 @@ static int drive_frame(cf_fit_run *r, cf_sim *s, int k, cf_error *err) {
   return CF_OK;
 }
 
+/* Sensitivities on for r->sn's parameters, its sums zeroed; CF_OK or the
+ * refusal (clouds; the simulation's own refusals, contacts among them). */
+static int sens_begin(cf_fit_run *r, cf_sim *s, cf_error *err) {
+  cf_fit_sens *sn = r->sn;
+  if (r->cloud)
+    return cf_error_set(err, CF_EINVAL, "sensitivities: the point-cloud error is not differentiated");
+  sn->rss = 0;
+  memset(sn->grad, 0, sizeof sn->grad);
+  memset(sn->jtr, 0, sizeof sn->jtr);
+  memset(sn->jtj, 0, sizeof sn->jtj);
+  return cf_sim_set_sensitivities(s, sn->theta, sn->np, err);
+}
+
+/* Frame k's terms of r->sn (cur: its error, n > 0). */
+static void sens_frame(cf_fit_run *r, const cf_sim *s, int k, const cf_frame_error *cur) {
+  cf_fit_sens *sn = r->sn;
+  int K = r->K, np = sn->np;
+  for (int p = 0; p < np; p++)
+    for (int j = 0; j < K; j++) memcpy(r->dsimk + (size_t)3 * K * p + 3 * j, cf_sim_dx(s, p) + 3 * r->marker_node[j],
+                                       3 * sizeof(double));
+  double rdr[CF_THETA_COUNT], drdr[CF_THETA_COUNT * CF_THETA_COUNT];
+  if (!cf_metric_frame_tangent(K, r->w, r->simk, r->tg->pos + (size_t)k * K * 3, np, r->dsimk, rdr, drdr)) return;
+  sn->rss += cur->e_cm * cur->e_cm;
+  for (int p = 0; p < np; p++) {
+    sn->jtr[p] += rdr[p];
+    if (cur->e_cm > 0) sn->grad[p] += rdr[p] / cur->e_cm; /* d e_k = r . dr / |r| */
+    for (int q = 0; q < np; q++) sn->jtj[p * np + q] += drdr[p * np + q];
+  }
+}
+
 /* cf_fit_run_eval; sim[T*K*3] (may be NULL) receives the simulated markers. */
 static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double prune_bound, cf_frame_error *fe,
                 cf_fit_result *res, double *sim, double *contacts) {
@@ -299,6 +332,7 @@ static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double pr
     if (cf_sim_project_state(s, &err)) cf_sim_free(s), s = NULL;
   }
   if (s && r->v0) cf_sim_set_state(s, NULL, r->v0); /* the first step's projection makes it admissible */
+  if (s && r->sn && sens_begin(r, s, &err)) cf_sim_free(s), s = NULL;
   if (!s) {
     fail(res, err.code, err.msg);
     return err.code == CF_ENOMEM ? CF_ENOMEM : CF_OK;
@@ -325,6 +359,7 @@ static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double pr
       if (cur->n <= r->n_kin) *cur = (cf_frame_error){NAN, NAN, NAN, 0};
     }
     if (k < t0 || k >= t1 || cur->n == 0) continue;
+    if (r->sn) sens_frame(r, s, k, cur);
     se += cur->e_cm;
     ss += cur->s_cm;
     if (cur->d_cm > dmax) dmax = cur->d_cm;
@@ -360,4 +395,17 @@ int cf_fit_run_eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, doubl
 int cf_fit_run_eval_markers(cf_fit_run *r, const cf_fit_point *pt, cf_frame_error *fe, cf_fit_result *res,
                             double *sim, double *contacts) {
   return eval(r, pt, 0, 0, 0, fe, res, sim, contacts);
+}
+
+int cf_fit_run_eval_sens(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, cf_frame_error *fe,
+                         cf_fit_result *res, cf_fit_sens *sn) {
+  if (sn->np < 1 || sn->np > CF_THETA_COUNT) return CF_EINVAL;
+  free(r->dsimk);
+  if (!(r->dsimk = malloc(sizeof(double) * 3 * (size_t)r->K * sn->np))) return CF_ENOMEM;
+  r->sn = sn;
+  int rc = eval(r, pt, t0, t1, 0, fe, res, NULL, NULL);
+  r->sn = NULL;
+  for (int p = 0; rc == CF_OK && res->status == CF_OK && p < sn->np; p++)
+    sn->grad[p] = res->err.frames ? sn->grad[p] / res->err.frames : NAN;
+  return rc;
 }

@@ -49,3 +49,30 @@ cf_window_error cf_metric_window(const cf_frame_error *fe, int T, int t0, int t1
   }
   return w;
 }
+
+int cf_metric_frame_tangent(int K, const double *w, const double *sim, const double *rec, int np, const double *dsim,
+                            double *rdr, double *drdr) {
+  double sw = 0;
+  int n = 0;
+  for (int j = 0; j < K; j++)
+    if (!isnan(rec[3 * j]) && !isnan(rec[3 * j + 1]) && !isnan(rec[3 * j + 2])) sw += w ? w[j] : 1.0, n++;
+  if (n == 0 || !(sw > 0)) return 0;
+  for (int p = 0; p < np; p++) {
+    rdr[p] = 0;
+    for (int q = 0; q < np; q++) drdr[p * np + q] = 0;
+  }
+  for (int j = 0; j < K; j++) {
+    const double *a = sim + 3 * j, *b = rec + 3 * j;
+    if (isnan(b[0]) || isnan(b[1]) || isnan(b[2])) continue;
+    double c2 = 1e4 * (w ? w[j] : 1.0) / sw; /* (100 sqrt(w_j / sw))^2 */
+    for (int p = 0; p < np; p++) {
+      const double *dp = dsim + (size_t)3 * K * p + 3 * j;
+      for (int d = 0; d < 3; d++) rdr[p] += c2 * (a[d] - b[d]) * dp[d];
+      for (int q = 0; q < np; q++) {
+        const double *dq = dsim + (size_t)3 * K * q + 3 * j;
+        drdr[p * np + q] += c2 * (dp[0] * dq[0] + dp[1] * dq[1] + dp[2] * dq[2]);
+      }
+    }
+  }
+  return n;
+}

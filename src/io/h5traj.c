@@ -17,6 +17,17 @@ static int write_params(hid_t f, const cf_trajectory *tr) {
   return ok;
 }
 
+/* /nodes/sensitivity/NAME: dx/dNAME [T][n][3] per sensitivity. */
+static int write_sens(hid_t nodes, const cf_trajectory *tr, const hsize_t d3[3]) {
+  hid_t g = H5Gcreate2(nodes, "sensitivity", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  int ok = g >= 0;
+  size_t fr = (size_t)d3[0] * d3[1] * 3;
+  for (int j = 0; ok && j < tr->n_sens; j++)
+    ok = cf_h5_dataset(g, tr->sens_names[j], H5T_NATIVE_DOUBLE, 3, d3, tr->sens + fr * j);
+  if (g >= 0) H5Gclose(g);
+  return ok;
+}
+
 static int write_body(hid_t f, const cf_trajectory *tr) {
   char created[64];
   time_t now = time(NULL);
@@ -31,6 +42,7 @@ static int write_body(hid_t f, const cf_trajectory *tr) {
   ok = ok && cf_h5_dataset(f, "time", H5T_NATIVE_DOUBLE, 1, d1, tr->time);
   hid_t g = H5Gcreate2(f, "nodes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   ok = ok && g >= 0 && cf_h5_dataset(g, "position", H5T_NATIVE_DOUBLE, 3, d3, tr->positions);
+  if (ok && tr->n_sens > 0) ok = write_sens(g, tr, d3);
   if (g >= 0) H5Gclose(g);
   g = H5Gcreate2(f, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   ok = ok && g >= 0 && cf_h5_dataset(g, "rest", H5T_NATIVE_DOUBLE, 2, dr, tr->rest) &&

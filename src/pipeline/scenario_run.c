@@ -26,11 +26,23 @@ void cf_pipeline_scenario_sim_free(cf_pipeline_scenario_sim *r) {
   free(r->pos);
   free(r->viol);
   free(r->iters);
+  free(r->dpos);
   memset(r, 0, sizeof *r);
+}
+
+/* The frame-k sensitivities of s into r->dpos. */
+static void keep_sens(cf_pipeline_scenario_sim *r, const cf_sim *s, int k) {
+  size_t n3 = 3 * (size_t)r->mesh->n_nodes, fr = n3 * (size_t)r->T;
+  for (int j = 0; j < r->np; j++) memcpy(r->dpos + fr * j + n3 * k, cf_sim_dx(s, j), sizeof(double) * n3);
 }
 
 int cf_pipeline_scenario_run(const char *config, const cf_pipeline_progress *pr, cf_pipeline_scenario_sim *r,
                              cf_error *err) {
+  return cf_pipeline_scenario_run_sens(config, pr, 0, NULL, r, err);
+}
+
+int cf_pipeline_scenario_run_sens(const char *config, const cf_pipeline_progress *pr, int np, const int *theta,
+                                  cf_pipeline_scenario_sim *r, cf_error *err) {
   memset(r, 0, sizeof *r);
   int rc = cf_scenario_load(config, &r->sc, err);
   r->loaded = 1; /* a failed load may hold the file's text */
@@ -47,7 +59,10 @@ int cf_pipeline_scenario_run(const char *config, const cf_pipeline_progress *pr,
   r->iters = calloc((size_t)r->T, sizeof(int));
   double *kin0 = malloc(sizeof(double) * 3 * (r->n_kin + 1)), *kp = malloc(sizeof(double) * 3 * (r->n_kin + 1));
   double *a0 = malloc(sizeof(double) * r->mesh->n_elems);
-  if (!r->time || !r->pos || !r->viol || !r->iters || !kin0 || !kp || !a0) {
+  r->np = np;
+  if (np > 0) memcpy(r->theta, theta, sizeof(int) * (size_t)np);
+  if (np > 0) r->dpos = calloc(3 * (size_t)n * r->T * np, sizeof(double));
+  if (!r->time || !r->pos || !r->viol || !r->iters || !kin0 || !kp || !a0 || (np > 0 && !r->dpos)) {
     free(a0), free(kin0), free(kp);
     return cf_error_set(err, CF_ENOMEM, "out of memory for %d frames of %d nodes", r->T, n);
   }
@@ -55,6 +70,10 @@ int cf_pipeline_scenario_run(const char *config, const cf_pipeline_progress *pr,
   for (int k = 0; k < r->n_kin; k++) memcpy(kin0 + 3 * k, r->mesh->x + 3 * r->kin[k], 3 * sizeof(double));
   cf_sim *s = cf_sim_alloc(r->mesh, &sc->params, r->kin, r->n_kin, err);
   if (s && (sc->n_obstacles > 0 || sc->contact.self) && cf_sim_set_obstacles(s, sc->obstacles, sc->n_obstacles, &sc->contact, err)) {
+    cf_sim_free(s);
+    s = NULL;
+  }
+  if (s && np > 0 && cf_sim_set_sensitivities(s, theta, np, err)) {
     cf_sim_free(s);
     s = NULL;
   }
@@ -72,6 +91,7 @@ int cf_pipeline_scenario_run(const char *config, const cf_pipeline_progress *pr,
     if (rc) break;
     r->time[k] = k * dt;
     memcpy(r->pos + 3 * (size_t)n * k, cf_sim_x(s), sizeof(double) * 3 * n);
+    if (np > 0) keep_sens(r, s, k);
     cf_sim_stats st = cf_sim_get_stats(s);
     r->viol[k] = st.last_violation;
     r->iters[k] = st.last_iterations;

@@ -91,6 +91,11 @@ struct cf_ustep {
   double *frame;          /* [9n] node frames (node_frames) */
   int *nbr;               /* [n] a neighbour of each node (frame tangent) */
   cf_sstep *shear;    /* ks > 0 or a baseline model: the coupled step of shear.c does the work */
+  /* tangents (cf_ustep_tangent): K x, K v*, K dx [3n] each, the
+   * right-hand sides and solutions [nf x 3 np] */
+  const cf_mesh *m;
+  double *tk;
+  cholmod_dense *TR, *TX, *TY, *TE;
 };
 
 void cf_ustep_free(cf_ustep *u) {
@@ -103,7 +108,11 @@ void cf_ustep_free(cf_ustep *u) {
   if (u->Y) cholmod_free_dense(&u->Y, &u->cc);
   if (u->E) cholmod_free_dense(&u->E, &u->cc);
   if (u->S) cholmod_free_sparse(&u->S, &u->cc);
-  CF_FREE_ALL(u->c0, u->nbr, u->frame, u->cr, u->nrm);
+  if (u->TR) cholmod_free_dense(&u->TR, &u->cc);
+  if (u->TX) cholmod_free_dense(&u->TX, &u->cc);
+  if (u->TY) cholmod_free_dense(&u->TY, &u->cc);
+  if (u->TE) cholmod_free_dense(&u->TE, &u->cc);
+  CF_FREE_ALL(u->tk, u->c0, u->nbr, u->frame, u->cr, u->nrm);
   cholmod_finish(&u->cc);
   CF_FREE_ALL(u->fidx, u->w, u->kw, u);
 }
@@ -257,6 +266,7 @@ cf_ustep *cf_ustep_alloc(const cf_mesh *m, const double *mass, const cf_params *
   cholmod_start(&u->cc);
   u->cc.print = 0;
   u->n = m->n_nodes;
+  u->m = m;
   u->rho = p->rho;
   u->dt = p->dt;
   u->alpha = p->alpha;
@@ -331,6 +341,67 @@ int cf_ustep_apply(cf_ustep *u, const double *x, const double *v, double *vs, cf
     vs[3 * i] = X[f];
     vs[3 * i + 1] = X[f + nf];
     vs[3 * i + 2] = X[f + 2 * nf];
+  }
+  return CF_OK;
+}
+
+/* Workspace of cf_ustep_tangent for np parameters. */
+static int tangent_setup(cf_ustep *u, int np) {
+  if (!u->K && !(u->K = cf_bending_matrix(u->m, u->mass, &u->cc))) return CF_ENOMEM;
+  if (!u->tk && !(u->tk = malloc(sizeof(double) * 9 * (size_t)u->n))) return CF_ENOMEM;
+  if (u->diagonal || (u->TR && u->TR->ncol == (size_t)(3 * np))) return CF_OK;
+  if (u->TR) cholmod_free_dense(&u->TR, &u->cc);
+  u->TR = cholmod_allocate_dense(u->nf, 3 * np, u->nf, CHOLMOD_REAL, &u->cc);
+  return u->TR ? CF_OK : CF_ENOMEM;
+}
+
+/* The right-hand side of parameter theta at free node i, coordinate d,
+ * the parameter's own terms (kx = K x, kv = K v*). */
+static double theta_rhs(const cf_ustep *u, int theta, int i, int d, const double *vs, const double *kx,
+                        const double *kv) {
+  double h = u->dt, m = u->mass[i];
+  switch (theta) {
+  case CF_THETA_DELTA: return d == 2 ? -h * u->g * m : 0;
+  case CF_THETA_ALPHA: return -h * m * vs[3 * i + d];
+  case CF_THETA_KAPPA: return -h * kx[3 * i + d] - h * h * kv[3 * i + d];
+  default: return -h * kv[3 * i + d]; /* beta */
+  }
+}
+
+int cf_ustep_tangent(cf_ustep *u, const cf_ustep_tan *a, cf_error *err) {
+  if (u->shear || u->c0)
+    return cf_error_set(err, CF_EINVAL, "sensitivities: the step with a shear energy or rest_bending is not "
+                        "differentiated");
+  int n = u->n, nf = u->nf, rc = tangent_setup(u, a->np);
+  if (rc) return cf_error_set(err, rc, "sensitivities: out of memory");
+  double *kx = u->tk, *kv = kx + 3 * n, *kd = kv + 3 * n, den = u->rho + u->dt * u->alpha;
+  k_apply(u->K, a->x, kx, n);
+  k_apply(u->K, a->vs, kv, n);
+  for (int j = 0; j < a->np; j++) {
+    const double *dx = a->dx + (size_t)3 * n * j, *dv = a->dv + (size_t)3 * n * j;
+    double *out = a->dvs + (size_t)3 * n * j, *R = u->TR ? (double *)u->TR->x + (size_t)3 * nf * j : NULL;
+    if (u->kappa > 0) k_apply(u->K, dx, kd, n);
+    for (int i = 0; i < n; i++)
+      for (int d = 0; d < 3; d++) {
+        int f = u->fidx[i];
+        if (f < 0) {
+          out[3 * i + d] = 0;
+          continue;
+        }
+        double r = u->rho * u->mass[i] * dv[3 * i + d] - (u->kappa > 0 ? u->dt * u->kappa * kd[3 * i + d] : 0) +
+                   theta_rhs(u, a->theta[j], i, d, a->vs, kx, kv);
+        if (R) R[f + d * nf] = r;
+        else out[3 * i + d] = r / (den * u->mass[i]);
+      }
+  }
+  if (!u->TR || nf == 0) return CF_OK;
+  if (!cholmod_solve2(CHOLMOD_A, u->L, u->TR, NULL, &u->TX, NULL, &u->TY, &u->TE, &u->cc))
+    return cf_error_set(err, CF_ESOLVER, "sensitivities: CHOLMOD solve of the implicit step failed");
+  for (int j = 0; j < a->np; j++) {
+    const double *X = (const double *)u->TX->x + (size_t)3 * nf * j;
+    double *out = a->dvs + (size_t)3 * n * j;
+    for (int i = 0; i < n; i++)
+      for (int d = 0; d < 3 && u->fidx[i] >= 0; d++) out[3 * i + d] = X[u->fidx[i] + d * nf];
   }
   return CF_OK;
 }

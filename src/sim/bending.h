@@ -23,4 +23,20 @@ void cf_ustep_free(cf_ustep *u);
 /* vstar[3n]: kinematic nodes' entries must hold their prescribed velocity on
  * entry; the free nodes' entries are computed. */
 int cf_ustep_apply(cf_ustep *u, const double *x, const double *v, double *vstar, cf_error *err);
+/* The tangent of cf_ustep_apply with respect to np parameters theta[]
+ * (cf_theta): with B = (rho + h alpha) M + (h beta + h^2 kappa) K on the
+ * free nodes, B dv* = rho M dv - h kappa K dx - dB/dtheta v* - d(h delta M g
+ * + h kappa K x + (h beta + h^2 kappa) K_fk v*_k)/dtheta, all parameters
+ * in one solve with the step's factor (K built on first use when the step
+ * is diagonal).  dx, dv [np][3n] are 0 at the kinematic nodes, and so is
+ * the output dvs [np][3n].  Only the plain step (no shear energy, no
+ * rest_bending: CF_EINVAL).  CF_OK, CF_ENOMEM or CF_ESOLVER. */
+typedef struct {
+  int np;
+  const int *theta;
+  const double *x, *vs; /* the step's start, its v* (kinematic entries prescribed) */
+  const double *dx, *dv;
+  double *dvs;
+} cf_ustep_tan;
+int cf_ustep_tangent(cf_ustep *u, const cf_ustep_tan *a, cf_error *err);
 #endif

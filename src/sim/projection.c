@@ -1,6 +1,7 @@
 /* projection.c — fast projection (see projection.h); the factorization of
  * J M^-1 J^T is spchol.c's. */
-#include "projection.h"
+#include "projection_internal.h"
+#include "proj_sens.h"
 
 #include <cholmod.h>
 #include <limits.h>
@@ -11,54 +12,6 @@
 
 #include "spchol.h"
 #include "team.h"
-
-/* A = J M^-1 J^T is assembled node by node: A_ab = 4 sum_i G_ai . G_bi / m_i
- * over the free nodes i; at node i, every pair (u, w >= u) of the slots of
- * i (node_slot[node_ptr[i] ..]) adds one term to the entry at cpos[k],
- * k = cptr[i], cptr[i] + 1, ... in that order. */
-
-struct cf_proj {
-  const cf_model *md;
-  int na;            /* active rows, numbered in model order */
-  int ng, *grp;      /* active row groups of the model (all rows of a group
-                        share their nodes, so a group is active or not) */
-  double *invm;      /* [n] */
-  int *slot_row;     /* [n_slots] active row of each slot, -1 if inactive */
-  double *G;         /* [n_slots*3] half gradients */
-  double *C;         /* [na] */
-  double *Gb, *Cb;   /* G and C at xb (swapped with G, C: see swap_eval) */
-  int *node_ptr;     /* [n+1] slots grouped by node (free nodes only) */
-  int *node_slot;
-  int *cptr;         /* [n+1] contributions grouped by node */
-  int *cpos;         /* index of each contribution in the value array of F */
-  int maxd;          /* max slots at a node */
-  double *gs;        /* [4*maxd] gradients at one node by coordinate, dots */
-  int *diag;         /* [na] value index of A_aa */
-  double *dl;        /* [na] multipliers of the last solve */
-  cholmod_common cc;
-  cf_spchol *F;
-  double *xb;        /* [3n] iterate before the last update (for undo) */
-  double merit;      /* sum of squared violations at the last eval */
-  double mu;         /* Levenberg-Marquardt shift, relative to mean diag A */
-  int have_factor;
-  int pcg;           /* Newton steps by PCG on stale factors (see cf_proj_solve) */
-  int max_cg;        /* their CG iterations before refactoring (projection.h) */
-  int single;        /* PCG preconditioned in single precision (CF_PCG_SINGLE_FLOPS) */
-  double *cg;        /* [4*na] conjugate-gradient vectors of cf_proj_tangent */
-  /* Large meshes (p->single): the loops below run in two parts (team.h),
-   * concurrently when p->team is set; bitwise the same results either way,
-   * and as the one-pass loops of small meshes. */
-  int split;         /* loops in two parts */
-  cf_team *team;     /* NULL: one thread */
-  int node_cut, row_cut, grp_cut, row_at_grp_cut; /* where part 1 starts */
-  int *rs_ptr, *rs_slot; /* [na+1], slots of each active row at free nodes, by node */
-  double *U;         /* [3n] per-node sums of matrix_times */
-  struct {           /* arguments of the loop in progress */
-    const double *y, *dl;
-    const double *xc;
-    double *out, *x, eps, v[2];
-  } arg;
-};
 
 static int cmp_u64(const void *p, const void *q) {
   uint64_t a = *(const uint64_t *)p, b = *(const uint64_t *)q;
@@ -168,6 +121,7 @@ static void proj_destroy(cf_proj *p) {
 void cf_proj_free(cf_proj *p) {
   if (!p) return;
   proj_destroy(p);
+  cf_psens_free(p->sens);
   free(p->grp);
   free(p->invm);
   free(p->slot_row);
@@ -409,6 +363,7 @@ static int factorize(cf_proj *p, cf_error *err) {
                         p->cc.status);
   }
   p->have_factor = 1;
+  if (p->sens) cf_psens_factored(p);
   return CF_OK;
 }
 
@@ -645,6 +600,7 @@ static int judge_update(cf_proj *p, double *x, int last, double *v, double prev,
                         double prev_merit) {
   if (last != NO_UPDATE && !(p->merit < prev_merit)) {
     memcpy(x, p->xb, sizeof(double) * 3 * (size_t)p->md->n);
+    if (p->sens) cf_psens_restore(p);
     swap_eval(p); /* the evaluation at xb: violation prev, merit prev_merit */
     *v = prev;
     p->merit = prev_merit;
@@ -692,9 +648,12 @@ int cf_proj_solve(cf_proj *p, double *x, double tol, int max_iter, int reuse,
       res->factorizations++;
     }
     memcpy(p->xb, x, sizeof(double) * 3 * (size_t)p->md->n);
+    if (p->sens) cf_psens_save(p);
     if (cg_it < 0 && cf_spchol_solve(p->F, p->C, p->dl, &p->cc))
       return cf_error_set(err, CF_ESOLVER, "projection: CHOLMOD solve failed");
     apply_update(p, x, p->dl);
+    if (p->sens && cf_psens_update(p))
+      return cf_error_set(err, CF_ESOLVER, "projection: CHOLMOD solve of the sensitivities failed");
     res->iterations++;
     last = refactor ? FRESH_UPDATE : cg_it >= 0 ? PCG_UPDATE : CHORD_UPDATE;
     prev = v;

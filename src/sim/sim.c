@@ -44,6 +44,7 @@
 #include "contact.h"
 #include "qp.h"
 #include "projection.h"
+#include "proj_sens.h"
 
 void cf_params_default(cf_params *p) {
   p->rho = 0.1042;
@@ -125,6 +126,9 @@ struct cf_sim {
   long csubs;                 /* ... of them projected with contacts */
   double t;
   cf_sim_stats st;
+  /* sensitivities (cf_sim_set_sensitivities; np = 0: off): [np][3n] each */
+  int np, theta[CF_THETA_COUNT];
+  double *dx, *dv, *dxb, *dvb, *dvs;
 };
 
 static cf_ustep *ustep_at(cf_sim *s, int level, cf_error *err);
@@ -149,6 +153,11 @@ void cf_sim_free(cf_sim *s) {
   free(s->v);
   free(s->xn);
   free(s->vs);
+  free(s->dx);
+  free(s->dv);
+  free(s->dxb);
+  free(s->dvb);
+  free(s->dvs);
   free(s);
 }
 
@@ -218,11 +227,21 @@ cf_sim *cf_sim_alloc(const cf_mesh *mesh, const cf_params *p, const int *kin, in
   return s;
 }
 
+/* Tangents back to 0 (a state set from outside does not depend on theta). */
+static void sens_reset(cf_sim *s) {
+  if (!s->np) return;
+  size_t sz = sizeof(double) * 3 * (size_t)s->n * s->np;
+  memset(s->dx, 0, sz);
+  memset(s->dv, 0, sz);
+  if (s->proj) cf_proj_invalidate(s->proj); /* the next factor's tangents are recorded */
+}
+
 void cf_sim_set_state(cf_sim *s, const double *x, const double *v) {
   if (x) memcpy(s->x, x, sizeof(double) * 3 * s->n);
   if (v) memcpy(s->v, v, sizeof(double) * 3 * s->n);
   if (s->proj) cf_proj_invalidate(s->proj);
   if (s->ct) cf_contact_reset(s->ct);
+  sens_reset(s);
 }
 
 int cf_sim_project_state(cf_sim *s, cf_error *err) {
@@ -235,6 +254,7 @@ int cf_sim_project_state(cf_sim *s, cf_error *err) {
   if (rc) return cf_error_set(err, rc, "projecting the start onto the constraints: %s", perr.msg);
   memcpy(s->x, s->xn, sizeof(double) * 3 * s->n);
   memset(s->v, 0, sizeof(double) * 3 * s->n);
+  sens_reset(s);
   return CF_OK;
 }
 
@@ -251,6 +271,9 @@ int cf_sim_set_obstacles(cf_sim *s, const cf_obstacle *obs, int n_obs, const cf_
                         "max_active_set >= 0, updates, friction_budget and self 0 or 1, self_mu >= 0, omega in "
                         "[0, 0.5], solver active-set or ipopt expected");
   if (cp->solver == CF_CONTACT_IPOPT && cf_qp_ipopt_check(err)) return CF_EINVAL;
+  if (s->np && (n_obs > 0 || cp->self))
+    return cf_error_set(err, CF_EINVAL, "contacts with sensitivities on: contacts are not differentiated "
+                        "(cf_sim_set_sensitivities)");
   if (!s->proj && (n_obs > 0 || cp->self))
     return cf_error_set(err, CF_EINVAL, "contacts with the %s model: the contact solver works on the metric "
                         "constraints' projection, which the elastic models do not have (use the inextensible "
@@ -306,6 +329,28 @@ static cf_ustep *ustep_at(cf_sim *s, int level, cf_error *err) {
   return s->us[level];
 }
 
+/* The tangents of the unconstrained step of length h into s->dvs, and
+ * of its positions x + h v* into the projection's tangents (0 at the
+ * kinematic nodes: prescribed). */
+static int sens_ustep(cf_sim *s, cf_ustep *us, double h, cf_error *perr) {
+  cf_ustep_tan a = {s->np, s->theta, s->x, s->vs, s->dx, s->dv, s->dvs};
+  int rc = cf_ustep_tangent(us, &a, perr);
+  if (rc) return rc;
+  double *t = cf_proj_sens_t(s->proj);
+  for (size_t q = 0; q < 3 * (size_t)s->n * s->np; q++)
+    t[q] = s->is_kin[(q / 3) % s->n] ? 0 : s->dx[q] + h * s->dvs[q];
+  return CF_OK;
+}
+
+/* The end of a step of length h: dv = (t - dx) / h, dx = t. */
+static void sens_finish(cf_sim *s, double h) {
+  const double *t = cf_proj_sens_t(s->proj);
+  for (size_t q = 0; q < 3 * (size_t)s->n * s->np; q++) {
+    s->dv[q] = (t[q] - s->dx[q]) / h;
+    s->dx[q] = t[q];
+  }
+}
+
 /* Projection iterations after which an attempt that can still be split
  * gives up.  Large meshes (projection.h: cf_proj_large) give up sooner:
  * their first steps from rest fail at whole and half steps, each failed
@@ -334,6 +379,7 @@ static int try_step(cf_sim *s, int level, const double *kin_to, cf_proj_result *
   if (!us) return perr->code;
   int rc = cf_ustep_apply(us, s->x, s->v, s->vs, perr);
   if (rc) return rc;
+  if (s->np && (rc = sens_ustep(s, us, h, perr))) return rc;
   if (s->proj && s->p.predictor) {
     cf_proj_result tr;
     rc = cf_proj_tangent(s->proj, s->x, s->vs, h, s->p.tol, &tr, perr);
@@ -385,6 +431,7 @@ static int finish_step(cf_sim *s, int level, double h, const cf_proj_result *pr,
     s->v[q] = (s->xn[q] - s->x[q]) / h;
     s->x[q] = s->xn[q];
   }
+  if (s->np) sens_finish(s, h);
   s->t += h;
   if (level > 0) s->st.substeps++;
   if (level > s->deepest) s->deepest = level;
@@ -477,6 +524,8 @@ int cf_sim_step(cf_sim *s, const double *kin_pos, cf_error *err) {
                         s->st.steps + 1, t1);
   memcpy(s->xb, s->x, sizeof(double) * 3 * s->n);
   memcpy(s->vb, s->v, sizeof(double) * 3 * s->n);
+  size_t nsens = sizeof(double) * 3 * (size_t)s->n * s->np;
+  if (s->np) memcpy(s->dxb, s->dx, nsens), memcpy(s->dvb, s->dv, nsens);
   s->st.last_iterations = 0;
   s->st.last_violation = 0;
   cf_error perr;
@@ -484,6 +533,7 @@ int cf_sim_step(cf_sim *s, const double *kin_pos, cf_error *err) {
   if (rc) { /* back to the last good step */
     memcpy(s->x, s->xb, sizeof(double) * 3 * s->n);
     memcpy(s->v, s->vb, sizeof(double) * 3 * s->n);
+    if (s->np) memcpy(s->dx, s->dxb, nsens), memcpy(s->dv, s->dvb, nsens);
     s->t = t0;
     return cf_error_set(err, rc, "step %ld (t = %.4f s): %s", s->st.steps + 1, t1, perr.msg);
   }
@@ -494,6 +544,55 @@ int cf_sim_step(cf_sim *s, const double *kin_pos, cf_error *err) {
   if (s->st.last_violation > s->st.max_violation) s->st.max_violation = s->st.last_violation;
   return CF_OK;
 }
+
+const char *cf_theta_name(int theta) {
+  static const char *names[CF_THETA_COUNT] = {"delta", "alpha", "kappa", "beta"};
+  return theta >= 0 && theta < CF_THETA_COUNT ? names[theta] : "?";
+}
+
+/* Why the simulation's setup is not differentiated (NULL: it is). */
+static const char *sens_refusal(const cf_sim *s) {
+  if (!s->proj) return "the models without constraints";
+  if (s->p.model != CF_CLOTH_INEXTENSIBLE) return "the quasi-inextensible model";
+  if (s->p.ks > 0) return "the shear energy (ks > 0)";
+  if (s->p.rest_bending) return "rest_bending";
+  if (s->p.predictor) return "the predictor";
+  if (s->ct) return "contacts";
+  return NULL;
+}
+
+int cf_sim_set_sensitivities(cf_sim *s, const int *theta, int np, cf_error *err) {
+  const char *why = np > 0 ? sens_refusal(s) : NULL;
+  if (why) return cf_error_set(err, CF_EINVAL, "sensitivities: %s: not differentiated", why);
+  if (np < 0 || np > CF_THETA_COUNT)
+    return cf_error_set(err, CF_EINVAL, "sensitivities: %d parameters, expected 0..%d", np, CF_THETA_COUNT);
+  for (int j = 0; j < np; j++) {
+    int dup = 0;
+    for (int k = 0; k < j; k++) dup |= theta[k] == theta[j];
+    if (theta[j] < 0 || theta[j] >= CF_THETA_COUNT || dup)
+      return cf_error_set(err, CF_EINVAL, "sensitivities: parameter %d (%d) is not a distinct cf_theta", j,
+                          theta[j]);
+  }
+  double **arr[5] = {&s->dx, &s->dv, &s->dxb, &s->dvb, &s->dvs};
+  int bad = 0;
+  for (int k = 0; k < 5; k++) {
+    free(*arr[k]);
+    *arr[k] = np ? calloc(3 * (size_t)s->n * np, sizeof(double)) : NULL;
+    bad |= np && !*arr[k];
+  }
+  if (!bad && (!s->proj || cf_proj_sens_on(s->proj, np) == CF_OK)) { /* no projection: np = 0 (refused above) */
+    s->np = np;
+    if (np) memcpy(s->theta, theta, sizeof(int) * (size_t)np);
+    return CF_OK;
+  }
+  s->np = 0;
+  if (s->proj) cf_proj_sens_on(s->proj, 0);
+  return cf_error_set(err, CF_ENOMEM, "sensitivities: out of memory");
+}
+
+int cf_sim_sensitivities(const cf_sim *s) { return s->np; }
+const double *cf_sim_dx(const cf_sim *s, int j) { return j >= 0 && j < s->np ? s->dx + (size_t)3 * s->n * j : NULL; }
+const double *cf_sim_dv(const cf_sim *s, int j) { return j >= 0 && j < s->np ? s->dv + (size_t)3 * s->n * j : NULL; }
 
 const double *cf_sim_x(const cf_sim *s) { return s->x; }
 const double *cf_sim_v(const cf_sim *s) { return s->v; }

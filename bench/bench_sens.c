@@ -27,9 +27,9 @@
 #include <time.h>
 
 #include "cf_common.h"
-#include "fit/cf_fit.h"
-#include "sim/cf_sim.h"
-#include "study/cf_study.h"
+#include "cf_fit.h"
+#include "cf_sim.h"
+#include "cf_study.h"
 
 #define NX 7
 #define NY 9

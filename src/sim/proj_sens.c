@@ -47,12 +47,8 @@ struct cf_psens {
 
 void cf_psens_free(cf_psens *z) {
   if (!z) return;
-  double *d[] = {z->t, z->tb, z->ts, z->Gs, z->Gw, z->q, z->hv, z->u, z->w, z->ht, z->hs, z->rhs, z->dl};
-  for (size_t k = 0; k < sizeof d / sizeof d[0]; k++) free(d[k]);
-  free(z->hp);
-  free(z->hj);
-  free(z->hpos);
-  free(z);
+  CF_FREE_ALL(z->t, z->tb, z->ts, z->Gs, z->Gw, z->q, z->hv, z->u, z->w, z->ht, z->hs, z->rhs, z->dl, z->hp, z->hj,
+              z->hpos, z);
 }
 
 static int cmp_u64(const void *a, const void *b) {

@@ -122,25 +122,8 @@ void cf_proj_free(cf_proj *p) {
   if (!p) return;
   proj_destroy(p);
   cf_psens_free(p->sens);
-  free(p->grp);
-  free(p->invm);
-  free(p->slot_row);
-  free(p->G);
-  free(p->C);
-  free(p->Gb);
-  free(p->Cb);
-  free(p->node_ptr);
-  free(p->node_slot);
-  free(p->cptr);
-  free(p->cpos);
-  free(p->gs);
-  free(p->diag);
-  free(p->dl);
-  free(p->xb);
-  free(p->cg);
-  free(p->rs_ptr);
-  free(p->rs_slot);
-  free(p->U);
+  CF_FREE_ALL(p->grp, p->invm, p->slot_row, p->G, p->C, p->Gb, p->Cb, p->node_ptr, p->node_slot, p->cptr, p->cpos,
+              p->gs, p->diag, p->dl, p->xb, p->cg, p->rs_ptr, p->rs_slot, p->U);
   cf_team_free(p->team);
   free(p);
 }

@@ -141,24 +141,8 @@ void cf_sim_free(cf_sim *s) {
   free(s->x0);
   cf_proj_free(s->proj);
   for (int l = 0; l <= CF_MAX_SUBSTEP_LEVEL; l++) cf_ustep_free(s->us[l]);
-  free(s->xb);
-  free(s->vb);
-  free(s->kfrom);
-  free(s->kto);
-  free(s->kmid);
-  free(s->kseg);
-  free(s->kin);
-  free(s->is_kin);
-  free(s->x);
-  free(s->v);
-  free(s->xn);
-  free(s->vs);
-  free(s->dx);
-  free(s->dv);
-  free(s->dxb);
-  free(s->dvb);
-  free(s->dvs);
-  free(s);
+  CF_FREE_ALL(s->xb, s->vb, s->kfrom, s->kto, s->kmid, s->kseg, s->kin, s->is_kin, s->x, s->v, s->xn, s->vs, s->dx,
+              s->dv, s->dxb, s->dvb, s->dvs, s);
 }
 
 cf_sim *cf_sim_alloc(const cf_mesh *mesh, const cf_params *p, const int *kin, int n_kin,

@@ -10,52 +10,6 @@
 #include "commands.h"
 #include "fit_cli.h"
 
-static const char *help =
-    "usage: clothfit compare REC.h5 [--models LIST] [--train A:B] [--start D,A]\n"
-    "                        [--max-evals N] [--search nelder-mead|trust] [--workers N] [-o RESULTS.h5]\n"
-    "                        [--restart] [--json]\n"
-    "                        " CF_CLI_MODEL_USAGE "\n"
-    "\n"
-    "Fit each cloth model to the recording and compare them (thesis §4.1.4, Table\n"
-    "4.3): inextensible (the thesis' model), quasi-inextensible (every edge's\n"
-    "length held, shear by diagonal springs), elastic (a St. Venant-Kirchhoff\n"
-    "membrane) and mass-spring (structural, shear and bending springs).  Each\n"
-    "model's parameters (delta, alpha and its stiffnesses: quasi-inextensible\n"
-    "k_shear, elastic and mass-spring k_stretch and k_shear, as log10) are fitted\n"
-    "by the same Nelder-Mead on the training window, from the same start (by\n"
-    "default the best point of the default (delta, alpha) grid of clothfit sweep\n"
-    "over the training window, simulated with the inextensible model); then the\n"
-    "recording is simulated at the fit and measured on the testing window.  The\n"
-    "table: mean error e and max dispersion d (cm) on the testing window, the\n"
-    "simulation's wall time, the projection's iterations per step ('-' for the\n"
-    "models without constraints), the training error and the fitted parameters.\n"
-    "One model per worker process.  Models of the recording's table or stick: only\n"
-    "the inextensible and quasi-inextensible ones (the others have no contacts).\n"
-    "\n"
-    "  --models LIST   comma-separated (default: all four)\n"
-    "  --train A:B     training window as fractions of the recording (default\n"
-    "                  0:0.5); testing = from B to the end\n"
-    "  --start D,A     every fit's start instead of the grid's best point (the\n"
-    "                  stiffnesses start at --k-stretch, --k-shear)\n"
-    "  --max-evals N   simulations per fit (default 100 per fitted parameter)\n"
-    "  --search nelder-mead|trust  the fits' search, as clothfit fit's (default\n"
-    "                  nelder-mead)\n"
-    "  --workers N     worker processes (default 0: all cores)\n"
-    "  -o RESULTS.h5   store the comparison (/recordings/NAME/compare, added to\n"
-    "                  the file if it exists; clothfit inspect shows it); the\n"
-    "                  grid start's points and each model's finished fit go to\n"
-    "                  RESULTS.h5.journal as they finish, so a rerun after a\n"
-    "                  crash computes only the missing ones\n"
-    "  --restart       discard the journal of an earlier, different run\n"
-    "  --json          also print the comparison as one JSON object: recording,\n"
-    "                  train_window_s, test_window_s, best, models (each: model,\n"
-    "                  status, reason, delta, alpha, k_stretch, k_shear, k_bend,\n"
-    "                  fitted, train_error_cm, test_error_cm, test_std_cm,\n"
-    "                  test_max_d_cm, sim_wall_s, iterations_per_step,\n"
-    "                  evaluations, converged, fit_wall_s), tasks_resumed (taken\n"
-    "                  from the journal)\n"
-    CF_CLI_MODEL_HELP;
-
 typedef struct {
   const char *models, *train, *start, *max_evals, *workers, *out, *search;
   cf_cli_model model;
@@ -109,8 +63,7 @@ static int run(cmp_args *a, const cf_fit_input *in, cf_res_rec *rec) {
   return rc ? cf_cli_fail("compare", "%s", err.msg) : 0;
 }
 
-int cmd_compare(int argc, char **argv) {
-  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+static int run_argv(int argc, char **argv) {
   cmp_args a;
   memset(&a, 0, sizeof a);
   const cf_cli_opt opts[] = {{"--models", &a.models, NULL},       {"--train", &a.train, NULL},
@@ -124,7 +77,7 @@ int cmd_compare(int argc, char **argv) {
   cf_fit_input *in = NULL;
   cf_results res;
   cf_results_init(&res);
-  int rc = cf_cli_parse("compare", argc, argv, opts, &path, 1, &npos) || check_values(&a);
+  int rc = cf_cli_parse_argv("compare", argc, argv, opts, &path, 1, &npos) || check_values(&a);
   if (!rc && !path) rc = cf_cli_fail("compare", "missing REC.h5 (see --help)");
   if (!rc && a.model.model) rc = cf_cli_fail("compare", "--model is not an option of compare: give --models LIST");
   rc = rc || cf_cli_search("compare", a.search, NULL, 0) || cf_cli_load_inputs("compare", &path, 1, &a.model, &in) ||
@@ -157,3 +110,15 @@ int cmd_compare(int argc, char **argv) {
   cf_pipeline_inputs_free(in, in ? 1 : 0);
   return rc;
 }
+
+static int run_cmd(const cf_cli_call *c, void *opts) {
+  (void)opts;
+  return run_argv(c->argc, c->argv);
+}
+
+const cf_cli_command cf_cli_cmd_compare = {
+    .name = "compare",
+    .summary = "fit the four cloth models of thesis Table 4.3 to a recording and compare them",
+    .help = cf_cli_help_compare,
+    .run = run_cmd,
+};

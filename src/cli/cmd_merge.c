@@ -9,30 +9,14 @@
 #include "commands.h"
 #include "fit_cli.h"
 
-static const char *help =
-    "usage: clothfit merge SHARD.h5... -o RESULTS.h5 [--json]\n"
-    "\n"
-    "Join the results files of the shards of one sweep (`clothfit sweep ...\n"
-    "--shard I/N -o SHARD.h5`, I = 0..N-1, e.g. the elements of a Slurm job\n"
-    "array) into one results file, equal to the sweep run at once.  Every task\n"
-    "(grid point) must have been run by one shard: each missing task and each\n"
-    "task two shards ran with different results is named on stderr, and then\n"
-    "nothing is written (status 1).  A task two shards ran with the same\n"
-    "results (a shard run twice) is a warning.  Shard files of different\n"
-    "sweeps (recordings, grid, settings, clothfit version) are refused.\n"
-    "\n"
-    "  -o RESULTS.h5   the merged results file (written atomically)\n"
-    "  --json          one JSON object on the last line\n";
-
-int cmd_merge(int argc, char **argv) {
-  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+static int run_argv(int argc, char **argv) {
   const char *out = NULL;
   int json = 0, npos = 0;
   const cf_cli_opt opts[] = {{"-o", &out, NULL}, {"--json", NULL, &json}, {NULL, NULL, NULL}};
   const char **pos = calloc((size_t)argc + 1, sizeof *pos);
   cf_results *s = calloc((size_t)argc + 1, sizeof *s);
   if (!pos || !s) return free(pos), free(s), cf_cli_fail("merge", "out of memory");
-  int rc = cf_cli_parse("merge", argc, argv, opts, pos, argc, &npos);
+  int rc = cf_cli_parse_argv("merge", argc, argv, opts, pos, argc, &npos);
   if (!rc && !npos) rc = cf_cli_fail("merge", "missing SHARD.h5 (see --help)");
   if (!rc && !out) rc = cf_cli_fail("merge", "missing -o RESULTS.h5");
   cf_error err = {0, ""};
@@ -65,3 +49,15 @@ int cmd_merge(int argc, char **argv) {
   free(pos);
   return rc;
 }
+
+static int run_cmd(const cf_cli_call *c, void *opts) {
+  (void)opts;
+  return run_argv(c->argc, c->argv);
+}
+
+const cf_cli_command cf_cli_cmd_merge = {
+    .name = "merge",
+    .summary = "join the results files of the shards of a sweep (sweep --shard I/N) into one",
+    .help = cf_cli_help_merge,
+    .run = run_cmd,
+};

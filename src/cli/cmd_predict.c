@@ -11,24 +11,6 @@
 #include "commands.h"
 #include "fit_cli.h"
 
-static const char *help =
-    "usage: clothfit predict REC.h5... [--formula thesis-rep1|RESULTS.h5] [--optima RESULTS.h5]\n"
-    "                        [--no-eval] [--json]\n"
-    "                        " CF_CLI_MODEL_USAGE "\n"
-    "       clothfit predict --S S --V V --rho RHO [--formula ...] [--json]\n"
-    "\n"
-    "delta-hat = d0 + d1 S + d2 V + d3 rho and alpha-hat = a0 + a1 S + a2 V + a3 rho\n"
-    "(thesis (4.6), (4.10)-(4.11)) per recording: S = cloth area / A3 area, V = mean\n"
-    "of the upper half of the markers' squared speeds (m^2/s^2), rho = density.\n"
-    "The error e-hat (cm) is simulated at (delta-hat, alpha-hat) unless --no-eval,\n"
-    "with the other model parameters held (--kappa, --beta, --tol, --max-iter).\n"
-    "Next to them the fitted optimum (delta*, alpha*, e*) from --optima (default: the\n"
-    "--formula file when it is a results file), like Table 4.9.\n"
-    "\n"
-    "  --formula thesis-rep1  Table 4.6, repetition I (default)\n"
-    "  --formula RESULTS.h5   the /regression of `clothfit regress -o`\n"
-    CF_CLI_MODEL_HELP;
-
 typedef struct {
   const char *formula, *optima, *S, *V, *rho;
   cf_cli_model model;
@@ -149,8 +131,7 @@ static int recordings_mode(pred_args *a, const char **paths, int n) {
   return rc;
 }
 
-int cmd_predict(int argc, char **argv) {
-  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+static int run_argv(int argc, char **argv) {
   pred_args a;
   memset(&a, 0, sizeof a);
   cf_results_init(&a.opt);
@@ -160,7 +141,7 @@ int cmd_predict(int argc, char **argv) {
                              {NULL, NULL, NULL}};
   const char **pos = calloc((size_t)argc + 1, sizeof *pos);
   int npos = 0, numbers = 0;
-  int rc = !pos || cf_cli_parse("predict", argc, argv, opts, pos, argc, &npos);
+  int rc = !pos || cf_cli_parse_argv("predict", argc, argv, opts, pos, argc, &npos);
   numbers = a.S || a.V || a.rho;
   if (!rc && numbers && npos) rc = cf_cli_fail("predict", "give either recordings or --S/--V/--rho, not both");
   if (!rc && !numbers && !npos) rc = cf_cli_fail("predict", "missing REC.h5 (or --S S --V V --rho RHO; see --help)");
@@ -170,3 +151,15 @@ int cmd_predict(int argc, char **argv) {
   free(pos);
   return rc;
 }
+
+static int run_cmd(const cf_cli_call *c, void *opts) {
+  (void)opts;
+  return run_argv(c->argc, c->argv);
+}
+
+const cf_cli_command cf_cli_cmd_predict = {
+    .name = "predict",
+    .summary = "a-priori (delta, alpha) from size, speed and density (Table 4.9)",
+    .help = cf_cli_help_predict,
+    .run = run_cmd,
+};

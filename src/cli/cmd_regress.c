@@ -12,40 +12,6 @@
 #include "commands.h"
 #include "fit_cli.h"
 
-static const char *help =
-    "usage: clothfit regress REC.h5... --from RESULTS.h5 [-o RESULTS.h5] [--max-evals N]\n"
-    "                        [--search model|nelder-mead] [--workers N] [--restart] [--json]\n"
-    "                        " CF_CLI_MODEL_USAGE "\n"
-    "\n"
-    "Fit delta = d0 + d1 S + d2 V + d3 rho and alpha = a0 + a1 S + a2 V + a3 rho\n"
-    "(thesis (4.6)) to the recordings: least squares on their optima in RESULTS.h5\n"
-    "(refined if any, else the grid's best; from `clothfit sweep` or `fit`), then\n"
-    "the coefficients minimizing R (4.7) = the mean error of the recordings\n"
-    "simulated with the formula.  Needs at least 4 recordings that vary in size,\n"
-    "speed and density.\n"
-    "Prints the coefficients, R* and E* (mean of the optima's errors), like Table\n"
-    "4.6; -o stores them in /regression (the file may be RESULTS.h5 itself).\n"
-    "The optima must come from the same model settings (--kappa, --beta, --tol,\n"
-    "--max-iter).\n"
-    "\n"
-    "With -o the regression is crash-safe as clothfit sweep is: each finished\n"
-    "simulation goes to RESULTS.h5.journal at once, and rerunning the same command\n"
-    "(same files, options and clothfit) simulates only the others (--json:\n"
-    "tasks_resumed); --restart discards a journal of another run.\n"
-    "\n"
-    "  --max-evals N   evaluations of R at most (default 400; each simulates every\n"
-    "                  recording)\n"
-    "  --search model|nelder-mead  how R is minimized (default model): model fits\n"
-    "                  each recording's error near its optimum with a quadratic (9\n"
-    "                  simulations), minimizes the mean of those models, simulates\n"
-    "                  R there, refits the models with those points and repeats\n"
-    "                  until two rounds in a row lower R by less than 0.1 % (at\n"
-    "                  most 6 rounds; R* is the best simulated R); nelder-mead\n"
-    "                  runs Nelder-Mead on R itself, every evaluation simulating\n"
-    "                  every recording\n"
-    "  --workers N     worker processes (default 0 = all cores)\n"
-    CF_CLI_MODEL_HELP;
-
 typedef struct {
   const char *from, *out, *max_evals, *workers, *search_word;
   cf_cli_model model;
@@ -101,8 +67,7 @@ static void report(const reg_args *a, const cf_res_regression *g) {
   cf_cli_json_print(j);
 }
 
-int cmd_regress(int argc, char **argv) {
-  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+static int run_argv(int argc, char **argv) {
   reg_args a;
   memset(&a, 0, sizeof a);
   const cf_cli_opt opts[] = {{"--from", &a.from, NULL},       {"-o", &a.out, NULL},
@@ -115,7 +80,7 @@ int cmd_regress(int argc, char **argv) {
   cf_fit_input *in = NULL;
   cf_results res, opt;
   cf_results_init(&res), cf_results_init(&opt);
-  int rc = !pos || cf_cli_parse("regress", argc, argv, opts, pos, argc, &npos) || check_values(&a, npos) ||
+  int rc = !pos || cf_cli_parse_argv("regress", argc, argv, opts, pos, argc, &npos) || check_values(&a, npos) ||
            cf_cli_load_inputs("regress", pos, npos, &a.model, &in) || read_optima(&a, &opt);
   const char **files = rc ? NULL : calloc((size_t)npos + 2, sizeof *files);
   if (!rc && !files) rc = cf_cli_fail("regress", "out of memory");
@@ -134,3 +99,16 @@ int cmd_regress(int argc, char **argv) {
   free(pos);
   return rc;
 }
+
+static int run_cmd(const cf_cli_call *c, void *opts) {
+  (void)opts;
+  return run_argv(c->argc, c->argv);
+}
+
+const cf_cli_command cf_cli_cmd_regress = {
+    .name = "regress",
+    .summary = "fit the a-priori formulas (4.6)-(4.7) to a study's optima (Table 4.6)",
+    .help = cf_cli_help_regress,
+    .mpi = 1,
+    .run = run_cmd,
+};

@@ -15,63 +15,6 @@
 #include "fit_cli.h"
 #include "progress.h"
 
-static const char *help =
-    "usage: clothfit report RESULTS.h5 [-o DIR] [--frames T1,T2,...] [--workers N] [--json]\n"
-    "\n"
-    "Write the report of a results file (from `clothfit sweep`, `fit`,\n"
-    "`sensitivity`, `regress` or `experiment aero`) into DIR (default\n"
-    "reports/NAME/, NAME the results file's name without its extension):\n"
-    "\n"
-    "  tables/ID.csv .md .tex   Table A.1: the optimum per recording (material,\n"
-    "                           size, motion, speed, repetition, error, std, alpha,\n"
-    "                           delta, and the ground truth when stored) of\n"
-    "                           repetition I and recordings of no other repetition;\n"
-    "                           A.2: repetition II; 4.5: mean error and std by\n"
-    "                           material, size, motion, speed and over all; 4.6:\n"
-    "                           the a-priori formulas' coefficients, R*, E*; 4.9:\n"
-    "                           per recording S, V, rho, the formulas' delta and\n"
-    "                           alpha beside the optimum's, their errors e^ and e*\n"
-    "                           (4.6 and 4.9 when the file has a regression).\n"
-    "                           LaTeX uses booktabs.\n"
-    "  figures/ID.gp .dat       per recording a gnuplot script and its data: the\n"
-    "  figures/ID.svg .png      sweep's error surface (grid and refined optimum\n"
-    "                           marked, failed grid points as crosses), e(t) and\n"
-    "                           d(t) at the optimum, the sensitivity map or scan,\n"
-    "                           the recorded markers against the simulated cloth\n"
-    "                           (its marker lattice) in 3-D at chosen instants\n"
-    "  figures/ID.gif           and as an animation of the whole recording (from the\n"
-    "                           markers `fit` and `experiment` store at the optimum);\n"
-    "                           with a regression, delta* and alpha* against V and\n"
-    "                           rho with the fitted formulas (study-*)\n"
-    "  report.md, index.html    every table and figure; index.html opens offline\n"
-    "\n"
-    "The numbers are those the results file stores, rounded alike in every format\n"
-    "(errors and stds to 3 decimals; delta, alpha and coefficients to 4).  To\n"
-    "restyle a figure, edit its script and run `gnuplot DIR/figures/ID.gp`\n"
-    "(docs/report.md).  Files are replaced one by one, each atomically;\n"
-    "index.html and report.md last.\n"
-    "\n"
-    "gnuplot (with the svg, pngcairo and gif terminals) must be on PATH to draw the\n"
-    "figures.  Without it every table, script and data file is still written,\n"
-    "and the command fails with \"gnuplot not found: figures skipped\".  A\n"
-    "figure gnuplot cannot draw is left out of the pages and makes the command\n"
-    "fail, naming the script and gnuplot's message.\n"
-    "\n"
-    "  -o DIR        the output folder (created when missing)\n"
-    "  --frames T1,T2,...\n"
-    "                the instants of the 3-D snapshots, in seconds from the start\n"
-    "                (at most 12; each drawn at its nearest frame; default 4 at\n"
-    "                1/5 .. 4/5 of each recording).  A value that is not a time or\n"
-    "                lies outside a recording is an error, and nothing is written\n"
-    "  --workers N   gnuplot runs at once (default 0 = one per core)\n"
-    "  --json        also one JSON object on the last line: output, index,\n"
-    "                markdown, tables, figures (drawn), figures_planned,\n"
-    "                figures_failed, gnuplot\n"
-    "Progress (figures drawn of all, elapsed time, ETA) goes to stderr when it is a\n"
-    "terminal, or to a file or pipe when CLOTHFIT_PROGRESS=1 (there a line per\n"
-    "tenth of the figures); --json does not silence it (the JSON goes to stdout),\n"
-    "CLOTHFIT_PROGRESS=0 does.\n";
-
 /* Progress of the figures on stderr (docs/report.md): on a terminal one
  * line rewritten after each figure (done/total, ETA, the figure), ended by
  * a newline; when CLOTHFIT_PROGRESS=1 forces it into a file or pipe, a line
@@ -134,8 +77,7 @@ static int parse_times(const char *spec, double *t, int *n) {
   }
 }
 
-int cmd_report(int argc, char **argv) {
-  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+static int run_argv(int argc, char **argv) {
   const char *out = NULL, *frames = NULL, *workers = NULL, *pos[1];
   int json = 0, npos = 0, nw = 0, n_times = 0;
   double times[CF_REPORT_MAX_TIMES];
@@ -144,7 +86,7 @@ int cmd_report(int argc, char **argv) {
                              {"--workers", &workers, NULL},
                              {"--json", NULL, &json},
                              {NULL, NULL, NULL}};
-  if (cf_cli_parse("report", argc, argv, opts, pos, 1, &npos)) return 1;
+  if (cf_cli_parse_argv("report", argc, argv, opts, pos, 1, &npos)) return 1;
   if (!npos) return cf_cli_fail("report", "missing RESULTS.h5 (see --help)");
   if (cf_cli_workers("report", workers, &nw)) return 1;
   if (frames && parse_times(frames, times, &n_times)) return 1;
@@ -194,3 +136,15 @@ int cf_cli_report_status(const char *cmd, const cf_report_summary *s, int have_g
     return cf_cli_fail(cmd, "%d of %d figures failed; the first: %s", s->figures_failed, s->figures_planned, s->failure);
   return 0;
 }
+
+static int run_cmd(const cf_cli_call *c, void *opts) {
+  (void)opts;
+  return run_argv(c->argc, c->argv);
+}
+
+const cf_cli_command cf_cli_cmd_report = {
+    .name = "report",
+    .summary = "tables (CSV, Markdown, LaTeX), gnuplot figures and an HTML page of a results file",
+    .help = cf_cli_help_report,
+    .run = run_cmd,
+};

@@ -11,23 +11,6 @@
 #include "commands.h"
 #include "fit_cli.h"
 
-static const char *help =
-    "usage: clothfit sensitivity REC.h5 --at D,A [-n 10] [--scan delta|alpha|mu]\n"
-    "                            [--window T0:T1] [--workers N] [-o RESULTS.h5] [--restart]\n"
-    "                            [--json]\n"
-    "                            " CF_CLI_MODEL_USAGE "\n"
-    "\n"
-    "The mean error (cm) of the recording on an n x n grid over [0, 2D] x [0, 2A]\n"
-    "around the point (delta, alpha) = (D, A), printed as a table (rows delta,\n"
-    "columns alpha).  --scan delta (or alpha): n points of that parameter over\n"
-    "[0, 2D] (or [0, 2A]) with the other held at the point.  --scan mu (thesis\n"
-    "Fig. 4.20; a recording with a table): n values of the friction over [0, 2M]\n"
-    "around --mu M (> 0, e.g. the fitted mu) at (D, A).  Failed simulations\n"
-    "print as 'fail'.  -o stores the map (added to the file if it exists); its\n"
-    "points are journaled as by clothfit sweep, so a rerun after a crash computes\n"
-    "only the missing ones (--restart discards the journal of another run).\n"
-    CF_CLI_MODEL_HELP;
-
 typedef struct {
   const char *at, *n, *scan, *window, *workers, *out;
   cf_cli_model model;
@@ -123,8 +106,7 @@ static int run(sens_args *a, const cf_fit_input *in, cf_res_rec *rec) {
   return rc ? cf_cli_fail("sensitivity", "%s", err.msg) : 0;
 }
 
-int cmd_sensitivity(int argc, char **argv) {
-  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+static int run_argv(int argc, char **argv) {
   sens_args a;
   memset(&a, 0, sizeof a);
   const cf_cli_opt opts[] = {{"--at", &a.at, NULL},         {"-n", &a.n, NULL},
@@ -137,7 +119,7 @@ int cmd_sensitivity(int argc, char **argv) {
   cf_fit_input *in = NULL;
   cf_results res;
   cf_results_init(&res);
-  int rc = cf_cli_parse("sensitivity", argc, argv, opts, &path, 1, &npos) || check_values(&a);
+  int rc = cf_cli_parse_argv("sensitivity", argc, argv, opts, &path, 1, &npos) || check_values(&a);
   if (!rc && !path) rc = cf_cli_fail("sensitivity", "missing REC.h5 (see --help)");
   rc = rc || cf_cli_load_inputs("sensitivity", &path, 1, &a.model, &in) ||
        cf_cli_tasks_begin("sensitivity", &(cf_pipeline_task_opts){a.out, NULL, a.restart}, argc, argv, &path, 1, NULL,
@@ -152,3 +134,16 @@ int cmd_sensitivity(int argc, char **argv) {
   cf_pipeline_inputs_free(in, in ? 1 : 0);
   return rc;
 }
+
+static int run_cmd(const cf_cli_call *c, void *opts) {
+  (void)opts;
+  return run_argv(c->argc, c->argv);
+}
+
+const cf_cli_command cf_cli_cmd_sensitivity = {
+    .name = "sensitivity",
+    .summary = "error map around a parameter point (or 1-D scans)",
+    .help = cf_cli_help_sensitivity,
+    .mpi = 1,
+    .run = run_cmd,
+};

@@ -9,70 +9,6 @@
 #include "commands.h"
 #include "fit_cli.h"
 
-static const char *help =
-    "usage: clothfit sweep REC.h5... [-o RESULTS.h5] [--workers N] [--prune] [--window T0:T1]\n"
-    "                      [--delta-grid A:B:N[*rho]] [--alpha-grid A:B:N[*rho]] [--mu-grid A:B:N]\n"
-    "                      [--experiment FILE.ini] [--shard I/N] [--restart] [--confidence]\n"
-    "                      [--prune-margin M] [--json]\n"
-    "                      " CF_CLI_MODEL_USAGE "\n"
-    "\n"
-    "Simulate every recording (HDF5, ingested with --lattice, or a mesh sequence whose\n"
-    "faces form a grid) at every point of a (delta, alpha) grid and find the point\n"
-    "with the smallest mean error (docs/design.md §8).\n"
-    "Default grid: delta = rho * 0.05..1 (15 points), alpha = rho * 0.05..4 (16\n"
-    "points), rho = the recording's density; A:B:N gives N points from A to B,\n"
-    "with *rho scaled by the density.  Prints the best point per recording (Table\n"
-    "A.1: error, std, alpha, delta) and the means by material, size, motion and\n"
-    "speed (Table 4.5).  The other model parameters are held (--kappa, --beta,\n"
-    "--tol, --max-iter).\n"
-    "\n"
-    "Recordings with a table: --mu-grid A:B:N adds a third axis, mu (the cloth's\n"
-    "friction on the table, N values from A to B): the (delta, alpha) grid runs at\n"
-    "each, the best point is the best of all, and the tables gain a mu column; -o\n"
-    "stores sweep/mu [N] and the error, std, status and pruned grids as\n"
-    "[N, delta, alpha] (the report draws the surface at the best mu).  Without it\n"
-    "every point is at --mu (default 0).\n"
-    "\n"
-    "A simulation that fails (e.g. the projection does not converge within\n"
-    "--max-iter iterations at --tol) is a failed grid point: per recording with\n"
-    "failures one warning line on stderr says how many of the grid failed, where\n"
-    "(delta, alpha, step and time of the first few) and why, and a total line sums\n"
-    "them; another warns when the grid optimum has a failed grid neighbour (the\n"
-    "true optimum may lie there).  --json has failed_points, grid_points,\n"
-    "failed_fraction and optimum_borders_failed per recording and the totals; -o\n"
-    "keeps every point's status and reason (sweep/status, sweep/reason).\n"
-    "\n"
-    "Crash-safe (docs/design.md §9): with -o, every finished grid point is appended to\n"
-    "RESULTS.h5.journal at once; rerunning the same command after a crash or\n"
-    "kill -9 runs only the points not in it, and the journal is removed when the\n"
-    "results file is written.  A journal of a different run (other recordings,\n"
-    "grid, settings or clothfit version) is refused unless --restart.\n"
-    "\n"
-    "  -o RESULTS.h5        store the error surfaces (added to the file if it exists)\n"
-    "  --workers N          worker processes (default 0 = all cores)\n"
-    "  --prune              stop hopeless grid points early (exact for the optimum;\n"
-    "                       their errors are stored as lower bounds)\n"
-    "  --prune-margin M     prune only points certain to exceed M times the best\n"
-    "                       error (M >= 1; implies --prune): every point within it\n"
-    "                       stays exact, so the error surface shows the basin\n"
-    "  --window T0:T1       evaluate the mean error over [T0, T1) seconds (T1 may be\n"
-    "                       left out: to the end)\n"
-    "  --experiment FILE    also the recordings of an INI list: [recordings]\n"
-    "                       files = a.h5, b.h5 (relative to the INI)\n"
-    "  --shard I/N          run only the tasks (grid points, numbered across the\n"
-    "                       recordings) with number % N == I, e.g. one element of a\n"
-    "                       Slurm job array; `clothfit merge` joins the N -o files\n"
-    "  --restart            discard the journal of an earlier, different run\n"
-    "  --confidence         95 % intervals around each recording's best grid point\n"
-    "                       and whether it is identifiable, as clothfit fit reports\n"
-    "                       them (9 more simulations and three refits of at most\n"
-    "                       40 each per recording; not with --shard); --json\n"
-    "                       delta_interval, alpha_interval, identifiable,\n"
-    "                       kappa_shift, beta_shift, beta_checked, rest_shift,\n"
-    "                       mesh_shift\n"
-    "  --json               one JSON object on the last line\n"
-    CF_CLI_MODEL_HELP;
-
 typedef struct {
   const char *out, *workers, *window, *dgrid, *agrid, *mgrid, *experiment, *shard, *prune_margin;
   cf_cli_model model;
@@ -191,8 +127,7 @@ static void report(const sweep_args *a, const cf_results *res, const cf_fit_inpu
   free(v.recs);
 }
 
-int cmd_sweep(int argc, char **argv) {
-  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+static int run_argv(int argc, char **argv) {
   sweep_args a;
   memset(&a, 0, sizeof a);
   const cf_cli_opt opts[] = {{"-o", &a.out, NULL},          {"--workers", &a.workers, NULL},
@@ -212,7 +147,7 @@ int cmd_sweep(int argc, char **argv) {
   cf_results_init(&res);
   cf_pipeline_tasks tk;
   memset(&tk, 0, sizeof tk);
-  int rc = !pos || cf_cli_parse("sweep", argc, argv, opts, pos, argc, &npos) || check_values(&a) ||
+  int rc = !pos || cf_cli_parse_argv("sweep", argc, argv, opts, pos, argc, &npos) || check_values(&a) ||
            collect(&a, pos, npos, &paths, &n, &files, &nfiles, &text) ||
            cf_cli_load_inputs("sweep", paths, n, &a.model, &in) || cf_cli_mu_grid("sweep", a.mgrid, in, n, &a.gm) ||
            cf_cli_tasks_begin("sweep", &(cf_pipeline_task_opts){a.out, a.shard, a.restart}, argc, argv, paths, n, text, &tk) ||
@@ -233,3 +168,16 @@ int cmd_sweep(int argc, char **argv) {
   free(pos);
   return rc;
 }
+
+static int run_cmd(const cf_cli_call *c, void *opts) {
+  (void)opts;
+  return run_argv(c->argc, c->argv);
+}
+
+const cf_cli_command cf_cli_cmd_sweep = {
+    .name = "sweep",
+    .summary = "grid search of (delta, alpha) per recording on all cores (Tables A.1, 4.5)",
+    .help = cf_cli_help_sweep,
+    .mpi = 1,
+    .run = run_cmd,
+};

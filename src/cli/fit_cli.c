@@ -17,7 +17,7 @@ static const cf_cli_opt *find_opt(const cf_cli_opt *opts, const char *arg, size_
   return NULL;
 }
 
-int cf_cli_parse(const char *cmd, int argc, char **argv, const cf_cli_opt *opts, const char **pos, int max_pos,
+int cf_cli_parse_argv(const char *cmd, int argc, char **argv, const cf_cli_opt *opts, const char **pos, int max_pos,
                  int *n_pos) {
   *n_pos = 0;
   for (int i = 1; i < argc; i++) {

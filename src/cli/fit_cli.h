@@ -22,7 +22,7 @@ typedef struct {
 /* Parse argv[1..] against opts (a NULL name ends the table): values go to
  * *value (also "--name=value"), flags to *flag, other words to pos[]
  * (*n_pos of at most max_pos).  0, or 1 after printing the one-line error. */
-int cf_cli_parse(const char *cmd, int argc, char **argv, const cf_cli_opt *opts, const char **pos, int max_pos,
+int cf_cli_parse_argv(const char *cmd, int argc, char **argv, const cf_cli_opt *opts, const char **pos, int max_pos,
                  int *n_pos);
 
 /* Both grids of --delta-grid / --alpha-grid (NULL: defaults); 0 or the

@@ -85,36 +85,29 @@ static void print_json(const char *path, const cf_recording *r) {
   cf_cli_json_print(j);
 }
 
-static int run_argv(int argc, char **argv) {
-  const char *path = NULL;
-  int json = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--json")) json = 1;
-    else if (argv[i][0] == '-') return cf_cli_fail("inspect", "unknown option '%s' (see --help)", argv[i]);
-    else if (!path) path = argv[i];
-    else return cf_cli_fail("inspect", "unexpected argument '%s' (see --help)", argv[i]);
-  }
-  if (!path) return cf_cli_fail("inspect", "missing FILE.h5 (see --help)");
+static const cf_cli_option options[] = {CF_CLI_END}; /* --json alone */
+
+static int run_cmd(const cf_cli_call *c, void *opts) {
+  (void)opts;
+  const char *path = c->pos[0];
   cf_recording r;
   cf_error err = {0, ""};
   char format[64];
   if (cf_h5_file_format(path, format, sizeof format, &err)) return cf_cli_fail("inspect", "%s", err.msg);
-  if (!strcmp(format, "results-1")) return cf_cli_inspect_results(path, json);
+  if (!strcmp(format, "results-1")) return cf_cli_inspect_results(path, c->json);
   if (cf_recording_read_h5(path, &r, &err)) return cf_cli_fail("inspect", "%s", err.msg);
   print_text(path, &r);
-  if (json) print_json(path, &r);
+  if (c->json) print_json(path, &r);
   cf_recording_free(&r);
   return 0;
-}
-
-static int run_cmd(const cf_cli_call *c, void *opts) {
-  (void)opts;
-  return run_argv(c->argc, c->argv);
 }
 
 const cf_cli_command cf_cli_cmd_inspect = {
     .name = "inspect",
     .summary = "summarize an HDF5 recording (frames, dt, markers, missing data) or results file",
     .help = cf_cli_help_inspect,
+    .options = options,
+    .max_pos = 1,
+    .needs = "FILE.h5",
     .run = run_cmd,
 };

@@ -23,7 +23,7 @@ int cf_cli_command_run(const cf_cli_command *c, int argc, char **argv) {
   if (cf_cli_wants_help(argc, argv)) return fputs(c->help, stdout), 0;
   cf_cli_call call = {c->name, argc, argv, NULL, 0, 0, NULL};
   if (!c->options) return c->run(&call, NULL);
-  void *opts = calloc(1, c->opts_size);
+  void *opts = calloc(1, c->opts_size ? c->opts_size : 1);
   call.pos = calloc((size_t)argc + 1, sizeof *call.pos);
   int rc = !opts || !call.pos ? cf_cli_fail(c->name, "out of memory")
                               : cf_cli_parse(c->name, argc, argv, c->options, opts, &call.json, call.pos,

@@ -39,13 +39,15 @@ static int progress_wanted(void) {
   return env ? atoi(env) != 0 : isatty(2);
 }
 
-static void print_summary(const char *out, const cf_report_summary *s, int gnuplot, int json) {
+static void print_text(const char *out, const cf_report_summary *s, int gnuplot) {
   printf("report            %s\n", s->index);
   printf("markdown          %s\n", s->markdown);
   printf("tables            %d (%s/tables/: .csv, .md, .tex)\n", s->tables, out);
   printf("figures           %d drawn of %d (%s/figures/)%s\n", s->figures, s->figures_planned, out,
          gnuplot ? "" : ": gnuplot not found");
-  if (!json) return;
+}
+
+static void print_json(const char *out, const cf_report_summary *s, int gnuplot) {
   json_t *j = json_object();
   cf_cli_json_str(j, "output", out);
   cf_cli_json_str(j, "index", s->index);
@@ -77,38 +79,46 @@ static int parse_times(const char *spec, double *t, int *n) {
   }
 }
 
-static int run_argv(int argc, char **argv) {
-  const char *out = NULL, *frames = NULL, *workers = NULL, *pos[1];
-  int json = 0, npos = 0, nw = 0, n_times = 0;
-  double times[CF_REPORT_MAX_TIMES];
-  const cf_cli_opt opts[] = {{"-o", &out, NULL},
-                             {"--frames", &frames, NULL},
-                             {"--workers", &workers, NULL},
-                             {"--json", NULL, &json},
-                             {NULL, NULL, NULL}};
-  if (cf_cli_parse_argv("report", argc, argv, opts, pos, 1, &npos)) return 1;
-  if (!npos) return cf_cli_fail("report", "missing RESULTS.h5 (see --help)");
-  if (cf_cli_workers("report", workers, &nw)) return 1;
-  if (frames && parse_times(frames, times, &n_times)) return 1;
-  char dir[4096];
+typedef struct {
+  const char *out, *frames, *workers;
+} report_opts;
+
+static const cf_cli_option options[] = {CF_CLI_VALUE("-o", report_opts, out), CF_CLI_VALUE("--frames", report_opts, frames),
+                                        CF_CLI_VALUE("--workers", report_opts, workers), CF_CLI_END};
+
+/* The report folder: -o, else reports/NAME/ of the results file. */
+static int report_dir(const char *out, const char *results, char *dir, size_t size) {
   if (out) {
     if (!out[0]) return cf_cli_fail("report", "-o: empty folder name");
-    snprintf(dir, sizeof dir, "%s", out);
+    snprintf(dir, size, "%s", out);
     for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/';) dir[--n] = 0;
   } else {
     char stem[256];
-    cf_path_stem(pos[0], stem, sizeof stem);
-    snprintf(dir, sizeof dir, "reports/%s", stem);
+    cf_path_stem(results, stem, sizeof stem);
+    snprintf(dir, size, "reports/%s", stem);
   }
+  return 0;
+}
+
+static int run_cmd(const cf_cli_call *c, void *opts) {
+  const report_opts *o = opts;
+  const char *path = c->pos[0];
+  int nw = 0, n_times = 0;
+  double times[CF_REPORT_MAX_TIMES];
+  char dir[4096];
+  if (cf_cli_workers("report", o->workers, &nw)) return 1;
+  if (o->frames && parse_times(o->frames, times, &n_times)) return 1;
+  if (report_dir(o->out, path, dir, sizeof dir)) return 1;
   cf_results r;
   cf_error err = {0, ""};
-  if (cf_results_read(pos[0], &r, &err)) return cf_cli_fail("report", "%s", err.msg);
+  if (cf_results_read(path, &r, &err)) return cf_cli_fail("report", "%s", err.msg);
   cf_report_summary s;
   int have_gnuplot = 0;
-  int rc = cf_cli_report_write("report", pos[0], &r, dir, nw, frames ? times : NULL, n_times, &s, &have_gnuplot);
+  int rc = cf_cli_report_write("report", path, &r, dir, nw, o->frames ? times : NULL, n_times, &s, &have_gnuplot);
   cf_results_free(&r);
   if (rc == 2) return 1; /* nothing written */
-  print_summary(dir, &s, have_gnuplot, json);
+  print_text(dir, &s, have_gnuplot);
+  if (c->json) print_json(dir, &s, have_gnuplot);
   fflush(stdout);
   return cf_cli_report_status("report", &s, have_gnuplot);
 }
@@ -137,14 +147,13 @@ int cf_cli_report_status(const char *cmd, const cf_report_summary *s, int have_g
   return 0;
 }
 
-static int run_cmd(const cf_cli_call *c, void *opts) {
-  (void)opts;
-  return run_argv(c->argc, c->argv);
-}
-
 const cf_cli_command cf_cli_cmd_report = {
     .name = "report",
     .summary = "tables (CSV, Markdown, LaTeX), gnuplot figures and an HTML page of a results file",
     .help = cf_cli_help_report,
+    .options = options,
+    .opts_size = sizeof(report_opts),
+    .max_pos = 1,
+    .needs = "RESULTS.h5",
     .run = run_cmd,
 };

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* LEGACY-BEGIN */
 #include "commands.h"
-
 /* ----------------------------------------------------------------- options */
 static const cf_cli_opt *find_opt(const cf_cli_opt *opts, const char *arg, size_t len) {
   for (; opts->name; opts++)
@@ -44,6 +44,7 @@ int cf_cli_parse_argv(const char *cmd, int argc, char **argv, const cf_cli_opt *
   return 0;
 }
 
+/* LEGACY-END */
 /* ------------------------------------------------------------------ values */
 /* The library's parsers (cf_pipeline.h "options") with the error printed. */
 static int said(const char *cmd, int rc, const cf_error *err) { return rc ? cf_cli_fail(cmd, "%s", err->msg) : 0; }
@@ -221,6 +222,24 @@ int cf_cli_results_begin(const char *cmd, const char *out, cf_results *r, int ar
 int cf_cli_results_write(const char *cmd, const char *out, cf_results *r) {
   cf_error err = {0, ""};
   return cf_pipeline_results_write(out, r, &err) ? cf_cli_fail(cmd, "%s", err.msg) : 0;
+}
+
+int cf_cli_outputs_begin(const cf_cli_call *c, const cf_pipeline_task_opts *o, const char *const *files, int n,
+                         const char *config, int workers, cf_pipeline_tasks *tk, cf_results *res) {
+  return cf_cli_tasks_begin(c->name, o, c->argc, c->argv, files, n, config, tk) ||
+         cf_cli_results_begin(c->name, o->out, res, c->argc, c->argv, workers, config);
+}
+
+int cf_cli_outputs_end(const char *cmd, int rc, const char *out, cf_results *res, cf_pipeline_tasks *tk, int *resumed) {
+  rc = rc || cf_cli_results_write(cmd, out, res);
+  if (resumed) *resumed = cf_journal_used(tk->journal);
+  return cf_cli_tasks_end(cmd, tk) || rc;
+}
+
+cf_res_rec *cf_cli_results_rec(const char *cmd, cf_results *res, const char *name) {
+  cf_res_rec *rec = cf_results_rec(res, name, 1);
+  if (!rec) cf_cli_fail(cmd, "out of memory");
+  return rec;
 }
 
 /* ------------------------------------------------------------------- tasks */

@@ -19,11 +19,21 @@ typedef struct {
   cf_pipeline_fit_text t;   /* the fit's options (the library reads them: cf_pipeline_fit_plan_parse) */
   cf_pipeline_fit_plan plan;
   cf_cli_model model;
-  int json, restart;
+  int restart;
   cf_pipeline_fit_info info; /* what the fit tried */
   cf_pipeline_tasks tk;     /* the journal: grid start, Nelder-Mead fit, confidence stencil */
   int resumed;         /* tasks of the journal taken from it */
 } fit_args;
+
+static const cf_cli_option options[] = {
+    CF_CLI_VALUE("--params", fit_args, t.params),   CF_CLI_VALUE("--start", fit_args, t.start),
+    CF_CLI_VALUE("--train", fit_args, t.train),     CF_CLI_VALUE("--max-evals", fit_args, t.max_evals),
+    CF_CLI_VALUE("--workers", fit_args, t.workers), CF_CLI_VALUE("-o", fit_args, out),
+    CF_CLI_FLAG("--prune", fit_args, t.prune),      CF_CLI_FLAG("--restart", fit_args, restart),
+    CF_CLI_FLAG("--no-confidence", fit_args, t.no_confidence), CF_CLI_VALUE("--delta-grid", fit_args, t.dgrid),
+    CF_CLI_VALUE("--alpha-grid", fit_args, t.agrid), CF_CLI_VALUE("--mu-grid", fit_args, t.mgrid),
+    CF_CLI_VALUE("--polish", fit_args, t.polish),   CF_CLI_VALUE("--search", fit_args, t.search),
+    CF_CLI_MODEL_OPTIONS(fit_args, model),          CF_CLI_END};
 
 /* rec as this run made it: its sweep only if swept now. */
 static cf_results run_view(const fit_args *a, cf_res_rec *view) {
@@ -80,7 +90,8 @@ static void fitted_extras(const cf_res_fit *f, int start, char *buf, size_t size
     snprintf(buf + n, size - n, " beta %.4g", start ? f->start_beta : f->model.beta);
 }
 
-static void report(const fit_args *a, const cf_res_rec *rec) {
+/* The fit's lines of the text, and its warnings on stderr. */
+static void fit_text(const fit_args *a, const cf_res_rec *rec) {
   const cf_res_fit *f = &rec->fit;
   cf_res_rec view = *rec;
   cf_results v = run_view(a, &view);
@@ -117,6 +128,12 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
     printf("grid edge         the grid optimum is on the edge of the grid: %s\n", edge);
     fprintf(stderr, "clothfit fit: warning: %s: the grid optimum is on the edge of the grid: %s\n", rec->name, edge);
   }
+}
+
+/* The settings' lines of the text: the model held, the cloth model, the
+ * driving, the results file. */
+static void model_text(const fit_args *a, const cf_res_rec *rec) {
+  const cf_res_fit *f = &rec->fit;
   char held_mu[48] = "", held_kappa[48] = "", held_beta[48] = "";
   if (f->n_params < 3 && isfinite(f->model.mu)) snprintf(held_mu, sizeof held_mu, ", mu %g", f->model.mu);
   snprintf(held_kappa, sizeof held_kappa, "kappa %g%s", f->model.kappa, f->kappa_fitted ? " (fitted)" : "");
@@ -140,59 +157,53 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_drive_text(rec, drive, sizeof drive);
   if (drive[0]) printf("driving           %s\n", drive);
   if (a->out) printf("results           %s\n", a->out);
-  if (!a->json) return;
+}
+
+static void print_json(const fit_args *a, const cf_res_rec *rec) {
   json_t *j = json_object();
   cf_pipeline_fields fields = cf_cli_json_fields(j);
   cf_pipeline_fit_fields(&fields, rec, a->info.swept, a->resumed, a->out);
   cf_cli_json_print(j);
 }
 
-static int run_argv(int argc, char **argv) {
-  fit_args a;
-  memset(&a, 0, sizeof a);
-  cf_pipeline_fit_text *t = &a.t;
-  const cf_cli_opt opts[] = {{"--params", &t->params, NULL},  {"--start", &t->start, NULL},
-                             {"--train", &t->train, NULL},    {"--max-evals", &t->max_evals, NULL},
-                             {"--workers", &t->workers, NULL}, {"-o", &a.out, NULL},
-                             {"--prune", NULL, &t->prune},    {"--json", NULL, &a.json},
-                             {"--restart", NULL, &a.restart}, {"--no-confidence", NULL, &t->no_confidence},
-                             {"--delta-grid", &t->dgrid, NULL}, {"--alpha-grid", &t->agrid, NULL},
-                             {"--mu-grid", &t->mgrid, NULL},  {"--polish", &t->polish, NULL}, {"--search", &t->search, NULL},
-                             CF_CLI_MODEL_OPTS(a.model),     {NULL, NULL, NULL}};
-  const char *path = NULL;
-  int npos = 0;
-  cf_fit_input *in = NULL;
-  cf_results res;
+/* The options the library reads and the fit's plan: before the recording is loaded. */
+static int check(const cf_cli_call *c, void *opts) {
+  (void)c;
+  fit_args *a = opts;
   cf_error err = {0, ""};
-  cf_results_init(&res);
-  int rc = cf_cli_parse_argv("fit", argc, argv, opts, &path, 1, &npos);
-  if (!rc && cf_pipeline_fit_plan_parse(t, &a.plan, &err)) rc = cf_cli_fail("fit", "%s", err.msg);
-  if (!rc && !path) rc = cf_cli_fail("fit", "missing REC.h5 (see --help)");
-  rc = rc || cf_cli_load_inputs("fit", &path, 1, &a.model, &in);
-  if (!rc && cf_pipeline_fit_plan_apply(t, &a.plan, a.model.mu != NULL, in, &err)) rc = cf_cli_fail("fit", "%s", err.msg);
-  rc = rc || cf_cli_tasks_begin("fit", &(cf_pipeline_task_opts){a.out, NULL, a.restart}, argc, argv, &path, 1, NULL, &a.tk) ||
-       cf_cli_results_begin("fit", a.out, &res, argc, argv, a.plan.o.workers, NULL);
-  cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
-  if (!rc && !rec) rc = cf_cli_fail("fit", "out of memory");
-  rc = rc || run_fit(&a, in, rec);
-  rc = rc || cf_cli_results_write("fit", a.out, &res);
-  a.resumed = cf_journal_used(a.tk.journal);
-  rc = cf_cli_tasks_end("fit", &a.tk) || rc;
-  if (!rc) report(&a, rec);
-  cf_results_free(&res);
-  cf_pipeline_inputs_free(in, in ? 1 : 0);
-  return rc;
+  return cf_pipeline_fit_plan_parse(&a->t, &a->plan, &err) ? cf_cli_fail("fit", "%s", err.msg) : 0;
 }
 
 static int run_cmd(const cf_cli_call *c, void *opts) {
-  (void)opts;
-  return run_argv(c->argc, c->argv);
+  fit_args *a = opts;
+  cf_fit_input *in = c->in;
+  cf_results res;
+  cf_error err = {0, ""};
+  cf_results_init(&res);
+  int rc = 0;
+  if (cf_pipeline_fit_plan_apply(&a->t, &a->plan, a->model.mu != NULL, in, &err)) rc = cf_cli_fail("fit", "%s", err.msg);
+  rc = rc || cf_cli_outputs_begin(c, &(cf_pipeline_task_opts){a->out, NULL, a->restart}, c->pos, 1, NULL,
+                                  a->plan.o.workers, &a->tk, &res);
+  cf_res_rec *rec = rc ? NULL : cf_cli_results_rec("fit", &res, in->name);
+  rc = rc || !rec || run_fit(a, in, rec);
+  rc = cf_cli_outputs_end("fit", rc, a->out, &res, &a->tk, &a->resumed);
+  if (!rc) fit_text(a, rec), model_text(a, rec);
+  if (!rc && c->json) print_json(a, rec);
+  cf_results_free(&res);
+  return rc;
 }
 
 const cf_cli_command cf_cli_cmd_fit = {
     .name = "fit",
     .summary = "Nelder-Mead fit of (delta, alpha) with training/testing windows",
     .help = cf_cli_help_fit,
+    .options = options,
+    .opts_size = sizeof(fit_args),
+    .max_pos = 1,
+    .needs = "REC.h5",
+    .check = check,
+    .loads = 1,
+    .model_offset = offsetof(fit_args, model),
     .mpi = 1,
     .run = run_cmd,
 };

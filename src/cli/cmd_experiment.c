@@ -21,10 +21,23 @@
 typedef struct {
   cf_pipeline_experiment_text t; /* the options (the library reads them, cf_pipeline.h "experiment") */
   cf_pipeline_experiment x;      /* the study and its run */
-  int no_report, json;
+  int no_report;
   char report_dir[4096];
   cf_cli_bar bar; /* the study's stages and the report's (the library times them) */
 } exp_args;
+
+static const cf_cli_option options[] = {
+    CF_CLI_VALUE("--dataset", exp_args, t.dataset),        CF_CLI_VALUE("-o", exp_args, t.out),
+    CF_CLI_VALUE("--recordings", exp_args, t.recordings),  CF_CLI_VALUE("--workers", exp_args, t.workers),
+    CF_CLI_VALUE("--max-evals", exp_args, t.max_evals),    CF_CLI_VALUE("--regress-evals", exp_args, t.regress_evals),
+    CF_CLI_VALUE("--regress-search", exp_args, t.regress_search), CF_CLI_FLAG("--prune", exp_args, t.prune),
+    CF_CLI_VALUE("--prune-margin", exp_args, t.prune_margin), CF_CLI_FLAG("--no-refine", exp_args, t.no_refine),
+    CF_CLI_VALUE("--search", exp_args, t.search),          CF_CLI_VALUE("--start", exp_args, t.start),
+    CF_CLI_FLAG("--no-maps", exp_args, t.no_maps),         CF_CLI_FLAG("--no-report", exp_args, no_report),
+    CF_CLI_FLAG("--restart", exp_args, t.restart),         CF_CLI_FLAG("--no-confidence", exp_args, t.no_confidence),
+    CF_CLI_FLAG("--clouds", exp_args, t.clouds),           CF_CLI_VALUE("--delta-grid", exp_args, t.dgrid),
+    CF_CLI_VALUE("--alpha-grid", exp_args, t.agrid),       CF_CLI_MODEL_OPTIONS(exp_args, t.model),
+    CF_CLI_END};
 
 /* The study's stages (cf_pipeline.h), each with its progress bar, and the
  * command's notes between them. */
@@ -58,7 +71,7 @@ static void wam_tables(const cf_results *res) {
     if (res->recs[i].has_remesh) printf("\n"), cf_cli_remesh_text(&res->recs[i]);
 }
 
-static void report(const exp_args *a, const cf_report_summary *rs) {
+static void print_text(const exp_args *a, const cf_report_summary *rs) {
   const cf_pipeline_experiment *x = &a->x;
   const cf_results *res = &x->res;
   if (!x->regress) {
@@ -84,71 +97,57 @@ static void report(const exp_args *a, const cf_report_summary *rs) {
   cf_cli_warn_unidentifiable("experiment", res);
   printf("\nresults: %s\nrecordings: %s/\n", x->out, x->recdir);
   if (rs) printf("report: %s (%d tables, %d of %d figures)\n", rs->index, rs->tables, rs->figures, rs->figures_planned);
-  if (!a->json) return;
+}
+
+static void print_json(const exp_args *a, const cf_report_summary *rs) {
   json_t *j = json_object();
   cf_pipeline_fields f = cf_cli_json_fields(j);
-  cf_pipeline_experiment_fields(&f, x, rs ? rs->index : NULL);
+  cf_pipeline_experiment_fields(&f, &a->x, rs ? rs->index : NULL);
   cf_cli_json_print(j);
 }
 
-static int run_argv(int argc, char **argv) {
-  exp_args a;
-  memset(&a, 0, sizeof a);
-  cf_pipeline_experiment_text *t = &a.t;
-  const cf_cli_opt opts[] = {{"--dataset", &t->dataset, NULL},  {"-o", &t->out, NULL},
-                             {"--recordings", &t->recordings, NULL}, {"--workers", &t->workers, NULL},
-                             {"--max-evals", &t->max_evals, NULL}, {"--regress-evals", &t->regress_evals, NULL},
-                             {"--regress-search", &t->regress_search, NULL},
-                             {"--prune", NULL, &t->prune},       {"--prune-margin", &t->prune_margin, NULL},
-                             {"--no-refine", NULL, &t->no_refine}, {"--search", &t->search, NULL},
-                             {"--start", &t->start, NULL},
-                             {"--no-maps", NULL, &t->no_maps},   {"--json", NULL, &a.json},
-                             {"--no-report", NULL, &a.no_report}, {"--restart", NULL, &t->restart},
-                             {"--no-confidence", NULL, &t->no_confidence}, {"--clouds", NULL, &t->clouds},
-                             {"--delta-grid", &t->dgrid, NULL},  {"--alpha-grid", &t->agrid, NULL},
-                             CF_CLI_MODEL_OPTS(t->model),        {NULL, NULL, NULL}};
-  const char *pos[2];
-  int npos = 0;
-  cf_pipeline_experiment *x = &a.x;
+static int run_cmd(const cf_cli_call *c, void *opts) {
+  exp_args *a = opts;
+  cf_pipeline_experiment *x = &a->x;
   cf_error err = {0, ""};
   cf_results_init(&x->res);
-  int rc = cf_cli_parse_argv("experiment", argc, argv, opts, pos, 2, &npos);
-  if (!rc && npos != 1) rc = cf_cli_fail("experiment", "expected one experiment name: aero or wam (see --help)");
-  if (!rc && cf_pipeline_experiment_parse(pos[0], t, x, &err)) rc = cf_cli_fail("experiment", "%s", err.msg);
-  cf_cli_bar_stages(&a.bar);
-  if (!rc && cf_pipeline_experiment_begin(x, argc, argv, &a.bar.pp, &err)) rc = cf_cli_fail("experiment", "%s", err.msg);
+  int rc = 0;
+  if (c->n_pos != 1) rc = cf_cli_fail("experiment", "expected one experiment name: aero or wam (see --help)");
+  if (!rc && cf_pipeline_experiment_parse(c->pos[0], &a->t, x, &err)) rc = cf_cli_fail("experiment", "%s", err.msg);
+  cf_cli_bar_stages(&a->bar);
+  if (!rc && cf_pipeline_experiment_begin(x, c->argc, c->argv, &a->bar.pp, &err)) rc = cf_cli_fail("experiment", "%s", err.msg);
   if (!rc) cf_cli_tasks_notes("experiment", &x->tk);
-  rc = rc || run_study(&a);
+  rc = rc || run_study(a);
   if (cf_pipeline_experiment_end(x, &err)) rc = cf_cli_fail("experiment", "%s", err.msg) || rc;
   /* the report of what was written (it reads only the results) */
   cf_report_summary rs;
   int have_gnuplot = 0, rrc = 0;
   /* under mpirun, rank 0 alone writes the report and prints (the others are done) */
   int lead = cf_dist_rank() == 0;
-  if (!rc && !a.no_report && lead) {
-    report_dir(&a);
+  if (!rc && !a->no_report && lead) {
+    report_dir(a);
     x->pp.stage(x->pp.user, "report", 1); /* timed as the study's stages are */
-    rrc = cf_cli_report_write("experiment", x->out, &x->res, a.report_dir, x->workers, NULL, 0, &rs, &have_gnuplot);
+    rrc = cf_cli_report_write("experiment", x->out, &x->res, a->report_dir, x->workers, NULL, 0, &rs, &have_gnuplot);
     x->pp.stage(x->pp.user, NULL, 0);
   }
-  if (!rc && lead) report(&a, a.no_report || rrc ? NULL : &rs);
+  const cf_report_summary *shown = a->no_report || rrc ? NULL : &rs;
+  if (!rc && lead) print_text(a, shown);
+  if (!rc && lead && c->json) print_json(a, shown);
   /* written whole, with the failed points; but a recording left without an optimum fails the study */
   if (!rc) rc = cf_cli_fail_no_optimum("experiment", &x->res, x->out) || x->n_in < x->n;
   /* the other ranks are done: a failed report needs no MPI_Abort */
-  if (!rc && !a.no_report && lead) rc = cf_cli_collective_status(rrc ? 1 : cf_cli_report_status("experiment", &rs, have_gnuplot));
+  if (!rc && !a->no_report && lead) rc = cf_cli_collective_status(rrc ? 1 : cf_cli_report_status("experiment", &rs, have_gnuplot));
   cf_pipeline_experiment_free(x);
   return rc;
-}
-
-static int run_cmd(const cf_cli_call *c, void *opts) {
-  (void)opts;
-  return run_argv(c->argc, c->argv);
 }
 
 const cf_cli_command cf_cli_cmd_experiment = {
     .name = "experiment",
     .summary = "run a whole study: ingest, sweep, fit, regress (experiment aero)",
     .help = cf_cli_help_experiment,
+    .options = options,
+    .opts_size = sizeof(exp_args),
+    .max_pos = 2, /* one name: a second word is an error of run's */
     .mpi = 1,
     .run = run_cmd,
 };

@@ -81,7 +81,7 @@ static void held_report(const char *out, json_t *j) {
          1e3 * f.start_mean_m, 1e3 * f.start_max_m);
 }
 
-static void summary(const ingest_args *a, const cf_recording *r) {
+static void summary_text(const ingest_args *a, const cf_recording *r) {
   double dur = r->n_frames ? r->time[r->n_frames - 1] : 0;
   printf("source            %s (%s, up %c, unit scale %g)\n", a->p.in,
          r->mesh.n_nodes    ? "mesh sequence"
@@ -100,23 +100,25 @@ static void summary(const ingest_args *a, const cf_recording *r) {
   cf_cli_markers_report(r, NULL);
   held_report(a->p.out, NULL);
   printf("output            %s\n", a->p.out);
-  if (a->json) {
-    json_t *j = json_object();
-    cf_cli_json_str(j, "output", a->p.out);
-    cf_cli_json_str(j, "source", a->p.in);
-    cf_cli_json_num(j, "frames", r->n_frames);
-    cf_cli_json_num(j, "markers", r->n_markers);
-    cf_cli_json_num(j, "dropped_markers", r->n_dropped);
-    cf_cli_json_num(j, "dt", r->dt);
-    cf_cli_json_num(j, "duration_s", dur);
-    cf_cli_json_str(j, "resampling", r->uniform ? "linear" : "native");
-    cf_ingest_mesh_summary(r, j);
-    cf_cli_export_report(r, j);
-    cf_cli_markers_report(r, j);
-    held_report(a->p.out, j);
-    cf_cli_json_str(j, "source_sha256", r->source_sha256[0] ? r->source_sha256 : NULL);
-    cf_cli_json_print(j);
-  }
+}
+
+static void summary_json(const ingest_args *a, const cf_recording *r) {
+  double dur = r->n_frames ? r->time[r->n_frames - 1] : 0;
+  json_t *j = json_object();
+  cf_cli_json_str(j, "output", a->p.out);
+  cf_cli_json_str(j, "source", a->p.in);
+  cf_cli_json_num(j, "frames", r->n_frames);
+  cf_cli_json_num(j, "markers", r->n_markers);
+  cf_cli_json_num(j, "dropped_markers", r->n_dropped);
+  cf_cli_json_num(j, "dt", r->dt);
+  cf_cli_json_num(j, "duration_s", dur);
+  cf_cli_json_str(j, "resampling", r->uniform ? "linear" : "native");
+  cf_ingest_mesh_summary(r, j);
+  cf_cli_export_report(r, j);
+  cf_cli_markers_report(r, j);
+  held_report(a->p.out, j);
+  cf_cli_json_str(j, "source_sha256", r->source_sha256[0] ? r->source_sha256 : NULL);
+  cf_cli_json_print(j);
 }
 
 /* The library's notes (an edited export) on stderr. */
@@ -138,7 +140,8 @@ static int run_cmd(const cf_cli_call *c, void *opts) {
   cf_error err = {0, ""};
   cf_pipeline_progress pp = {NULL, NULL, warn, NULL};
   int rc = cf_pipeline_ingest_run(&a.p, &pp, &r, &err);
-  if (!rc) summary(&a, &r);
+  if (!rc) summary_text(&a, &r);
+  if (!rc && a.json) summary_json(&a, &r);
   cf_recording_free(&r);
   return rc ? cf_cli_fail("ingest", "%s", err.msg) : 0;
 }

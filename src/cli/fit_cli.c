@@ -8,43 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* LEGACY-BEGIN */
-#include "commands.h"
-/* ----------------------------------------------------------------- options */
-static const cf_cli_opt *find_opt(const cf_cli_opt *opts, const char *arg, size_t len) {
-  for (; opts->name; opts++)
-    if (strlen(opts->name) == len && !strncmp(opts->name, arg, len)) return opts;
-  return NULL;
-}
-
-int cf_cli_parse_argv(const char *cmd, int argc, char **argv, const cf_cli_opt *opts, const char **pos, int max_pos,
-                 int *n_pos) {
-  *n_pos = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *eq = strchr(a, '=');
-    if (a[0] != '-' || !a[1]) {
-      if (*n_pos >= max_pos) return cf_cli_fail(cmd, "unexpected argument '%s' (see --help)", a);
-      pos[(*n_pos)++] = a;
-      continue;
-    }
-    size_t len = eq && a[1] == '-' ? (size_t)(eq - a) : strlen(a);
-    const cf_cli_opt *o = find_opt(opts, a, len);
-    if (!o) return cf_cli_fail(cmd, "unknown option '%s' (see --help)", a);
-    if (!o->value) {
-      if (len != strlen(a)) return cf_cli_fail(cmd, "option %s takes no value (see --help)", o->name);
-      *o->flag = 1;
-    } else if (len != strlen(a)) {
-      *o->value = a + len + 1;
-    } else if (i + 1 < argc) {
-      *o->value = argv[++i];
-    } else {
-      return cf_cli_fail(cmd, "option %s needs a value (see --help)", a);
-    }
-  }
-  return 0;
-}
-
-/* LEGACY-END */
 /* ------------------------------------------------------------------ values */
 /* The library's parsers (cf_pipeline.h "options") with the error printed. */
 static int said(const char *cmd, int rc, const cf_error *err) { return rc ? cf_cli_fail(cmd, "%s", err->msg) : 0; }

@@ -1,6 +1,6 @@
 /* fit_cli.h — what the fitting commands share (sweep, fit, sensitivity,
- * predict, regress, experiment): a table-driven option parser, grid and
- * model values from their option strings, a progress bar for the
+ * predict, regress, experiment): the model options of their option tables
+ * (commands.h), grid and model values from their option strings, a progress bar for the
  * pipeline's stages, the library's steps with their errors printed, and
  * the thesis-style tables.  The steps themselves are the library's
  * (cf_pipeline.h). */
@@ -13,28 +13,6 @@
 #include "json_out.h"
 #include "progress.h"
 
-/* LEGACY-BEGIN */
-/* ----------------------------------------------------------------- options */
-typedef struct {
-  const char *name;   /* "--workers", "-o" */
-  const char **value; /* option with a value: where it goes (NULL: a flag) */
-  int *flag;          /* flag: set to 1 */
-} cf_cli_opt;
-
-/* Parse argv[1..] against opts (a NULL name ends the table): values go to
- * *value (also "--name=value"), flags to *flag, other words to pos[]
- * (*n_pos of at most max_pos).  0, or 1 after printing the one-line error. */
-int cf_cli_parse_argv(const char *cmd, int argc, char **argv, const cf_cli_opt *opts, const char **pos, int max_pos,
-                 int *n_pos);
-
-/* The four entries of a cf_cli_opt table for the cf_cli_model m. */
-#define CF_CLI_MODEL_OPTS(m)                                                                            \
-  {"--kappa", &(m).kappa, NULL}, {"--beta", &(m).beta, NULL}, {"--tol", &(m).tol, NULL},              \
-      {"--max-iter", &(m).max_iter, NULL}, {"--mu", &(m).mu, NULL}, {"--model", &(m).model, NULL},    \
-      {"--k-stretch", &(m).k_stretch, NULL}, {"--k-shear", &(m).k_shear, NULL},                       \
-      {"--k-bend", &(m).k_bend, NULL}, {"--rest", &(m).rest, NULL}, {"--split", &(m).split, NULL},    \
-      {"--substeps", &(m).substeps, NULL}, {"--initial", &(m).initial, NULL}
-/* LEGACY-END */
 /* ------------------------------------------------------------------ values */
 /* Both grids of --delta-grid / --alpha-grid (NULL: defaults); 0 or the
  * exit status after printing the error.  The values are the library's
@@ -76,8 +54,8 @@ void cf_cli_bar_stages(cf_cli_bar *b);
 /* ------------------------------------------------------- model settings */
 /* The model parameters that are not fitted, held fixed by every command
  * that simulates recordings: --kappa K (bending stiffness, default
- * CF_CLI_FIT_KAPPA), --beta B (Rayleigh damping on K, default 0), --tol T
- * (the projection's relative constraint tolerance, default CF_CLI_FIT_TOL),
+ * CF_PIPELINE_KAPPA), --beta B (Rayleigh damping on K, default 0), --tol T
+ * (the projection's relative constraint tolerance, default CF_PIPELINE_TOL),
  * --max-iter N (projection iterations per step before the simulation
  * fails, default 50).  Why these defaults and not the simulator's own
  * (kappa 0, tol 1e-3, cf_params_default, still what `clothfit simulate`
@@ -92,10 +70,10 @@ void cf_cli_bar_stages(cf_cli_bar *b);
  * settings make simulations fail (reported as failed points, see
  * fit_failures.c).  The values are the option strings (NULL: default). */
 typedef cf_pipeline_model_text cf_cli_model;
-#define CF_CLI_FIT_KAPPA "1e-3" /* CF_PIPELINE_KAPPA */
-#define CF_CLI_FIT_TOL "1e-4"   /* CF_PIPELINE_TOL */
 /* The entries of a cf_cli_option table (commands.h) for the cf_cli_model
- * at member m of the options struct T. */
+ * at member m of the options struct T; their usage words and --help
+ * section are help/model-usage.txt and help/model-help.txt, which state
+ * these defaults. */
 #define CF_CLI_MODEL_OPTIONS(T, m)                                                                          \
   CF_CLI_VALUE("--kappa", T, m.kappa), CF_CLI_VALUE("--beta", T, m.beta), CF_CLI_VALUE("--tol", T, m.tol),  \
       CF_CLI_VALUE("--max-iter", T, m.max_iter), CF_CLI_VALUE("--mu", T, m.mu),                            \
@@ -103,7 +81,6 @@ typedef cf_pipeline_model_text cf_cli_model;
       CF_CLI_VALUE("--k-shear", T, m.k_shear), CF_CLI_VALUE("--k-bend", T, m.k_bend),                      \
       CF_CLI_VALUE("--rest", T, m.rest), CF_CLI_VALUE("--split", T, m.split),                              \
       CF_CLI_VALUE("--substeps", T, m.substeps), CF_CLI_VALUE("--initial", T, m.initial)
-/* (their usage words and --help section: help/model-usage.txt, help/model-help.txt) */
 /* Check m's values (finite, kappa >= 0, beta >= 0, 0 < tol < 1, max_iter
  * a count >= 1, mu >= 0 and only for recordings with a table, a known
  * model, stiffnesses > 0, no table or stick with the elastic models, a

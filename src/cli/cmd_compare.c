@@ -61,7 +61,8 @@ static int check_values(cmp_args *a) {
   return parse_models(a) || cf_cli_workers("compare", a->workers, &a->nw);
 }
 
-static int run(cmp_args *a, const cf_fit_input *in, cf_res_rec *rec) {
+static int run(void *opts, cf_fit_input *in, cf_res_rec *rec) {
+  cmp_args *a = opts;
   cf_cli_bar bar;
   cf_error err = {0, ""};
   cf_cli_bar_stages(&bar);
@@ -88,12 +89,14 @@ static int check_models(const cmp_args *a, const cf_fit_input *in) {
   return 0;
 }
 
-static void print_text(const cmp_args *a, const cf_res_rec *rec) {
+static void print_text(const void *opts, const cf_res_rec *rec) {
+  const cmp_args *a = opts;
   cf_cli_compare_text(rec);
   if (a->out) printf("results: %s\n", a->out);
 }
 
-static void print_json(const cmp_args *a, const cf_res_rec *rec) {
+static void print_json(const void *opts, const cf_res_rec *rec) {
+  const cmp_args *a = opts;
   json_t *j = json_object();
   cf_cli_json_str(j, "recording", rec->recording);
   cf_cli_compare_json(j, &rec->compare);
@@ -104,31 +107,13 @@ static void print_json(const cmp_args *a, const cf_res_rec *rec) {
 
 static int run_cmd(const cf_cli_call *c, void *opts) {
   cmp_args *a = opts;
-  cf_fit_input *in = c->in;
-  cf_results res;
-  cf_results_init(&res);
-  int rc = cf_cli_search("compare", a->search, in, 1) || check_models(a, in) ||
-           cf_cli_outputs_begin(c, &(cf_pipeline_task_opts){a->out, NULL, a->restart}, c->pos, 1, NULL, a->nw, &a->tk,
-                                &res);
-  cf_res_rec *rec = rc ? NULL : cf_cli_results_rec("compare", &res, in->name);
-  rc = rc || !rec || run(a, in, rec);
-  rc = cf_cli_outputs_end("compare", rc, a->out, &res, &a->tk, &a->resumed);
-  if (!rc) print_text(a, rec);
-  if (!rc && c->json) print_json(a, rec);
-  cf_results_free(&res);
-  return rc;
+  static const cf_cli_recording_run steps = {run, print_text, print_json};
+  return cf_cli_search("compare", a->search, c->in, 1) || check_models(a, c->in) ||
+         cf_cli_run_recording(c, a, &(cf_pipeline_task_opts){a->out, NULL, a->restart}, a->nw, &a->tk, &a->resumed,
+                              &steps);
 }
 
 const cf_cli_command cf_cli_cmd_compare = {
-    .name = "compare",
-    .summary = "fit the four cloth models of thesis Table 4.3 to a recording and compare them",
-    .help = cf_cli_help_compare,
-    .options = options,
-    .opts_size = sizeof(cmp_args),
-    .max_pos = 1,
-    .needs = "REC.h5",
-    .check = check,
-    .loads = 1,
-    .model_offset = offsetof(cmp_args, model),
-    .run = run_cmd,
-};
+    .name = "compare", .summary = "fit the four cloth models of thesis Table 4.3 to a recording and compare them",
+    .help = cf_cli_help_compare, .options = options, .opts_size = sizeof(cmp_args), .max_pos = 1, .needs = "REC.h5",
+    .check = check, .loads = 1, .model_offset = offsetof(cmp_args, model), .run = run_cmd};

@@ -142,12 +142,6 @@ static int run_cmd(const cf_cli_call *c, void *opts) {
 }
 
 const cf_cli_command cf_cli_cmd_experiment = {
-    .name = "experiment",
-    .summary = "run a whole study: ingest, sweep, fit, regress (experiment aero)",
-    .help = cf_cli_help_experiment,
-    .options = options,
-    .opts_size = sizeof(exp_args),
-    .max_pos = 2, /* one name: a second word is an error of run's */
-    .mpi = 1,
-    .run = run_cmd,
-};
+    .name = "experiment", .summary = "run a whole study: ingest, sweep, fit, regress (experiment aero)",
+    .help = cf_cli_help_experiment, .options = options, .opts_size = sizeof(exp_args), .max_pos = 2, .mpi = 1,
+    .run = run_cmd};

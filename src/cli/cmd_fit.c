@@ -46,7 +46,8 @@ static cf_results run_view(const fit_args *a, cf_res_rec *view) {
 
 /* The fit (cf_pipeline_fit), printing its error: when every start failed,
  * the failed simulations of this run first. */
-static int run_fit(fit_args *a, cf_fit_input *in, cf_res_rec *rec) {
+static int run_fit(void *opts, cf_fit_input *in, cf_res_rec *rec) {
+  fit_args *a = opts;
   cf_cli_bar bar;
   cf_error err = {0, ""};
   cf_cli_bar_stages(&bar);
@@ -159,7 +160,8 @@ static void model_text(const fit_args *a, const cf_res_rec *rec) {
   if (a->out) printf("results           %s\n", a->out);
 }
 
-static void print_json(const fit_args *a, const cf_res_rec *rec) {
+static void print_json(const void *opts, const cf_res_rec *rec) {
+  const fit_args *a = opts;
   json_t *j = json_object();
   cf_pipeline_fields fields = cf_cli_json_fields(j);
   cf_pipeline_fit_fields(&fields, rec, a->info.swept, a->resumed, a->out);
@@ -174,36 +176,21 @@ static int check(const cf_cli_call *c, void *opts) {
   return cf_pipeline_fit_plan_parse(&a->t, &a->plan, &err) ? cf_cli_fail("fit", "%s", err.msg) : 0;
 }
 
+static void print_text(const void *opts, const cf_res_rec *rec) {
+  fit_text(opts, rec);
+  model_text(opts, rec);
+}
+
 static int run_cmd(const cf_cli_call *c, void *opts) {
   fit_args *a = opts;
-  cf_fit_input *in = c->in;
-  cf_results res;
   cf_error err = {0, ""};
-  cf_results_init(&res);
-  int rc = 0;
-  if (cf_pipeline_fit_plan_apply(&a->t, &a->plan, a->model.mu != NULL, in, &err)) rc = cf_cli_fail("fit", "%s", err.msg);
-  rc = rc || cf_cli_outputs_begin(c, &(cf_pipeline_task_opts){a->out, NULL, a->restart}, c->pos, 1, NULL,
-                                  a->plan.o.workers, &a->tk, &res);
-  cf_res_rec *rec = rc ? NULL : cf_cli_results_rec("fit", &res, in->name);
-  rc = rc || !rec || run_fit(a, in, rec);
-  rc = cf_cli_outputs_end("fit", rc, a->out, &res, &a->tk, &a->resumed);
-  if (!rc) fit_text(a, rec), model_text(a, rec);
-  if (!rc && c->json) print_json(a, rec);
-  cf_results_free(&res);
-  return rc;
+  static const cf_cli_recording_run steps = {run_fit, print_text, print_json};
+  if (cf_pipeline_fit_plan_apply(&a->t, &a->plan, a->model.mu != NULL, c->in, &err)) return cf_cli_fail("fit", "%s", err.msg);
+  return cf_cli_run_recording(c, a, &(cf_pipeline_task_opts){a->out, NULL, a->restart}, a->plan.o.workers, &a->tk,
+                              &a->resumed, &steps);
 }
 
 const cf_cli_command cf_cli_cmd_fit = {
-    .name = "fit",
-    .summary = "Nelder-Mead fit of (delta, alpha) with training/testing windows",
-    .help = cf_cli_help_fit,
-    .options = options,
-    .opts_size = sizeof(fit_args),
-    .max_pos = 1,
-    .needs = "REC.h5",
-    .check = check,
-    .loads = 1,
-    .model_offset = offsetof(fit_args, model),
-    .mpi = 1,
-    .run = run_cmd,
-};
+    .name = "fit", .summary = "Nelder-Mead fit of (delta, alpha) with training/testing windows",
+    .help = cf_cli_help_fit, .options = options, .opts_size = sizeof(fit_args), .max_pos = 1, .needs = "REC.h5",
+    .check = check, .loads = 1, .model_offset = offsetof(fit_args, model), .mpi = 1, .run = run_cmd};

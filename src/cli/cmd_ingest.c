@@ -149,6 +149,4 @@ static int run_cmd(const cf_cli_call *c, void *opts) {
 const cf_cli_command cf_cli_cmd_ingest = {
     .name = "ingest",
     .summary = "read a motion-capture export (Motive CSV, generic CSV, mesh sequence, point clouds) into an HDF5 recording",
-    .help = cf_cli_help_ingest,
-    .run = run_cmd,
-};
+    .help = cf_cli_help_ingest, .run = run_cmd};

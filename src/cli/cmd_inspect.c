@@ -103,11 +103,5 @@ static int run_cmd(const cf_cli_call *c, void *opts) {
 }
 
 const cf_cli_command cf_cli_cmd_inspect = {
-    .name = "inspect",
-    .summary = "summarize an HDF5 recording (frames, dt, markers, missing data) or results file",
-    .help = cf_cli_help_inspect,
-    .options = options,
-    .max_pos = 1,
-    .needs = "FILE.h5",
-    .run = run_cmd,
-};
+    .name = "inspect", .summary = "summarize an HDF5 recording (frames, dt, markers, missing data) or results file",
+    .help = cf_cli_help_inspect, .options = options, .max_pos = 1, .needs = "FILE.h5", .run = run_cmd};

@@ -61,12 +61,6 @@ static int run_cmd(const cf_cli_call *c, void *opts) {
 }
 
 const cf_cli_command cf_cli_cmd_merge = {
-    .name = "merge",
-    .summary = "join the results files of the shards of a sweep (sweep --shard I/N) into one",
-    .help = cf_cli_help_merge,
-    .options = options,
-    .opts_size = sizeof(merge_opts),
-    .max_pos = -1,
-    .needs = "SHARD.h5",
-    .run = run_cmd,
-};
+    .name = "merge", .summary = "join the results files of the shards of a sweep (sweep --shard I/N) into one",
+    .help = cf_cli_help_merge, .options = options, .opts_size = sizeof(merge_opts), .max_pos = -1,
+    .needs = "SHARD.h5", .run = run_cmd};

@@ -155,11 +155,5 @@ static int run_cmd(const cf_cli_call *c, void *opts) {
 }
 
 const cf_cli_command cf_cli_cmd_predict = {
-    .name = "predict",
-    .summary = "a-priori (delta, alpha) from size, speed and density (Table 4.9)",
-    .help = cf_cli_help_predict,
-    .options = options,
-    .opts_size = sizeof(pred_args),
-    .max_pos = -1,
-    .run = run_cmd,
-};
+    .name = "predict", .summary = "a-priori (delta, alpha) from size, speed and density (Table 4.9)",
+    .help = cf_cli_help_predict, .options = options, .opts_size = sizeof(pred_args), .max_pos = -1, .run = run_cmd};

@@ -97,15 +97,6 @@ static int run_cmd(const cf_cli_call *c, void *opts) {
 }
 
 const cf_cli_command cf_cli_cmd_regress = {
-    .name = "regress",
-    .summary = "fit the a-priori formulas (4.6)-(4.7) to a study's optima (Table 4.6)",
-    .help = cf_cli_help_regress,
-    .options = options,
-    .opts_size = sizeof(reg_args),
-    .max_pos = -1,
-    .check = check_values,
-    .loads = 1,
-    .model_offset = offsetof(reg_args, model),
-    .mpi = 1,
-    .run = run_cmd,
-};
+    .name = "regress", .summary = "fit the a-priori formulas (4.6)-(4.7) to a study's optima (Table 4.6)",
+    .help = cf_cli_help_regress, .options = options, .opts_size = sizeof(reg_args), .max_pos = -1,
+    .check = check_values, .loads = 1, .model_offset = offsetof(reg_args, model), .mpi = 1, .run = run_cmd};

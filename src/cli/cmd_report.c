@@ -148,12 +148,6 @@ int cf_cli_report_status(const char *cmd, const cf_report_summary *s, int have_g
 }
 
 const cf_cli_command cf_cli_cmd_report = {
-    .name = "report",
-    .summary = "tables (CSV, Markdown, LaTeX), gnuplot figures and an HTML page of a results file",
-    .help = cf_cli_help_report,
-    .options = options,
-    .opts_size = sizeof(report_opts),
-    .max_pos = 1,
-    .needs = "RESULTS.h5",
-    .run = run_cmd,
-};
+    .name = "report", .summary = "tables (CSV, Markdown, LaTeX), gnuplot figures and an HTML page of a results file",
+    .help = cf_cli_help_report, .options = options, .opts_size = sizeof(report_opts), .max_pos = 1,
+    .needs = "RESULTS.h5", .run = run_cmd};

@@ -86,13 +86,15 @@ static void print_array(json_t *j, const char *key, const double *v, const int *
   for (int i = 0; i < n; i++) json_array_append_new(list, cf_cli_json_number(status && status[i] ? NAN : v[i]));
 }
 
-static void print_text(const sens_args *a, const cf_res_rec *rec) {
+static void print_text(const void *opts, const cf_res_rec *rec) {
+  const sens_args *a = opts;
   printf("recording %s around delta %g, alpha %g\n", rec->recording, a->D, a->A);
   print_table(&rec->sens);
   if (a->out) printf("results: %s\n", a->out);
 }
 
-static void print_json(const sens_args *a, const cf_res_rec *rec) {
+static void print_json(const void *opts, const cf_res_rec *rec) {
+  const sens_args *a = opts;
   const cf_res_sens *w = &rec->sens;
   json_t *j = json_object();
   cf_cli_json_str(j, "kind", w->kind);
@@ -108,7 +110,8 @@ static void print_json(const sens_args *a, const cf_res_rec *rec) {
   cf_cli_json_print(j);
 }
 
-static int run(sens_args *a, const cf_fit_input *in, cf_res_rec *rec) {
+static int run(void *opts, cf_fit_input *in, cf_res_rec *rec) {
+  sens_args *a = opts;
   cf_cli_bar bar;
   cf_error err = {0, ""};
   cf_cli_bar_stages(&bar);
@@ -119,30 +122,12 @@ static int run(sens_args *a, const cf_fit_input *in, cf_res_rec *rec) {
 
 static int run_cmd(const cf_cli_call *c, void *opts) {
   sens_args *a = opts;
-  cf_results res;
-  cf_results_init(&res);
-  int rc = cf_cli_outputs_begin(c, &(cf_pipeline_task_opts){a->out, NULL, a->restart}, c->pos, 1, NULL, a->nw, &a->tk,
-                                &res);
-  cf_res_rec *rec = rc ? NULL : cf_cli_results_rec("sensitivity", &res, c->in->name);
-  rc = rc || !rec || run(a, c->in, rec);
-  rc = cf_cli_outputs_end("sensitivity", rc, a->out, &res, &a->tk, NULL);
-  if (!rc) print_text(a, rec);
-  if (!rc && c->json) print_json(a, rec);
-  cf_results_free(&res);
-  return rc;
+  static const cf_cli_recording_run steps = {run, print_text, print_json};
+  return cf_cli_run_recording(c, a, &(cf_pipeline_task_opts){a->out, NULL, a->restart}, a->nw, &a->tk, NULL, &steps);
 }
 
 const cf_cli_command cf_cli_cmd_sensitivity = {
-    .name = "sensitivity",
-    .summary = "error map around a parameter point (or 1-D scans)",
-    .help = cf_cli_help_sensitivity,
-    .options = options,
-    .opts_size = sizeof(sens_args),
-    .max_pos = 1,
-    .needs = "REC.h5",
-    .check = check_values,
-    .loads = 1,
-    .model_offset = offsetof(sens_args, model),
-    .mpi = 1,
-    .run = run_cmd,
-};
+    .name = "sensitivity", .summary = "error map around a parameter point (or 1-D scans)",
+    .help = cf_cli_help_sensitivity, .options = options, .opts_size = sizeof(sens_args), .max_pos = 1,
+    .needs = "REC.h5", .check = check_values, .loads = 1, .model_offset = offsetof(sens_args, model), .mpi = 1,
+    .run = run_cmd};

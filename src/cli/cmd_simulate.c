@@ -112,12 +112,6 @@ static int run_cmd(const cf_cli_call *c, void *opts) {
 }
 
 const cf_cli_command cf_cli_cmd_simulate = {
-    .name = "simulate",
-    .summary = "simulate a cloth from a config file, write trajectories to HDF5",
-    .help = cf_cli_help_simulate,
-    .options = options,
-    .opts_size = sizeof(sim_opts),
-    .max_pos = 1,
-    .needs = "CONFIG.ini",
-    .run = run_cmd,
-};
+    .name = "simulate", .summary = "simulate a cloth from a config file, write trajectories to HDF5",
+    .help = cf_cli_help_simulate, .options = options, .opts_size = sizeof(sim_opts), .max_pos = 1,
+    .needs = "CONFIG.ini", .run = run_cmd};

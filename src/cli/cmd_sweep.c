@@ -183,13 +183,6 @@ static int run_cmd(const cf_cli_call *c, void *opts) {
 }
 
 const cf_cli_command cf_cli_cmd_sweep = {
-    .name = "sweep",
-    .summary = "grid search of (delta, alpha) per recording on all cores (Tables A.1, 4.5)",
-    .help = cf_cli_help_sweep,
-    .options = options,
-    .opts_size = sizeof(sweep_args),
-    .max_pos = -1,
-    .check = check_values,
-    .mpi = 1,
-    .run = run_cmd,
-};
+    .name = "sweep", .summary = "grid search of (delta, alpha) per recording on all cores (Tables A.1, 4.5)",
+    .help = cf_cli_help_sweep, .options = options, .opts_size = sizeof(sweep_args), .max_pos = -1,
+    .check = check_values, .mpi = 1, .run = run_cmd};

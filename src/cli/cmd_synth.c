@@ -152,10 +152,5 @@ static int run_cmd(const cf_cli_call *call, void *opts) {
 const cf_cli_command cf_cli_cmd_synth = {
     .name = "synth",
     .summary = "make a synthetic Motive or depth-camera recording (simulated cloth, noise) + ground truth",
-    .help = cf_cli_help_synth,
-    .options = options,
-    .opts_size = sizeof(synth_opts),
-    .max_pos = 1,
-    .needs = "CONFIG.ini",
-    .run = run_cmd,
-};
+    .help = cf_cli_help_synth, .options = options, .opts_size = sizeof(synth_opts), .max_pos = 1,
+    .needs = "CONFIG.ini", .run = run_cmd};

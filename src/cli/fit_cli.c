@@ -199,6 +199,20 @@ int cf_cli_outputs_end(const char *cmd, int rc, const char *out, cf_results *res
   return cf_cli_tasks_end(cmd, tk) || rc;
 }
 
+int cf_cli_run_recording(const cf_cli_call *c, void *opts, const cf_pipeline_task_opts *o, int workers,
+                         cf_pipeline_tasks *tk, int *resumed, const cf_cli_recording_run *r) {
+  cf_results res;
+  cf_results_init(&res);
+  int rc = cf_cli_outputs_begin(c, o, c->pos, 1, NULL, workers, tk, &res);
+  cf_res_rec *rec = rc ? NULL : cf_cli_results_rec(c->name, &res, c->in->name);
+  rc = rc || !rec || r->step(opts, c->in, rec);
+  rc = cf_cli_outputs_end(c->name, rc, o->out, &res, tk, resumed);
+  if (!rc) r->text(opts, rec);
+  if (!rc && c->json) r->json(opts, rec);
+  cf_results_free(&res);
+  return rc;
+}
+
 cf_res_rec *cf_cli_results_rec(const char *cmd, cf_results *res, const char *name) {
   cf_res_rec *rec = cf_results_rec(res, name, 1);
   if (!rec) cf_cli_fail(cmd, "out of memory");

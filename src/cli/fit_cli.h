@@ -179,6 +179,19 @@ int cf_cli_outputs_begin(const cf_cli_call *c, const cf_pipeline_task_opts *o, c
  * 0), the tasks taken from the journal into *resumed (may be NULL), the
  * journal closed (cf_cli_tasks_end); the exit status. */
 int cf_cli_outputs_end(const char *cmd, int rc, const char *out, cf_results *res, cf_pipeline_tasks *tk, int *resumed);
+/* A command over one recording (fit, sensitivity, compare): its journal
+ * and results file (o, workers), its record in them, step filling it,
+ * the results written and the journal closed; then, when all went well,
+ * text and (with --json) json of the record.  opts is the command's
+ * options struct, handed to each; *resumed (may be NULL) gets the tasks
+ * taken from the journal.  The exit status. */
+typedef struct {
+  int (*step)(void *opts, cf_fit_input *in, cf_res_rec *rec);
+  void (*text)(const void *opts, const cf_res_rec *rec);
+  void (*json)(const void *opts, const cf_res_rec *rec);
+} cf_cli_recording_run;
+int cf_cli_run_recording(const cf_cli_call *c, void *opts, const cf_pipeline_task_opts *o, int workers,
+                         cf_pipeline_tasks *tk, int *resumed, const cf_cli_recording_run *r);
 /* The record of the recording name in res (made when missing); NULL after
  * the error line "out of memory". */
 cf_res_rec *cf_cli_results_rec(const char *cmd, cf_results *res, const char *name);

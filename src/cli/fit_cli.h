@@ -257,7 +257,7 @@ void cf_cli_table_46(const cf_res_regression *g);
 /* The JSON member "recordings":[{name, delta, alpha, error_cm, std_cm ...}]
  * of o. */
 void cf_cli_json_recordings(json_t *o, const cf_results *r);
-/* Reports (cmd_report.c): write the report of r (read from results_path)
+/* Reports (report_write.c): write the report of r (read from results_path)
  * into dir, with gnuplot when it is on PATH (*have_gnuplot; `workers` runs
  * at once, 0: one per core), progress on stderr, the snapshots at
  * times[n_times] (s; NULL: the default instants); returns 0, or 2 when the

@@ -24,8 +24,11 @@ def main():
     texts = {}
     for p in paths:
         name = os.path.splitext(os.path.basename(p))[0]
-        with open(p, encoding='utf-8') as f:
-            texts[name] = f.read()
+        try:
+            with open(p, encoding='utf-8') as f:
+                texts[name] = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            sys.exit('embed.py: %s: %s (expected a UTF-8 text file)' % (p, e))
 
     def expand(name, text):
         def part(m):

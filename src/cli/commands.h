@@ -7,7 +7,9 @@
  * prologue (command.c, cf_cli_command_run) prints the help for --help or
  * -h, parses the options into the command's options struct (zeroed first),
  * takes --json for every command, checks the words that are not options,
- * and loads the recordings when the command asks; then it calls run.
+ * and loads the recordings when the command asks; then it calls run.  A
+ * command without an option table (ingest, whose options the library
+ * reads) gets argv as it is, --json included.
  *
  * Every command returns the process exit status (0 only on success) and
  * prints each error as one line "clothfit <cmd>: <message>" on stderr

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerate docs/commands.md from the help texts of a built clothfit:
 # `clothfit help` (the command list), then `clothfit help COMMAND` (the same
-# text as `clothfit COMMAND --help`) for every command it lists.  Run it
-# after changing a command's help; tests/test_help.c (suite 'fast') builds
+# text as `clothfit COMMAND --help`, src/cli/help/COMMAND.txt) for every command it
+# lists.  Run it after changing a help text and building; tests/test_help.c (suite 'fast') builds
 # the same text and fails when docs/commands.md differs from it.
 #
 # usage: scripts/make-command-docs.sh [CLOTHFIT_EXE]   (default build/src/cli/clothfit)

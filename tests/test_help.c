@@ -7,7 +7,8 @@
  *
  * The commands are those `clothfit help` lists (lines "  NAME  summary"),
  * so a new command is covered, and must be documented, without touching
- * this test.  Runs the real binary (posix_spawn, no shell).
+ * this test.  The defaults of the model settings that the help texts state
+ * are the library's.  Runs the real binary (posix_spawn, no shell).
  *
  * usage: test_help CLOTHFIT_EXE SOURCE_ROOT */
 #include <stdio.h>
@@ -15,7 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cf_pipeline.h"
 #include "testutil.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x) /* a macro's value as the text it is written as */
 
 #define MAX_COMMANDS 64
 
@@ -124,7 +129,7 @@ int main(int argc, char **argv) {
     }
     p += l + (e ? 1 : 0);
   }
-  CHECK(n >= 10, "clothfit help lists %d commands, expected the 10 of main.c or more:\n%s", n, list);
+  CHECK(n >= 10, "clothfit help lists %d commands, expected the 10 of command_list.h or more:\n%s", n, list);
 
   /* help COMMAND == COMMAND --help, for every command; and the document. */
   buf doc = {NULL, 0, 0};
@@ -154,6 +159,16 @@ int main(int argc, char **argv) {
     free(o);
     free(oe);
   }
+
+  /* The model settings' defaults that help/model-help.txt states are the
+   * library's (CF_PIPELINE_KAPPA, CF_PIPELINE_TOL). */
+  char *fh, *fe, want[2][96];
+  st = run("help", "fit", &fh, &fe);
+  snprintf(want[0], sizeof want[0], "--kappa K    bending stiffness, N m (default %s)", STR(CF_PIPELINE_KAPPA));
+  snprintf(want[1], sizeof want[1], "projection (default %s;", STR(CF_PIPELINE_TOL));
+  for (int k = 0; k < 2; k++) CHECK(st == 0 && strstr(fh, want[k]), "clothfit help fit does not say '%s'", want[k]);
+  free(fh);
+  free(fe);
 
   /* Unknown commands, extra arguments: non-zero, one line on stderr. */
   const char *bad[][4] = {{"help", "nosuch", NULL}, {"help", "fit", "extra", NULL}};

@@ -10,56 +10,10 @@
 #include "commands.h"
 #include "fit_cli.h"
 
-static const char *help =
-    "usage: clothfit compare REC.h5 [--models LIST] [--train A:B] [--start D,A]\n"
-    "                        [--max-evals N] [--search nelder-mead|trust] [--workers N] [-o RESULTS.h5]\n"
-    "                        [--restart] [--json]\n"
-    "                        " CF_CLI_MODEL_USAGE "\n"
-    "\n"
-    "Fit each cloth model to the recording and compare them (thesis §4.1.4, Table\n"
-    "4.3): inextensible (the thesis' model), quasi-inextensible (every edge's\n"
-    "length held, shear by diagonal springs), elastic (a St. Venant-Kirchhoff\n"
-    "membrane) and mass-spring (structural, shear and bending springs).  Each\n"
-    "model's parameters (delta, alpha and its stiffnesses: quasi-inextensible\n"
-    "k_shear, elastic and mass-spring k_stretch and k_shear, as log10) are fitted\n"
-    "by the same Nelder-Mead on the training window, from the same start (by\n"
-    "default the best point of the default (delta, alpha) grid of clothfit sweep\n"
-    "over the training window, simulated with the inextensible model); then the\n"
-    "recording is simulated at the fit and measured on the testing window.  The\n"
-    "table: mean error e and max dispersion d (cm) on the testing window, the\n"
-    "simulation's wall time, the projection's iterations per step ('-' for the\n"
-    "models without constraints), the training error and the fitted parameters.\n"
-    "One model per worker process.  Models of the recording's table or stick: only\n"
-    "the inextensible and quasi-inextensible ones (the others have no contacts).\n"
-    "\n"
-    "  --models LIST   comma-separated (default: all four)\n"
-    "  --train A:B     training window as fractions of the recording (default\n"
-    "                  0:0.5); testing = from B to the end\n"
-    "  --start D,A     every fit's start instead of the grid's best point (the\n"
-    "                  stiffnesses start at --k-stretch, --k-shear)\n"
-    "  --max-evals N   simulations per fit (default 100 per fitted parameter)\n"
-    "  --search nelder-mead|trust  the fits' search, as clothfit fit's (default\n"
-    "                  nelder-mead)\n"
-    "  --workers N     worker processes (default 0: all cores)\n"
-    "  -o RESULTS.h5   store the comparison (/recordings/NAME/compare, added to\n"
-    "                  the file if it exists; clothfit inspect shows it); the\n"
-    "                  grid start's points and each model's finished fit go to\n"
-    "                  RESULTS.h5.journal as they finish, so a rerun after a\n"
-    "                  crash computes only the missing ones\n"
-    "  --restart       discard the journal of an earlier, different run\n"
-    "  --json          also print the comparison as one JSON object: recording,\n"
-    "                  train_window_s, test_window_s, best, models (each: model,\n"
-    "                  status, reason, delta, alpha, k_stretch, k_shear, k_bend,\n"
-    "                  fitted, train_error_cm, test_error_cm, test_std_cm,\n"
-    "                  test_max_d_cm, sim_wall_s, iterations_per_step,\n"
-    "                  evaluations, converged, fit_wall_s), tasks_resumed (taken\n"
-    "                  from the journal)\n"
-    CF_CLI_MODEL_HELP;
-
 typedef struct {
   const char *models, *train, *start, *max_evals, *workers, *out, *search;
   cf_cli_model model;
-  int json, nw, me, n, restart;
+  int nw, me, n, restart;
   cf_pipeline_tasks tk; /* the journal: grid start, the models' fits */
   int resumed;     /* tasks of the journal taken from it */
   int list[CF_CLOTH_MODELS];
@@ -86,6 +40,13 @@ static int parse_models(cmp_args *a) {
   return a->n ? 0 : cf_cli_fail("compare", "invalid --models '%s': no model", a->models);
 }
 
+static const cf_cli_option options[] = {
+    CF_CLI_VALUE("--models", cmp_args, models),   CF_CLI_VALUE("--train", cmp_args, train),
+    CF_CLI_VALUE("--start", cmp_args, start),     CF_CLI_VALUE("--max-evals", cmp_args, max_evals),
+    CF_CLI_VALUE("--workers", cmp_args, workers), CF_CLI_VALUE("-o", cmp_args, out),
+    CF_CLI_FLAG("--restart", cmp_args, restart),  CF_CLI_VALUE("--search", cmp_args, search),
+    CF_CLI_MODEL_OPTIONS(cmp_args, model),        CF_CLI_END};
+
 static int check_values(cmp_args *a) {
   a->f0 = 0, a->f1 = 0.5;
   if (a->train && (!cf_pipeline_parse_range(a->train, &a->f0, &a->f1) || a->f1 >= 1))
@@ -100,7 +61,8 @@ static int check_values(cmp_args *a) {
   return parse_models(a) || cf_cli_workers("compare", a->workers, &a->nw);
 }
 
-static int run(cmp_args *a, const cf_fit_input *in, cf_res_rec *rec) {
+static int run(void *opts, cf_fit_input *in, cf_res_rec *rec) {
+  cmp_args *a = opts;
   cf_cli_bar bar;
   cf_error err = {0, ""};
   cf_cli_bar_stages(&bar);
@@ -109,51 +71,49 @@ static int run(cmp_args *a, const cf_fit_input *in, cf_res_rec *rec) {
   return rc ? cf_cli_fail("compare", "%s", err.msg) : 0;
 }
 
-int cmd_compare(int argc, char **argv) {
-  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
-  cmp_args a;
-  memset(&a, 0, sizeof a);
-  const cf_cli_opt opts[] = {{"--models", &a.models, NULL},       {"--train", &a.train, NULL},
-                             {"--start", &a.start, NULL},         {"--max-evals", &a.max_evals, NULL},
-                             {"--workers", &a.workers, NULL},     {"-o", &a.out, NULL},
-                             {"--json", NULL, &a.json},           {"--restart", NULL, &a.restart},
-                             {"--search", &a.search, NULL},       CF_CLI_MODEL_OPTS(a.model),
-                             {NULL, NULL, NULL}};
-  const char *path = NULL;
-  int npos = 0;
-  cf_fit_input *in = NULL;
-  cf_results res;
-  cf_results_init(&res);
-  int rc = cf_cli_parse("compare", argc, argv, opts, &path, 1, &npos) || check_values(&a);
-  if (!rc && !path) rc = cf_cli_fail("compare", "missing REC.h5 (see --help)");
-  if (!rc && a.model.model) rc = cf_cli_fail("compare", "--model is not an option of compare: give --models LIST");
-  rc = rc || cf_cli_search("compare", a.search, NULL, 0) || cf_cli_load_inputs("compare", &path, 1, &a.model, &in) ||
-       cf_cli_search("compare", a.search, in, 1);
-  for (int i = 0; !rc && i < a.n; i++)
-    if (a.list[i] >= CF_CLOTH_ELASTIC && cf_fit_target_has_obstacles(&in->tg))
-      rc = cf_cli_fail("compare", "%s: the %s model has no contacts (the recording has a %s): leave it out of "
-                       "--models", in->path, cf_cloth_model_name(a.list[i]), in->tg.stick ? "stick" : "table");
-  rc = rc ||
-       cf_cli_tasks_begin("compare", &(cf_pipeline_task_opts){a.out, NULL, a.restart}, argc, argv, &path, 1, NULL, &a.tk) ||
-       cf_cli_results_begin("compare", a.out, &res, argc, argv, a.nw, NULL);
-  cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
-  if (!rc && !rec) rc = cf_cli_fail("compare", "out of memory");
-  rc = rc || run(&a, in, rec) || cf_cli_results_write("compare", a.out, &res);
-  a.resumed = cf_journal_used(a.tk.journal);
-  rc = cf_cli_tasks_end("compare", &a.tk) || rc;
-  if (!rc) {
-    cf_cli_compare_text(rec);
-    if (a.out) printf("results: %s\n", a.out);
-    if (a.json) {
-      json_t *j = json_object();
-      cf_cli_json_str(j, "recording", rec->recording);
-      cf_cli_compare_json(j, &rec->compare);
-      cf_cli_json_str(j, "output", a.out);
-      cf_cli_json_num(j, "tasks_resumed", a.resumed);
-      cf_cli_json_print(j);
-    }
-  }
-  cf_results_free(&res);
-  cf_pipeline_inputs_free(in, in ? 1 : 0);
-  return rc;
+/* The checks of the options before the recording is loaded. */
+static int check(const cf_cli_call *c, void *opts) {
+  (void)c;
+  cmp_args *a = opts;
+  if (check_values(a)) return 1;
+  if (a->model.model) return cf_cli_fail("compare", "--model is not an option of compare: give --models LIST");
+  return cf_cli_search("compare", a->search, NULL, 0);
 }
+
+/* Every model asked for can simulate the recording's obstacles. */
+static int check_models(const cmp_args *a, const cf_fit_input *in) {
+  for (int i = 0; i < a->n; i++)
+    if (a->list[i] >= CF_CLOTH_ELASTIC && cf_fit_target_has_obstacles(&in->tg))
+      return cf_cli_fail("compare", "%s: the %s model has no contacts (the recording has a %s): leave it out of "
+                         "--models", in->path, cf_cloth_model_name(a->list[i]), in->tg.stick ? "stick" : "table");
+  return 0;
+}
+
+static void print_text(const void *opts, const cf_res_rec *rec) {
+  const cmp_args *a = opts;
+  cf_cli_compare_text(rec);
+  if (a->out) printf("results: %s\n", a->out);
+}
+
+static void print_json(const void *opts, const cf_res_rec *rec) {
+  const cmp_args *a = opts;
+  json_t *j = json_object();
+  cf_cli_json_str(j, "recording", rec->recording);
+  cf_cli_compare_json(j, &rec->compare);
+  cf_cli_json_str(j, "output", a->out);
+  cf_cli_json_num(j, "tasks_resumed", a->resumed);
+  cf_cli_json_print(j);
+}
+
+static int run_cmd(const cf_cli_call *c, void *opts) {
+  cmp_args *a = opts;
+  static const cf_cli_recording_run steps = {run, print_text, print_json};
+  return cf_cli_search("compare", a->search, c->in, 1) || check_models(a, c->in) ||
+         cf_cli_run_recording(c, a, &(cf_pipeline_task_opts){a->out, NULL, a->restart}, a->nw, &a->tk, &a->resumed,
+                              &steps);
+}
+
+const cf_cli_command cf_cli_cmd_compare = {
+    .name = "compare", .summary = "fit the four cloth models of thesis Table 4.3 to a recording and compare them",
+    .help = cf_cli_help_compare, .options = options, .opts_size = sizeof(cmp_args), .max_pos = 1, .needs = "REC.h5",
+    .check = check, .loads = 1, .model_offset = offsetof(cmp_args, model), .run = run_cmd};

@@ -13,46 +13,6 @@
 #include "cf_pipeline.h"
 #include "commands.h"
 
-static const char *help =
-    "usage: clothfit ingest motive FILE.csv -o REC.h5 [--dt SECONDS|native] [--up y|z]\n"
-    "         [--material M] [--size A2|A3|WxH] [--density KG_M2] [--motion M] [--speed S]\n"
-    "         [--repetition R] [--notes TEXT] [--table-height Z --table-extent X0,X1,Y0,Y1]\n"
-    "         [--rigid-bodies] [--keep-unseen]\n"
-    "         [--allow-no-markers] [--strict] [--json]\n"
-    "\n"
-    "Read an OptiTrack Motive CSV export (format 1.21-1.25), convert to metres and\n"
-    "z up, resample to a uniform time step and write the HDF5 recording REC.h5\n"
-    "(/time, /markers/position, /markers/name, /meta, /quality, /source).\n"
-    "\n"
-    "  --dt SECONDS|native  time step of the recording (default 0.01); 'native' keeps\n"
-    "                       the file's frames.  Resampling interpolates linearly between\n"
-    "                       the two bracketing frames; a marker missing at either stays\n"
-    "                       missing (NaN), gaps are never filled.\n"
-    "  --up y|z             up axis of the file: y (Motive's default) maps\n"
-    "                       (x, y, z) = (x_M, -z_M, y_M); z keeps the axes\n"
-    "  --size A2|A3|WxH     cloth size: A2 0.420 x 0.594 m, A3 0.297 x 0.420 m, or\n"
-    "                       WxH in metres (e.g. 0.5x0.7)\n"
-    "  --density KG_M2      areal density; default from --material when it is one of\n"
-    "                       paper, polyester, light-cotton, felt, wool, denim, stiff-cotton\n"
-    "  --table-height Z     the cloth meets a table whose top face is at height Z (m, in\n"
-    "  --table-extent X0,X1,Y0,Y1  the recording's z-up frame) and spans x in X0..X1,\n"
-    "                       y in Y0..Y1 (m): written to /table; simulations of the\n"
-    "                       recording put that table in, and fit --params\n"
-    "                       delta,alpha,mu fits the cloth's friction on it.  Both\n"
-    "                       or neither (also as table_height, table_extent in --meta)\n"
-    "  --rigid-bodies       also keep rigid-body and rigid-body-marker positions\n"
-    "  --keep-unseen        keep markers that have no sample at all (all NaN)\n"
-    "  --allow-no-markers   write an empty recording instead of failing on a file\n"
-    "                       without markers\n"
-    "  --strict             refuse an export whose number of data rows differs from\n"
-    "                       its metadata's Total Exported Frames.  Without it a trimmed\n"
-    "                       or cut export (rows removed at the start, the end or inside)\n"
-    "                       loads with a warning on stderr, and /quality records it\n"
-    "                       (frames_expected, frames_found, first_frame_number,\n"
-    "                       frame_jumps, edited_export = 1).  A last row with fewer\n"
-    "                       cells than the header is an error either way.\n"
-    "  --json               also print a JSON object on the last line\n";
-
 typedef struct {
   cf_pipeline_ingest p; /* the library's settings (kind, in, out, ...) */
   int json;
@@ -121,7 +81,7 @@ static void held_report(const char *out, json_t *j) {
          1e3 * f.start_mean_m, 1e3 * f.start_max_m);
 }
 
-static void summary(const ingest_args *a, const cf_recording *r) {
+static void summary_text(const ingest_args *a, const cf_recording *r) {
   double dur = r->n_frames ? r->time[r->n_frames - 1] : 0;
   printf("source            %s (%s, up %c, unit scale %g)\n", a->p.in,
          r->mesh.n_nodes    ? "mesh sequence"
@@ -140,23 +100,25 @@ static void summary(const ingest_args *a, const cf_recording *r) {
   cf_cli_markers_report(r, NULL);
   held_report(a->p.out, NULL);
   printf("output            %s\n", a->p.out);
-  if (a->json) {
-    json_t *j = json_object();
-    cf_cli_json_str(j, "output", a->p.out);
-    cf_cli_json_str(j, "source", a->p.in);
-    cf_cli_json_num(j, "frames", r->n_frames);
-    cf_cli_json_num(j, "markers", r->n_markers);
-    cf_cli_json_num(j, "dropped_markers", r->n_dropped);
-    cf_cli_json_num(j, "dt", r->dt);
-    cf_cli_json_num(j, "duration_s", dur);
-    cf_cli_json_str(j, "resampling", r->uniform ? "linear" : "native");
-    cf_ingest_mesh_summary(r, j);
-    cf_cli_export_report(r, j);
-    cf_cli_markers_report(r, j);
-    held_report(a->p.out, j);
-    cf_cli_json_str(j, "source_sha256", r->source_sha256[0] ? r->source_sha256 : NULL);
-    cf_cli_json_print(j);
-  }
+}
+
+static void summary_json(const ingest_args *a, const cf_recording *r) {
+  double dur = r->n_frames ? r->time[r->n_frames - 1] : 0;
+  json_t *j = json_object();
+  cf_cli_json_str(j, "output", a->p.out);
+  cf_cli_json_str(j, "source", a->p.in);
+  cf_cli_json_num(j, "frames", r->n_frames);
+  cf_cli_json_num(j, "markers", r->n_markers);
+  cf_cli_json_num(j, "dropped_markers", r->n_dropped);
+  cf_cli_json_num(j, "dt", r->dt);
+  cf_cli_json_num(j, "duration_s", dur);
+  cf_cli_json_str(j, "resampling", r->uniform ? "linear" : "native");
+  cf_ingest_mesh_summary(r, j);
+  cf_cli_export_report(r, j);
+  cf_cli_markers_report(r, j);
+  held_report(a->p.out, j);
+  cf_cli_json_str(j, "source_sha256", r->source_sha256[0] ? r->source_sha256 : NULL);
+  cf_cli_json_print(j);
 }
 
 /* The library's notes (an edited export) on stderr. */
@@ -165,13 +127,11 @@ static void warn(void *user, const char *text) {
   fprintf(stderr, "clothfit ingest: warning: %s\n", text);
 }
 
-int cmd_ingest(int argc, char **argv) {
-  if (cf_cli_wants_help(argc, argv)) {
-    fputs(help, stdout);
-    fputs(cf_ingest_mesh_help, stdout);
-    fputs(cf_ingest_markers_help, stdout);
-    return 0;
-  }
+/* The options are the library's (cf_pipeline.h "ingest"): parse_args reads argv. */
+static int run_cmd(const cf_cli_call *c, void *opts) {
+  (void)opts;
+  int argc = c->argc;
+  char **argv = c->argv;
   ingest_args a;
   memset(&a, 0, sizeof a);
   cf_pipeline_ingest_init(&a.p);
@@ -180,7 +140,13 @@ int cmd_ingest(int argc, char **argv) {
   cf_error err = {0, ""};
   cf_pipeline_progress pp = {NULL, NULL, warn, NULL};
   int rc = cf_pipeline_ingest_run(&a.p, &pp, &r, &err);
-  if (!rc) summary(&a, &r);
+  if (!rc) summary_text(&a, &r);
+  if (!rc && a.json) summary_json(&a, &r);
   cf_recording_free(&r);
   return rc ? cf_cli_fail("ingest", "%s", err.msg) : 0;
 }
+
+const cf_cli_command cf_cli_cmd_ingest = {
+    .name = "ingest",
+    .summary = "read a motion-capture export (Motive CSV, generic CSV, mesh sequence, point clouds) into an HDF5 recording",
+    .help = cf_cli_help_ingest, .run = run_cmd};

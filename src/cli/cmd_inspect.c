@@ -9,31 +9,6 @@
 #include "cf_io.h"
 #include "commands.h"
 
-static const char *help =
-    "usage: clothfit inspect FILE.h5 [--json]\n"
-    "\n"
-    "Summarise an HDF5 file of clothfit: a recording (written by `clothfit ingest`)\n"
-    "or a results file (written by sweep, fit, sensitivity, regress, experiment);\n"
-    "the kind is read from the file's clothfit_format attribute.\n"
-    "\n"
-    "Recording: the frames, duration, time step and markers, the cloth metadata,\n"
-    "the marker processing, the source export's frames against its header (a\n"
-    "trimmed or cut Motive export is flagged), and per marker the fraction of\n"
-    "frames where it is missing and its longest gap (seconds).\n"
-    "\n"
-    "Results file: provenance (tool version, git revision, when it was written,\n"
-    "the command), the recordings it holds and per recording the sweep grid (axes\n"
-    "ranges and sizes, window, model settings), its best point and error, the\n"
-    "failed and pruned grid points, the refined fit (method, start, delta, alpha,\n"
-    "errors, evaluations, training window, kappa/beta/tol, and kappa and beta\n"
-    "with their starts when fitted), the per-frame series\n"
-    "(with the marker lattice when it stores the recorded and simulated markers)\n"
-    "and the sensitivity map; the regression (coefficients, R*, E*, recordings\n"
-    "used) when present.\n"
-    "\n"
-    "--json: also one JSON object on the last line (\"kind\":\"results\" for a\n"
-    "results file).\n";
-
 static double duration(const cf_recording *r) { return r->n_frames ? r->time[r->n_frames - 1] - r->time[0] : 0; }
 
 static void print_text(const char *path, const cf_recording *r) {
@@ -110,28 +85,23 @@ static void print_json(const char *path, const cf_recording *r) {
   cf_cli_json_print(j);
 }
 
-int cmd_inspect(int argc, char **argv) {
-  const char *path = NULL;
-  int json = 0;
-  if (cf_cli_wants_help(argc, argv)) {
-    fputs(help, stdout);
-    return 0;
-  }
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--json")) json = 1;
-    else if (argv[i][0] == '-') return cf_cli_fail("inspect", "unknown option '%s' (see --help)", argv[i]);
-    else if (!path) path = argv[i];
-    else return cf_cli_fail("inspect", "unexpected argument '%s' (see --help)", argv[i]);
-  }
-  if (!path) return cf_cli_fail("inspect", "missing FILE.h5 (see --help)");
+static const cf_cli_option options[] = {CF_CLI_END}; /* --json alone */
+
+static int run_cmd(const cf_cli_call *c, void *opts) {
+  (void)opts;
+  const char *path = c->pos[0];
   cf_recording r;
   cf_error err = {0, ""};
   char format[64];
   if (cf_h5_file_format(path, format, sizeof format, &err)) return cf_cli_fail("inspect", "%s", err.msg);
-  if (!strcmp(format, "results-1")) return cf_cli_inspect_results(path, json);
+  if (!strcmp(format, "results-1")) return cf_cli_inspect_results(path, c->json);
   if (cf_recording_read_h5(path, &r, &err)) return cf_cli_fail("inspect", "%s", err.msg);
   print_text(path, &r);
-  if (json) print_json(path, &r);
+  if (c->json) print_json(path, &r);
   cf_recording_free(&r);
   return 0;
 }
+
+const cf_cli_command cf_cli_cmd_inspect = {
+    .name = "inspect", .summary = "summarize an HDF5 recording (frames, dt, markers, missing data) or results file",
+    .help = cf_cli_help_inspect, .options = options, .max_pos = 1, .needs = "FILE.h5", .run = run_cmd};

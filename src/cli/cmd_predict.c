@@ -11,32 +11,20 @@
 #include "commands.h"
 #include "fit_cli.h"
 
-static const char *help =
-    "usage: clothfit predict REC.h5... [--formula thesis-rep1|RESULTS.h5] [--optima RESULTS.h5]\n"
-    "                        [--no-eval] [--json]\n"
-    "                        " CF_CLI_MODEL_USAGE "\n"
-    "       clothfit predict --S S --V V --rho RHO [--formula ...] [--json]\n"
-    "\n"
-    "delta-hat = d0 + d1 S + d2 V + d3 rho and alpha-hat = a0 + a1 S + a2 V + a3 rho\n"
-    "(thesis (4.6), (4.10)-(4.11)) per recording: S = cloth area / A3 area, V = mean\n"
-    "of the upper half of the markers' squared speeds (m^2/s^2), rho = density.\n"
-    "The error e-hat (cm) is simulated at (delta-hat, alpha-hat) unless --no-eval,\n"
-    "with the other model parameters held (--kappa, --beta, --tol, --max-iter).\n"
-    "Next to them the fitted optimum (delta*, alpha*, e*) from --optima (default: the\n"
-    "--formula file when it is a results file), like Table 4.9.\n"
-    "\n"
-    "  --formula thesis-rep1  Table 4.6, repetition I (default)\n"
-    "  --formula RESULTS.h5   the /regression of `clothfit regress -o`\n"
-    CF_CLI_MODEL_HELP;
-
 typedef struct {
   const char *formula, *optima, *S, *V, *rho;
   cf_cli_model model;
-  int no_eval, json;
+  int no_eval, json;  /* json: --json (the call's) */
   cf_formula f;
   cf_results opt; /* the optima file, if any */
   int have_opt;
 } pred_args;
+
+static const cf_cli_option options[] = {
+    CF_CLI_VALUE("--formula", pred_args, formula), CF_CLI_VALUE("--optima", pred_args, optima),
+    CF_CLI_VALUE("--S", pred_args, S),             CF_CLI_VALUE("--V", pred_args, V),
+    CF_CLI_VALUE("--rho", pred_args, rho),         CF_CLI_FLAG("--no-eval", pred_args, no_eval),
+    CF_CLI_MODEL_OPTIONS(pred_args, model),        CF_CLI_END};
 
 static int load_formula(pred_args *a) {
   cf_error err = {0, ""};
@@ -76,6 +64,13 @@ static void print_row(int w, const char *name, const char *material, double S, d
   printf("\n");
 }
 
+static void numbers_json(double S, double V, double rho, double d, double al) {
+  json_t *j = json_object();
+  cf_cli_json_num(j, "S", S), cf_cli_json_num(j, "V", V), cf_cli_json_num(j, "rho", rho);
+  cf_cli_json_num(j, "delta_hat", d), cf_cli_json_num(j, "alpha_hat", al);
+  cf_cli_json_print(j);
+}
+
 static int numbers_mode(pred_args *a) {
   double S, V, rho, d, al;
   if (!a->S || !a->V || !a->rho) return cf_cli_fail("predict", "--S, --V and --rho go together (see --help)");
@@ -87,12 +82,7 @@ static int numbers_mode(pred_args *a) {
   cf_formula_predict(&a->f, S, V, rho, &d, &al);
   print_header(9);
   print_row(9, "(given)", "", S, V, rho, d, al, NAN, NAN, NAN, NAN);
-  if (a->json) {
-    json_t *j = json_object();
-    cf_cli_json_num(j, "S", S), cf_cli_json_num(j, "V", V), cf_cli_json_num(j, "rho", rho);
-    cf_cli_json_num(j, "delta_hat", d), cf_cli_json_num(j, "alpha_hat", al);
-    cf_cli_json_print(j);
-  }
+  if (a->json) numbers_json(S, V, rho, d, al);
   return 0;
 }
 
@@ -124,6 +114,15 @@ static void json_rows(const cf_fit_input *in, const pred_row *p, int n) {
   cf_cli_json_print(root);
 }
 
+static void rows_text(const cf_fit_input *in, const pred_row *p, int n) {
+  int w = 9;
+  for (int i = 0; i < n; i++) w = (int)fmax(w, strlen(in[i].name));
+  print_header(w);
+  for (int i = 0; i < n; i++)
+    print_row(w, in[i].name, in[i].meta.material, in[i].S, in[i].V, in[i].tg.rho, p[i].d, p[i].a, p[i].e, p[i].ds,
+              p[i].as, p[i].es);
+}
+
 static int recordings_mode(pred_args *a, const char **paths, int n) {
   cf_fit_input *in = NULL;
   pred_row *p = calloc((size_t)n + 1, sizeof *p);
@@ -135,38 +134,26 @@ static int recordings_mode(pred_args *a, const char **paths, int n) {
     cf_progress_update(&bar.bar, i + 1);
   }
   cf_cli_bar_end(&bar);
-  if (!rc) {
-    int w = 9;
-    for (int i = 0; i < n; i++) w = (int)fmax(w, strlen(in[i].name));
-    print_header(w);
-    for (int i = 0; i < n; i++)
-      print_row(w, in[i].name, in[i].meta.material, in[i].S, in[i].V, in[i].tg.rho, p[i].d, p[i].a, p[i].e, p[i].ds,
-                p[i].as, p[i].es);
-    if (a->json) json_rows(in, p, n);
-  }
+  if (!rc) rows_text(in, p, n);
+  if (!rc && a->json) json_rows(in, p, n);
   cf_pipeline_inputs_free(in, n);
   free(p);
   return rc;
 }
 
-int cmd_predict(int argc, char **argv) {
-  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
-  pred_args a;
-  memset(&a, 0, sizeof a);
-  cf_results_init(&a.opt);
-  const cf_cli_opt opts[] = {{"--formula", &a.formula, NULL}, {"--optima", &a.optima, NULL}, {"--S", &a.S, NULL},
-                             {"--V", &a.V, NULL},             {"--rho", &a.rho, NULL},       {"--no-eval", NULL, &a.no_eval},
-                             {"--json", NULL, &a.json},       CF_CLI_MODEL_OPTS(a.model),
-                             {NULL, NULL, NULL}};
-  const char **pos = calloc((size_t)argc + 1, sizeof *pos);
-  int npos = 0, numbers = 0;
-  int rc = !pos || cf_cli_parse("predict", argc, argv, opts, pos, argc, &npos);
-  numbers = a.S || a.V || a.rho;
-  if (!rc && numbers && npos) rc = cf_cli_fail("predict", "give either recordings or --S/--V/--rho, not both");
+static int run_cmd(const cf_cli_call *c, void *opts) {
+  pred_args *a = opts;
+  cf_results_init(&a->opt);
+  a->json = c->json;
+  int numbers = a->S || a->V || a->rho, npos = c->n_pos, rc = 0;
+  if (numbers && npos) rc = cf_cli_fail("predict", "give either recordings or --S/--V/--rho, not both");
   if (!rc && !numbers && !npos) rc = cf_cli_fail("predict", "missing REC.h5 (or --S S --V V --rho RHO; see --help)");
-  rc = rc || cf_cli_model_apply("predict", &a.model, NULL, 0) || load_formula(&a) ||
-       (numbers ? numbers_mode(&a) : recordings_mode(&a, pos, npos));
-  cf_results_free(&a.opt);
-  free(pos);
+  rc = rc || cf_cli_model_apply("predict", &a->model, NULL, 0) || load_formula(a) ||
+       (numbers ? numbers_mode(a) : recordings_mode(a, c->pos, npos));
+  cf_results_free(&a->opt);
   return rc;
 }
+
+const cf_cli_command cf_cli_cmd_predict = {
+    .name = "predict", .summary = "a-priori (delta, alpha) from size, speed and density (Table 4.9)",
+    .help = cf_cli_help_predict, .options = options, .opts_size = sizeof(pred_args), .max_pos = -1, .run = run_cmd};

@@ -12,50 +12,23 @@
 #include "commands.h"
 #include "fit_cli.h"
 
-static const char *help =
-    "usage: clothfit regress REC.h5... --from RESULTS.h5 [-o RESULTS.h5] [--max-evals N]\n"
-    "                        [--search model|nelder-mead] [--workers N] [--restart] [--json]\n"
-    "                        " CF_CLI_MODEL_USAGE "\n"
-    "\n"
-    "Fit delta = d0 + d1 S + d2 V + d3 rho and alpha = a0 + a1 S + a2 V + a3 rho\n"
-    "(thesis (4.6)) to the recordings: least squares on their optima in RESULTS.h5\n"
-    "(refined if any, else the grid's best; from `clothfit sweep` or `fit`), then\n"
-    "the coefficients minimizing R (4.7) = the mean error of the recordings\n"
-    "simulated with the formula.  Needs at least 4 recordings that vary in size,\n"
-    "speed and density.\n"
-    "Prints the coefficients, R* and E* (mean of the optima's errors), like Table\n"
-    "4.6; -o stores them in /regression (the file may be RESULTS.h5 itself).\n"
-    "The optima must come from the same model settings (--kappa, --beta, --tol,\n"
-    "--max-iter).\n"
-    "\n"
-    "With -o the regression is crash-safe as clothfit sweep is: each finished\n"
-    "simulation goes to RESULTS.h5.journal at once, and rerunning the same command\n"
-    "(same files, options and clothfit) simulates only the others (--json:\n"
-    "tasks_resumed); --restart discards a journal of another run.\n"
-    "\n"
-    "  --max-evals N   evaluations of R at most (default 400; each simulates every\n"
-    "                  recording)\n"
-    "  --search model|nelder-mead  how R is minimized (default model): model fits\n"
-    "                  each recording's error near its optimum with a quadratic (9\n"
-    "                  simulations), minimizes the mean of those models, simulates\n"
-    "                  R there, refits the models with those points and repeats\n"
-    "                  until two rounds in a row lower R by less than 0.1 % (at\n"
-    "                  most 6 rounds; R* is the best simulated R); nelder-mead\n"
-    "                  runs Nelder-Mead on R itself, every evaluation simulating\n"
-    "                  every recording\n"
-    "  --workers N     worker processes (default 0 = all cores)\n"
-    CF_CLI_MODEL_HELP;
-
 typedef struct {
   const char *from, *out, *max_evals, *workers, *search_word;
   cf_cli_model model;
-  int json, evals, nw, restart, resumed; /* resumed: simulations taken from the journal */
+  int evals, nw, restart, resumed; /* resumed: simulations taken from the journal */
   int search;                            /* CF_REGRESS_* */
   cf_pipeline_tasks tk; /* the journal (with -o) */
 } reg_args;
 
-static int check_values(reg_args *a, int npos) {
-  if (!npos) return cf_cli_fail("regress", "missing REC.h5 (see --help)");
+static const cf_cli_option options[] = {
+    CF_CLI_VALUE("--from", reg_args, from),       CF_CLI_VALUE("-o", reg_args, out),
+    CF_CLI_VALUE("--max-evals", reg_args, max_evals), CF_CLI_VALUE("--workers", reg_args, workers),
+    CF_CLI_VALUE("--search", reg_args, search_word), CF_CLI_FLAG("--restart", reg_args, restart),
+    CF_CLI_MODEL_OPTIONS(reg_args, model),        CF_CLI_END};
+
+static int check_values(const cf_cli_call *c, void *opts) {
+  reg_args *a = opts;
+  if (!c->n_pos) return cf_cli_fail("regress", "missing REC.h5 (see --help)");
   if (!a->from) return cf_cli_fail("regress", "missing --from RESULTS.h5 (the optima of clothfit sweep/fit)");
   a->evals = 400;
   if (a->max_evals && !cf_pipeline_parse_int(a->max_evals, 1, &a->evals))
@@ -81,10 +54,12 @@ static int run(reg_args *a, const cf_fit_input *in, int n, const cf_results *opt
   return rc ? cf_cli_fail("regress", "%s", err.msg) : 0;
 }
 
-static void report(const reg_args *a, const cf_res_regression *g) {
+static void print_text(const reg_args *a, const cf_res_regression *g) {
   cf_cli_table_46(g);
   if (a->out) printf("results: %s\n", a->out);
-  if (!a->json) return;
+}
+
+static void print_json(const reg_args *a, const cf_res_regression *g) {
   const char *dn[4] = {"d0", "d1", "d2", "d3"}, *an[4] = {"a0", "a1", "a2", "a3"};
   json_t *j = json_object();
   for (int k = 0; k < 4; k++) cf_cli_json_num(j, dn[k], g->f.d[k]);
@@ -101,36 +76,27 @@ static void report(const reg_args *a, const cf_res_regression *g) {
   cf_cli_json_print(j);
 }
 
-int cmd_regress(int argc, char **argv) {
-  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
-  reg_args a;
-  memset(&a, 0, sizeof a);
-  const cf_cli_opt opts[] = {{"--from", &a.from, NULL},       {"-o", &a.out, NULL},
-                             {"--max-evals", &a.max_evals, NULL}, {"--workers", &a.workers, NULL},
-                             {"--search", &a.search_word, NULL},
-                             {"--json", NULL, &a.json},       {"--restart", NULL, &a.restart},
-                             CF_CLI_MODEL_OPTS(a.model),      {NULL, NULL, NULL}};
-  const char **pos = calloc((size_t)argc + 1, sizeof *pos);
-  int npos = 0;
-  cf_fit_input *in = NULL;
+static int run_cmd(const cf_cli_call *c, void *opts) {
+  reg_args *a = opts;
+  int npos = c->n_pos;
   cf_results res, opt;
   cf_results_init(&res), cf_results_init(&opt);
-  int rc = !pos || cf_cli_parse("regress", argc, argv, opts, pos, argc, &npos) || check_values(&a, npos) ||
-           cf_cli_load_inputs("regress", pos, npos, &a.model, &in) || read_optima(&a, &opt);
+  int rc = read_optima(a, &opt);
   const char **files = rc ? NULL : calloc((size_t)npos + 2, sizeof *files);
   if (!rc && !files) rc = cf_cli_fail("regress", "out of memory");
-  for (int i = 0; !rc && i < npos; i++) files[i] = pos[i];
-  if (!rc) files[npos] = a.from; /* what the run depends on: the recordings and the optima */
-  rc = rc || cf_cli_tasks_begin("regress", &(cf_pipeline_task_opts){a.out, NULL, a.restart}, argc, argv, files, npos + 1,
-                                NULL, &a.tk) ||
-       cf_cli_results_begin("regress", a.out, &res, argc, argv, a.nw, NULL) || run(&a, in, npos, &opt, &res) ||
-       cf_cli_results_write("regress", a.out, &res);
-  a.resumed = cf_journal_used(a.tk.journal);
-  rc = cf_cli_tasks_end("regress", &a.tk) || rc;
+  for (int i = 0; !rc && i < npos; i++) files[i] = c->pos[i];
+  if (!rc) files[npos] = a->from; /* what the run depends on: the recordings and the optima */
+  rc = rc || cf_cli_outputs_begin(c, &(cf_pipeline_task_opts){a->out, NULL, a->restart}, files, npos + 1, NULL, a->nw,
+                                  &a->tk, &res) || run(a, c->in, npos, &opt, &res);
+  rc = cf_cli_outputs_end("regress", rc, a->out, &res, &a->tk, &a->resumed);
   free(files);
-  if (!rc) report(&a, &res.reg);
+  if (!rc) print_text(a, &res.reg);
+  if (!rc && c->json) print_json(a, &res.reg);
   cf_results_free(&res), cf_results_free(&opt);
-  cf_pipeline_inputs_free(in, npos);
-  free(pos);
   return rc;
 }
+
+const cf_cli_command cf_cli_cmd_regress = {
+    .name = "regress", .summary = "fit the a-priori formulas (4.6)-(4.7) to a study's optima (Table 4.6)",
+    .help = cf_cli_help_regress, .options = options, .opts_size = sizeof(reg_args), .max_pos = -1,
+    .check = check_values, .loads = 1, .model_offset = offsetof(reg_args, model), .mpi = 1, .run = run_cmd};

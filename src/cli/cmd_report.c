@@ -8,101 +8,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cf_report.h"
 #include "commands.h"
 #include "fit_cli.h"
-#include "progress.h"
 
-static const char *help =
-    "usage: clothfit report RESULTS.h5 [-o DIR] [--frames T1,T2,...] [--workers N] [--json]\n"
-    "\n"
-    "Write the report of a results file (from `clothfit sweep`, `fit`,\n"
-    "`sensitivity`, `regress` or `experiment aero`) into DIR (default\n"
-    "reports/NAME/, NAME the results file's name without its extension):\n"
-    "\n"
-    "  tables/ID.csv .md .tex   Table A.1: the optimum per recording (material,\n"
-    "                           size, motion, speed, repetition, error, std, alpha,\n"
-    "                           delta, and the ground truth when stored) of\n"
-    "                           repetition I and recordings of no other repetition;\n"
-    "                           A.2: repetition II; 4.5: mean error and std by\n"
-    "                           material, size, motion, speed and over all; 4.6:\n"
-    "                           the a-priori formulas' coefficients, R*, E*; 4.9:\n"
-    "                           per recording S, V, rho, the formulas' delta and\n"
-    "                           alpha beside the optimum's, their errors e^ and e*\n"
-    "                           (4.6 and 4.9 when the file has a regression).\n"
-    "                           LaTeX uses booktabs.\n"
-    "  figures/ID.gp .dat       per recording a gnuplot script and its data: the\n"
-    "  figures/ID.svg .png      sweep's error surface (grid and refined optimum\n"
-    "                           marked, failed grid points as crosses), e(t) and\n"
-    "                           d(t) at the optimum, the sensitivity map or scan,\n"
-    "                           the recorded markers against the simulated cloth\n"
-    "                           (its marker lattice) in 3-D at chosen instants\n"
-    "  figures/ID.gif           and as an animation of the whole recording (from the\n"
-    "                           markers `fit` and `experiment` store at the optimum);\n"
-    "                           with a regression, delta* and alpha* against V and\n"
-    "                           rho with the fitted formulas (study-*)\n"
-    "  report.md, index.html    every table and figure; index.html opens offline\n"
-    "\n"
-    "The numbers are those the results file stores, rounded alike in every format\n"
-    "(errors and stds to 3 decimals; delta, alpha and coefficients to 4).  To\n"
-    "restyle a figure, edit its script and run `gnuplot DIR/figures/ID.gp`\n"
-    "(docs/report.md).  Files are replaced one by one, each atomically;\n"
-    "index.html and report.md last.\n"
-    "\n"
-    "gnuplot (with the svg, pngcairo and gif terminals) must be on PATH to draw the\n"
-    "figures.  Without it every table, script and data file is still written,\n"
-    "and the command fails with \"gnuplot not found: figures skipped\".  A\n"
-    "figure gnuplot cannot draw is left out of the pages and makes the command\n"
-    "fail, naming the script and gnuplot's message.\n"
-    "\n"
-    "  -o DIR        the output folder (created when missing)\n"
-    "  --frames T1,T2,...\n"
-    "                the instants of the 3-D snapshots, in seconds from the start\n"
-    "                (at most 12; each drawn at its nearest frame; default 4 at\n"
-    "                1/5 .. 4/5 of each recording).  A value that is not a time or\n"
-    "                lies outside a recording is an error, and nothing is written\n"
-    "  --workers N   gnuplot runs at once (default 0 = one per core)\n"
-    "  --json        also one JSON object on the last line: output, index,\n"
-    "                markdown, tables, figures (drawn), figures_planned,\n"
-    "                figures_failed, gnuplot\n"
-    "Progress (figures drawn of all, elapsed time, ETA) goes to stderr when it is a\n"
-    "terminal, or to a file or pipe when CLOTHFIT_PROGRESS=1 (there a line per\n"
-    "tenth of the figures); --json does not silence it (the JSON goes to stdout),\n"
-    "CLOTHFIT_PROGRESS=0 does.\n";
-
-/* Progress of the figures on stderr (docs/report.md): on a terminal one
- * line rewritten after each figure (done/total, ETA, the figure), ended by
- * a newline; when CLOTHFIT_PROGRESS=1 forces it into a file or pipe, a line
- * at every tenth of the figures and at the last, so logs stay short. */
-typedef struct {
-  int tty;
-  double start;
-} progress_state;
-
-static void progress(void *user, int done, int total, const char *figure) {
-  progress_state *p = user;
-  int step = total >= 10 ? total / 10 : 1;
-  if (!p->tty && done % step && done != total) return;
-  double t = cf_now() - p->start, eta = done ? t * (total - done) / done : 0;
-  fprintf(stderr, "%sclothfit report: figures %d/%d  %.0f s, ETA %.0f s  %-28.28s%s", p->tty ? "\r" : "", done,
-          total, t, eta, figure, p->tty && done < total ? "" : "\n");
-  fflush(stderr);
-}
-
-static int progress_wanted(void) {
-  const char *env = getenv("CLOTHFIT_PROGRESS");
-  return env ? atoi(env) != 0 : isatty(2);
-}
-
-static void print_summary(const char *out, const cf_report_summary *s, int gnuplot, int json) {
+static void print_text(const char *out, const cf_report_summary *s, int gnuplot) {
   printf("report            %s\n", s->index);
   printf("markdown          %s\n", s->markdown);
   printf("tables            %d (%s/tables/: .csv, .md, .tex)\n", s->tables, out);
   printf("figures           %d drawn of %d (%s/figures/)%s\n", s->figures, s->figures_planned, out,
          gnuplot ? "" : ": gnuplot not found");
-  if (!json) return;
+}
+
+static void print_json(const char *out, const cf_report_summary *s, int gnuplot) {
   json_t *j = json_object();
   cf_cli_json_str(j, "output", out);
   cf_cli_json_str(j, "index", s->index);
@@ -134,63 +53,51 @@ static int parse_times(const char *spec, double *t, int *n) {
   }
 }
 
-int cmd_report(int argc, char **argv) {
-  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
-  const char *out = NULL, *frames = NULL, *workers = NULL, *pos[1];
-  int json = 0, npos = 0, nw = 0, n_times = 0;
-  double times[CF_REPORT_MAX_TIMES];
-  const cf_cli_opt opts[] = {{"-o", &out, NULL},
-                             {"--frames", &frames, NULL},
-                             {"--workers", &workers, NULL},
-                             {"--json", NULL, &json},
-                             {NULL, NULL, NULL}};
-  if (cf_cli_parse("report", argc, argv, opts, pos, 1, &npos)) return 1;
-  if (!npos) return cf_cli_fail("report", "missing RESULTS.h5 (see --help)");
-  if (cf_cli_workers("report", workers, &nw)) return 1;
-  if (frames && parse_times(frames, times, &n_times)) return 1;
-  char dir[4096];
+typedef struct {
+  const char *out, *frames, *workers;
+} report_opts;
+
+static const cf_cli_option options[] = {CF_CLI_VALUE("-o", report_opts, out), CF_CLI_VALUE("--frames", report_opts, frames),
+                                        CF_CLI_VALUE("--workers", report_opts, workers), CF_CLI_END};
+
+/* The report folder: -o, else reports/NAME/ of the results file. */
+static int report_dir(const char *out, const char *results, char *dir, size_t size) {
   if (out) {
     if (!out[0]) return cf_cli_fail("report", "-o: empty folder name");
-    snprintf(dir, sizeof dir, "%s", out);
+    snprintf(dir, size, "%s", out);
     for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/';) dir[--n] = 0;
   } else {
     char stem[256];
-    cf_path_stem(pos[0], stem, sizeof stem);
-    snprintf(dir, sizeof dir, "reports/%s", stem);
+    cf_path_stem(results, stem, sizeof stem);
+    snprintf(dir, size, "reports/%s", stem);
   }
+  return 0;
+}
+
+static int run_cmd(const cf_cli_call *c, void *opts) {
+  const report_opts *o = opts;
+  const char *path = c->pos[0];
+  int nw = 0, n_times = 0;
+  double times[CF_REPORT_MAX_TIMES];
+  char dir[4096];
+  if (cf_cli_workers("report", o->workers, &nw)) return 1;
+  if (o->frames && parse_times(o->frames, times, &n_times)) return 1;
+  if (report_dir(o->out, path, dir, sizeof dir)) return 1;
   cf_results r;
   cf_error err = {0, ""};
-  if (cf_results_read(pos[0], &r, &err)) return cf_cli_fail("report", "%s", err.msg);
+  if (cf_results_read(path, &r, &err)) return cf_cli_fail("report", "%s", err.msg);
   cf_report_summary s;
   int have_gnuplot = 0;
-  int rc = cf_cli_report_write("report", pos[0], &r, dir, nw, frames ? times : NULL, n_times, &s, &have_gnuplot);
+  int rc = cf_cli_report_write("report", path, &r, dir, nw, o->frames ? times : NULL, n_times, &s, &have_gnuplot);
   cf_results_free(&r);
   if (rc == 2) return 1; /* nothing written */
-  print_summary(dir, &s, have_gnuplot, json);
+  print_text(dir, &s, have_gnuplot);
+  if (c->json) print_json(dir, &s, have_gnuplot);
   fflush(stdout);
   return cf_cli_report_status("report", &s, have_gnuplot);
 }
 
-int cf_cli_report_write(const char *cmd, const char *results_path, const cf_results *r, const char *dir, int workers,
-                        const double *times, int n_times, cf_report_summary *s, int *have_gnuplot) {
-  char gnuplot[4096];
-  *have_gnuplot = cf_report_find_program("gnuplot", gnuplot, sizeof gnuplot);
-  progress_state ps = {isatty(2), cf_now()};
-  cf_report_opts o = {.results_path = results_path,
-                      .gnuplot = *have_gnuplot ? gnuplot : NULL,
-                      .progress = progress_wanted() ? progress : NULL,
-                      .user = &ps,
-                      .jobs = workers,
-                      .times = times,
-                      .n_times = n_times};
-  cf_error err = {0, ""};
-  if (cf_report_write(r, dir, &o, s, &err)) return cf_cli_fail(cmd, "%s", err.msg), 2;
-  return 0;
-}
-
-int cf_cli_report_status(const char *cmd, const cf_report_summary *s, int have_gnuplot) {
-  if (!have_gnuplot && s->figures_planned) return cf_cli_fail(cmd, "gnuplot not found: figures skipped (install gnuplot)");
-  if (s->figures_failed)
-    return cf_cli_fail(cmd, "%d of %d figures failed; the first: %s", s->figures_failed, s->figures_planned, s->failure);
-  return 0;
-}
+const cf_cli_command cf_cli_cmd_report = {
+    .name = "report", .summary = "tables (CSV, Markdown, LaTeX), gnuplot figures and an HTML page of a results file",
+    .help = cf_cli_help_report, .options = options, .opts_size = sizeof(report_opts), .max_pos = 1,
+    .needs = "RESULTS.h5", .run = run_cmd};

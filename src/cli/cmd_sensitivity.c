@@ -11,32 +11,24 @@
 #include "commands.h"
 #include "fit_cli.h"
 
-static const char *help =
-    "usage: clothfit sensitivity REC.h5 --at D,A [-n 10] [--scan delta|alpha|mu]\n"
-    "                            [--window T0:T1] [--workers N] [-o RESULTS.h5] [--restart]\n"
-    "                            [--json]\n"
-    "                            " CF_CLI_MODEL_USAGE "\n"
-    "\n"
-    "The mean error (cm) of the recording on an n x n grid over [0, 2D] x [0, 2A]\n"
-    "around the point (delta, alpha) = (D, A), printed as a table (rows delta,\n"
-    "columns alpha).  --scan delta (or alpha): n points of that parameter over\n"
-    "[0, 2D] (or [0, 2A]) with the other held at the point.  --scan mu (thesis\n"
-    "Fig. 4.20; a recording with a table): n values of the friction over [0, 2M]\n"
-    "around --mu M (> 0, e.g. the fitted mu) at (D, A).  Failed simulations\n"
-    "print as 'fail'.  -o stores the map (added to the file if it exists); its\n"
-    "points are journaled as by clothfit sweep, so a rerun after a crash computes\n"
-    "only the missing ones (--restart discards the journal of another run).\n"
-    CF_CLI_MODEL_HELP;
-
 typedef struct {
   const char *at, *n, *scan, *window, *workers, *out;
   cf_cli_model model;
-  int json, np, nw, restart;
+  int np, nw, restart;
   double D, A, w0, w1;
   cf_pipeline_tasks tk; /* the map's journal */
 } sens_args;
 
-static int check_values(sens_args *a) {
+static const cf_cli_option options[] = {
+    CF_CLI_VALUE("--at", sens_args, at),           CF_CLI_VALUE("-n", sens_args, n),
+    CF_CLI_VALUE("--scan", sens_args, scan),       CF_CLI_VALUE("--window", sens_args, window),
+    CF_CLI_VALUE("--workers", sens_args, workers), CF_CLI_VALUE("-o", sens_args, out),
+    CF_CLI_FLAG("--restart", sens_args, restart),  CF_CLI_MODEL_OPTIONS(sens_args, model),
+    CF_CLI_END};
+
+static int check_values(const cf_cli_call *c, void *opts) {
+  (void)c;
+  sens_args *a = opts;
   if (!a->at) return cf_cli_fail("sensitivity", "missing --at D,A (the point to study; see --help)");
   if (!cf_pipeline_parse_pair(a->at, &a->D, &a->A) || (a->D == 0 && a->A == 0))
     return cf_cli_fail("sensitivity", "invalid --at '%s': expected D,A, two numbers >= 0 (not both 0)", a->at);
@@ -94,12 +86,16 @@ static void print_array(json_t *j, const char *key, const double *v, const int *
   for (int i = 0; i < n; i++) json_array_append_new(list, cf_cli_json_number(status && status[i] ? NAN : v[i]));
 }
 
-static void report(const sens_args *a, const cf_res_rec *rec) {
-  const cf_res_sens *w = &rec->sens;
+static void print_text(const void *opts, const cf_res_rec *rec) {
+  const sens_args *a = opts;
   printf("recording %s around delta %g, alpha %g\n", rec->recording, a->D, a->A);
-  print_table(w);
+  print_table(&rec->sens);
   if (a->out) printf("results: %s\n", a->out);
-  if (!a->json) return;
+}
+
+static void print_json(const void *opts, const cf_res_rec *rec) {
+  const sens_args *a = opts;
+  const cf_res_sens *w = &rec->sens;
   json_t *j = json_object();
   cf_cli_json_str(j, "kind", w->kind);
   cf_cli_json_num(j, "at_delta", a->D);
@@ -114,7 +110,8 @@ static void report(const sens_args *a, const cf_res_rec *rec) {
   cf_cli_json_print(j);
 }
 
-static int run(sens_args *a, const cf_fit_input *in, cf_res_rec *rec) {
+static int run(void *opts, cf_fit_input *in, cf_res_rec *rec) {
+  sens_args *a = opts;
   cf_cli_bar bar;
   cf_error err = {0, ""};
   cf_cli_bar_stages(&bar);
@@ -123,32 +120,14 @@ static int run(sens_args *a, const cf_fit_input *in, cf_res_rec *rec) {
   return rc ? cf_cli_fail("sensitivity", "%s", err.msg) : 0;
 }
 
-int cmd_sensitivity(int argc, char **argv) {
-  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
-  sens_args a;
-  memset(&a, 0, sizeof a);
-  const cf_cli_opt opts[] = {{"--at", &a.at, NULL},         {"-n", &a.n, NULL},
-                             {"--scan", &a.scan, NULL},     {"--window", &a.window, NULL},
-                             {"--workers", &a.workers, NULL}, {"-o", &a.out, NULL},
-                             {"--json", NULL, &a.json},     {"--restart", NULL, &a.restart},
-                             CF_CLI_MODEL_OPTS(a.model),     {NULL, NULL, NULL}};
-  const char *path = NULL;
-  int npos = 0;
-  cf_fit_input *in = NULL;
-  cf_results res;
-  cf_results_init(&res);
-  int rc = cf_cli_parse("sensitivity", argc, argv, opts, &path, 1, &npos) || check_values(&a);
-  if (!rc && !path) rc = cf_cli_fail("sensitivity", "missing REC.h5 (see --help)");
-  rc = rc || cf_cli_load_inputs("sensitivity", &path, 1, &a.model, &in) ||
-       cf_cli_tasks_begin("sensitivity", &(cf_pipeline_task_opts){a.out, NULL, a.restart}, argc, argv, &path, 1, NULL,
-                          &a.tk) ||
-       cf_cli_results_begin("sensitivity", a.out, &res, argc, argv, a.nw, NULL);
-  cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
-  if (!rc && !rec) rc = cf_cli_fail("sensitivity", "out of memory");
-  rc = rc || run(&a, in, rec) || cf_cli_results_write("sensitivity", a.out, &res);
-  rc = cf_cli_tasks_end("sensitivity", &a.tk) || rc;
-  if (!rc) report(&a, rec);
-  cf_results_free(&res);
-  cf_pipeline_inputs_free(in, in ? 1 : 0);
-  return rc;
+static int run_cmd(const cf_cli_call *c, void *opts) {
+  sens_args *a = opts;
+  static const cf_cli_recording_run steps = {run, print_text, print_json};
+  return cf_cli_run_recording(c, a, &(cf_pipeline_task_opts){a->out, NULL, a->restart}, a->nw, &a->tk, NULL, &steps);
 }
+
+const cf_cli_command cf_cli_cmd_sensitivity = {
+    .name = "sensitivity", .summary = "error map around a parameter point (or 1-D scans)",
+    .help = cf_cli_help_sensitivity, .options = options, .opts_size = sizeof(sens_args), .max_pos = 1,
+    .needs = "REC.h5", .check = check_values, .loads = 1, .model_offset = offsetof(sens_args, model), .mpi = 1,
+    .run = run_cmd};

@@ -9,81 +9,28 @@
 #include "commands.h"
 #include "fit_cli.h"
 
-static const char *help =
-    "usage: clothfit sweep REC.h5... [-o RESULTS.h5] [--workers N] [--prune] [--window T0:T1]\n"
-    "                      [--delta-grid A:B:N[*rho]] [--alpha-grid A:B:N[*rho]] [--mu-grid A:B:N]\n"
-    "                      [--experiment FILE.ini] [--shard I/N] [--restart] [--confidence]\n"
-    "                      [--prune-margin M] [--json]\n"
-    "                      " CF_CLI_MODEL_USAGE "\n"
-    "\n"
-    "Simulate every recording (HDF5, ingested with --lattice, or a mesh sequence whose\n"
-    "faces form a grid) at every point of a (delta, alpha) grid and find the point\n"
-    "with the smallest mean error (docs/design.md §8).\n"
-    "Default grid: delta = rho * 0.05..1 (15 points), alpha = rho * 0.05..4 (16\n"
-    "points), rho = the recording's density; A:B:N gives N points from A to B,\n"
-    "with *rho scaled by the density.  Prints the best point per recording (Table\n"
-    "A.1: error, std, alpha, delta) and the means by material, size, motion and\n"
-    "speed (Table 4.5).  The other model parameters are held (--kappa, --beta,\n"
-    "--tol, --max-iter).\n"
-    "\n"
-    "Recordings with a table: --mu-grid A:B:N adds a third axis, mu (the cloth's\n"
-    "friction on the table, N values from A to B): the (delta, alpha) grid runs at\n"
-    "each, the best point is the best of all, and the tables gain a mu column; -o\n"
-    "stores sweep/mu [N] and the error, std, status and pruned grids as\n"
-    "[N, delta, alpha] (the report draws the surface at the best mu).  Without it\n"
-    "every point is at --mu (default 0).\n"
-    "\n"
-    "A simulation that fails (e.g. the projection does not converge within\n"
-    "--max-iter iterations at --tol) is a failed grid point: per recording with\n"
-    "failures one warning line on stderr says how many of the grid failed, where\n"
-    "(delta, alpha, step and time of the first few) and why, and a total line sums\n"
-    "them; another warns when the grid optimum has a failed grid neighbour (the\n"
-    "true optimum may lie there).  --json has failed_points, grid_points,\n"
-    "failed_fraction and optimum_borders_failed per recording and the totals; -o\n"
-    "keeps every point's status and reason (sweep/status, sweep/reason).\n"
-    "\n"
-    "Crash-safe (docs/design.md §9): with -o, every finished grid point is appended to\n"
-    "RESULTS.h5.journal at once; rerunning the same command after a crash or\n"
-    "kill -9 runs only the points not in it, and the journal is removed when the\n"
-    "results file is written.  A journal of a different run (other recordings,\n"
-    "grid, settings or clothfit version) is refused unless --restart.\n"
-    "\n"
-    "  -o RESULTS.h5        store the error surfaces (added to the file if it exists)\n"
-    "  --workers N          worker processes (default 0 = all cores)\n"
-    "  --prune              stop hopeless grid points early (exact for the optimum;\n"
-    "                       their errors are stored as lower bounds)\n"
-    "  --prune-margin M     prune only points certain to exceed M times the best\n"
-    "                       error (M >= 1; implies --prune): every point within it\n"
-    "                       stays exact, so the error surface shows the basin\n"
-    "  --window T0:T1       evaluate the mean error over [T0, T1) seconds (T1 may be\n"
-    "                       left out: to the end)\n"
-    "  --experiment FILE    also the recordings of an INI list: [recordings]\n"
-    "                       files = a.h5, b.h5 (relative to the INI)\n"
-    "  --shard I/N          run only the tasks (grid points, numbered across the\n"
-    "                       recordings) with number % N == I, e.g. one element of a\n"
-    "                       Slurm job array; `clothfit merge` joins the N -o files\n"
-    "  --restart            discard the journal of an earlier, different run\n"
-    "  --confidence         95 % intervals around each recording's best grid point\n"
-    "                       and whether it is identifiable, as clothfit fit reports\n"
-    "                       them (9 more simulations and three refits of at most\n"
-    "                       40 each per recording; not with --shard); --json\n"
-    "                       delta_interval, alpha_interval, identifiable,\n"
-    "                       kappa_shift, beta_shift, beta_checked, rest_shift,\n"
-    "                       mesh_shift\n"
-    "  --json               one JSON object on the last line\n"
-    CF_CLI_MODEL_HELP;
-
 typedef struct {
   const char *out, *workers, *window, *dgrid, *agrid, *mgrid, *experiment, *shard, *prune_margin;
   cf_cli_model model;
-  int prune, json, restart, confidence;
+  int prune, restart, confidence;
   double pruning; /* cf_cli_prune */
   cf_pipeline_grid gd, ga, gm;
   double w0, w1;
   int nw;
 } sweep_args;
 
-static int check_values(sweep_args *a) {
+static const cf_cli_option options[] = {
+    CF_CLI_VALUE("-o", sweep_args, out),                CF_CLI_VALUE("--workers", sweep_args, workers),
+    CF_CLI_VALUE("--window", sweep_args, window),       CF_CLI_VALUE("--delta-grid", sweep_args, dgrid),
+    CF_CLI_VALUE("--alpha-grid", sweep_args, agrid),    CF_CLI_VALUE("--mu-grid", sweep_args, mgrid),
+    CF_CLI_VALUE("--experiment", sweep_args, experiment), CF_CLI_FLAG("--prune", sweep_args, prune),
+    CF_CLI_VALUE("--prune-margin", sweep_args, prune_margin), CF_CLI_VALUE("--shard", sweep_args, shard),
+    CF_CLI_FLAG("--restart", sweep_args, restart),      CF_CLI_FLAG("--confidence", sweep_args, confidence),
+    CF_CLI_MODEL_OPTIONS(sweep_args, model),            CF_CLI_END};
+
+static int check_values(const cf_cli_call *c, void *opts) {
+  (void)c;
+  sweep_args *a = opts;
   if (cf_cli_grids("sweep", a->dgrid, a->agrid, &a->gd, &a->ga) ||
       cf_cli_prune("sweep", a->prune, a->prune_margin, &a->pruning))
     return 1;
@@ -147,89 +94,95 @@ static cf_results view_of(const cf_results *res, const cf_fit_input *in, int n) 
   return v;
 }
 
-static void report(const sweep_args *a, const cf_results *res, const cf_fit_input *in, int n,
-                   const cf_pipeline_tasks *tk) {
-  cf_results v = view_of(res, in, n);
-  cf_cli_table_a1(&v);
-  for (int i = 0; i < v.n; i++) {
-    const cf_res_sweep *w = &v.recs[i].sweep;
+/* The points of each recording that failed or were pruned. */
+static void point_counts_text(const cf_results *v) {
+  for (int i = 0; i < v->n; i++) {
+    const cf_res_sweep *w = &v->recs[i].sweep;
     int failed = 0, pruned = 0, other = 0;
     int np = cf_res_sweep_points(w);
     for (int k = 0; k < np; k++)
       other += w->status[k] == CF_ENOTRUN, failed += cf_pipeline_point_failed(w->status[k]),
           pruned += w->pruned[k];
     if (failed || pruned || (w->best < 0 && !other))
-      printf("  %s: %d of %d points failed, %d pruned%s\n", v.recs[i].name, failed, np - other, pruned,
+      printf("  %s: %d of %d points failed, %d pruned%s\n", v->recs[i].name, failed, np - other, pruned,
              w->best < 0 ? ", no valid point" : "");
   }
-  for (int i = 0; i < v.n; i++) {
+}
+
+static void print_text(const sweep_args *a, const cf_results *v, const cf_pipeline_tasks *tk) {
+  cf_cli_table_a1(v);
+  point_counts_text(v);
+  for (int i = 0; i < v->n; i++) {
     char conf[512];
-    cf_cli_conf_text(&v.recs[i].sweep.conf, conf, sizeof conf);
-    if (conf[0]) printf("  %s: %s\n", v.recs[i].name, conf);
+    cf_cli_conf_text(&v->recs[i].sweep.conf, conf, sizeof conf);
+    if (conf[0]) printf("  %s: %s\n", v->recs[i].name, conf);
   }
   if (tk->shard_n)
     printf("  shard %d/%d: %ld of the tasks ran here; `clothfit merge` joins the shards\n", tk->shard_i, tk->shard_n,
            tk->resumed + tk->ran);
-  cf_cli_warn_failures("sweep", &v, a->out);
-  int failed = cf_cli_n_failed(&v);
+  cf_cli_warn_failures("sweep", v, a->out);
+  int failed = cf_cli_n_failed(v);
   if (failed)
     fprintf(stderr, "clothfit sweep: warning: %d of %d recordings have no valid grid point (every simulation "
-            "failed)\n", failed, v.n);
-  cf_cli_warn_grid_edges("sweep", &v);
+            "failed)\n", failed, v->n);
+  cf_cli_warn_grid_edges("sweep", v);
   printf("\n");
-  cf_cli_table_45(&v);
+  cf_cli_table_45(v);
   if (a->out) printf("\nresults: %s\n", a->out);
-  if (a->json) {
-    json_t *j = json_object();
-    cf_cli_json_recordings(j, &v);
-    cf_cli_json_failure_totals(j, &v);
-    cf_cli_json_num(j, "tasks_resumed", tk->resumed);
-    cf_cli_json_num(j, "tasks_run", tk->ran);
-    cf_cli_json_str(j, "output", a->out);
-    cf_cli_json_print(j);
-  }
-  free(v.recs);
 }
 
-int cmd_sweep(int argc, char **argv) {
-  if (cf_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
-  sweep_args a;
-  memset(&a, 0, sizeof a);
-  const cf_cli_opt opts[] = {{"-o", &a.out, NULL},          {"--workers", &a.workers, NULL},
-                             {"--window", &a.window, NULL}, {"--delta-grid", &a.dgrid, NULL},
-                             {"--alpha-grid", &a.agrid, NULL}, {"--mu-grid", &a.mgrid, NULL},
-                             {"--experiment", &a.experiment, NULL},
-                             {"--prune", NULL, &a.prune},   {"--prune-margin", &a.prune_margin, NULL},
-                             {"--json", NULL, &a.json},
-                             {"--shard", &a.shard, NULL},   {"--restart", NULL, &a.restart},
-                             {"--confidence", NULL, &a.confidence},
-                             CF_CLI_MODEL_OPTS(a.model),    {NULL, NULL, NULL}};
-  const char **pos = calloc((size_t)argc + 1, sizeof *pos), **paths = NULL;
+static void print_json(const sweep_args *a, const cf_results *v, const cf_pipeline_tasks *tk) {
+  json_t *j = json_object();
+  cf_cli_json_recordings(j, v);
+  cf_cli_json_failure_totals(j, v);
+  cf_cli_json_num(j, "tasks_resumed", tk->resumed);
+  cf_cli_json_num(j, "tasks_run", tk->ran);
+  cf_cli_json_str(j, "output", a->out);
+  cf_cli_json_print(j);
+}
+
+/* The recordings, their journal and results file, the sweep and its
+ * intervals; rc the status so far. */
+static int sweep(const cf_cli_call *c, sweep_args *a, const char **paths, int n, const char *text, cf_fit_input **in,
+                 cf_pipeline_tasks *tk, cf_results *res) {
+  int rc = cf_cli_load_inputs("sweep", paths, n, &a->model, in) || cf_cli_mu_grid("sweep", a->mgrid, *in, n, &a->gm) ||
+           cf_cli_outputs_begin(c, &(cf_pipeline_task_opts){a->out, a->shard, a->restart}, paths, n, text, a->nw, tk,
+                                res);
+  if (!rc) {
+    snprintf(res->prov.shard, sizeof res->prov.shard, "%s", tk->shard_n ? a->shard : "");
+    snprintf(res->prov.task_key, sizeof res->prov.task_key, "%016llx", tk->key);
+    rc = run_all(a, *in, n, tk, res) || (a->confidence && confidence(a, *in, n, tk, res));
+  }
+  return cf_cli_outputs_end("sweep", rc, a->out, res, tk, NULL);
+}
+
+static int run_cmd(const cf_cli_call *c, void *opts) {
+  sweep_args *a = opts;
+  const char **paths = NULL;
   char **files = NULL, *text = NULL;
-  int npos = 0, n = 0, nfiles = 0;
+  int n = 0, nfiles = 0;
   cf_fit_input *in = NULL;
   cf_results res;
   cf_results_init(&res);
   cf_pipeline_tasks tk;
   memset(&tk, 0, sizeof tk);
-  int rc = !pos || cf_cli_parse("sweep", argc, argv, opts, pos, argc, &npos) || check_values(&a) ||
-           collect(&a, pos, npos, &paths, &n, &files, &nfiles, &text) ||
-           cf_cli_load_inputs("sweep", paths, n, &a.model, &in) || cf_cli_mu_grid("sweep", a.mgrid, in, n, &a.gm) ||
-           cf_cli_tasks_begin("sweep", &(cf_pipeline_task_opts){a.out, a.shard, a.restart}, argc, argv, paths, n, text, &tk) ||
-           cf_cli_results_begin("sweep", a.out, &res, argc, argv, a.nw, text);
+  int rc = collect(a, c->pos, c->n_pos, &paths, &n, &files, &nfiles, &text) ||
+           sweep(c, a, paths, n, text, &in, &tk, &res);
   if (!rc) {
-    snprintf(res.prov.shard, sizeof res.prov.shard, "%s", tk.shard_n ? a.shard : "");
-    snprintf(res.prov.task_key, sizeof res.prov.task_key, "%016llx", tk.key);
-    rc = run_all(&a, in, n, &tk, &res) || (a.confidence && confidence(&a, in, n, &tk, &res)) ||
-         cf_cli_results_write("sweep", a.out, &res);
+    cf_results v = view_of(&res, in, n);
+    print_text(a, &v, &tk);
+    if (c->json) print_json(a, &v, &tk);
+    free(v.recs);
   }
-  rc = cf_cli_tasks_end("sweep", &tk) || rc;
-  if (!rc) report(&a, &res, in, n, &tk);
   cf_results_free(&res);
   cf_pipeline_inputs_free(in, n);
   cf_strings_free(files, nfiles);
   free(text);
   free(paths);
-  free(pos);
   return rc;
 }
+
+const cf_cli_command cf_cli_cmd_sweep = {
+    .name = "sweep", .summary = "grid search of (delta, alpha) per recording on all cores (Tables A.1, 4.5)",
+    .help = cf_cli_help_sweep, .options = options, .opts_size = sizeof(sweep_args), .max_pos = -1,
+    .check = check_values, .mpi = 1, .run = run_cmd};

@@ -8,42 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-
-/* ----------------------------------------------------------------- options */
-static const cf_cli_opt *find_opt(const cf_cli_opt *opts, const char *arg, size_t len) {
-  for (; opts->name; opts++)
-    if (strlen(opts->name) == len && !strncmp(opts->name, arg, len)) return opts;
-  return NULL;
-}
-
-int cf_cli_parse(const char *cmd, int argc, char **argv, const cf_cli_opt *opts, const char **pos, int max_pos,
-                 int *n_pos) {
-  *n_pos = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *eq = strchr(a, '=');
-    if (a[0] != '-' || !a[1]) {
-      if (*n_pos >= max_pos) return cf_cli_fail(cmd, "unexpected argument '%s' (see --help)", a);
-      pos[(*n_pos)++] = a;
-      continue;
-    }
-    size_t len = eq && a[1] == '-' ? (size_t)(eq - a) : strlen(a);
-    const cf_cli_opt *o = find_opt(opts, a, len);
-    if (!o) return cf_cli_fail(cmd, "unknown option '%s' (see --help)", a);
-    if (!o->value) {
-      if (len != strlen(a)) return cf_cli_fail(cmd, "option %s takes no value (see --help)", o->name);
-      *o->flag = 1;
-    } else if (len != strlen(a)) {
-      *o->value = a + len + 1;
-    } else if (i + 1 < argc) {
-      *o->value = argv[++i];
-    } else {
-      return cf_cli_fail(cmd, "option %s needs a value (see --help)", a);
-    }
-  }
-  return 0;
-}
-
 /* ------------------------------------------------------------------ values */
 /* The library's parsers (cf_pipeline.h "options") with the error printed. */
 static int said(const char *cmd, int rc, const cf_error *err) { return rc ? cf_cli_fail(cmd, "%s", err->msg) : 0; }
@@ -221,6 +185,38 @@ int cf_cli_results_begin(const char *cmd, const char *out, cf_results *r, int ar
 int cf_cli_results_write(const char *cmd, const char *out, cf_results *r) {
   cf_error err = {0, ""};
   return cf_pipeline_results_write(out, r, &err) ? cf_cli_fail(cmd, "%s", err.msg) : 0;
+}
+
+int cf_cli_outputs_begin(const cf_cli_call *c, const cf_pipeline_task_opts *o, const char *const *files, int n,
+                         const char *config, int workers, cf_pipeline_tasks *tk, cf_results *res) {
+  return cf_cli_tasks_begin(c->name, o, c->argc, c->argv, files, n, config, tk) ||
+         cf_cli_results_begin(c->name, o->out, res, c->argc, c->argv, workers, config);
+}
+
+int cf_cli_outputs_end(const char *cmd, int rc, const char *out, cf_results *res, cf_pipeline_tasks *tk, int *resumed) {
+  rc = rc || cf_cli_results_write(cmd, out, res);
+  if (resumed) *resumed = cf_journal_used(tk->journal);
+  return cf_cli_tasks_end(cmd, tk) || rc;
+}
+
+int cf_cli_run_recording(const cf_cli_call *c, void *opts, const cf_pipeline_task_opts *o, int workers,
+                         cf_pipeline_tasks *tk, int *resumed, const cf_cli_recording_run *r) {
+  cf_results res;
+  cf_results_init(&res);
+  int rc = cf_cli_outputs_begin(c, o, c->pos, 1, NULL, workers, tk, &res);
+  cf_res_rec *rec = rc ? NULL : cf_cli_results_rec(c->name, &res, c->in->name);
+  rc = rc || !rec || r->step(opts, c->in, rec);
+  rc = cf_cli_outputs_end(c->name, rc, o->out, &res, tk, resumed);
+  if (!rc) r->text(opts, rec);
+  if (!rc && c->json) r->json(opts, rec);
+  cf_results_free(&res);
+  return rc;
+}
+
+cf_res_rec *cf_cli_results_rec(const char *cmd, cf_results *res, const char *name) {
+  cf_res_rec *rec = cf_results_rec(res, name, 1);
+  if (!rec) cf_cli_fail(cmd, "out of memory");
+  return rec;
 }
 
 /* ------------------------------------------------------------------- tasks */

@@ -1,6 +1,6 @@
 /* fit_cli.h — what the fitting commands share (sweep, fit, sensitivity,
- * predict, regress, experiment): a table-driven option parser, grid and
- * model values from their option strings, a progress bar for the
+ * predict, regress, experiment): the model options of their option tables
+ * (commands.h), grid and model values from their option strings, a progress bar for the
  * pipeline's stages, the library's steps with their errors printed, and
  * the thesis-style tables.  The steps themselves are the library's
  * (cf_pipeline.h). */
@@ -8,23 +8,12 @@
 #define CF_FIT_CLI_H
 
 #include "cf_pipeline.h"
+#include "commands.h"
 #include "cf_report.h"
 #include "json_out.h"
 #include "progress.h"
 
-/* ----------------------------------------------------------------- options */
-typedef struct {
-  const char *name;   /* "--workers", "-o" */
-  const char **value; /* option with a value: where it goes (NULL: a flag) */
-  int *flag;          /* flag: set to 1 */
-} cf_cli_opt;
-
-/* Parse argv[1..] against opts (a NULL name ends the table): values go to
- * *value (also "--name=value"), flags to *flag, other words to pos[]
- * (*n_pos of at most max_pos).  0, or 1 after printing the one-line error. */
-int cf_cli_parse(const char *cmd, int argc, char **argv, const cf_cli_opt *opts, const char **pos, int max_pos,
-                 int *n_pos);
-
+/* ------------------------------------------------------------------ values */
 /* Both grids of --delta-grid / --alpha-grid (NULL: defaults); 0 or the
  * exit status after printing the error.  The values are the library's
  * (cf_pipeline_parse_grid and the other parsers, cf_pipeline.h "options"). */
@@ -65,8 +54,8 @@ void cf_cli_bar_stages(cf_cli_bar *b);
 /* ------------------------------------------------------- model settings */
 /* The model parameters that are not fitted, held fixed by every command
  * that simulates recordings: --kappa K (bending stiffness, default
- * CF_CLI_FIT_KAPPA), --beta B (Rayleigh damping on K, default 0), --tol T
- * (the projection's relative constraint tolerance, default CF_CLI_FIT_TOL),
+ * CF_PIPELINE_KAPPA), --beta B (Rayleigh damping on K, default 0), --tol T
+ * (the projection's relative constraint tolerance, default CF_PIPELINE_TOL),
  * --max-iter N (projection iterations per step before the simulation
  * fails, default 50).  Why these defaults and not the simulator's own
  * (kappa 0, tol 1e-3, cf_params_default, still what `clothfit simulate`
@@ -81,72 +70,17 @@ void cf_cli_bar_stages(cf_cli_bar *b);
  * settings make simulations fail (reported as failed points, see
  * fit_failures.c).  The values are the option strings (NULL: default). */
 typedef cf_pipeline_model_text cf_cli_model;
-#define CF_CLI_FIT_KAPPA "1e-3" /* CF_PIPELINE_KAPPA */
-#define CF_CLI_FIT_TOL "1e-4"   /* CF_PIPELINE_TOL */
-/* The four entries of a cf_cli_opt table for the cf_cli_model m. */
-#define CF_CLI_MODEL_OPTS(m)                                                                            \
-  {"--kappa", &(m).kappa, NULL}, {"--beta", &(m).beta, NULL}, {"--tol", &(m).tol, NULL},              \
-      {"--max-iter", &(m).max_iter, NULL}, {"--mu", &(m).mu, NULL}, {"--model", &(m).model, NULL},    \
-      {"--k-stretch", &(m).k_stretch, NULL}, {"--k-shear", &(m).k_shear, NULL},                       \
-      {"--k-bend", &(m).k_bend, NULL}, {"--rest", &(m).rest, NULL}, {"--split", &(m).split, NULL},    \
-      {"--substeps", &(m).substeps, NULL}, {"--initial", &(m).initial, NULL}
-/* Their usage words and --help section (the end of each command's help). */
-#define CF_CLI_MODEL_USAGE                                                                               \
-  "[--kappa K] [--beta B] [--tol T] [--max-iter N] [--mu M]\n"                                            \
-  "                            [--model NAME] [--k-stretch S] [--k-shear H] [--k-bend B]\n"                 \
-  "                            [--rest size|flat|first-frame] [--split N|RxC] [--substeps N]\n"      \
-  "                            [--initial rest|moving]"
-#define CF_CLI_MODEL_HELP                                                              \
-  "\n"                                                                                 \
-  "The cloth model, and the parameters held fixed:\n"                                      \
-  "  --kappa K    bending stiffness, N m (default " CF_CLI_FIT_KAPPA ")\n"              \
-  "  --beta B     Rayleigh damping on K, N m s (default 0)\n"                          \
-  "  --tol T      relative constraint tolerance of the projection (default " CF_CLI_FIT_TOL ";\n" \
-  "               0 < T < 1)\n"                                                        \
-  "  --max-iter N projection iterations per step before the simulation fails\n"       \
-  "               (default 50)\n"                                                      \
-  "  --mu M       the cloth's friction on the recording's table (default 0; only\n"    \
-  "               for recordings with a table, /table: ingest --table-height and\n"   \
-  "               --table-extent)\n"                                                  \
-  "  --model NAME the cloth model: inextensible (default, the thesis' model),\n"      \
-  "               quasi-inextensible (edge lengths held, diagonal shear springs),\n"  \
-  "               elastic (St. Venant-Kirchhoff membrane), mass-spring (structural,\n" \
-  "               shear and bending springs); thesis Table 4.3, docs/models.md\n"     \
-  "  --k-stretch S, --k-shear H, --k-bend B  its stiffnesses in N/m (defaults\n"       \
-  "               50, 1, 0.1); fit varies the model's stretch and shear ones,\n"      \
-  "               starting here, and holds k-bend (mass-spring's bending springs)\n"   \
-  "  --rest size|flat|first-frame  the lengths the cloth keeps: size, the flat\n"   \
-  "               sheet of the recording's width and height (meta width_m,\n"        \
-  "               height_m) with the markers on a regular lattice from corner to\n"  \
-  "               corner (the default when the recording gives its size); flat, a\n" \
-  "               flat lattice whose spacings are the largest mean recorded marker\n" \
-  "               distances; first-frame, the first frame's marker lattice (the\n"   \
-  "               default when no size is known, and the output says so).  With\n"    \
-  "               size and flat the first frame is moved onto the flat sheet's\n"    \
-  "               lengths as the start (docs/models.md)\n"                           \
-  "  --split N    the simulation mesh: every cell of the marker lattice (of a\n"     \
-  "               mesh recording: of its grid) split N x N, 1..8 (default 2 for\n"   \
-  "               markers: 4x5 markers -> 7x9 nodes; 1 for a mesh recording,\n"      \
-  "               whose own mesh is the cloth: 2 makes a 9x9 mesh 17x17; synth\n"    \
-  "               makes its recordings with 4); the nodes grow as N^2, the time of a\n" \
-  "               simulation faster (an A2 recording at 4: ~60 times that at 2;\n"   \
-  "               docs/models.md)\n"                                                  \
-  "  --split RxC  every cell split R times down and C times across, each 1..8\n"    \
-  "               (1x2 makes a 9x9 mesh 9x17, 2x1 17x9: thesis §4.1.5 reruns a\n"   \
-  "               fit on them); the markers stay nodes of the mesh either way, so\n" \
-  "               the error is measured on them alike\n"                            \
-  "  --substeps N simulation steps per recorded frame, 1..64 (default 1), the\n"    \
-  "               held corners moving linearly in between\n"                        \
-  "  --initial rest|moving  the start state: at rest at the first frame (default)\n" \
-  "               or moving with the markers' velocity there, estimated from the\n"  \
-  "               first 6 frames (a quadratic in time per marker)\n"                \
-  "These defaults are the settings recommended for fitting: with them the error\n"    \
-  "surface of a shaken sheet is smooth down to the 0.1 mm marker noise.  The\n"       \
-  "simulator's own defaults (--kappa 0 --tol 1e-3, those of clothfit simulate)\n"    \
-  "run faster, but a shaken sheet's trajectory is sensitive there at the ~0.2 cm\n"  \
-  "level (without bending stiffness the free bottom edge flutters chaotically;\n"    \
-  "the taut top edge between the held corners can sag by ~ edge length *\n"         \
-  "sqrt(tol)), so the error surface has a ~0.25 cm floor (docs/simulator.md).\n"
+/* The entries of a cf_cli_option table (commands.h) for the cf_cli_model
+ * at member m of the options struct T; their usage words and --help
+ * section are help/model-usage.txt and help/model-help.txt, which state
+ * these defaults. */
+#define CF_CLI_MODEL_OPTIONS(T, m)                                                                          \
+  CF_CLI_VALUE("--kappa", T, m.kappa), CF_CLI_VALUE("--beta", T, m.beta), CF_CLI_VALUE("--tol", T, m.tol),  \
+      CF_CLI_VALUE("--max-iter", T, m.max_iter), CF_CLI_VALUE("--mu", T, m.mu),                            \
+      CF_CLI_VALUE("--model", T, m.model), CF_CLI_VALUE("--k-stretch", T, m.k_stretch),                    \
+      CF_CLI_VALUE("--k-shear", T, m.k_shear), CF_CLI_VALUE("--k-bend", T, m.k_bend),                      \
+      CF_CLI_VALUE("--rest", T, m.rest), CF_CLI_VALUE("--split", T, m.split),                              \
+      CF_CLI_VALUE("--substeps", T, m.substeps), CF_CLI_VALUE("--initial", T, m.initial)
 /* Check m's values (finite, kappa >= 0, beta >= 0, 0 < tol < 1, max_iter
  * a count >= 1, mu >= 0 and only for recordings with a table, a known
  * model, stiffnesses > 0, no table or stick with the elastic models, a
@@ -236,6 +170,31 @@ int cf_cli_results_begin(const char *cmd, const char *out, cf_results *r, int ar
                          const char *config_text);
 /* Write r to OUT (if given); 0 or the exit status. */
 int cf_cli_results_write(const char *cmd, const char *out, cf_results *r);
+/* The journal and the results file of a run of c (cf_cli_tasks_begin of
+ * the n files and config, then cf_cli_results_begin of o->out): 0 or the
+ * exit status. */
+int cf_cli_outputs_begin(const cf_cli_call *c, const cf_pipeline_task_opts *o, const char *const *files, int n,
+                         const char *config, int workers, cf_pipeline_tasks *tk, cf_results *res);
+/* After the run, whose status is rc: the results written to out (if rc is
+ * 0), the tasks taken from the journal into *resumed (may be NULL), the
+ * journal closed (cf_cli_tasks_end); the exit status. */
+int cf_cli_outputs_end(const char *cmd, int rc, const char *out, cf_results *res, cf_pipeline_tasks *tk, int *resumed);
+/* A command over one recording (fit, sensitivity, compare): its journal
+ * and results file (o, workers), its record in them, step filling it,
+ * the results written and the journal closed; then, when all went well,
+ * text and (with --json) json of the record.  opts is the command's
+ * options struct, handed to each; *resumed (may be NULL) gets the tasks
+ * taken from the journal.  The exit status. */
+typedef struct {
+  int (*step)(void *opts, cf_fit_input *in, cf_res_rec *rec);
+  void (*text)(const void *opts, const cf_res_rec *rec);
+  void (*json)(const void *opts, const cf_res_rec *rec);
+} cf_cli_recording_run;
+int cf_cli_run_recording(const cf_cli_call *c, void *opts, const cf_pipeline_task_opts *o, int workers,
+                         cf_pipeline_tasks *tk, int *resumed, const cf_cli_recording_run *r);
+/* The record of the recording name in res (made when missing); NULL after
+ * the error line "out of memory". */
+cf_res_rec *cf_cli_results_rec(const char *cmd, cf_results *res, const char *name);
 
 /* ---------------------------------------------------------------- tables */
 /* Table A.1: per recording material, size, motion, speed, error, std,
@@ -298,7 +257,7 @@ void cf_cli_table_46(const cf_res_regression *g);
 /* The JSON member "recordings":[{name, delta, alpha, error_cm, std_cm ...}]
  * of o. */
 void cf_cli_json_recordings(json_t *o, const cf_results *r);
-/* Reports (cmd_report.c): write the report of r (read from results_path)
+/* Reports (report_write.c): write the report of r (read from results_path)
  * into dir, with gnuplot when it is on PATH (*have_gnuplot; `workers` runs
  * at once, 0: one per core), progress on stderr, the snapshots at
  * times[n_times] (s; NULL: the default instants); returns 0, or 2 when the

@@ -1,8 +1,8 @@
 /* ingest_markers.c — what marker processing (docs/design.md §6) adds to `clothfit
- * ingest motive|csv` and `clothfit inspect`: the help of its options (--lattice,
- * --map, --merge, --max-gap, --controlled, --stick, --meta, and the generic
- * CSV's --time-column, --columns-pattern; read by src/pipeline/ingest.c),
- * and the report of the
+ * ingest motive|csv` and `clothfit inspect` (its options --lattice, --map,
+ * --merge, --max-gap, --controlled, --stick, --meta, and the generic CSV's
+ * --time-column, --columns-pattern are read by src/pipeline/ingest.c, their
+ * help is in help/ingest.txt): the report of the
  * lattice, controlled markers, stick, trimming, merges and ghosts, and of
  * an edited source export. */
 #include <math.h>
@@ -11,39 +11,6 @@
 #include <string.h>
 
 #include "commands.h"
-
-const char *cf_ingest_markers_help =
-    "\n"
-    "clothfit ingest csv FILE.csv -o REC.h5 [--time-column NAME] [--columns-pattern P]\n"
-    "         [--units mm|cm|m] [--up z|y] [options of motive]\n"
-    "\n"
-    "Read a generic marker CSV: a header row, then one row a frame with a time column\n"
-    "(--time-column, default 'time') and x, y, z columns per marker named by the pattern\n"
-    "(--columns-pattern, default '{name}_{axis}': A_x, A_y, A_z).  Blank cells are\n"
-    "missing samples.  --units: length unit of the file (default m); --up: default z.\n"
-    "\n"
-    "Marker processing (ingest motive and csv; thesis Remark 4.2.1):\n"
-    "  --lattice RxC        the cloth's marker lattice, rows x columns (5x4: A2 hanging\n"
-    "                       portrait, 4x3: A3): ghosts are dropped, the markers placed on\n"
-    "                       the lattice at the first frame where all are present (PCA plane,\n"
-    "                       rows by height, columns across), the recording trimmed to start\n"
-    "                       there; markers are written lattice cells first (row 0 = top)\n"
-    "  --map FILE           mapping file: 'TARGET = FRAG1, FRAG2' merges label fragments,\n"
-    "                       'cell ROW COL = NAME' places markers, 'drop = NAME, ...'\n"
-    "  --merge auto|none    join tracks that end and restart nearby (default: auto with a\n"
-    "                       lattice, none without)\n"
-    "  --merge-radius M     distance from the extrapolated track (default 0.03 m)\n"
-    "  --merge-gap S        longest gap bridged automatically (default 1 s)\n"
-    "  --ghost-radius M     a track never within M of two cloth tracks is a ghost (0.25 m)\n"
-    "  --controlled NAMES|top-corners  the markers that drive the simulation (default\n"
-    "                       top-corners): their gaps are interpolated linearly, and the\n"
-    "                       recording ends at the last frame where all are present\n"
-    "  --stick A,B          the stick's endpoint markers (gaps interpolated, /stick/endpoints)\n"
-    "  --max-gap S          longest gap of a controlled or stick marker that is interpolated\n"
-    "                       (default 0.25 s); a longer one is an error\n"
-    "  --meta FILE          sidecar INI with material, size, width_m, height_m, density,\n"
-    "                       motion, speed, repetition, notes, lattice, controlled, stick;\n"
-    "                       command-line options win\n";
 
 /* ----------------------------------------------------------------- report */
 static void name_list(const cf_recording *r, const int *idx, int n) {

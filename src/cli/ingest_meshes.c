@@ -1,75 +1,13 @@
 /* ingest_meshes.c — what `clothfit ingest meshes` and `ingest clouds` add
- * to cmd_ingest.c: the help of their options (--times, --fps, --units,
- * --held; --held-track; read by src/pipeline/ingest.c) and the summary lines of a mesh or cloud
- * recording. */
+ * to cmd_ingest.c (their options --times, --fps, --units, --held,
+ * --held-track are read by src/pipeline/ingest.c, their help is in
+ * help/ingest.txt): the summary lines of a mesh or cloud recording. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
-
-const char *cf_ingest_mesh_help =
-    "\n"
-    "clothfit ingest meshes DIR_OR_GLOB -o REC.h5 [--times FILE | --fps F] [--units mm|cm|m]\n"
-    "         [--dt SECONDS|native] [--up z|y] [--held I,J] [--max-gap S] [--meta FILE]\n"
-    "         [metadata options as above: --material, --size, --density ...] [--json]\n"
-    "\n"
-    "Read a depth-camera mesh sequence: one OBJ or PLY (ascii or binary little endian)\n"
-    "file per frame, every .obj/.ply file of the folder DIR or every file the quoted glob\n"
-    "pattern matches, in natural name order.  All frames must have the same vertex count\n"
-    "and the same faces (triangles or quads), no edge in more than two faces and no face\n"
-    "of zero area.  The nodes are resampled to a uniform time step by linear\n"
-    "interpolation and written to /mesh/nodes [T,N,3], /mesh/faces [F,3|4].  Frames the\n"
-    "camera dropped (an interval between frames longer than 2.5 x the median one) are\n"
-    "not interpolated across: the frames inside stay missing (NaN), except the held\n"
-    "nodes, which drive the simulation and are interpolated.  The fitting commands take\n"
-    "a mesh whose faces form a rows x cols grid (quads, or quads cut in two triangles).\n"
-    "\n"
-    "  --times FILE     the frame times: lines 'FILE TIME' in frame order, or one 'TIME'\n"
-    "                   a line for the frame files in name order ('#' comments)\n"
-    "  (no --times)     the last number in each file name (without extension) is its\n"
-    "                   time in seconds: frame_000123_1.234567.obj -> 1.234567 s\n"
-    "  --fps F          ... or that number is a frame index: t = index / F\n"
-    "  --units mm|cm|m  length unit of the files (default m)\n"
-    "  --up z|y         up axis of the files (default z; y maps (x, y, z) = (x, -z, y))\n"
-    "  --held I,J       the nodes the hanger holds, which the simulation drives: vertex\n"
-    "                   indices as in the files, 0-based (the first vertex is 0, also in\n"
-    "                   OBJ), up to 16 (also as held in --meta).  Default: the two\n"
-    "                   highest corners of the first frame when the faces form a grid\n"
-    "  --max-gap S      longest dropped interval the held nodes are interpolated across\n"
-    "                   (default 0.25 s); a longer one is an error\n"
-    "  --meta FILE      sidecar INI as for markers (material, size, density, held ...)\n"
-    "\n"
-    "clothfit ingest clouds DIR_OR_GLOB --held-track CORNERS.csv -o REC.h5\n"
-    "         [--times FILE | --fps F] [--units mm|cm|m] [--up z|y] [--grid RxC]\n"
-    "         [metadata options] [--json]\n"
-    "\n"
-    "Read depth-camera point clouds: one PLY (ascii or binary little endian; vertex x,\n"
-    "y, z; other properties and faces ignored) or XYZ text file ('x y z' a line, further\n"
-    "numbers ignored, '#' comments) per frame, every .ply/.xyz file of the folder DIR or\n"
-    "every file the quoted glob matches, in natural name order, any number of points a\n"
-    "frame.  Frame times as for meshes (--times, --fps, the file names).  The frames keep\n"
-    "the camera's times (clouds are never resampled; --dt is refused): /cloud/points\n"
-    "[P,3] and /cloud/offset [T+1] (frame t: rows offset[t] .. offset[t+1]-1), /time [T].\n"
-    "The fitting commands simulate the cloth as a flat rectangle of its size (--size\n"
-    "or the metadata; required) hanging at rest from the held corners at the first\n"
-    "frame, the corners then following the track, and measure each frame by the\n"
-    "clouds the camera took in it: the mean distance from the points to the simulated\n"
-    "surface without the farthest 5 % (one-sided: the side the camera cannot see\n"
-    "costs nothing; outliers dropped), in cm.\n"
-    "\n"
-    "  --held-track CORNERS.csv  the two held corners' trajectory (a robot log or two\n"
-    "                   markers): header 'time,x1,y1,z1,x2,y2,z2' (the time column may be\n"
-    "                   named time, t or timestamp), time in seconds on the frames' clock,\n"
-    "                   increasing; corner 1 the top left, 2 the top right;\n"
-    "                   coordinates in the unit (--units) and axes (--up) of the frames.\n"
-    "                   It must cover the frames' time span; written to /held/time,\n"
-    "                   /held/track [T_h,2,3]\n"
-    "  --grid RxC       the lattice the fitting commands simulate the cloth on, rows\n"
-    "                   down x columns across, each cell split --split N (default 2) by\n"
-    "                   them: the default 5x5 gives 9 x 9 nodes, 5x9 gives 9 x 17;\n"
-    "                   written to /cloud attributes grid_rows, grid_cols\n";
 
 /* The points of a cloud recording: in all, and the fewest and most of a frame. */
 static void cloud_summary(const cf_recording *r, json_t *j) {

@@ -317,21 +317,27 @@ static void reg_json(json_t *o, const cf_res_regression *g) {
 }
 
 /* ------------------------------------------------------------------ entry */
+static void results_text(const char *path, const cf_results *r) {
+  prov_text(path, r);
+  for (int i = 0; i < r->n; i++) rec_text(&r->recs[i]);
+  if (r->reg.has) reg_text(&r->reg);
+}
+
+static void results_json(const char *path, const cf_results *r) {
+  json_t *j = json_object();
+  prov_json(j, path, r);
+  json_t *list = cf_cli_json_array(j, "recordings");
+  for (int i = 0; i < r->n; i++) rec_json(list, &r->recs[i]);
+  reg_json(j, &r->reg);
+  cf_cli_json_print(j);
+}
+
 int cf_cli_inspect_results(const char *path, int json) {
   cf_results r;
   cf_error err = {0, ""};
   if (cf_results_read(path, &r, &err)) return cf_cli_fail("inspect", "%s", err.msg);
-  prov_text(path, &r);
-  for (int i = 0; i < r.n; i++) rec_text(&r.recs[i]);
-  if (r.reg.has) reg_text(&r.reg);
-  if (json) {
-    json_t *j = json_object();
-    prov_json(j, path, &r);
-    json_t *list = cf_cli_json_array(j, "recordings");
-    for (int i = 0; i < r.n; i++) rec_json(list, &r.recs[i]);
-    reg_json(j, &r.reg);
-    cf_cli_json_print(j);
-  }
+  results_text(path, &r);
+  if (json) results_json(path, &r);
   cf_results_free(&r);
   return 0;
 }

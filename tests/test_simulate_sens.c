@@ -131,7 +131,7 @@ int main(int argc, char **argv) {
   free(x), free(sd), free(sa), free(x0), free(xp), free(xm);
   refused(exe, dir, cfg, "delta,gamma", "'gamma' is not one of");
   refused(exe, dir, cfg, "alpha,alpha", "given twice");
-  refused(exe, dir, cfg, NULL, "missing LIST");
+  refused(exe, dir, cfg, NULL, "--sensitivities needs a value");
   char cfo[600];
   snprintf(cfo, sizeof cfo, "%s/o.ini", dir);
   write_config(cfo, delta, "[obstacle.floor]\nkind = plane\npoint = 0, 0, -1\nnormal = 0, 0, 1\n");

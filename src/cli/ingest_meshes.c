@@ -1,7 +1,7 @@
 /* ingest_meshes.c — what `clothfit ingest meshes` and `ingest clouds` add
  * to cmd_ingest.c: the help of their options (--times, --fps, --units,
- * --held; --held-track; read by src/pipeline/ingest.c) and the summary lines of a mesh or cloud
- * recording. */
+ * --held; --held-track, --grasp, --start; read by src/pipeline/ingest.c)
+ * and the summary lines of a mesh or cloud recording. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +41,9 @@ const char *cf_ingest_mesh_help =
     "                   (default 0.25 s); a longer one is an error\n"
     "  --meta FILE      sidecar INI as for markers (material, size, density, held ...)\n"
     "\n"
-    "clothfit ingest clouds DIR_OR_GLOB --held-track CORNERS.csv -o REC.h5\n"
+    "clothfit ingest clouds DIR_OR_GLOB --held-track GRIPPERS.csv -o REC.h5\n"
     "         [--times FILE | --fps F] [--units mm|cm|m] [--up z|y] [--grid RxC]\n"
+    "         [--held P,P,...] [--grasp T0:T1,...] [--start hanging]\n"
     "         [metadata options] [--json]\n"
     "\n"
     "Read depth-camera point clouds: one PLY (ascii or binary little endian; vertex x,\n"
@@ -53,19 +54,32 @@ const char *cf_ingest_mesh_help =
     "the camera's times (clouds are never resampled; --dt is refused): /cloud/points\n"
     "[P,3] and /cloud/offset [T+1] (frame t: rows offset[t] .. offset[t+1]-1), /time [T].\n"
     "The fitting commands simulate the cloth as a flat rectangle of its size (--size\n"
-    "or the metadata; required) hanging at rest from the held corners at the first\n"
-    "frame, the corners then following the track, and measure each frame by the\n"
+    "or the metadata; required) hanging at rest from its top corners at the first\n"
+    "frame, each gripper then moving the mesh node nearest to its point along its\n"
+    "track while it holds it, and measure each frame by the\n"
     "clouds the camera took in it: the mean distance from the points to the simulated\n"
     "surface without the farthest 5 % (one-sided: the side the camera cannot see\n"
     "costs nothing; outliers dropped), in cm.\n"
     "\n"
-    "  --held-track CORNERS.csv  the two held corners' trajectory (a robot log or two\n"
-    "                   markers): header 'time,x1,y1,z1,x2,y2,z2' (the time column may be\n"
-    "                   named time, t or timestamp), time in seconds on the frames' clock,\n"
-    "                   increasing; corner 1 the top left, 2 the top right;\n"
+    "  --held-track GRIPPERS.csv  the grippers' trajectory (a robot log or markers):\n"
+    "                   header 'time,x1,y1,z1[,x2,y2,z2,...]', 1 to 16 grippers, their count\n"
+    "                   from the header (the time column may be named time, t or\n"
+    "                   timestamp), time in seconds on the frames' clock, increasing;\n"
     "                   coordinates in the unit (--units) and axes (--up) of the frames.\n"
     "                   It must cover the frames' time span; written to /held/time,\n"
-    "                   /held/track [T_h,2,3]\n"
+    "                   /held/track [T_h,G,3]\n"
+    "  --held P,P,...   the point of the sheet each gripper holds, in the track's order:\n"
+    "                   top-left, top-right, bottom-left, bottom-right or U:V (U across\n"
+    "                   from the left edge, V down from the top, both in [0,1]); the fit\n"
+    "                   holds the mesh node nearest to it (also as held in --meta).\n"
+    "                   Default for two grippers: top-left,top-right; other counts need it\n"
+    "  --grasp T0:T1,...  when each gripper holds its point, s on the track's clock\n"
+    "                   (T0 empty: from the start, T1 empty: to the end; also as grasp in\n"
+    "                   --meta); outside its window the point is free.  Default: every\n"
+    "                   gripper holds throughout\n"
+    "  --start hanging  the cloth at the first frame (also as start in --meta): hanging\n"
+    "                   from its top corners (the default), which grippers must hold at\n"
+    "                   the first frame\n"
     "  --grid RxC       the lattice the fitting commands simulate the cloth on, rows\n"
     "                   down x columns across, each cell split --split N (default 2) by\n"
     "                   them: the default 5x5 gives 9 x 9 nodes, 5x9 gives 9 x 17;\n"
@@ -89,11 +103,19 @@ static void cloud_summary(const cf_recording *r, json_t *j) {
     cf_cli_json_num(o, "held_samples", h->n);
     cf_cli_json_num(o, "held_t0", h0);
     cf_cli_json_num(o, "held_t1", h1);
+    cf_cli_json_num(o, "grippers", h->n_grip);
+    cf_cli_json_str(o, "start", cf_rec_held_start_name(h->start));
     cf_cli_json_num(o, "grid_rows", c->grid[0] ? c->grid[0] : NAN);
     cf_cli_json_num(o, "grid_cols", c->grid[1] ? c->grid[1] : NAN);
   } else {
     printf("cloud             %ld points, %ld .. %ld a frame\n", c->n_points, lo, hi);
-    printf("held track        %d samples, t = %.4f .. %.4f s\n", h->n, h0, h1);
+    printf("held track        %d samples, t = %.4f .. %.4f s, %d gripper%s, the cloth %s at the first frame\n", h->n,
+           h0, h1, h->n_grip, h->n_grip > 1 ? "s" : "", h->start ? "flat on the table" : "hanging");
+    for (int g = 0; g < h->n_grip; g++) {
+      char what[160];
+      cf_rec_held_describe(h, g, what, sizeof what);
+      printf("gripper %-2d        %s\n", g + 1, what);
+    }
     if (c->grid[0]) printf("grid              %d x %d (the lattice a fit simulates)\n", c->grid[0], c->grid[1]);
   }
 }

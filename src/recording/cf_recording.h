@@ -77,7 +77,10 @@ typedef struct {
   char controlled[512];   /* "top-corners" (the default) or comma-separated names */
   char stick[512];        /* "A,B": the stick's endpoint markers, "" = none */
   double stick_radius;    /* m (0.0075) */
-  char held[512];         /* ingest meshes: the held nodes "I,J" (meta key held), "" = default */
+  char held[512];         /* ingest meshes: the held nodes "I,J"; clouds: the grippers' points
+                             "top-left,0.5:1,..." (meta key held), "" = default */
+  char grasp[512];        /* ingest clouds: the grippers' windows "T0:T1,..." (meta key grasp) */
+  char start[32];         /* ingest clouds: hanging or flat-on-table (meta key start) */
 } cf_marker_opts;
 
 
@@ -113,7 +116,8 @@ int cf_parse_lattice(const char *s, int *rows, int *cols);
 /* Sidecar metadata (--meta FILE): an INI file, keys (optionally under a
  * [meta] section) material, size, width_m, height_m, density, motion,
  * speed, repetition, notes, lattice, controlled, stick, held (a mesh's held
- * nodes, for ingest meshes), table_height, table_extent, into meta and mo.
+ * nodes, for ingest meshes; the grippers' points, for ingest clouds), grasp
+ * and start (ingest clouds), table_height, table_extent, into meta and mo.
  * Unknown keys and malformed values are errors naming file, line and key. */
 int cf_meta_load(const char *path, cf_rec_meta *meta, cf_marker_opts *mo, cf_error *err);
 /* The same for a file with other sections too (a ground-truth sidecar of

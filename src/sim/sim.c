@@ -218,6 +218,8 @@ cf_sim *cf_sim_alloc(const cf_mesh *mesh, const cf_params *p, const int *kin, in
   return s;
 }
 
+void cf_sim_set_time(cf_sim *s, double t) { s->t = t; }
+
 void cf_sim_set_state(cf_sim *s, const double *x, const double *v) {
   if (x) memcpy(s->x, x, sizeof(double) * 3 * s->n);
   if (v) memcpy(s->v, v, sizeof(double) * 3 * s->n);

@@ -98,6 +98,12 @@ typedef struct {           /* /meta of the HDF5 file; "" / NaN = unknown */
    * table[1..4] the face's extent x_min, x_max, y_min, y_max (m, in the
    * recording's z-up frame); table[0] NaN: no table. */
   double table[5];
+  /* The table fitted to the first frame's points of a cloud recording
+   * (cf_table_fit; /table attrs fitted, fit_points, fit_rms_m): 1, the
+   * points it rests on and their rms about its plane; 0: given (or none). */
+  int table_fitted;
+  long table_fit_points;
+  double table_fit_rms_m;
 } cf_rec_meta;
 /* 1 when the five values describe a table: finite, x_min < x_max, y_min < y_max. */
 int cf_rec_table_valid(const double table[5]);

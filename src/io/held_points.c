@@ -115,7 +115,8 @@ const char *cf_rec_held_start_name(int start) { return start == CF_CLOTH_FLAT_ON
 
 int cf_rec_held_start_parse(const char *s, const char *what, cf_rec_held *h, cf_error *err) {
   if (!strcmp(s, "hanging")) h->start = CF_CLOTH_HANGING;
-  else return cf_error_set(err, CF_EINVAL, "%s '%s': expected hanging", what, s);
+  else if (!strcmp(s, "flat-on-table")) h->start = CF_CLOTH_FLAT_ON_TABLE;
+  else return cf_error_set(err, CF_EINVAL, "%s '%s': expected hanging or flat-on-table", what, s);
   return CF_OK;
 }
 

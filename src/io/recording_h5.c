@@ -83,6 +83,9 @@ static int write_table(hid_t f, const cf_rec_meta *m) {
   if (!cf_rec_table_valid(m->table)) return 1;
   hid_t g = H5Gcreate2(f, "table", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   int ok = g >= 0 && cf_h5_attr_double(g, "height", m->table[0]) && cf_h5_attr_doubles(g, "extent", 4, m->table + 1);
+  if (ok && m->table_fitted)
+    ok = cf_h5_attr_int(g, "fitted", 1) && cf_h5_attr_double(g, "fit_points", (double)m->table_fit_points) &&
+         cf_h5_attr_double(g, "fit_rms_m", m->table_fit_rms_m);
   if (g >= 0) H5Gclose(g);
   return ok;
 }
@@ -441,14 +444,18 @@ static int read_cloud(hid_t f, const char *path, cf_recording *r, cf_error *err)
 static int read_table(hid_t f, const char *path, cf_rec_meta *m, cf_error *err) {
   if (H5Lexists(f, "table", H5P_DEFAULT) <= 0) return CF_OK;
   hid_t g = H5Gopen2(f, "table", H5P_DEFAULT);
-  double t[5];
+  double t[5], fitted = 0, points = 0, rms = NAN;
   int ok = g >= 0 && cf_h5_read_attr_doubles(g, "height", 1, t) == 1 &&
            cf_h5_read_attr_doubles(g, "extent", 4, t + 1) == 1 && cf_rec_table_valid(t);
+  if (ok) /* a table fitted to the first frame's points (files written before: given) */
+    cf_h5_read_attr_double(g, "fitted", &fitted), cf_h5_read_attr_double(g, "fit_points", &points),
+        cf_h5_read_attr_double(g, "fit_rms_m", &rms);
   if (g >= 0) H5Gclose(g);
   if (!ok)
     return cf_error_set(err, CF_EFORMAT, "%s: /table: expected attributes height (a number, m) and extent (4 "
                         "numbers x_min < x_max, y_min < y_max, m)", path);
   memcpy(m->table, t, sizeof t);
+  m->table_fitted = fitted == 1, m->table_fit_points = (long)points, m->table_fit_rms_m = rms;
   return CF_OK;
 }
 

@@ -274,10 +274,35 @@ static int read_source(cf_pipeline_ingest *a, const cf_pipeline_progress *pp, cf
   return rc;
 }
 
+/* A cloud recording that starts flat on a table the metadata does not
+ * give: the table fitted to its first frame's points (cf_table_fit), said
+ * in a note.  The extent: the points' box grown by the cloth's larger side
+ * (0.5 m without a size). */
+static int table_from_points(const cf_pipeline_ingest *a, cf_recording *r, const cf_pipeline_progress *pp,
+                             cf_error *err) {
+  cf_rec_meta *m = &r->meta;
+  if (!r->cloud.offset || r->held.start != CF_CLOTH_FLAT_ON_TABLE || cf_rec_table_valid(m->table)) return CF_OK;
+  cf_contact_params cp;
+  cf_contact_params_default(&cp);
+  double margin = m->width_m > 0 && m->height_m > 0 ? fmax(m->width_m, m->height_m) : 0.5;
+  cf_table_fit_info fi;
+  char what[1100];
+  snprintf(what, sizeof what, "%s: --start flat-on-table", a->in);
+  int rc = cf_table_fit(r->cloud.points, r->cloud.offset[1], cp.thickness, margin, what, m->table, &fi, err);
+  if (rc) return rc;
+  m->table_fitted = 1, m->table_fit_points = fi.points, m->table_fit_rms_m = fi.rms_m;
+  cf_pl_note(pp, "%s: the table is fitted to the first frame's points (no --table-height or table_height): top at "
+             "z = %.4f m, %ld points on a plane tilted %.2f degrees, rms %.2f mm; extent x %.3f .. %.3f, y %.3f .. "
+             "%.3f m", a->in, m->table[0], fi.points, fi.tilt_deg, 1e3 * fi.rms_m, m->table[1], m->table[2],
+             m->table[3], m->table[4]);
+  return CF_OK;
+}
+
 int cf_pipeline_ingest_run(cf_pipeline_ingest *a, const cf_pipeline_progress *pp, cf_recording *r, cf_error *err) {
   int rc = read_source(a, pp, r, err);
   if (rc) return rc;
   if (!r->source_sha256[0]) cf_sha256_file(a->in, r->source_sha256, NULL); /* unless the reader did */
   r->meta = a->meta;
+  if ((rc = table_from_points(a, r, pp, err))) return rc;
   return cf_recording_write_h5(a->out, r, err);
 }

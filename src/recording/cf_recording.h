@@ -124,6 +124,24 @@ int cf_meta_load(const char *path, cf_rec_meta *meta, cf_marker_opts *mo, cf_err
  * `synth`: [meta], [truth], [cells] ...): only the top and [meta] are read. */
 int cf_meta_load_section(const char *path, cf_rec_meta *meta, cf_marker_opts *mo, cf_error *err);
 
+/* The table a cloth lies flat on, from the n points p[n*3] of a depth
+ * camera's first frame (table_fit.c says how): table[5] (output; height,
+ * x_min, x_max, y_min, y_max as cf_rec_meta.table) its top face clearance
+ * below the points' median height (the simulation's contact clearance),
+ * its extent the points' box grown by margin; info (may be NULL) the
+ * points used and their plane's rms and tilt.  CF_EINVAL naming source when
+ * the points give no horizontal plane. */
+#define CF_TABLE_FIT_BAND 0.01  /* m: the points within this of the median height */
+#define CF_TABLE_FIT_MIN 20     /* points at least */
+#define CF_TABLE_FIT_TILT 5.0   /* degrees at most */
+#define CF_TABLE_FIT_RMS 0.004  /* m at most: a lying cloth with a depth camera's noise */
+typedef struct {
+  long points;
+  double rms_m, tilt_deg;
+} cf_table_fit_info;
+int cf_table_fit(const double *p, long n, double clearance, double margin, const char *source, double table[5],
+                 cf_table_fit_info *info, cf_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "cf_study.h"
+#include "fit_flat.h"
 
 /* The grippers at time t (on the track's axis), linear between samples,
  * held at the ends: x[3 n_grip]. */
@@ -214,6 +215,29 @@ static int grippers(const cf_rec_held *h, int T, cf_fit_input *in) {
   return 1;
 }
 
+/* The flat-on-table start (fit_flat.c): the sheet on the recording's table,
+ * the contact clearance above its top, pinned where each gripper first
+ * holds its point (at the first frame, or at its grasp: the cloth lay
+ * there until then) and laid over the first frame's points. */
+static int flat_start(const cf_recording *r, int rows, int cols, const char *path, double *pos, cf_error *err) {
+  const cf_rec_held *h = &r->held;
+  if (!cf_rec_table_valid(r->meta.table))
+    return cf_error_set(err, CF_EINVAL, "%s: the flat-on-table start needs the table (/table): ingest with "
+                        "--table-height and --table-extent, or from first-frame points that lie on one", path);
+  cf_contact_params cp;
+  cf_contact_params_default(&cp);
+  cf_flat_anchors an = {0};
+  double x[3 * CF_HELD_MAX], T = r->time[r->n_frames - 1];
+  for (int g = 0; g < h->n_grip; g++) {
+    double t = h->n_grasp && h->grasp[g][0] > 0 ? h->grasp[g][0] : 0;
+    if (t > T || !cf_rec_held_point(h, g, an.uv + 2 * an.n)) continue;
+    held_at(h, t, x);
+    an.xy[2 * an.n] = x[3 * g], an.xy[2 * an.n + 1] = x[3 * g + 1], an.n++;
+  }
+  return cf_fit_flat_place(r->cloud.points, r->cloud.offset[1], r->meta.width_m, r->meta.height_m,
+                           r->meta.table[0] + cp.thickness, rows, cols, &an, path, pos, err);
+}
+
 int cf_fit_input_from_clouds(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err) {
   int rc = check(r, path, err);
   if (rc) return rc;
@@ -225,7 +249,9 @@ int cf_fit_input_from_clouds(const cf_recording *r, const char *path, cf_fit_inp
   for (size_t j = 0; j < 3 * (size_t)T * K; j++) in->pos[j] = NAN;
   double c[6];
   top_corners(&r->held, c);
-  if ((rc = hang(r, c, rows, cols, path, in->pos, err))) return rc;
+  if (r->held.start == CF_CLOTH_FLAT_ON_TABLE) rc = flat_start(r, rows, cols, path, in->pos, err);
+  else rc = hang(r, c, rows, cols, path, in->pos, err);
+  if (rc) return rc;
   for (int k = 1; hanger && k < T; k++) { /* the hanger: the top corners as controlled markers */
     held_at(&r->held, k * CF_CLOUD_DT, c);
     memcpy(in->pos + 3 * ((size_t)k * K), c, 3 * sizeof(double));
@@ -233,6 +259,7 @@ int cf_fit_input_from_clouds(const cf_recording *r, const char *path, cf_fit_inp
   }
   cf_fit_target tg = {rows, cols, T, CF_CLOUD_DT, in->pos, NULL, 0, NULL, r->meta.density, {0, 0, 0, 0, 0},
                       NULL, 0, 0, 0, 0, {0, 0}, 0, 0, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
+  if (cf_rec_table_valid(r->meta.table)) memcpy(tg.table, r->meta.table, sizeof tg.table);
   in->tg = tg;
   if (!hanger && !grippers(&r->held, T, in))
     return cf_error_set(err, CF_ENOMEM, "%s: out of memory for the grippers", path);

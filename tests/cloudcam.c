@@ -1,11 +1,13 @@
 /* cloudcam.c — a depth camera's frame of a simulated cloth (cloudcam.h):
  * points sampled on the surface a camera on the -y side sees, the noise
- * and outliers of such a camera, written as an XYZ file. */
+ * and outliers of such a camera, written as an XYZ file; and `clothfit fit`
+ * of a recording of such clouds from a given start. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cf_fit.h"
+#include "cli_json.h"
 #include "cloudcam.h"
 #include "testutil.h"
 
@@ -49,4 +51,16 @@ int cf_test_cloud_frame(const char *path, double t, double dt, const cf_mesh *m,
   }
   free(x), free(nrm), free(tri);
   return f != NULL;
+}
+
+int cf_test_fit_clouds(const char *exe, const char *tmp, const char *rec, double d0, double a0, double x[3],
+                       char **out) {
+  char start[64];
+  snprintf(start, sizeof start, "%g,%g", d0, a0);
+  *out = NULL;
+  int st = cf_test_run_args(exe, tmp, out, NULL, "fit", rec, "--start", start, "--rest", "first-frame",
+                            "--no-confidence", "--workers", "1", "--json", NULL);
+  const char *j = *out ? cf_test_last_line(*out) : "";
+  x[0] = cf_test_json_num(j, "delta"), x[1] = cf_test_json_num(j, "alpha"), x[2] = cf_test_json_num(j, "train_error_cm");
+  return st;
 }

@@ -1,5 +1,5 @@
-/* cloudcam.h — a depth camera's frame of a simulated cloth for the tests
- * of point-cloud fitting (cloudcam.c). */
+/* cloudcam.h — a depth camera's frame of a simulated cloth, and the fit of
+ * such clouds, for the tests of point-cloud fitting (cloudcam.c). */
 #ifndef CF_TEST_CLOUDCAM_H
 #define CF_TEST_CLOUDCAM_H
 #include "cf_sim.h"
@@ -13,4 +13,11 @@
  * file cannot be written. */
 int cf_test_cloud_frame(const char *path, double t, double dt, const cf_mesh *m, const double *traj, int n_points,
                         int exact, unsigned long long *rng);
+/* `clothfit fit REC --start D0,A0 --rest first-frame --no-confidence
+ * --workers 1 --json` (the fitter's own first frame: a model-made
+ * recording's exact start): its delta, alpha and training error (cm) into
+ * x[3] (NaN when missing), its stdout into *out (malloc'ed, may be NULL);
+ * its exit status. */
+int cf_test_fit_clouds(const char *exe, const char *tmp, const char *rec, double d0, double a0, double x[3],
+                       char **out);
 #endif

@@ -298,13 +298,10 @@ int main(int argc, char **argv) {
                             "A3", "--density", "0.1604", NULL);
   CHECK(st == 0, "ingest clouds: status %d", st);
   free(out);
-  char start[64];
-  snprintf(start, sizeof start, "%g,%g", 1.3 * DELTA, 0.7 * ALPHA);
-  st = cf_test_run_args(exe, tmp, &out, NULL, "fit", rec, "--start", start, "--rest", "first-frame",
-                        "--no-confidence", "--workers", "1", "--json", NULL);
+  double x[3];
+  st = cf_test_fit_clouds(exe, tmp, rec, 1.3 * DELTA, 0.7 * ALPHA, x, &out);
   CHECK(st == 0, "fit: status %d", st);
-  const char *j = out ? cf_test_last_line(out) : "";
-  double d = cf_test_json_num(j, "delta"), a = cf_test_json_num(j, "alpha"), e = cf_test_json_num(j, "train_error_cm");
+  double d = x[0], a = x[1], e = x[2];
   const char *at = out ? strstr(out, "(training error ") : NULL; /* the start's, in the text */
   double f0 = at ? atof(at + 16) : NAN;
   printf("fit: delta %.5f (truth %.3f, %+.1f %%), alpha %.5f (truth %.3f, %+.1f %%), training error %.4f cm "

@@ -69,21 +69,6 @@ static int one_point(const char *s, double uv[2]) {
   return c && unit_number(s, c, uv) && unit_number(c + 1, s + strlen(s), uv + 1);
 }
 
-int cf_rec_held_points_parse(const char *s, const char *what, cf_rec_held *h, cf_error *err) {
-  char item[64];
-  int n = 0;
-  for (const char *p = s; next_item(&p, item, sizeof item); n++) {
-    if (n == CF_HELD_MAX)
-      return cf_error_set(err, CF_EINVAL, "%s '%s': more than %d points (one a gripper)", what, s, CF_HELD_MAX);
-    if (!one_point(item, h->point[n]))
-      return cf_error_set(err, CF_EINVAL, "%s: '%s' is not a point of the sheet: expected top-left, top-right, "
-                          "bottom-left, bottom-right or U:V with U (across from the left edge) and V (down from the "
-                          "top) in [0, 1]", what, item);
-  }
-  h->n_point = n;
-  return CF_OK;
-}
-
 /* One window "A:B" (either may be empty) into w[2]. */
 static int one_window(const char *s, double w[2]) {
   const char *c = strchr(s, ':');
@@ -96,19 +81,34 @@ static int one_window(const char *s, double w[2]) {
   return w[0] < w[1];
 }
 
-int cf_rec_held_grasp_parse(const char *s, const char *what, double time_offset, cf_rec_held *h, cf_error *err) {
+/* The comma-separated items of s, one a gripper, each by one(item, out[n])
+ * into out; their number into *n.  what names the option, kind and expect
+ * say what an item is and how it is written. */
+static int parse_list(const char *s, const char *what, const char *kind, const char *expect,
+                      int (*one)(const char *, double *), double (*out)[2], int *n, cf_error *err) {
   char item[96];
-  int n = 0;
-  for (const char *p = s; next_item(&p, item, sizeof item); n++) {
-    if (n == CF_HELD_MAX)
-      return cf_error_set(err, CF_EINVAL, "%s '%s': more than %d windows (one a gripper)", what, s, CF_HELD_MAX);
-    if (!one_window(item, h->grasp[n]))
-      return cf_error_set(err, CF_EINVAL, "%s: '%s' is not a grasp window: expected T0:T1, s on the track's clock, "
-                          "T0 < T1 (T0 empty: from the start, T1 empty: to the end)", what, item);
-    h->grasp[n][0] -= time_offset, h->grasp[n][1] -= time_offset;
+  int k = 0;
+  for (const char *p = s; next_item(&p, item, sizeof item); k++) {
+    if (k == CF_HELD_MAX)
+      return cf_error_set(err, CF_EINVAL, "%s '%s': more than %d items (one a gripper)", what, s, CF_HELD_MAX);
+    if (!one(item, out[k]))
+      return cf_error_set(err, CF_EINVAL, "%s: '%s' is not %s: expected %s", what, item, kind, expect);
   }
-  h->n_grasp = n;
+  *n = k;
   return CF_OK;
+}
+
+int cf_rec_held_points_parse(const char *s, const char *what, cf_rec_held *h, cf_error *err) {
+  return parse_list(s, what, "a point of the sheet", "top-left, top-right, bottom-left, bottom-right or U:V with U "
+                    "(across from the left edge) and V (down from the top) in [0, 1]", one_point, h->point,
+                    &h->n_point, err);
+}
+
+int cf_rec_held_grasp_parse(const char *s, const char *what, double time_offset, cf_rec_held *h, cf_error *err) {
+  int rc = parse_list(s, what, "a grasp window", "T0:T1, s on the track's clock, T0 < T1 (T0 empty: from the start, "
+                      "T1 empty: to the end)", one_window, h->grasp, &h->n_grasp, err);
+  for (int g = 0; !rc && g < h->n_grasp; g++) h->grasp[g][0] -= time_offset, h->grasp[g][1] -= time_offset;
+  return rc;
 }
 
 const char *cf_rec_held_start_name(int start) { return start == CF_CLOTH_FLAT_ON_TABLE ? "flat-on-table" : "hanging"; }

@@ -140,8 +140,10 @@ int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_
  * and the frames' errors are the clouds' (cf_fit_target.n_cloud).  Other
  * grippers than that hanger (one or more, at any points of the sheet, with
  * grasp windows: /held point, grasp) drive it as tg's grippers (grip_*),
- * the sheet still hanging from the top corners at frame 0.  S from the
- * size, V the speed measure of the held corners (or grippers). */
+ * the sheet still hanging from the top corners at frame 0, or lying flat
+ * on the recording's table (/held start flat-on-table, fit_flat.c).  The
+ * recording's table is the target's.  S from the size, V the speed
+ * measure of the held corners (or grippers). */
 #define CF_CLOUD_GRID 5
 #define CF_CLOUD_DT 0.01
 #define CF_CLOUD_FIT_POINTS 2000 /* points of a cloud measured at most (fit_cloud.c says why) */

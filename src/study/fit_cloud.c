@@ -24,7 +24,10 @@
  * grippers (cf_fit_target.grip_*: their track at every frame, their
  * points, their windows), the sheet still hanging from the grippers at
  * top-left and top-right at frame 0 (the hanging start needs them held
- * there: cf_rec_held_check); no marker is controlled.
+ * there: cf_rec_held_check); no marker is controlled.  A recording that
+ * starts flat on the table (/held start flat-on-table) has frame 0 the
+ * sheet lying on its /table (required), placed by fit_flat.c.  The table
+ * of any cloud recording is the target's (an obstacle with friction mu).
  *
  * A cloud of more than CF_CLOUD_FIT_POINTS points is measured on that many,
  * evenly spaced in its file's order (a camera's raster: evenly over the

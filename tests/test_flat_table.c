@@ -82,7 +82,7 @@ static void sheet_point(double u, double v, double clear, double *x) {
  * along the table alone is nearly the same motion at every mu, friction
  * then resisting every part of it alike). */
 static void gripper(double t, double clear, double *x) {
-  double s = t >= 2 ? 1 : t / 2, f = s * s * s * (10 - 15 * s + 6 * s * s), d[2];
+  double s = t >= 2 ? 1 : t / 2, f = s * s * s * (10 - 15 * s + 6 * s * s), d[3];
   sheet_point(-1, -1, 0, d); /* the direction (-W, W) from the corner, turned: away from the sheet */
   double dx = d[0] - ox, dy = d[1] - oy, l = sqrt(dx * dx + dy * dy);
   x[0] = ox + 0.15 * f * dx / l, x[1] = oy + 0.15 * f * dy / l, x[2] = TABLE + clear + 0.25 * f;

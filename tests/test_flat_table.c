@@ -20,7 +20,7 @@
  * 1. Placement, over three seeds of the clouds: `ingest clouds --start
  *    flat-on-table --held top-left` with no table given fits the table to
  *    the first cloud (within 0.5 mm of its top: the median of 1 mm noise
- *    over 800 points) and the fit's frame 0 (the 3 x 3 lattice on the
+ *    over 800 points; `inspect` says it was fitted) and the fit's frame 0 (the 3 x 3 lattice on the
  *    table) lies within 6 mm of the truth's at every marker, within 0.5 mm
  *    of its height.  Why 6 mm: the gripper pins the corner and the half
  *    cloud turns the sheet about it, and the turn is free while every point
@@ -190,6 +190,10 @@ static void placement(const char *exe, const char *tmp, const cf_mesh *m, const 
                             "3x3", NULL);
   CHECK(st == 0 && out && strstr(out, "the table is fitted to the first frame's points"), "ingest: status %d: %s", st,
         out ? out : "");
+  free(out), out = NULL;
+  int si = cf_test_run_args(exe, tmp, &out, NULL, "inspect", rec, NULL);
+  CHECK(si == 0 && out && strstr(out, "(fitted to the first frame's points: ") && strstr(out, "flat on the table"),
+        "inspect: status %d: %s", si, out ? out : "");
   free(out);
   cf_fit_input in;
   cf_error err = {0, ""};

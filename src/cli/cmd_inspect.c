@@ -93,7 +93,7 @@ static void print_json(const char *path, const cf_recording *r) {
     json_t *t = cf_cli_json_object(mj, "table");
     cf_cli_json_num(t, "height", m->table[0]);
     cf_cli_json_nums(t, "extent", m->table + 1, 4);
-    cf_cli_json_set(t, "fitted", json_boolean(m->table_fitted));
+    if (m->table_fitted) cf_cli_json_set(t, "fitted", json_true()); /* a given table's object as before */
   } else {
     cf_cli_json_set(mj, "table", NULL);
   }

@@ -206,7 +206,19 @@ typedef struct {
    * a uniform refinement.  Last, so that the positional initializers of
    * targets without it stay valid. */
   int split_cols;
+  /* Grippers holding mesh nodes (n_grip > 0, at most CF_GRIP_MAX; 0: the
+   * controlled markers above drive the simulation, always held).  Gripper
+   * g holds the simulation mesh's node nearest to (u, v) = grip_uv[2g],
+   * grip_uv[2g + 1] on the flat sheet (u across from column 0, v down from
+   * row 0, both in [0, 1]) and moves it along grip_track[(t * n_grip + g) *
+   * 3] (m, every frame, finite), while grip_window[2g] <= t dt <=
+   * grip_window[2g + 1] (closed; NULL: always); outside its window the node
+   * is free.  The simulation's held set changes at the windows' ends
+   * (grip.c).  The markers (pos) then only start the simulation (frame 0). */
+  int n_grip;
+  const double *grip_uv, *grip_track, *grip_window;
 } cf_fit_target;
+#define CF_GRIP_MAX 16
 enum { CF_REST_FIRST_FRAME = 0, CF_REST_FLAT = 1, CF_REST_SIZE = 2 };
 enum { CF_START_REST = 0, CF_START_MOVING = 1, CF_START_FRAMES = 6 };
 /* The name of rest metric r ("first-frame", "flat", "size"). */

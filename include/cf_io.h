@@ -101,6 +101,12 @@ typedef struct {           /* /meta of the HDF5 file; "" / NaN = unknown */
    * table[1..4] the face's extent x_min, x_max, y_min, y_max (m, in the
    * recording's z-up frame); table[0] NaN: no table. */
   double table[5];
+  /* The table fitted to the first frame's points of a cloud recording
+   * (cf_table_fit; /table attrs fitted, fit_points, fit_rms_m): 1, the
+   * points it rests on and their rms about its plane; 0: given (or none). */
+  int table_fitted;
+  long table_fit_points;
+  double table_fit_rms_m;
 } cf_rec_meta;
 /* 1 when the five values describe a table: finite, x_min < x_max, y_min < y_max. */
 int cf_rec_table_valid(const double table[5]);
@@ -161,13 +167,58 @@ typedef struct {
                       cell split by the fit's --split; 0 x 0: the fitter's default) */
 } cf_rec_cloud;
 
-/* The trajectory of the two held corners of a cloud recording (/held):
- * from a robot log or two markers, on its own times.  n == 0: none. */
+/* The grippers of a cloud recording (/held): their track, from a robot log
+ * or markers, on its own times; the point of the sheet each holds; when
+ * each holds it; how the cloth starts.  n == 0: none.
+ * The point (u, v) in [0, 1]^2 is on the flat sheet: u across from its
+ * left edge (0) to its right (1), v down from its top (0) to its bottom
+ * (1); top-left (0, 0), top-right (1, 0), bottom-left (0, 1), bottom-right
+ * (1, 1).  The fitter holds the mesh node nearest to it. */
+#define CF_HELD_MAX 16
+enum { CF_CLOTH_HANGING = 0, CF_CLOTH_FLAT_ON_TABLE = 1 };
 typedef struct {
   int n;           /* samples */
+  int n_grip;      /* grippers, 1..CF_HELD_MAX (2 in files written before) */
   double *time;    /* [n] s on the recording's time axis (source time - time_offset) */
-  double *track;   /* [n*2*3] m, z up: corner 1 (top left), then corner 2 (top right) */
+  double *track;   /* [n*n_grip*3] m, z up: sample-major, gripper 1 first */
+  /* The points held; n_point 0: the default, top-left and top-right for two
+   * grippers (the hanger of thesis §4.1), none for other counts. */
+  int n_point;
+  double point[CF_HELD_MAX][2];
+  /* The time each gripper grasps and releases its point, s on /time's
+   * axis, closed (-inf, inf: from the start, to the end); outside it the
+   * point is free.  n_grasp 0: every gripper holds throughout. */
+  int n_grasp;
+  double grasp[CF_HELD_MAX][2];
+  int start;       /* CF_CLOTH_*: how the cloth is at the first frame */
 } cf_rec_held;
+/* Gripper g's point (u, v) into uv[2]: the given one, else the default;
+ * 0 when it has none (no default for n_grip != 2). */
+int cf_rec_held_point(const cf_rec_held *h, int g, double uv[2]);
+/* 1 when gripper g holds at time t (s on /time's axis; the window's ends
+ * count, to 1e-9 s). */
+int cf_rec_held_holds(const cf_rec_held *h, int g, double t);
+/* 1 when h is the two-corner hanger of files written before: two grippers
+ * at top-left and top-right, holding throughout, the cloth hanging. */
+int cf_rec_held_is_hanger(const cf_rec_held *h);
+/* The points "P,P,..." (P: top-left, top-right, bottom-left, bottom-right
+ * or U:V with U, V in [0, 1]) into h->point, h->n_point.  The grasp windows
+ * "A:B,A:B,..." (A or B empty: from the start, to the end; on the track's
+ * clock, shifted by -time_offset onto /time's axis) into h->grasp,
+ * h->n_grasp.  The start "hanging" or "flat-on-table" into h->start.
+ * CF_EINVAL naming what (the option or meta key) and the value otherwise. */
+int cf_rec_held_points_parse(const char *s, const char *what, cf_rec_held *h, cf_error *err);
+int cf_rec_held_grasp_parse(const char *s, const char *what, double time_offset, cf_rec_held *h, cf_error *err);
+int cf_rec_held_start_parse(const char *s, const char *what, cf_rec_held *h, cf_error *err);
+const char *cf_rec_held_start_name(int start);
+/* Gripper g in words into buf: "bottom-right (1:1) from 0.5 s", "0.5:0
+ * (0.5:0) throughout" ... */
+void cf_rec_held_describe(const cf_rec_held *h, int g, char *buf, size_t size);
+/* The grippers' points and windows against their count and the start
+ * (source names the track in messages): as many points as grippers (or
+ * the default), as many windows, the hanging start's top-left and
+ * top-right held at the first frame (t = 0).  CF_EINVAL with one line. */
+int cf_rec_held_check(const cf_rec_held *h, const char *source, cf_error *err);
 
 /* How the data rows of a source export compare with its header
  * (docs/design.md §6 /quality attributes frames_expected, frames_found,
@@ -294,8 +345,8 @@ int cf_meshseq_read(const char *dir_or_glob, const cf_meshseq_opts *o, cf_record
  * past) or XYZ text file (x y z a line, further numbers ignored, '#'
  * comments) per frame, any number of points a frame: every .ply/.xyz file
  * of a folder, or those a glob pattern matches, timed as cf_meshseq_read's
- * frames (o: times_file, fps, unit_scale, up).  held_csv is the held
- * corners' track, a CSV with the header "time,x1,y1,z1,x2,y2,z2" (the time
+ * frames (o: times_file, fps, unit_scale, up).  held_csv is the grippers'
+ * track, a CSV with the header "time,x1,y1,z1[,x2,y2,z2,...]" (the time
  * column may be named time, t or timestamp; time in
  * seconds on the frames' clock, strictly increasing; coordinates in the
  * frames' unit and axes) that must cover the frames' time span.  Fills rec
@@ -308,7 +359,9 @@ int cf_meshseq_read(const char *dir_or_glob, const cf_meshseq_opts *o, cf_record
 int cf_cloudseq_read(const char *dir_or_glob, const char *held_csv, const cf_meshseq_opts *o, cf_recording *rec,
                      cf_error *err);
 /* The held-track CSV alone from memory (name for messages; buf[len] must be
- * NUL), coordinates scaled by unit_scale and turned to z up as up says;
+ * NUL): the header "time,x1,y1,z1[,x2,y2,z2,...]" (1..CF_HELD_MAX grippers,
+ * their count from it; a column count not 1 + 3k is an error), one sample
+ * a line; coordinates scaled by unit_scale and turned to z up as up says;
  * times as in the file. */
 int cf_held_track_parse(const char *buf, size_t len, const char *name, double unit_scale, char up, cf_rec_held *h,
                         cf_error *err);

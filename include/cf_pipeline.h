@@ -481,6 +481,9 @@ int cf_pipeline_scenario_run_sens(const char *config, const cf_pipeline_progress
 typedef struct {
   const char *kind, *in, *out;
   const char *held;      /* clouds: --held-track */
+  const char *held_spec; /* --held: meshes' nodes "I,J", clouds' points "top-left,U:V,..." */
+  const char *grasp;     /* clouds: --grasp T0:T1,... */
+  const char *start;     /* clouds: --start hanging|flat-on-table */
   int grid[2];           /* clouds: --grid RxC (0: not given) */
   double dt;             /* 0 = native, -1 = not given (0.01; clouds: native) */
   cf_motive_opts mopts;

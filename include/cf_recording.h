@@ -77,7 +77,10 @@ typedef struct {
   char controlled[512];   /* "top-corners" (the default) or comma-separated names */
   char stick[512];        /* "A,B": the stick's endpoint markers, "" = none */
   double stick_radius;    /* m (0.0075) */
-  char held[512];         /* ingest meshes: the held nodes "I,J" (meta key held), "" = default */
+  char held[512];         /* ingest meshes: the held nodes "I,J"; clouds: the grippers' points
+                             "top-left,0.5:1,..." (meta key held), "" = default */
+  char grasp[512];        /* ingest clouds: the grippers' windows "T0:T1,..." (meta key grasp) */
+  char start[32];         /* ingest clouds: hanging or flat-on-table (meta key start) */
 } cf_marker_opts;
 
 
@@ -113,12 +116,31 @@ int cf_parse_lattice(const char *s, int *rows, int *cols);
 /* Sidecar metadata (--meta FILE): an INI file, keys (optionally under a
  * [meta] section) material, size, width_m, height_m, density, motion,
  * speed, repetition, notes, lattice, controlled, stick, held (a mesh's held
- * nodes, for ingest meshes), table_height, table_extent, into meta and mo.
+ * nodes, for ingest meshes; the grippers' points, for ingest clouds), grasp
+ * and start (ingest clouds), table_height, table_extent, into meta and mo.
  * Unknown keys and malformed values are errors naming file, line and key. */
 int cf_meta_load(const char *path, cf_rec_meta *meta, cf_marker_opts *mo, cf_error *err);
 /* The same for a file with other sections too (a ground-truth sidecar of
  * `synth`: [meta], [truth], [cells] ...): only the top and [meta] are read. */
 int cf_meta_load_section(const char *path, cf_rec_meta *meta, cf_marker_opts *mo, cf_error *err);
+
+/* The table a cloth lies flat on, from the n points p[n*3] of a depth
+ * camera's first frame (table_fit.c says how): table[5] (output; height,
+ * x_min, x_max, y_min, y_max as cf_rec_meta.table) its top face clearance
+ * below the points' median height (the simulation's contact clearance),
+ * its extent the points' box grown by margin; info (may be NULL) the
+ * points used and their plane's rms and tilt.  CF_EINVAL naming source when
+ * the points give no horizontal plane. */
+#define CF_TABLE_FIT_BAND 0.01  /* m: the points within this of the median height */
+#define CF_TABLE_FIT_MIN 20     /* points at least */
+#define CF_TABLE_FIT_TILT 5.0   /* degrees at most */
+#define CF_TABLE_FIT_RMS 0.004  /* m at most: a lying cloth with a depth camera's noise */
+typedef struct {
+  long points;
+  double rms_m, tilt_deg;
+} cf_table_fit_info;
+int cf_table_fit(const double *p, long n, double clearance, double margin, const char *source, double table[5],
+                 cf_table_fit_info *info, cf_error *err);
 
 #ifdef __cplusplus
 }

@@ -328,6 +328,10 @@ int cf_sim_step(cf_sim *s, const double *kin_pos, cf_error *err);
 const double *cf_sim_x(const cf_sim *s);
 const double *cf_sim_v(const cf_sim *s);
 double cf_sim_time(const cf_sim *s);
+/* Set the simulation's time (s): a simulation that takes over the state of
+ * another one (a driven cloth whose held nodes change) goes on at its time,
+ * which moving obstacles depend on. */
+void cf_sim_set_time(cf_sim *s, double t);
 const cf_model *cf_sim_model(const cf_sim *s);
 cf_sim_stats cf_sim_get_stats(const cf_sim *s);
 

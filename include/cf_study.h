@@ -74,6 +74,9 @@ typedef struct {
    * clouds' times, offsets and points tg's cloud_* point into (malloc'ed) */
   double *cloud_time, *cloud_points;
   long *cloud_offset;
+  /* Its grippers (tg's grip_*, malloc'ed; NULL: the two top corners as
+   * controlled markers, the hanger of files written before) */
+  double *grip_uv, *grip_track, *grip_window;
   double S, V;             /* size and speed measures (NaN if unknown) */
   double duration;         /* s: (T - 1) dt */
   cf_rec_meta meta;
@@ -134,8 +137,13 @@ int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_
  * cell split by the target's split, 2 by default: 9 x 9 nodes) hangs at rest from its two top
  * corners at the first frame; the corners follow the held track (/held,
  * linear in time) at frames of CF_CLOUD_DT; every other marker is missing,
- * and the frames' errors are the clouds' (cf_fit_target.n_cloud).  S from
- * the size, V the speed measure of the held corners. */
+ * and the frames' errors are the clouds' (cf_fit_target.n_cloud).  Other
+ * grippers than that hanger (one or more, at any points of the sheet, with
+ * grasp windows: /held point, grasp) drive it as tg's grippers (grip_*),
+ * the sheet still hanging from the top corners at frame 0, or lying flat
+ * on the recording's table (/held start flat-on-table, fit_flat.c).  The
+ * recording's table is the target's.  S from the size, V the speed
+ * measure of the held corners (or grippers). */
 #define CF_CLOUD_GRID 5
 #define CF_CLOUD_DT 0.01
 #define CF_CLOUD_FIT_POINTS 2000 /* points of a cloud measured at most (fit_cloud.c says why) */

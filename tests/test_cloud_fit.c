@@ -70,6 +70,7 @@
 #include "cf_sim.h"
 #include "cf_study.h"
 #include "cli_json.h"
+#include "cloudcam.h"
 #include "testutil.h"
 
 #define G 5 /* lattice, split 2: 9 x 9 nodes */
@@ -83,8 +84,6 @@
 #define TOP 0.5 /* z of the top edge */
 
 static unsigned long long rng = 4242;
-static double urand(void) { return 0.5 * (cf_test_rand(&rng) + 1); }
-static double gauss(void) { return sqrt(-2 * log(urand() + 1e-300)) * cos(2 * M_PI * urand()); }
 
 /* The corners at time t: shaken along y. */
 static void corners(double t, double *c) {
@@ -126,40 +125,12 @@ static double *simulate(cf_mesh **mesh, int *kin) {
   return traj;
 }
 
-/* One camera frame at time t: points on the faces turned to -y, with the
- * camera's noise and outliers or (exact) without. */
+/* One camera frame at time t (cloudcam.c), with the camera's noise and
+ * outliers or (exact) without. */
 static void write_frame(const char *dir, int i, double t, const cf_mesh *m, const double *traj, int exact) {
-  size_t nx = 3 * (size_t)m->n_nodes;
-  int k = (int)ceil(t / DT - 1e-9);
-  if (k < 1) k = 1;
-  double w = (t - (k - 1) * DT) / DT, *x = malloc(sizeof(double) * nx);
-  for (size_t j = 0; j < nx; j++) x[j] = (1 - w) * traj[nx * (k - 1) + j] + w * traj[nx * k + j];
-  int tri[6 * 64 * 2], n_tri = cf_cloud_triangles(m->elems, m->n_elems, m->nv, tri), front[2 * 64 * 2], nf = 0;
-  double nrm[2 * 64 * 2][3];
-  for (int q = 0; q < n_tri; q++) {
-    const double *a = x + 3 * tri[3 * q], *b = x + 3 * tri[3 * q + 1], *c = x + 3 * tri[3 * q + 2];
-    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-    double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
-    double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    if (n[1] > 0) l = -l; /* the normal towards the camera (-y) */
-    for (int d = 0; d < 3; d++) nrm[nf][d] = n[d] / l;
-    front[nf++] = q;
-  }
   char path[600];
   snprintf(path, sizeof path, "%s/cam_%06d_%.6f.xyz", dir, i, t);
-  FILE *f = fopen(path, "w");
-  for (int p = 0; f && p < 800; p++) {
-    int j = (int)(urand() * nf) % nf, q = front[j];
-    const double *a = x + 3 * tri[3 * q], *b = x + 3 * tri[3 * q + 1], *c = x + 3 * tri[3 * q + 2];
-    double u = urand(), v = urand(), g = exact ? 0 : 1e-3 * gauss(), y[3];
-    if (u + v > 1) u = 1 - u, v = 1 - v;
-    for (int d = 0; d < 3; d++) y[d] = a[d] + u * (b[d] - a[d]) + v * (c[d] - a[d]) + g * nrm[j][d];
-    if (!exact && p % 100 == 7) y[1] -= 0.3 + 0.5 * urand(); /* 1 %: background or flying pixels */
-    fprintf(f, "%.17g %.17g %.17g\n", y[0], y[1], y[2]);
-  }
-  CHECK(f != NULL, "%s", path);
-  if (f) fclose(f);
-  free(x);
+  CHECK(cf_test_cloud_frame(path, t, DT, m, traj, 800, exact, &rng), "%s", path);
 }
 
 static void make_recording(const char *dir, const char *exact, const char *held) {
@@ -327,13 +298,10 @@ int main(int argc, char **argv) {
                             "A3", "--density", "0.1604", NULL);
   CHECK(st == 0, "ingest clouds: status %d", st);
   free(out);
-  char start[64];
-  snprintf(start, sizeof start, "%g,%g", 1.3 * DELTA, 0.7 * ALPHA);
-  st = cf_test_run_args(exe, tmp, &out, NULL, "fit", rec, "--start", start, "--rest", "first-frame",
-                        "--no-confidence", "--workers", "1", "--json", NULL);
+  double x[3];
+  st = cf_test_fit_clouds(exe, tmp, rec, 1.3 * DELTA, 0.7 * ALPHA, x, &out);
   CHECK(st == 0, "fit: status %d", st);
-  const char *j = out ? cf_test_last_line(out) : "";
-  double d = cf_test_json_num(j, "delta"), a = cf_test_json_num(j, "alpha"), e = cf_test_json_num(j, "train_error_cm");
+  double d = x[0], a = x[1], e = x[2];
   const char *at = out ? strstr(out, "(training error ") : NULL; /* the start's, in the text */
   double f0 = at ? atof(at + 16) : NAN;
   printf("fit: delta %.5f (truth %.3f, %+.1f %%), alpha %.5f (truth %.3f, %+.1f %%), training error %.4f cm "

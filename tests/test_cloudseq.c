@@ -10,7 +10,9 @@
  *    property, a face element) and XYZ frames of different sizes, in mm
  *    with y up, read through the command and back from the HDF5 file: the
  *    points of every frame in metres and z up, the native camera times (not
- *    resampled), the held track on the recording's time axis, --grid. */
+ *    resampled), the held track on the recording's time axis, --grid.
+ * 3. The track's time column may be named time, t or timestamp; it holds
+ *    1 to 16 grippers, their count from the header. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +47,9 @@ static const malformed cases[] = {
     {"held_ends_early", "held.csv", "line 3", "the corner track covers t = 0.000000 .. 0.050000 s, the frames span "
                                               "0.000000 .. 0.066000 s"},
     {"held_starts_late", "held.csv", "line 2", "the corner track covers t = 0.010000 .. 0.100000 s"},
-    {"held_bad_header", "held.csv", "line 1", "expected the header 'time,x1,y1,z1,x2,y2,z2', found 'seconds,x1"},
+    {"held_bad_columns", "held.csv", "line 1", "5 columns in the header 'time,x1,y1,z1,x2': expected time and x, y, "
+     "z per gripper, 1 + 3k columns"},
+    {"held_bad_header", "held.csv", "line 1", "expected the header 'time,x1,y1,z1[,x2,y2,z2,...]', found 'seconds,x1"},
     {"held_bad_number", "held.csv", "line 3", "expected 7 comma-separated finite numbers"},
     {"held_short_row", "held.csv", "line 3", "expected 7 comma-separated finite numbers"},
     {"held_nan", "held.csv", "line 3", "expected 7 comma-separated finite numbers"},
@@ -208,6 +212,35 @@ static void check_time_names(void) {
         "a time column named tstamp: rc %d, %s", rc, err.msg);
 }
 
+/* One gripper and sixteen: the count from the header, each sample's
+ * grippers in order; seventeen are refused. */
+static void check_gripper_counts(void) {
+  static const int counts[3] = {1, 16, 17};
+  for (int q = 0; q < 3; q++) {
+    int G = counts[q], n;
+    char buf[2000], *p = buf;
+    p += sprintf(p, "time");
+    for (int g = 1; g <= G; g++) p += sprintf(p, ",x%d,y%d,z%d", g, g, g);
+    for (int k = 0; k < 2; k++) {
+      p += sprintf(p, "\n%d", k);
+      for (int j = 0; j < 3 * G; j++) p += sprintf(p, ",%d", 100 * k + j);
+    }
+    n = (int)(p - buf);
+    cf_rec_held h;
+    cf_error err = {0, ""};
+    int rc = cf_held_track_parse(buf, (size_t)n, "log.csv", 1.0, 'z', &h, &err);
+    if (G > 16) {
+      CHECK(rc != CF_OK && strstr(err.msg, "log.csv: line 1: 52 columns in the header"), "17 grippers: %s", err.msg);
+      continue;
+    }
+    CHECK(rc == CF_OK && h.n == 2 && h.n_grip == G, "%d gripper(s): rc %d, %d samples of %d: %s", G, rc, h.n, h.n_grip,
+          err.msg);
+    for (int j = 0; rc == CF_OK && j < 3 * G; j++)
+      CHECK(h.track[3 * G + j] == 100 + j, "%d gripper(s): sample 1, value %d: %g", G, j, h.track[3 * G + j]);
+    if (rc == CF_OK) cf_rec_held_free(&h);
+  }
+}
+
 int main(int argc, char **argv) {
   char tmp[] = "/tmp/cf_cloud_XXXXXX", outdir[100], dir[1100], cmd[200];
   cf_runtime_init();
@@ -219,6 +252,7 @@ int main(int argc, char **argv) {
   }
   check_good(argv[2], tmp);
   check_time_names();
+  check_gripper_counts();
   snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
   CHECK(system(cmd) == 0, "%s", cmd);
   return cf_test_done("test_cloudseq");

@@ -48,7 +48,7 @@ static void one(const truth *t) {
                          .k_stretch = t->k_stretch, .k_shear = t->k_shear, .axis = {0.6, 0.8, 0}};
   double *pos = cf_test_shaken_recording(&sp);
   cf_fit_target tg = {ROWS, COLS, T, 0.01, pos, NULL, 0, NULL, RHO, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                      0, NULL, NULL, NULL, 0};
+                      0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
   cf_params base;
   cf_params_default(&base);
   base.tol = 1e-4;

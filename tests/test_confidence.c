@@ -97,7 +97,7 @@ static void held_kappa(void) { /* and beta */
       sp.beta = made_beta[v];
       pos[i] = cf_test_shaken_recording(&sp);
       tg[i] = (cf_fit_target){ROWS, COLS, T, 0.01, pos[i], NULL, 0, NULL, RHO, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                              0, NULL, NULL, NULL, 0};
+                              0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
       tgp[i] = &tg[i];
       at[i] = fit(&tg[i], &base, &fixed, RHO * 0.4, RHO * 2.5);
     }
@@ -147,7 +147,7 @@ int main(void) {
     cf_test_rec_spec sp = spec(i, truth[i][0], truth[i][1], 0.08);
     pos[i] = cf_test_shaken_recording(&sp);
     tg[i] = (cf_fit_target){ROWS, COLS, T, 0.01, pos[i], NULL, 0, NULL, RHO, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                            0, NULL, NULL, NULL, 0};
+                            0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
     tgp[i] = &tg[i];
     at[i] = fit(&tg[i], &base, &fixed, truth[i][0], truth[i][1]);
   }
@@ -155,7 +155,7 @@ int main(void) {
   cf_test_rec_spec still = spec(N, 0.05, 0.3, 0);
   pos[N] = cf_test_shaken_recording(&still);
   tg[N] = (cf_fit_target){ROWS, COLS, T, 0.01, pos[N], NULL, 0, NULL, RHO, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                          0, NULL, NULL, NULL, 0};
+                          0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
   tgp[N] = &tg[N];
   at[N] = fixed, at[N].delta = 0.05, at[N].alpha = 0.3;
   cf_confidence c[N + 1];

@@ -109,7 +109,7 @@ static void stretched_corners(const double *rec) {
   cf_fit_point truth = {.delta = 0.041, .alpha = 0.307, .kappa = 1e-3};
   cf_error err;
   cf_fit_target tg0 = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                       0, NULL, NULL, NULL, 0};
+                       0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
   cf_fit_run *run0 = cf_fit_run_alloc(&tg0, &base, &err);
   cf_fit_result r0 = {0};
   CHECK(run0 && cf_fit_run_eval(run0, &truth, 0, 0, 0, NULL, &r0) == CF_OK && r0.status == CF_OK,
@@ -119,7 +119,7 @@ static void stretched_corners(const double *rec) {
     double stretch = seed == 0 ? 1e-3 : 0, noise = seed == 0 ? 0 : 1e-4; /* 0.1 %, or 0.1 mm noise */
     double *pos = stretch_corners(rec, stretch, noise, 1000 + seed);
     cf_fit_target tg = {ROWS, COLS, T, 0.01, pos, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                        0, NULL, NULL, NULL, 0};
+                        0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
     cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
     CHECK(run != NULL, "seed %d: %s", seed, run ? "" : err.msg);
     if (run) {
@@ -151,7 +151,7 @@ static void stretched_corners(const double *rec) {
   }
   double *far = stretch_corners(rec, 0.05, 0, 1);
   cf_fit_target tg = {ROWS, COLS, T, 0.01, far, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                      0, NULL, NULL, NULL, 0};
+                      0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
   cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
   cf_fit_result res = {0};
   CHECK(run && cf_fit_run_eval(run, &truth, 0, 0, 0, NULL, &res) == CF_OK, "5 %% stretch: alloc/eval");
@@ -180,7 +180,7 @@ static void finer_mesh(void) {
   double e[3] = {NAN, NAN, NAN};
   for (int k = 0; k < 3; k++) { /* split 3, the default, split 3 with the flat rest metric */
     cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, k == 2, k == 1 ? 0 : SPLIT, {0, 0}, 0, 0,
-                        0, NULL, NULL, NULL, 0};
+                        0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
     cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
     CHECK(run != NULL, "split %d: %s", tg.split, run ? "" : err.msg);
     if (!run) continue;
@@ -202,7 +202,7 @@ static void finer_mesh(void) {
    * recording's own rest state, so not exact, but a simulation of the same sheet */
   CHECK(e[2] < 0.3, "split %d, flat rest: error at the truth %.3g cm", SPLIT, e[2]);
   cf_fit_target bad = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, CF_LATTICE_SPLIT_MAX + 1, {0, 0}, 0, 0,
-                       0, NULL, NULL, NULL, 0};
+                       0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
   CHECK(cf_fit_run_alloc(&bad, &base, &err) == NULL && strstr(err.msg, "split"), "split %d: %s", bad.split, err.msg);
   free(rec);
 }
@@ -227,7 +227,7 @@ static void anisotropic_mesh(void) {
   double e[3] = {NAN, NAN, NAN};
   for (int k = 0; k < 3; k++) {
     cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, mesh[k][0], {0, 0},
-                        0, 0, 0, NULL, NULL, NULL, mesh[k][1]};
+                        0, 0, 0, NULL, NULL, NULL, mesh[k][1], 0, NULL, NULL, NULL};
     cf_error err;
     cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
     CHECK(run != NULL, "split %dx%d: %s", mesh[k][0], mesh[k][1], run ? "" : err.msg);
@@ -289,7 +289,7 @@ static void rest_of_size(void) {
   cf_fit_point truth = {.delta = 0.041, .alpha = 0.307, .kappa = 1e-3};
   cf_error err;
   cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, CF_REST_SIZE, SPLIT,
-                      {W, H}, 0, 0, 0, NULL, NULL, NULL, 0};
+                      {W, H}, 0, 0, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
   cf_fit_run *run = cf_fit_run_alloc(&tg, &base, &err);
   CHECK(run != NULL, "rest size: %s", run ? "" : err.msg);
   if (run) {
@@ -333,7 +333,7 @@ static void substeps_converge(void) {
   double e[3];
   for (int k = 0; k < 3; k++) {
     cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0, {0, 0}, 1 << k, 0,
-                        0, NULL, NULL, NULL, 0};
+                        0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
     e[k] = error_at(&tg, &base, &truth, 0, &err);
   }
   printf("recording made at dt/4: error at the truth %.3g, %.3g, %.3g cm with 1, 2, 4 steps per frame\n", e[0],
@@ -359,7 +359,7 @@ static void moving_start(void) {
   double e[2];
   for (int k = 0; k < 2; k++) {
     cf_fit_target tg = {ROWS, COLS, T, 0.01, cut, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, k,
-                        0, NULL, NULL, NULL, 0};
+                        0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
     e[k] = error_at(&tg, &base, &truth, W0, &err);
   }
   printf("a recording that starts moving: error over its first %d frames %.3g cm from rest, %.3g cm moving\n", W0,
@@ -374,7 +374,7 @@ int main(void) {
                          .delta = 0.041, .alpha = 0.307, .amplitude = 0.075, .frequency = 0.6, .dt = 0.01};
   double *rec = cf_test_shaken_recording(&sp);
   cf_fit_target tg = {ROWS, COLS, T, 0.01, rec, NULL, 0, NULL, 0.1042, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                      0, NULL, NULL, NULL, 0};
+                      0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
   cf_params base;
   cf_params_default(&base);
   cf_error err;

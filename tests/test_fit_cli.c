@@ -147,7 +147,7 @@ static void fill_rec(cf_res_rec *r, int k) {
   for (int i = 0; i < 72; i++) pos[i] = 0.125 * i - 3, sim[i] = i >= 54 ? NAN : 0.1 * i + 1e-3 * k;
   pos[7] = NAN;
   cf_fit_target tg = {2, 3, 4, 0.01, pos, NULL, 0, NULL, 0.1804, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                      0, NULL, NULL, NULL, 0};
+                      0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
   cf_res_set_series(r, fe, &tg, sim, 0.021, 0.33);
   if (k == 1) { /* a recording with a table: contacts per frame, NaN after the failure */
     r->series.contacts = malloc(sizeof(double) * 4);

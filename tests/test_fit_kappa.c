@@ -130,7 +130,7 @@ static void task_ids(void) {
   cf_test_rec_spec sp = spec(1e-3, 1, 20);
   double *pos = cf_test_shaken_recording(&sp);
   cf_fit_target tg = {ROWS, COLS, 20, 0.01, pos, NULL, 0, NULL, RHO, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                      0, NULL, NULL, NULL, 0};
+                      0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
   cf_params base;
   cf_params_default(&base);
   base.tol = 1e-4;

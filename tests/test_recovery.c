@@ -95,7 +95,7 @@ int main(void) {
     rec[s] = cf_test_shaken_recording(&sp);
     e_noise[s] = recording_error(w, clean, rec[s]);
     tg[s] = (cf_fit_target){ROWS, COLS, T, 0.01, rec[s], NULL, 0, NULL, RHO, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                            0, NULL, NULL, NULL, 0};
+                            0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
     tgp[s] = &tg[s];
     CHECK(fabs(e_noise[s] / e_expected - 1) < 0.05, "seed %llu: noise error %.5f cm, expected %.5f",
           SEEDS[s], e_noise[s], e_expected);

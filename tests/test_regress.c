@@ -197,7 +197,7 @@ int main(void) {
       if (pass < 2) V = cf_speed_measure(T, d->rows * d->cols, 0.01, rec[i]);
     }
     tg[i] = (cf_fit_target){d->rows, d->cols, T, 0.01, rec[i], NULL, 0, NULL, d->rho, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                            0, NULL, NULL, NULL, 0};
+                            0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
     it[i] = (cf_study_item){&tg[i], S, V, delta, alpha, NAN, 0, 0};
     printf("recording %d: S %.2f V %.4f rho %.4f -> delta %.4f alpha %.4f\n", i, S, V, d->rho, delta, alpha);
   }

@@ -37,7 +37,7 @@ static const double RHO = 0.1042;
 
 static cf_fit_target target(double *pos) {
   return (cf_fit_target){ROWS, COLS, T, 0.01, pos, NULL, 0, NULL, RHO, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                         0, NULL, NULL, NULL, 0};
+                         0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
 }
 
 static double *recording(int i, double delta, double alpha, double kappa) {

@@ -61,7 +61,7 @@ static void one(const case_t *c) {
                          .seed = c->seed, .kappa = 1e-3, .tol = 1e-4, .model = c->model, .k_stretch = c->k_stretch,
                          .k_shear = c->k_shear, .axis = {0.6, 0.8, 0}};
   double *pos = cf_test_shaken_recording(&sp);
-  cf_fit_target tg = {ROWS, COLS, T, 0.01, pos, NULL, 0, NULL, RHO, {0}, NULL, 0, 0, CF_REST_SIZE, 0, {W, H}, 0, 0, 0, NULL, NULL, NULL, 0};
+  cf_fit_target tg = {ROWS, COLS, T, 0.01, pos, NULL, 0, NULL, RHO, {0}, NULL, 0, 0, CF_REST_SIZE, 0, {W, H}, 0, 0, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
   cf_stretch s;
   CHECK(cf_fit_stretch(&tg, &s) == CF_OK, "cf_fit_stretch failed");
   const char *name = cf_cloth_model_name(c->model);

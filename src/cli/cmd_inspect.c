@@ -22,9 +22,13 @@ static void print_text(const char *path, const cf_recording *r) {
   printf("cloth             material '%s', size '%s' (%.3f x %.3f m), density %g kg/m^2\n", m->material, m->size,
          m->width_m, m->height_m, m->density);
   printf("motion            '%s', speed '%s', repetition '%s'\n", m->motion, m->speed, m->repetition);
-  if (cf_rec_table_valid(m->table))
-    printf("table             top face at z = %.4f m, x %.4g..%.4g m, y %.4g..%.4g m\n", m->table[0], m->table[1],
+  if (cf_rec_table_valid(m->table)) {
+    printf("table             top face at z = %.4f m, x %.4g..%.4g m, y %.4g..%.4g m", m->table[0], m->table[1],
            m->table[2], m->table[3], m->table[4]);
+    if (m->table_fitted)
+      printf(" (fitted to the first frame's points: %ld, rms %.2f mm)", m->table_fit_points, 1e3 * m->table_fit_rms_m);
+    printf("\n");
+  }
   cf_ingest_mesh_summary(r, NULL);
   cf_cli_export_report(r, NULL);
   cf_cli_markers_report(r, NULL);
@@ -64,6 +68,7 @@ static void print_json(const char *path, const cf_recording *r) {
     json_t *t = cf_cli_json_object(mj, "table");
     cf_cli_json_num(t, "height", m->table[0]);
     cf_cli_json_nums(t, "extent", m->table + 1, 4);
+    if (m->table_fitted) cf_cli_json_set(t, "fitted", json_true()); /* a given table's object as before */
   } else {
     cf_cli_json_set(mj, "table", NULL);
   }

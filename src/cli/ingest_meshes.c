@@ -1,6 +1,6 @@
 /* ingest_meshes.c — what `clothfit ingest meshes` and `ingest clouds` add
  * to cmd_ingest.c (their options --times, --fps, --units, --held,
- * --held-track are read by src/pipeline/ingest.c, their help is in
+ * --held-track, --grasp, --start are read by src/pipeline/ingest.c, their help is in
  * help/ingest.txt): the summary lines of a mesh or cloud recording. */
 #include <math.h>
 #include <stdio.h>
@@ -27,11 +27,19 @@ static void cloud_summary(const cf_recording *r, json_t *j) {
     cf_cli_json_num(o, "held_samples", h->n);
     cf_cli_json_num(o, "held_t0", h0);
     cf_cli_json_num(o, "held_t1", h1);
+    cf_cli_json_num(o, "grippers", h->n_grip);
+    cf_cli_json_str(o, "start", cf_rec_held_start_name(h->start));
     cf_cli_json_num(o, "grid_rows", c->grid[0] ? c->grid[0] : NAN);
     cf_cli_json_num(o, "grid_cols", c->grid[1] ? c->grid[1] : NAN);
   } else {
     printf("cloud             %ld points, %ld .. %ld a frame\n", c->n_points, lo, hi);
-    printf("held track        %d samples, t = %.4f .. %.4f s\n", h->n, h0, h1);
+    printf("held track        %d samples, t = %.4f .. %.4f s, %d gripper%s, the cloth %s at the first frame\n", h->n,
+           h0, h1, h->n_grip, h->n_grip > 1 ? "s" : "", h->start ? "flat on the table" : "hanging");
+    for (int g = 0; g < h->n_grip; g++) {
+      char what[160];
+      cf_rec_held_describe(h, g, what, sizeof what);
+      printf("gripper %-2d        %s\n", g + 1, what);
+    }
     if (c->grid[0]) printf("grid              %d x %d (the lattice a fit simulates)\n", c->grid[0], c->grid[1]);
   }
 }

@@ -1,8 +1,11 @@
 /* driven.c — a cloth simulation driven by a recording (docs/design.md §7,
  * thesis §4.2.2): start at the recorded first frame (its rest shape and start
- * state: start.c), the controlled markers' nodes follow the recording, and
- * every frame is compared with the recorded markers, or with the point
- * clouds of its time span (cloud_run.c). */
+ * state: start.c), the controlled markers' nodes (or the grippers' nodes,
+ * grip.c) follow the recording, and every frame is compared with the
+ * recorded markers, or with the point clouds of its time span
+ * (cloud_run.c).  With grippers that grasp or release, the simulation is
+ * rebuilt with the new held set at a window's end, from the state and time
+ * it reached (swap_sim). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +14,7 @@
 
 #include "cf_fit.h"
 #include "cloud_run.h"
+#include "grip.h"
 #include "start.h"
 
 struct cf_fit_run {
@@ -19,7 +23,8 @@ struct cf_fit_run {
   cf_mesh *mesh;
   int K, n_kin;
   int *marker_node; /* [K] */
-  int *kin;         /* [n_kin] mesh nodes of the controlled markers */
+  int *kin;         /* [n_kin] mesh nodes of the controlled markers (or grippers) */
+  int *kin_on;      /* [n_kin] those held at the current frame (grippers) */
   int *ctrl;        /* [n_kin] lattice indices */
   double *w;        /* [K] weights */
   double *simk;     /* [K*3] simulated marker positions of one frame */
@@ -46,6 +51,7 @@ void cf_fit_run_free(cf_fit_run *r) {
   free(r->v0);
   free(r->marker_node);
   free(r->kin);
+  free(r->kin_on);
   free(r->ctrl);
   free(r->w);
   free(r->simk);
@@ -57,6 +63,7 @@ void cf_fit_run_free(cf_fit_run *r) {
 
 static double row_span(const cf_fit_target *tg, const cf_mesh *rest, const int *ctrl, int n_ctrl);
 static int drive_check(cf_fit_run *r, cf_error *err);
+static int start_held(cf_fit_run *r, cf_error *err);
 
 /* Frame 0 complete, controlled markers present in every frame. */
 static int check_target(const cf_fit_target *tg, const int *ctrl, int n_ctrl, cf_error *err) {
@@ -75,6 +82,7 @@ static int check_target(const cf_fit_target *tg, const int *ctrl, int n_ctrl, cf
                           "recording: marker %d (row %d, col %d) is missing in the first frame; the "
                           "simulation starts from a complete frame (trim the recording)",
                           j / 3, j / 3 / tg->cols, j / 3 % tg->cols);
+  if (tg->n_grip > 0) return cf_grip_check(tg, err);
   for (int c = 0; c < n_ctrl; c++) {
     if (ctrl[c] < 0 || ctrl[c] >= K)
       return cf_error_set(err, CF_EINVAL, "recording: controlled marker index %d outside 0..%d", ctrl[c], K - 1);
@@ -94,14 +102,15 @@ static int setup_nodes(cf_fit_run *r, cf_error *err) {
   int K = r->K, sr = cf_fit_target_split(tg), sc = cf_fit_target_split_cols(tg);
   r->marker_node = malloc(sizeof(int) * K);
   r->kin = malloc(sizeof(int) * r->n_kin);
+  r->kin_on = malloc(sizeof(int) * r->n_kin);
   r->w = malloc(sizeof(double) * K);
   r->simk = malloc(sizeof(double) * 3 * K);
   r->kp = malloc(sizeof(double) * 3 * r->n_kin);
-  if (!r->marker_node || !r->kin || !r->w || !r->simk || !r->kp)
+  if (!r->marker_node || !r->kin || !r->kin_on || !r->w || !r->simk || !r->kp)
     return cf_error_set(err, CF_ENOMEM, "out of memory");
   for (int j = 0; j < K; j++)
     r->marker_node[j] = cf_mesh_lattice_node(tg->rows, tg->cols, sr, sc, j / tg->cols, j % tg->cols);
-  for (int c = 0; c < r->n_kin; c++) r->kin[c] = r->marker_node[r->ctrl[c]];
+  for (int c = 0; c < r->n_kin; c++) r->kin[c] = tg->n_grip ? cf_grip_node(tg, c) : r->marker_node[r->ctrl[c]];
   if (tg->weight) {
     memcpy(r->w, tg->weight, sizeof(double) * K);
   } else {
@@ -121,8 +130,8 @@ const cf_params *cf_fit_run_params(const cf_fit_run *r) { return &r->base; }
 
 cf_fit_run *cf_fit_run_alloc(const cf_fit_target *tg, const cf_params *base, cf_error *err) {
   int top[2] = {0, tg->cols - 1};
-  const int *ctrl = tg->n_ctrl > 0 ? tg->ctrl : top;
-  int n_ctrl = tg->n_ctrl > 0 ? tg->n_ctrl : 2;
+  const int *ctrl = tg->n_grip > 0 ? top : tg->n_ctrl > 0 ? tg->ctrl : top; /* grippers: ctrl unused */
+  int n_ctrl = tg->n_grip > 0 ? tg->n_grip : tg->n_ctrl > 0 ? tg->n_ctrl : 2;
   if (check_target(tg, ctrl, n_ctrl, err)) return NULL;
   cf_fit_run *r = calloc(1, sizeof *r);
   if (!r) {
@@ -135,7 +144,7 @@ cf_fit_run *cf_fit_run_alloc(const cf_fit_target *tg, const cf_params *base, cf_
   r->base.dt = tg->dt / (tg->substeps > 1 ? tg->substeps : 1);
   r->K = tg->rows * tg->cols;
   r->n_kin = n_ctrl;
-  r->ctrl = malloc(sizeof(int) * n_ctrl);
+  r->ctrl = calloc((size_t)n_ctrl, sizeof(int));
   r->mesh = cf_mesh_lattice_refine(tg->rows, tg->cols, cf_fit_target_split(tg), cf_fit_target_split_cols(tg), tg->pos);
   int rc = r->ctrl && r->mesh ? CF_OK
                               : cf_error_set(err, CF_EINVAL, "recording: the first frame's lattice "
@@ -144,12 +153,11 @@ cf_fit_run *cf_fit_run_alloc(const cf_fit_target *tg, const cf_params *base, cf_
   if (rc == CF_OK && tg->rest != CF_REST_FIRST_FRAME) rc = cf_fit_start_flat(tg, &r->mesh, &r->x0, err);
   if (rc == CF_OK) rc = cf_cloud_run_alloc(tg, r->mesh, &r->cloud, err);
   if (rc == CF_OK) {
-    memcpy(r->ctrl, ctrl, sizeof(int) * n_ctrl);
-    r->span_max = row_span(tg, r->mesh, ctrl, n_ctrl);
+    if (!tg->n_grip) memcpy(r->ctrl, ctrl, sizeof(int) * n_ctrl);
     rc = setup_nodes(r, err);
+    r->span_max = tg->n_grip ? cf_grip_span(tg, r->mesh, r->kin) : row_span(tg, r->mesh, ctrl, n_ctrl);
     if (rc == CF_OK) rc = drive_check(r, err);
-    if (rc == CF_OK && r->x0 && !r->bad[0])
-      rc = cf_fit_start_markers(tg, r->mesh, &r->base, r->marker_node, r->kin, r->n_kin, r->held, r->x0, &r->fix, err);
+    if (rc == CF_OK && r->x0 && !r->bad[0]) rc = start_held(r, err);
   }
   if (rc) {
     cf_fit_run_free(r);
@@ -196,13 +204,29 @@ static int drive_check(cf_fit_run *r, cf_error *err) {
   if (!raw || !r->held) return free(raw), cf_error_set(err, CF_ENOMEM, "out of memory");
   for (int t = 0; t < T; t++)
     for (int c = 0; c < n; c++)
-      memcpy(raw + 3 * ((size_t)t * n + c), tg->pos + ((size_t)t * r->K + r->ctrl[c]) * 3, 3 * sizeof(double));
+      memcpy(raw + 3 * ((size_t)t * n + c),
+             tg->n_grip ? tg->grip_track + 3 * ((size_t)t * n + c) : tg->pos + ((size_t)t * r->K + r->ctrl[c]) * 3,
+             3 * sizeof(double));
   int rc = cf_fit_held_track(raw, T, n, tg->dt, r->span_max, span_slack(r), r->held, &r->fix, r->bad, sizeof r->bad);
   if (rc == CF_EINVAL) rc = CF_OK, r->fix = (cf_drive_fix){0};
   else if (rc) rc = cf_error_set(err, rc, "out of memory");
   if (!rc && !r->x0) memcpy(r->held, raw, sizeof(double) * 3 * n);
   free(raw);
   return rc;
+}
+
+/* A flat rest's start (cf_fit_start_markers) with the nodes held at frame
+ * 0 held at the track's first positions (every controlled marker; the
+ * grippers whose windows hold t = 0). */
+static int start_held(cf_fit_run *r, cf_error *err) {
+  const cf_fit_target *tg = r->tg;
+  if (!tg->n_grip)
+    return cf_fit_start_markers(tg, r->mesh, &r->base, r->marker_node, r->kin, r->n_kin, r->held, r->x0, &r->fix, err);
+  unsigned mask = cf_grip_mask(tg, 0);
+  int n = cf_grip_select(mask, r->kin, r->n_kin, r->kin_on);
+  for (int c = 0, j = 0; c < r->n_kin; c++)
+    if (mask >> c & 1) memcpy(r->kp + 3 * j++, r->held + 3 * c, 3 * sizeof(double));
+  return cf_fit_start_markers(tg, r->mesh, &r->base, r->marker_node, r->kin_on, n, r->kp, r->x0, &r->fix, err);
 }
 
 cf_drive_fix cf_fit_run_drive_fix(const cf_fit_run *r) { return r->fix; }
@@ -252,16 +276,18 @@ static int put_obstacles(const cf_fit_target *tg, cf_sim *s, double mu, cf_error
  * one), the controlled nodes moving linearly between their positions of
  * r->held (within the row's reach there, so on the chord between them:
  * the clamp is for round-off). */
-static int drive_frame(cf_fit_run *r, cf_sim *s, int k, cf_error *err) {
+static int drive_frame(cf_fit_run *r, cf_sim *s, int k, unsigned mask, cf_error *err) {
   const cf_fit_target *tg = r->tg;
   int nk = r->n_kin, n = tg->substeps > 1 ? tg->substeps : 1;
   for (int q = 1; q <= n; q++) {
     double w = (double)q / n;
-    for (int c = 0; c < nk; c++) {
+    for (int c = 0, j = 0; c < nk; c++) {
+      if (c < 32 && !(mask >> c & 1)) continue; /* a gripper not holding: its node is free */
       const double *a = r->held + ((size_t)(k - 1) * nk + c) * 3, *b = a + (size_t)nk * 3;
-      for (int d = 0; d < 3; d++) r->kp[3 * c + d] = q == n ? b[d] : a[d] + w * (b[d] - a[d]);
+      for (int d = 0; d < 3; d++) r->kp[3 * j + d] = q == n ? b[d] : a[d] + w * (b[d] - a[d]);
+      j++;
     }
-    if (nk == 2) cf_fit_held_clamp(r->span_max, span_slack(r), r->kp);
+    if (nk >= 2) cf_fit_held_clamp(r->span_max, span_slack(r), r->kp); /* span_max > 0: the first two held */
     int rc = cf_sim_step(s, r->kp, err);
     if (rc) return rc;
   }
@@ -298,6 +324,52 @@ static void sens_frame(cf_fit_run *r, const cf_sim *s, int k, const cf_frame_err
   }
 }
 
+/* A simulation of the run's mesh at p with the nodes of mask held (every
+ * controlled marker's: ~0u) and the target's obstacles (friction mu); NULL
+ * with err set on failure. */
+static cf_sim *open_sim(cf_fit_run *r, const cf_params *p, unsigned mask, double mu, cf_error *err) {
+  const int *kin = r->kin;
+  int n = r->n_kin;
+  if (r->tg->n_grip) n = cf_grip_select(mask, r->kin, r->n_kin, r->kin_on), kin = r->kin_on;
+  cf_sim *s = cf_sim_alloc(r->mesh, p, kin, n, err);
+  if (s && put_obstacles(r->tg, s, mu, err)) {
+    cf_sim_free(s);
+    s = NULL;
+  }
+  return s;
+}
+
+/* The grippers holding at frame k differ from *mask: *s replaced by a
+ * simulation holding those, from the state and time *s reached (its
+ * counters added to st).  CF_OK, or the error of the new one (*s kept). */
+static int swap_sim(cf_fit_run *r, cf_sim **s, int k, unsigned *mask, const cf_params *p, double mu,
+                    cf_sim_stats *st, cf_error *err) {
+  unsigned m = cf_grip_mask(r->tg, k);
+  if (m == *mask) return CF_OK;
+  cf_sim *t = open_sim(r, p, m, mu, err);
+  if (!t) return err->code;
+  cf_sim_set_state(t, cf_sim_x(*s), cf_sim_v(*s));
+  cf_sim_set_time(t, cf_sim_time(*s));
+  cf_sim_stats a = cf_sim_get_stats(*s);
+  st->iterations += a.iterations, st->factorizations += a.factorizations;
+  cf_sim_free(*s);
+  *s = t, *mask = m;
+  return CF_OK;
+}
+
+/* The point's parameters on the run's settings. */
+static cf_params point_params(const cf_fit_run *r, const cf_fit_point *pt) {
+  cf_params p = r->base;
+  p.delta = pt->delta;
+  p.alpha = pt->alpha;
+  p.beta = pt->beta;
+  p.kappa = pt->kappa;
+  if (pt->k_stretch > 0) p.k_stretch = pt->k_stretch;
+  if (pt->k_shear > 0) p.k_shear = pt->k_shear;
+  if (pt->k_bend > 0) p.k_bend = pt->k_bend;
+  return p;
+}
+
 /* cf_fit_run_eval; sim[T*K*3] (may be NULL) receives the simulated markers. */
 static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double prune_bound, cf_frame_error *fe,
                 cf_fit_result *res, double *sim, double *contacts) {
@@ -313,20 +385,11 @@ static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double pr
     fail(res, CF_EINVAL, r->bad);
     return CF_OK;
   }
-  cf_params p = r->base;
-  p.delta = pt->delta;
-  p.alpha = pt->alpha;
-  p.beta = pt->beta;
-  p.kappa = pt->kappa;
-  if (pt->k_stretch > 0) p.k_stretch = pt->k_stretch;
-  if (pt->k_shear > 0) p.k_shear = pt->k_shear;
-  if (pt->k_bend > 0) p.k_bend = pt->k_bend;
+  cf_params p = point_params(r, pt);
   cf_error err;
-  cf_sim *s = cf_sim_alloc(r->mesh, &p, r->kin, r->n_kin, &err);
-  if (s && put_obstacles(tg, s, pt->mu, &err)) {
-    cf_sim_free(s);
-    s = NULL;
-  }
+  unsigned mask = tg->n_grip ? cf_grip_mask(tg, 0) : ~0u;
+  cf_sim_stats st = {0};
+  cf_sim *s = open_sim(r, &p, mask, pt->mu, &err);
   if (s && r->x0) { /* a flat rest: start from the first frame moved onto it */
     cf_sim_set_state(s, r->x0, NULL);
     if (cf_sim_project_state(s, &err)) cf_sim_free(s), s = NULL;
@@ -342,7 +405,8 @@ static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double pr
   double se = 0, ss = 0, dmax = 0;
   int counted = 0, k;
   for (k = 0; k < t1; k++) { /* nothing after the window is needed */
-    if (k > 0 && drive_frame(r, s, k, &err)) {
+    if (k > 0 && ((tg->n_grip && swap_sim(r, &s, k, &mask, &p, pt->mu, &st, &err)) ||
+                  drive_frame(r, s, k, mask, &err))) {
       fail(res, err.code, err.msg);
       break;
     }
@@ -372,9 +436,9 @@ static int eval(cf_fit_run *r, const cf_fit_point *pt, int t0, int t1, double pr
     }
   }
   res->frames = k;
-  cf_sim_stats st = cf_sim_get_stats(s);
-  res->iterations = st.iterations;
-  res->factorizations = st.factorizations;
+  cf_sim_stats last = cf_sim_get_stats(s);
+  res->iterations = st.iterations + last.iterations;
+  res->factorizations = st.factorizations + last.factorizations;
   cf_sim_free(s);
   res->wall_s = cf_fit_now() - start;
   if (res->status) return CF_OK;

@@ -1,6 +1,7 @@
 /* cloudseq.c — depth-camera point clouds: one PLY or XYZ file of points per
  * frame, any number of points a frame and no correspondence between frames,
- * with the track of the two corners the cloth is held by.
+ * with the track of the grippers the cloth is held by (1 to CF_HELD_MAX,
+ * their count from the track's header).
  *
  * The files and their times are those of a mesh sequence (meshseq_files.c:
  * every .ply/.xyz file of a folder or those a glob matches, natural name
@@ -108,8 +109,8 @@ int cf_cloudseq_read(const char *src, const char *held_csv, const cf_meshseq_opt
   if (o->up != 'y' && o->up != 'z') return cf_error_set(err, CF_EINVAL, "%s: up axis must be 'y' or 'z'", src);
   if (!(o->unit_scale > 0)) return cf_error_set(err, CF_EINVAL, "%s: the unit scale must be > 0", src);
   if (!held_csv || !held_csv[0])
-    return cf_error_set(err, CF_EINVAL, "%s: point clouds need the held corners' track (a CSV "
-                        "time,x1,y1,z1,x2,y2,z2)", src);
+    return cf_error_set(err, CF_EINVAL, "%s: point clouds need the grippers' track (a CSV "
+                        "time,x1,y1,z1[,x2,y2,z2,...])", src);
   ms_list l;
   int rc = ms_list_files_ext(src, "ply xyz", &l, err);
   if (!rc) rc = ms_times(&l, o, err);

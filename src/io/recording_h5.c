@@ -29,8 +29,11 @@
  *                attrs grid_rows, grid_cols (if given: the lattice a fit
  *                simulates the cloth on); /time holds the camera's native
  *                times (never resampled)
- *   /held        (point clouds) time [T_h] s on /time's axis, track [T_h,2,3]
- *                the two held corners (1: top left, 2: top right), m, z up
+ *   /held        (point clouds) time [T_h] s on /time's axis, track [T_h,G,3]
+ *                the G grippers, m, z up; point [G,2] the (u, v) each holds
+ *                (absent: two grippers, top left and top right), grasp
+ *                [G,2] its window, s (absent: throughout), attr start
+ *                (absent: hanging)
  * Writes are atomic (temporary name + rename). */
 #include <limits.h>
 #include <math.h>
@@ -80,6 +83,9 @@ static int write_table(hid_t f, const cf_rec_meta *m) {
   if (!cf_rec_table_valid(m->table)) return 1;
   hid_t g = H5Gcreate2(f, "table", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   int ok = g >= 0 && cf_h5_attr_double(g, "height", m->table[0]) && cf_h5_attr_doubles(g, "extent", 4, m->table + 1);
+  if (ok && m->table_fitted)
+    ok = cf_h5_attr_int(g, "fitted", 1) && cf_h5_attr_double(g, "fit_points", (double)m->table_fit_points) &&
+         cf_h5_attr_double(g, "fit_rms_m", m->table_fit_rms_m);
   if (g >= 0) H5Gclose(g);
   return ok;
 }
@@ -148,12 +154,21 @@ static int write_mesh(hid_t f, const cf_rec_mesh *m, int T) {
   return ok;
 }
 
+/* /held's point [G,2] and grasp [G,2] when given, its start when not hanging. */
+static int write_grippers(hid_t g, const cf_rec_held *h) {
+  hsize_t d[2] = {(hsize_t)h->n_grip, 2};
+  int ok = !h->n_point || cf_h5_dataset(g, "point", H5T_NATIVE_DOUBLE, 2, d, h->point);
+  if (ok && h->n_grasp) ok = cf_h5_dataset(g, "grasp", H5T_NATIVE_DOUBLE, 2, d, h->grasp);
+  if (ok && h->start != CF_CLOTH_HANGING) ok = cf_h5_attr_string(g, "start", cf_rec_held_start_name(h->start));
+  return ok;
+}
+
 static int write_cloud(hid_t f, const cf_recording *r) {
   const cf_rec_cloud *c = &r->cloud;
   const cf_rec_held *h = &r->held;
   if (!c->offset) return 1;
   hsize_t dp[2] = {(hsize_t)c->n_points, 3}, doff[1] = {(hsize_t)r->n_frames + 1}, dt[1] = {(hsize_t)h->n},
-          dh[3] = {(hsize_t)h->n, 2, 3};
+          dh[3] = {(hsize_t)h->n, (hsize_t)h->n_grip, 3};
   hid_t g = H5Gcreate2(f, "cloud", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   int ok = g >= 0 && cf_h5_dataset(g, "points", H5T_NATIVE_DOUBLE, 2, dp, c->points) &&
            cf_h5_dataset(g, "offset", H5T_NATIVE_LONG, 1, doff, c->offset);
@@ -163,7 +178,7 @@ static int write_cloud(hid_t f, const cf_recording *r) {
   if (!ok || !h->n) return ok;
   g = H5Gcreate2(f, "held", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   ok = g >= 0 && cf_h5_dataset(g, "time", H5T_NATIVE_DOUBLE, 1, dt, h->time) &&
-       cf_h5_dataset(g, "track", H5T_NATIVE_DOUBLE, 3, dh, h->track);
+       cf_h5_dataset(g, "track", H5T_NATIVE_DOUBLE, 3, dh, h->track) && write_grippers(g, h);
   if (g >= 0) H5Gclose(g);
   return ok;
 }
@@ -359,6 +374,35 @@ static int bad_cloud(const char *path, const char *what, cf_error *err) {
   return cf_error_set(err, CF_EFORMAT, "%s: %s", path, what);
 }
 
+/* /held/point or /held/grasp ([G,2], optional) into a[G][2]; *n their count. */
+static int read_pairs(hid_t f, const char *name, int G, double (*a)[2], int *n) {
+  char p[32];
+  snprintf(p, sizeof p, "held/%s", name);
+  if (H5Lexists(f, p, H5P_DEFAULT) <= 0) return 1;
+  hsize_t d[2];
+  double *v = NULL;
+  int ok = cf_h5_read_dataset(f, p, H5T_NATIVE_DOUBLE, 2, d, (void **)&v) && d[0] == (hsize_t)G && d[1] == 2;
+  if (ok) memcpy(a, v, sizeof(double) * 2 * G), *n = G;
+  free(v);
+  return ok;
+}
+
+/* /held's point, grasp and start (absent: the defaults; files written before). */
+static int read_grippers(hid_t f, const char *path, cf_rec_held *h, cf_error *err) {
+  int G = h->n_grip, ok = read_pairs(f, "point", G, h->point, &h->n_point) &&
+                          read_pairs(f, "grasp", G, h->grasp, &h->n_grasp);
+  for (int g = 0; ok && g < h->n_point; g++)
+    ok = h->point[g][0] >= 0 && h->point[g][0] <= 1 && h->point[g][1] >= 0 && h->point[g][1] <= 1;
+  for (int g = 0; ok && g < h->n_grasp; g++) ok = h->grasp[g][0] < h->grasp[g][1];
+  char start[32] = "hanging";
+  hid_t g = ok ? H5Gopen2(f, "held", H5P_DEFAULT) : -1;
+  if (g >= 0) cf_h5_read_attr_string(g, "start", start, sizeof start), H5Gclose(g);
+  if (!ok || cf_rec_held_start_parse(start, "/held start", h, NULL))
+    return bad_cloud(path, "/held: point [G,2] in [0,1]^2, grasp [G,2] with t0 < t1, start hanging or "
+                     "flat-on-table", err);
+  return CF_OK;
+}
+
 /* /cloud: points [P,3], offset [T+1] from 0 to P, not decreasing; /held:
  * time [T_h] increasing, track [T_h,2,3]. */
 static int read_cloud(hid_t f, const char *path, cf_recording *r, cf_error *err) {
@@ -388,26 +432,30 @@ static int read_cloud(hid_t f, const char *path, cf_recording *r, cf_error *err)
   if (H5Lexists(f, "held", H5P_DEFAULT) <= 0) return CF_OK;
   if (!cf_h5_read_dataset(f, "held/time", H5T_NATIVE_DOUBLE, 1, dt, (void **)&h->time) ||
       !cf_h5_read_dataset(f, "held/track", H5T_NATIVE_DOUBLE, 3, dh, (void **)&h->track) || dt[0] < 2 ||
-      dt[0] > INT_MAX || dh[0] != dt[0] || dh[1] != 2 || dh[2] != 3)
-    return bad_cloud(path, "/held needs time [T_h] (T_h >= 2) and track [T_h,2,3]", err);
-  h->n = (int)dt[0];
+      dt[0] > INT_MAX || dh[0] != dt[0] || dh[1] < 1 || dh[1] > CF_HELD_MAX || dh[2] != 3)
+    return bad_cloud(path, "/held needs time [T_h] (T_h >= 2) and track [T_h,G,3] (G = 1..16 grippers)", err);
+  h->n = (int)dt[0], h->n_grip = (int)dh[1];
   for (int k = 1; k < h->n; k++)
     if (!(h->time[k] > h->time[k - 1])) return bad_cloud(path, "/held/time must increase", err);
-  return CF_OK;
+  return read_grippers(f, path, h, err);
 }
 
 /* /table: attrs height (scalar) and extent (x_min, x_max, y_min, y_max). */
 static int read_table(hid_t f, const char *path, cf_rec_meta *m, cf_error *err) {
   if (H5Lexists(f, "table", H5P_DEFAULT) <= 0) return CF_OK;
   hid_t g = H5Gopen2(f, "table", H5P_DEFAULT);
-  double t[5];
+  double t[5], fitted = 0, points = 0, rms = NAN;
   int ok = g >= 0 && cf_h5_read_attr_doubles(g, "height", 1, t) == 1 &&
            cf_h5_read_attr_doubles(g, "extent", 4, t + 1) == 1 && cf_rec_table_valid(t);
+  if (ok) /* a table fitted to the first frame's points (files written before: given) */
+    cf_h5_read_attr_double(g, "fitted", &fitted), cf_h5_read_attr_double(g, "fit_points", &points),
+        cf_h5_read_attr_double(g, "fit_rms_m", &rms);
   if (g >= 0) H5Gclose(g);
   if (!ok)
     return cf_error_set(err, CF_EFORMAT, "%s: /table: expected attributes height (a number, m) and extent (4 "
                         "numbers x_min < x_max, y_min < y_max, m)", path);
   memcpy(m->table, t, sizeof t);
+  m->table_fitted = fitted == 1, m->table_fit_points = (long)points, m->table_fit_rms_m = rms;
   return CF_OK;
 }
 

@@ -96,12 +96,15 @@ static int meta_option(const char *opt, const char *v, cf_pipeline_ingest *a, in
   else if (!strcmp(opt, "--up")) *bad = !(strlen(v) == 1 && (v[0] == 'y' || v[0] == 'z')), a->mopts.up = v[0];
   else if (!strcmp(opt, "-o")) a->out = v;
   else if (!strcmp(opt, "--held-track")) a->held = v;
+  else if (!strcmp(opt, "--held")) a->held_spec = v;
+  else if (!strcmp(opt, "--grasp")) a->grasp = v;
+  else if (!strcmp(opt, "--start")) a->start = v;
   else if (!strcmp(opt, "--grid")) *bad = !cf_parse_lattice(v, &a->grid[0], &a->grid[1]);
   else return 0;
   return 1;
 }
 
-/* Meshes and clouds: --times, --fps, --units, --held. */
+/* Meshes and clouds: --times, --fps, --units. */
 static int mesh_option(const char *opt, const char *v, cf_meshseq_opts *o, int *bad) {
   char *end;
   if (!strcmp(opt, "--times")) o->times_file = v;
@@ -109,8 +112,7 @@ static int mesh_option(const char *opt, const char *v, cf_meshseq_opts *o, int *
   else if (!strcmp(opt, "--units")) {
     o->unit_scale = !strcmp(v, "mm") ? 0.001 : !strcmp(v, "cm") ? 0.01 : !strcmp(v, "m") ? 1 : 0;
     *bad = o->unit_scale == 0;
-  } else if (!strcmp(opt, "--held")) *bad = !cf_meshseq_held_parse(v, o);
-  else return 0;
+  } else return 0;
   return 1;
 }
 
@@ -158,17 +160,25 @@ int cf_pipeline_ingest_option(cf_pipeline_ingest *a, const char *opt, const char
 
 /* ------------------------------------------------------------------ checks */
 /* The options of meshes and clouds against the kind (the meta file's held
- * and --max-gap taken into the mesh options). */
-static int mesh_check(const char *kind, cf_meshseq_opts *o, const cf_marker_opts *mk, cf_error *err) {
+ * and --max-gap taken into the mesh options; a cloud's held, grasp and
+ * start are read with its track, clouds_held). */
+static int mesh_check(const char *kind, const cf_pipeline_ingest *a, cf_meshseq_opts *o, const cf_marker_opts *mk,
+                      cf_error *err) {
   int given = o->times_file || o->fps > 0 || (o->unit_scale != 1 && strcmp(kind, "csv"));
-  if (strcmp(kind, "meshes") && strcmp(kind, "clouds") && given)
+  int meshes = !strcmp(kind, "meshes"), clouds = !strcmp(kind, "clouds");
+  if (!meshes && !clouds && given)
     return cf_error_set(err, CF_EINVAL, "--times, --fps and --units are options of 'ingest meshes' and 'ingest "
                         "clouds' (--units also of 'ingest csv')");
-  if (strcmp(kind, "meshes") && (o->n_held || mk->held[0]))
-    return cf_error_set(err, CF_EINVAL, "--held (or held in --meta) is an option of 'ingest meshes'; markers use "
-                        "--controlled, clouds --held-track");
+  if (!meshes && !clouds && (a->held_spec || mk->held[0]))
+    return cf_error_set(err, CF_EINVAL, "--held (or held in --meta) is an option of 'ingest meshes' and 'ingest "
+                        "clouds'; markers use --controlled");
+  if (!clouds && (a->grasp || a->start || mk->grasp[0] || mk->start[0]))
+    return cf_error_set(err, CF_EINVAL, "--grasp and --start (or grasp, start in --meta) are options of 'ingest "
+                        "clouds'");
   if (o->times_file && o->fps > 0) return cf_error_set(err, CF_EINVAL, "give --times FILE or --fps F, not both");
-  if (!o->n_held && mk->held[0] && !cf_meshseq_held_parse(mk->held, o))
+  if (meshes && a->held_spec && !cf_meshseq_held_parse(a->held_spec, o))
+    return cf_error_set(err, CF_EINVAL, "invalid value '%s' for --held (see --help)", a->held_spec);
+  if (meshes && !o->n_held && mk->held[0] && !cf_meshseq_held_parse(mk->held, o))
     return cf_error_set(err, CF_EINVAL, "--meta: held = '%s': expected node indices I,J (0-based, comma-separated, "
                         "at most %d)", mk->held, CF_MESH_HELD_MAX);
   o->max_gap = mk->max_gap;
@@ -206,7 +216,7 @@ int cf_pipeline_ingest_check(cf_pipeline_ingest *a, cf_error *err) {
   if (clouds && a->dt > 0)
     return cf_error_set(err, CF_EINVAL, "--dt: point clouds keep the camera's frames (they are never resampled)");
   if (a->dt < 0) a->dt = clouds ? 0 : 0.01;
-  if (mesh_check(kind, &a->mesh, &a->mk, err) || markers_check(kind, &a->mk, &a->csv, err)) return CF_EINVAL;
+  if (mesh_check(kind, a, &a->mesh, &a->mk, err) || markers_check(kind, &a->mk, &a->csv, err)) return CF_EINVAL;
   if (a->mopts.strict && strcmp(kind, "motive"))
     return cf_error_set(err, CF_EINVAL, "--strict is an option of 'ingest motive' (see --help)");
   if (!a->out) return cf_error_set(err, CF_EINVAL, "missing -o REC.h5 (see --help)");
@@ -232,13 +242,27 @@ static void export_warning(const char *in, const cf_rec_export *x, const cf_pipe
              x->frames_expected >= 0 && x->frames_expected != x->frames_found ? " (--strict refuses it)" : "");
 }
 
+/* A cloud's grippers: the points they hold, their windows and the start,
+ * from the options, else the meta file, checked against the track. */
+static int clouds_held(const cf_pipeline_ingest *a, cf_recording *r, cf_error *err) {
+  const cf_marker_opts *m = &a->mk;
+  const char *pts = a->held_spec ? a->held_spec : m->held[0] ? m->held : NULL;
+  const char *gr = a->grasp ? a->grasp : m->grasp[0] ? m->grasp : NULL;
+  const char *st = a->start ? a->start : m->start[0] ? m->start : NULL;
+  cf_rec_held *h = &r->held;
+  int rc = pts ? cf_rec_held_points_parse(pts, a->held_spec ? "--held" : "--meta held", h, err) : CF_OK;
+  if (!rc && gr) rc = cf_rec_held_grasp_parse(gr, a->grasp ? "--grasp" : "--meta grasp", r->time_offset, h, err);
+  if (!rc && st) rc = cf_rec_held_start_parse(st, a->start ? "--start" : "--meta start", h, err);
+  return rc ? rc : cf_rec_held_check(h, a->held, err);
+}
+
 /* Read the source; markers are processed (and resampled), meshes resampled. */
 static int read_source(cf_pipeline_ingest *a, const cf_pipeline_progress *pp, cf_recording *r, cf_error *err) {
   int meshes = !strcmp(a->kind, "meshes"), clouds = !strcmp(a->kind, "clouds"), rc;
   a->csv.unit_scale = a->mesh.unit_scale, a->csv.up = a->mesh.up;
   if (clouds) {
     rc = cf_cloudseq_read(a->in, a->held, &a->mesh, r, err);
-    if (!rc) memcpy(r->cloud.grid, a->grid, sizeof a->grid);
+    if (!rc) memcpy(r->cloud.grid, a->grid, sizeof a->grid), rc = clouds_held(a, r, err);
     return rc;
   }
   if (meshes) rc = cf_meshseq_read(a->in, &a->mesh, r, err);
@@ -250,10 +274,35 @@ static int read_source(cf_pipeline_ingest *a, const cf_pipeline_progress *pp, cf
   return rc;
 }
 
+/* A cloud recording that starts flat on a table the metadata does not
+ * give: the table fitted to its first frame's points (cf_table_fit), said
+ * in a note.  The extent: the points' box grown by the cloth's larger side
+ * (0.5 m without a size). */
+static int table_from_points(const cf_pipeline_ingest *a, cf_recording *r, const cf_pipeline_progress *pp,
+                             cf_error *err) {
+  cf_rec_meta *m = &r->meta;
+  if (!r->cloud.offset || r->held.start != CF_CLOTH_FLAT_ON_TABLE || cf_rec_table_valid(m->table)) return CF_OK;
+  cf_contact_params cp;
+  cf_contact_params_default(&cp);
+  double margin = m->width_m > 0 && m->height_m > 0 ? fmax(m->width_m, m->height_m) : 0.5;
+  cf_table_fit_info fi;
+  char what[1100];
+  snprintf(what, sizeof what, "%s: --start flat-on-table", a->in);
+  int rc = cf_table_fit(r->cloud.points, r->cloud.offset[1], cp.thickness, margin, what, m->table, &fi, err);
+  if (rc) return rc;
+  m->table_fitted = 1, m->table_fit_points = fi.points, m->table_fit_rms_m = fi.rms_m;
+  cf_pl_note(pp, "%s: the table is fitted to the first frame's points (no --table-height or table_height): top at "
+             "z = %.4f m, %ld points on a plane tilted %.2f degrees, rms %.2f mm; extent x %.3f .. %.3f, y %.3f .. "
+             "%.3f m", a->in, m->table[0], fi.points, fi.tilt_deg, 1e3 * fi.rms_m, m->table[1], m->table[2],
+             m->table[3], m->table[4]);
+  return CF_OK;
+}
+
 int cf_pipeline_ingest_run(cf_pipeline_ingest *a, const cf_pipeline_progress *pp, cf_recording *r, cf_error *err) {
   int rc = read_source(a, pp, r, err);
   if (rc) return rc;
   if (!r->source_sha256[0]) cf_sha256_file(a->in, r->source_sha256, NULL); /* unless the reader did */
   r->meta = a->meta;
+  if ((rc = table_from_points(a, r, pp, err))) return rc;
   return cf_recording_write_h5(a->out, r, err);
 }

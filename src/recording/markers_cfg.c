@@ -181,6 +181,8 @@ static int meta_key(void *user, const char *section, const char *name, const cha
   else if STR("controlled", o->controlled);
   else if STR("stick", o->stick);
   else if STR("held", o->held);
+  else if STR("grasp", o->grasp);
+  else if STR("start", o->start);
   else if (!strcasecmp(name, "size")) ok = cf_parse_size(value, m), expect = "A2, A3 or WxH in metres";
   else if (!strcasecmp(name, "width_m")) ok = positive(value, &m->width_m), expect = "a width > 0 in m";
   else if (!strcasecmp(name, "height_m")) ok = positive(value, &m->height_m), expect = "a height > 0 in m";
@@ -192,8 +194,8 @@ static int meta_key(void *user, const char *section, const char *name, const cha
     expect = "x_min, x_max, y_min, y_max in m (x_min < x_max, y_min < y_max)";
   else
     return cf_error_set(c->err, CF_EFORMAT, "%s:%d: unknown key '%s' (expected material, size, width_m, height_m, "
-                        "density, motion, speed, repetition, notes, lattice, controlled, stick, held, table_height or "
-                        "table_extent)",
+                        "density, motion, speed, repetition, notes, lattice, controlled, stick, held, grasp, start, "
+                        "table_height or table_extent)",
                         c->path, line, name), 0;
   if (!ok) return cf_error_set(c->err, CF_EFORMAT, "%s:%d: %s = '%s': expected %s", c->path, line, name, value, expect), 0;
   return 1;

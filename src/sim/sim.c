@@ -211,6 +211,8 @@ cf_sim *cf_sim_alloc(const cf_mesh *mesh, const cf_params *p, const int *kin, in
   return s;
 }
 
+void cf_sim_set_time(cf_sim *s, double t) { s->t = t; }
+
 /* Tangents back to 0 (a state set from outside does not depend on theta). */
 static void sens_reset(cf_sim *s) {
   if (!s->np) return;

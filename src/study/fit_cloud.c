@@ -19,6 +19,16 @@
  * rounded down to a frame: a cloud after it (less than CF_CLOUD_DT after)
  * is left out.
  *
+ * Other grippers than that hanger (/held point and grasp: one or more, at
+ * any points of the sheet, grasping and releasing) are the target's
+ * grippers (cf_fit_target.grip_*: their track at every frame, their
+ * points, their windows), the sheet still hanging from the grippers at
+ * top-left and top-right at frame 0 (the hanging start needs them held
+ * there: cf_rec_held_check); no marker is controlled.  A recording that
+ * starts flat on the table (/held start flat-on-table) has frame 0 the
+ * sheet lying on its /table (required), placed by fit_flat.c.  The table
+ * of any cloud recording is the target's (an obstacle with friction mu).
+ *
  * A cloud of more than CF_CLOUD_FIT_POINTS points is measured on that many,
  * evenly spaced in its file's order (a camera's raster: evenly over the
  * cloth).  Why: the error of a frame is a mean over its points, and 2000 of
@@ -34,9 +44,10 @@
 #include <string.h>
 
 #include "cf_study.h"
+#include "fit_flat.h"
 
-/* The two corners at time t (on the track's axis), linear between samples,
- * held at the ends: x[6]. */
+/* The grippers at time t (on the track's axis), linear between samples,
+ * held at the ends: x[3 n_grip]. */
 static void held_at(const cf_rec_held *h, double t, double *x) {
   int a = 0, b = h->n - 1;
   if (t <= h->time[0]) b = 0;
@@ -47,7 +58,8 @@ static void held_at(const cf_rec_held *h, double t, double *x) {
     else b = m;
   }
   double w = b > a ? (t - h->time[a]) / (h->time[b] - h->time[a]) : 0;
-  for (int i = 0; i < 6; i++) x[i] = (1 - w) * h->track[6 * a + i] + w * h->track[6 * b + i];
+  int m = 3 * h->n_grip;
+  for (int i = 0; i < m; i++) x[i] = (1 - w) * h->track[m * a + i] + w * h->track[m * b + i];
 }
 
 static int check(const cf_recording *r, const char *path, cf_error *err) {
@@ -60,7 +72,9 @@ static int check(const cf_recording *r, const char *path, cf_error *err) {
   if (r->n_frames < 2 || !(r->time[r->n_frames - 1] >= CF_CLOUD_DT))
     return cf_error_set(err, CF_EINVAL, "%s: point clouds over %d frame(s), %g s: fitting needs at least 2 frames "
                         "%g s apart", path, r->n_frames, r->n_frames ? r->time[r->n_frames - 1] : 0, CF_CLOUD_DT);
-  return CF_OK;
+  char what[1100];
+  snprintf(what, sizeof what, "%s: /held", path);
+  return cf_rec_held_check(&r->held, what, err);
 }
 
 /* The half-angle theta of a circular arc of length 1 over a chord q
@@ -175,26 +189,83 @@ static int copy_clouds(const cf_recording *r, int T, cf_fit_input *in) {
   return 1;
 }
 
+/* The hanger's two top corners at time 0 into c[6]: grippers 1 and 2 for
+ * the hanger, else those holding top-left and top-right (cf_rec_held_check
+ * made sure they hold at t = 0). */
+static void top_corners(const cf_rec_held *h, double *c) {
+  double all[3 * CF_HELD_MAX], uv[2];
+  held_at(h, 0, all);
+  for (int g = 0; g < h->n_grip; g++)
+    if (cf_rec_held_point(h, g, uv) && uv[1] == 0 && (uv[0] == 0 || uv[0] == 1) && cf_rec_held_holds(h, g, 0))
+      memcpy(c + 3 * (int)uv[0], all + 3 * g, 3 * sizeof(double));
+}
+
+/* The grippers as the target's (tg.grip_*): their points, their track at
+ * every frame, their windows (NULL when each holds throughout). */
+static int grippers(const cf_rec_held *h, int T, cf_fit_input *in) {
+  int G = h->n_grip;
+  in->grip_uv = malloc(sizeof(double) * 2 * G);
+  in->grip_track = malloc(sizeof(double) * 3 * G * (size_t)T);
+  in->grip_window = h->n_grasp ? malloc(sizeof(double) * 2 * G) : NULL;
+  if (!in->grip_uv || !in->grip_track || (h->n_grasp && !in->grip_window)) return 0;
+  for (int g = 0; g < G; g++) {
+    cf_rec_held_point(h, g, in->grip_uv + 2 * g);
+    if (in->grip_window) memcpy(in->grip_window + 2 * g, h->grasp[g], 2 * sizeof(double));
+  }
+  for (int k = 0; k < T; k++) held_at(h, k * CF_CLOUD_DT, in->grip_track + 3 * (size_t)G * k);
+  in->tg.n_grip = G;
+  in->tg.grip_uv = in->grip_uv, in->tg.grip_track = in->grip_track, in->tg.grip_window = in->grip_window;
+  return 1;
+}
+
+/* The flat-on-table start (fit_flat.c): the sheet on the recording's table,
+ * the contact clearance above its top, pinned where each gripper first
+ * holds its point (at the first frame, or at its grasp: the cloth lay
+ * there until then) and laid over the first frame's points. */
+static int flat_start(const cf_recording *r, int rows, int cols, const char *path, double *pos, cf_error *err) {
+  const cf_rec_held *h = &r->held;
+  if (!cf_rec_table_valid(r->meta.table))
+    return cf_error_set(err, CF_EINVAL, "%s: the flat-on-table start needs the table (/table): ingest with "
+                        "--table-height and --table-extent, or from first-frame points that lie on one", path);
+  cf_contact_params cp;
+  cf_contact_params_default(&cp);
+  cf_flat_anchors an = {0};
+  double x[3 * CF_HELD_MAX], T = r->time[r->n_frames - 1];
+  for (int g = 0; g < h->n_grip; g++) {
+    double t = h->n_grasp && h->grasp[g][0] > 0 ? h->grasp[g][0] : 0;
+    if (t > T || !cf_rec_held_point(h, g, an.uv + 2 * an.n)) continue;
+    held_at(h, t, x);
+    an.xy[2 * an.n] = x[3 * g], an.xy[2 * an.n + 1] = x[3 * g + 1], an.n++;
+  }
+  return cf_fit_flat_place(r->cloud.points, r->cloud.offset[1], r->meta.width_m, r->meta.height_m,
+                           r->meta.table[0] + cp.thickness, rows, cols, &an, path, pos, err);
+}
+
 int cf_fit_input_from_clouds(const cf_recording *r, const char *path, cf_fit_input *in, cf_error *err) {
   int rc = check(r, path, err);
   if (rc) return rc;
   const int *grid = r->cloud.grid;
   int rows = grid[0] >= 2 ? grid[0] : CF_CLOUD_GRID, cols = grid[1] >= 2 ? grid[1] : CF_CLOUD_GRID, K = rows * cols;
-  int T = (int)floor(r->time[r->n_frames - 1] / CF_CLOUD_DT + 1e-9) + 1;
+  int T = (int)floor(r->time[r->n_frames - 1] / CF_CLOUD_DT + 1e-9) + 1, hanger = cf_rec_held_is_hanger(&r->held);
   in->pos = malloc(sizeof(double) * 3 * (size_t)T * K);
   if (!in->pos) return cf_error_set(err, CF_ENOMEM, "%s: out of memory for %d frames", path, T);
   for (size_t j = 0; j < 3 * (size_t)T * K; j++) in->pos[j] = NAN;
   double c[6];
-  held_at(&r->held, 0, c);
-  if ((rc = hang(r, c, rows, cols, path, in->pos, err))) return rc;
-  for (int k = 1; k < T; k++) {
+  top_corners(&r->held, c);
+  if (r->held.start == CF_CLOTH_FLAT_ON_TABLE) rc = flat_start(r, rows, cols, path, in->pos, err);
+  else rc = hang(r, c, rows, cols, path, in->pos, err);
+  if (rc) return rc;
+  for (int k = 1; hanger && k < T; k++) { /* the hanger: the top corners as controlled markers */
     held_at(&r->held, k * CF_CLOUD_DT, c);
     memcpy(in->pos + 3 * ((size_t)k * K), c, 3 * sizeof(double));
     memcpy(in->pos + 3 * ((size_t)k * K + cols - 1), c + 3, 3 * sizeof(double));
   }
   cf_fit_target tg = {rows, cols, T, CF_CLOUD_DT, in->pos, NULL, 0, NULL, r->meta.density, {0, 0, 0, 0, 0},
-                      NULL, 0, 0, 0, 0, {0, 0}, 0, 0, 0, NULL, NULL, NULL, 0};
+                      NULL, 0, 0, 0, 0, {0, 0}, 0, 0, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
+  if (cf_rec_table_valid(r->meta.table)) memcpy(tg.table, r->meta.table, sizeof tg.table);
   in->tg = tg;
+  if (!hanger && !grippers(&r->held, T, in))
+    return cf_error_set(err, CF_ENOMEM, "%s: out of memory for the grippers", path);
   if (!copy_clouds(r, T, in)) return cf_error_set(err, CF_ENOMEM, "%s: out of memory for the clouds", path);
   return CF_OK;
 }

@@ -29,6 +29,7 @@ void cf_fit_input_free(cf_fit_input *in) {
   free(in->ctrl);
   free(in->stick);
   free(in->cloud_time), free(in->cloud_points), free(in->cloud_offset);
+  free(in->grip_uv), free(in->grip_track), free(in->grip_window);
   memset(in, 0, sizeof *in);
 }
 
@@ -175,7 +176,7 @@ static int from_lattice(const cf_recording *r, const char *path, cf_fit_input *i
   else if (copy_arrays(r, in)) rc = cf_error_set(err, CF_ENOMEM, "%s: out of memory for %d frames", path, r->n_frames);
   if (rc) return rc;
   cf_fit_target tg = {in->tg.rows, in->tg.cols, r->n_frames, r->dt, in->pos, in->weight, in->tg.n_ctrl, in->ctrl,
-                      r->meta.density, {0, 0, 0, 0, 0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0, 0, NULL, NULL, NULL, 0};
+                      r->meta.density, {0, 0, 0, 0, 0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
   if (cf_rec_table_valid(r->meta.table)) memcpy(tg.table, r->meta.table, sizeof tg.table);
   /* a mesh recording's cloth is its own mesh (thesis §4.1: the 9 x 9 mesh
    * the camera's frames were registered to); a marker lattice is too coarse
@@ -198,7 +199,8 @@ int cf_fit_input_from_recording(const cf_recording *r, const char *path, cf_fit_
   in->meta = r->meta;
   in->duration = (tg->T - 1) * tg->dt;
   in->S = r->meta.width_m > 0 && r->meta.height_m > 0 ? cf_size_measure(r->meta.width_m, r->meta.height_m) : NAN;
-  in->V = cf_speed_measure(tg->T, tg->rows * tg->cols, tg->dt, in->pos);
+  in->V = tg->n_grip ? cf_speed_measure(tg->T, tg->n_grip, tg->dt, in->grip_track)
+                     : cf_speed_measure(tg->T, tg->rows * tg->cols, tg->dt, in->pos);
   snprintf(in->path, sizeof in->path, "%s", path);
   cf_path_stem(path, in->name, sizeof in->name);
   cf_params_default(&in->base); /* fixed: zeros from the memset */

@@ -499,14 +499,15 @@ int cf_fit_trust_region(cf_fit_run *run, const cf_fit_point *base, const cf_nm_o
  * over the window, and reports the mean error e_cm as the others), with
  * the analytic Jacobian of cf_fit_run_eval_sens.  For delta, alpha and
  * log10 kappa, log10 beta (o->n 2, kpar kappa or beta): mu and the
- * stiffnesses have no sensitivities (CF_EINVAL).  Bounds: every parameter
+ * stiffnesses have no sensitivities (the fit falls back, below).  Bounds: every parameter
  * is x = lo + (hi - lo) (1 + sin y) / 2 of a free y (as MINUIT bounds its
  * parameters), so delta, alpha >= 0 and kappa, beta within
  * CF_FIT_KAPPA_* and CF_FIT_BETA_* hold at every simulation; a start on a
  * bound is moved 1 % of the range inside.  First the tangent check
  * (tangent_secant, 2 n simulations): when it exceeds CF_FIT_CHAOS_MAX, or
- * the target's sensitivities are refused (contacts, clouds), the fit is
- * Nelder-Mead's on the budget left (fallback).  The budget max_evals counts
+ * the target's sensitivities are refused (contacts, clouds), or a
+ * parameter has none, the fit is Nelder-Mead's on the budget left
+ * (fallback).  CF_EINVAL for a parameter with lo >= hi or step <= 0.  The budget max_evals counts
  * a simulation with sensitivities as CF_FIT_SENS_COST.  Stops when a step
  * moves every parameter by less than 0.05 of its step, the sum of squares
  * falls by less than 1e-6 of itself, GSL finds no lower point (converged),

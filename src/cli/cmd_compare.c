@@ -12,7 +12,7 @@
 
 static const char *help =
     "usage: clothfit compare REC.h5 [--models LIST] [--train A:B] [--start D,A]\n"
-    "                        [--max-evals N] [--search nelder-mead|trust] [--workers N] [-o RESULTS.h5]\n"
+    "                        [--max-evals N] [--search nelder-mead|trust|lm] [--workers N] [-o RESULTS.h5]\n"
     "                        [--restart] [--json]\n"
     "                        " CF_CLI_MODEL_USAGE "\n"
     "\n"
@@ -38,7 +38,7 @@ static const char *help =
     "  --start D,A     every fit's start instead of the grid's best point (the\n"
     "                  stiffnesses start at --k-stretch, --k-shear)\n"
     "  --max-evals N   simulations per fit (default 100 per fitted parameter)\n"
-    "  --search nelder-mead|trust  the fits' search, as clothfit fit's (default\n"
+    "  --search nelder-mead|trust|lm  the fits' search, as clothfit fit's (default\n"
     "                  nelder-mead)\n"
     "  --workers N     worker processes (default 0: all cores)\n"
     "  -o RESULTS.h5   store the comparison (/recordings/NAME/compare, added to\n"

@@ -21,7 +21,7 @@
 static const char *help =
     "usage: clothfit experiment aero|wam [--dataset DIR] [-o RESULTS.h5] [--recordings DIR]\n"
     "                                [--workers N] [--prune] [--prune-margin M] [--no-refine]\n"
-    "                                [--start grid|apriori] [--search nelder-mead|trust]\n"
+    "                                [--start grid|apriori] [--search nelder-mead|trust|lm]\n"
     "                                [--max-evals N]\n"
     "                                [--regress-evals N] [--regress-search model|nelder-mead]\n"
     "                                [--no-maps] [--delta-grid A:B:N[*rho]]\n"
@@ -117,7 +117,7 @@ static const char *help =
     "                      the sweep runs first) or from the a-priori formulas\n"
     "                      (4.10)-(4.11) at its size and speed (no sweep: no\n"
     "                      error surfaces in the report)\n"
-    "  --search nelder-mead|trust  the refinement's search, as clothfit fit's\n"
+    "  --search nelder-mead|trust|lm  the refinement's search, as clothfit fit's\n"
     "                      (default nelder-mead)\n"
     "  --clouds            wam: fit the point clouds NAME.clouds/, not the meshes\n"
     "  --regress-evals N   evaluations of R in the regression at most (default 100;\n"

@@ -19,7 +19,7 @@ static const char *help =
     "                    [--start grid|apriori|D,A]\n"
     "                    [--train A:B] [--max-evals N] [--workers N] [--prune]\n"
     "                    [--delta-grid A:B:N[*rho]] [--alpha-grid A:B:N[*rho]] [--mu-grid A:B:N]\n"
-    "                    [--polish quadratic|none] [--search nelder-mead|trust]\n"
+    "                    [--polish quadratic|none] [--search nelder-mead|trust|lm]\n"
     "                    " CF_CLI_MODEL_USAGE "\n"
     "                    [-o RESULTS.h5] [--restart] [--no-confidence] [--json]\n"
     "\n"
@@ -162,7 +162,7 @@ static const char *help =
     "                        (Nelder-Mead's optimum), polish_why (why not\n"
     "                        polished, or null), tasks_resumed (taken from the\n"
     "                        journal)\n"
-    "  --search nelder-mead|trust  the search from the start (default nelder-mead;\n"
+    "  --search nelder-mead|trust|lm  the search from the start (default nelder-mead;\n"
     "                        also the refits of the confidence checks): trust is\n"
     "                        a trust-region search on a quadratic model of the\n"
     "                        error, learnt from its simulations (a design of\n"
@@ -170,7 +170,14 @@ static const char *help =
     "                        minimum in a box around the best point, the box\n"
     "                        doubled where the model predicted the gain and halved\n"
     "                        where it did not, down to 1 %); about half the\n"
-    "                        simulations of Nelder-Mead (tests/test_search.c)\n"
+    "                        simulations of Nelder-Mead (tests/test_search.c);\n"
+    "                        lm is Levenberg-Marquardt on the per-frame residuals\n"
+    "                        with the simulation's sensitivities (delta, alpha,\n"
+    "                        kappa, beta; not mu), after a check that the\n"
+    "                        tangents predict the error one step (10 %) away:\n"
+    "                        where they do not, or the recording has contacts,\n"
+    "                        the fit is Nelder-Mead's, with a warning (--json\n"
+    "                        tangent_secant, sens_evaluations, fallback_why)\n"
     "  --polish quadratic|none  polish the optimum as above (default: quadratic\n"
     "                        for a recording with a table, none otherwise)\n"
     "  --no-confidence       no intervals (9 + at most 120 simulations fewer)\n"
@@ -258,6 +265,9 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   char polished[400];
   cf_cli_polish_text(f, polished, sizeof polished);
   if (polished[0]) printf("polish            %s\n", polished);
+  if (!strcmp(f->method, "levenberg-marquardt") && isfinite(f->tangent_secant))
+    printf("tangents          check %.3g at one step (at most %g), %d of the evaluations with sensitivities\n",
+           f->tangent_secant, CF_FIT_CHAOS_MAX, f->sens_evaluations);
   printf("training          [%.2f, %.2f) s: error %.4f cm, std %.4f cm\n", f->train_t0_s, f->train_t1_s, f->e_train,
          f->s_train);
   if (isfinite(f->e_test)) printf("testing           the other frames: error %.4f cm, std %.4f cm\n", f->e_test, f->s_test);
@@ -270,6 +280,9 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
            f->kappa_fitted && f->beta_fitted ? "kappa and beta" : f->kappa_fitted ? "kappa" : "beta", f->freed_why);
   if (f->conf.done && f->conf.identifiable == 0)
     fprintf(stderr, "clothfit fit: warning: %s: the fit is not identifiable: %s\n", rec->name, f->conf.why);
+  if (f->fallback_why[0])
+    fprintf(stderr, "clothfit fit: warning: %s: Levenberg-Marquardt fell back to Nelder-Mead: %s\n", rec->name,
+            f->fallback_why);
   failures_text(a, rec, &v);
   cf_cli_warn_failures("fit", &v, a->out);
   /* only this run's grid: with another start, rec's sweep may be older */

@@ -183,6 +183,7 @@ static double tangent_check(lm_data *d, const double *y0, double rss0) {
       if (k < 0) return -1;
       double sim = d->rs[k] - rss0, pred = 2 * h * gi + h * h * hi;
       double dis = fabs(sim - pred) / fmax(fmax(fabs(sim), fabs(pred)), 1e-3 * rss0);
+      if (getenv("CF_LM_DEBUG")) fprintf(stderr, "check %d %+d: h %g sim %g pred %g (g %g H %g) rss %g\n", i, sg, h, sim, pred, gi, hi, rss0);
       if (!isfinite(dis)) return INFINITY;
       worst = fmax(worst, dis);
     }
@@ -190,14 +191,14 @@ static double tangent_check(lm_data *d, const double *y0, double rss0) {
   return worst;
 }
 
-static int check_options(const cf_nm_options *o, cf_error *err) {
-  if (o->n != 2 || o->nk < 0 || o->nk > 2)
-    return cf_error_set(err, CF_EINVAL, "Levenberg-Marquardt: %d + %d parameters; it fits delta, alpha and kappa, "
-                        "beta (mu has no sensitivities: use --search nelder-mead)", o->n, o->nk);
-  for (int j = 0; j < o->nk; j++)
+/* CF_EINVAL for bounds it cannot map; *why (NULL: none) names a parameter
+ * without sensitivities (mu, a stiffness: the fit falls back). */
+static int check_options(const cf_nm_options *o, const char **why, cf_error *err) {
+  *why = o->n != 2 ? "mu has no sensitivities" : NULL;
+  for (int j = 0; j < o->nk && !*why; j++)
     if (o->kpar[j] != CF_STIFF_KAPPA && o->kpar[j] != CF_STIFF_BETA)
-      return cf_error_set(err, CF_EINVAL, "Levenberg-Marquardt: %s has no sensitivities (kappa and beta have): use "
-                          "--search nelder-mead", cf_fit_stiffness_name(o->kpar[j]));
+      *why = o->kpar[j] == CF_STIFF_STRETCH ? "k_stretch has no sensitivities"
+             : o->kpar[j] == CF_STIFF_SHEAR ? "k_shear has no sensitivities" : "k_bend has no sensitivities";
   for (int i = 0; i < o->n + o->nk; i++)
     if (!(o->hi[i] > o->lo[i]) || !(o->step[i] > 0))
       return cf_error_set(err, CF_EINVAL, "Levenberg-Marquardt: parameter %d has bounds [%g, %g] and step %g, "
@@ -307,9 +308,15 @@ int cf_fit_levenberg_marquardt(cf_fit_run *run, const cf_fit_point *base, const 
                                cf_error *err) {
   memset(res, 0, sizeof *res);
   res->tangent_secant = NAN;
-  int rc = check_options(o, err);
+  const char *why;
+  int rc = check_options(o, &why, err);
   if (rc) return rc;
   cf_search_ctx ctx = {run, base, o, 0, 0, ""};
+  if (why) {
+    lm_data none = {&ctx, o, o->n + o->nk, 0, 0, NULL, 0, o->max_evals > 0 ? o->max_evals : 200, 0, 0, NULL, NULL,
+                    NULL, 0, 0, {0}, 0, {0}, NULL};
+    return fall_back(run, base, o, &none, NAN, why, res, err);
+  }
   int cap = o->max_evals > 0 ? o->max_evals : 200, dim = o->n + o->nk;
   lm_data d = {&ctx, o, dim, o->t0, o->t1, calloc((size_t)cf_fit_run_target(run)->T + 1, sizeof(cf_frame_error)),
                0, cap, 0, 0, calloc((size_t)cap * dim + 1, sizeof(double)), calloc((size_t)cap + 1, sizeof(double)),

@@ -508,10 +508,11 @@ int cf_fit_trust_region(cf_fit_run *run, const cf_fit_point *base, const cf_nm_o
  * the target's sensitivities are refused (contacts, clouds), or a
  * parameter has none, the fit is Nelder-Mead's on the budget left
  * (fallback).  CF_EINVAL for a parameter with lo >= hi or step <= 0.  The budget max_evals counts
- * a simulation with sensitivities as CF_FIT_SENS_COST.  Stops when a step
- * moves every parameter by less than 0.05 of its step, the sum of squares
- * falls by less than 1e-6 of itself, GSL finds no lower point (converged),
- * or the budget is spent.  Never ends above the start's mean error. */
+ * a simulation with sensitivities as CF_FIT_SENS_COST.  Converged when a
+ * step moves every parameter by less than 0.05 of its step or the sum of
+ * squares falls by less than 1e-6 of itself while a Gauss-Newton step
+ * predicts less than 1e-3 of it, or GSL finds no lower point; else it
+ * stops when the budget is spent.  Never ends above the start's mean error. */
 int cf_fit_levenberg_marquardt(cf_fit_run *run, const cf_fit_point *base, const cf_nm_options *o, cf_nm_result *res,
                                cf_error *err);
 /* The search o->search names (minimize.c). */

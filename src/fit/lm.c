@@ -22,6 +22,7 @@
  * failed simulations are a residual of LM_PENALTY (the step is refused). */
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
 #include <gsl/gsl_multifit_nlinear.h>
 #include <math.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@
 #define LM_EDGE 0.01       /* a start on a bound moved this fraction of the range inside */
 #define LM_STOP_STEP 0.05  /* converged: a step below this fraction of every option step */
 #define LM_STOP_RSS 1e-6   /* converged: rss falling by less than this fraction */
+#define LM_STOP_GAIN 1e-3  /* ... where a Gauss-Newton step predicts less than this fraction of rss */
 
 typedef struct {
   cf_search_ctx *ctx;
@@ -183,7 +185,6 @@ static double tangent_check(lm_data *d, const double *y0, double rss0) {
       if (k < 0) return -1;
       double sim = d->rs[k] - rss0, pred = 2 * h * gi + h * h * hi;
       double dis = fabs(sim - pred) / fmax(fmax(fabs(sim), fabs(pred)), 1e-3 * rss0);
-      if (getenv("CF_LM_DEBUG")) fprintf(stderr, "check %d %+d: h %g sim %g pred %g (g %g H %g) rss %g\n", i, sg, h, sim, pred, gi, hi, rss0);
       if (!isfinite(dis)) return INFINITY;
       worst = fmax(worst, dis);
     }
@@ -224,6 +225,25 @@ static int fall_back(cf_fit_run *run, const cf_fit_point *base, const cf_nm_opti
   return rc;
 }
 
+/* The decrease of rss a full Gauss-Newton step from y predicts, g^T H^-1 g,
+ * as a fraction of rss (the sensitivities at y; inf: none there, or H
+ * singular).  A small step is convergence only where this is small too: a
+ * step the trust region shrank after refused ones is not. */
+static double gn_gain(const lm_data *d, const double *y) {
+  int n = d->dim;
+  if (!d->have || memcmp(d->sy, y, sizeof(double) * n) || !(d->sn.rss > 0)) return INFINITY;
+  double H[CF_NM_MAXP * CF_NM_MAXP], g[CF_NM_MAXP], z[CF_NM_MAXP];
+  memcpy(H, d->sn.jtj, sizeof(double) * n * n);
+  memcpy(g, d->sn.jtr, sizeof(double) * n);
+  gsl_matrix_view Hv = gsl_matrix_view_array(H, n, n);
+  gsl_vector_view gv = gsl_vector_view_array(g, n), zv = gsl_vector_view_array(z, n);
+  if (gsl_linalg_cholesky_decomp1(&Hv.matrix) || gsl_linalg_cholesky_solve(&Hv.matrix, &gv.vector, &zv.vector))
+    return INFINITY;
+  double q = 0;
+  for (int i = 0; i < n; i++) q += g[i] * z[i];
+  return isfinite(q) ? q / d->sn.rss : INFINITY;
+}
+
 /* The iterations from the workspace's start: the path into res. */
 static int iterate(lm_data *d, gsl_multifit_nlinear_workspace *w, cf_nm_result *res) {
   int n = d->dim;
@@ -246,8 +266,8 @@ static int iterate(lm_data *d, gsl_multifit_nlinear_workspace *w, cf_nm_result *
     double xp[CF_NM_MAXP], xn[CF_NM_MAXP], moved = 0;
     to_x(d->o, prev, xp), to_x(d->o, y, xn);
     for (int i = 0; i < n; i++) moved = fmax(moved, fabs(xn[i] - xp[i]) / d->o->step[i]);
-    if (moved < LM_STOP_STEP || (k >= 0 && rss_prev - d->rs[k] < LM_STOP_RSS * rss_prev))
-      return res->converged = 1, CF_OK;
+    int small = moved < LM_STOP_STEP || (k >= 0 && rss_prev - d->rs[k] < LM_STOP_RSS * rss_prev);
+    if (small && gn_gain(d, y) < LM_STOP_GAIN) return res->converged = 1, CF_OK;
   }
 }
 

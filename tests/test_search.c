@@ -18,8 +18,9 @@
  *   - its mean error within 2 % of Nelder-Mead's (it minimizes the sum of
  *     squares of the frames' errors, another point of the same basin);
  *   - on a flat start its tangent check flags every recording and the fit
- *     is Nelder-Mead's, exactly; where it runs, it costs fewer simulations
- *     than Nelder-Mead (one with sensitivities counted as CF_FIT_SENS_COST).
+ *     is Nelder-Mead's, exactly; where it runs to its end, it costs fewer
+ *     simulations than Nelder-Mead (one with sensitivities counted as
+ *     CF_FIT_SENS_COST); where it stalls, Nelder-Mead goes on from its point.
  * Then the cases at the edges: a start on the lower bound of delta, a
  * budget smaller than the first design (the result is the best point seen,
  * the budget holds), a third parameter (log10 kappa) fitted on a recording
@@ -122,7 +123,7 @@ static void same_problems(const cf_params *base, int smooth) {
       printf("%d%s truth (%.4f, %.4f) %-13s (%.4f, %.4f) %+5.1f %% %+5.1f %%  error %.4f cm  %3d simulations "
              "(%d with sensitivities, cost %d)%s\n", i, smooth ? "s" : "", d, a, NAMES[k], r[k].best[0], r[k].best[1],
              100 * md, 100 * ma, r[k].f_best, r[k].evaluations, r[k].sens_evaluations, cost(&r[k]),
-             r[k].fallback ? ", fell back" : "");
+             r[k].fallback ? (r[k].tangent_secant > CF_FIT_CHAOS_MAX ? ", fell back" : ", stalled") : "");
       CHECK(fabs(md) <= 0.1 && fabs(ma) <= 0.1, "%s: (%.4f, %.4f) more than 10 %% off the truth (%.4f, %.4f)", what,
             r[k].best[0], r[k].best[1], d, a);
       total[k] += cost(&r[k]);
@@ -135,22 +136,21 @@ static void same_problems(const cf_params *base, int smooth) {
      * 1.2 % above on the smooth recording 2) */
     CHECK(r[2].f_best <= LM_MEAN_SLACK * r[0].f_best, "recording %d: Levenberg-Marquardt %.5f cm, more than "
           "%g %% above Nelder-Mead's %.5f", i, r[2].f_best, 100 * (LM_MEAN_SLACK - 1), r[0].f_best);
-    if (r[2].fallback) /* Nelder-Mead on the budget the check left: Nelder-Mead's own fit */
-      CHECK(r[2].tangent_secant > CF_FIT_CHAOS_MAX && r[2].f_best == r[0].f_best, "recording %d: Levenberg-Marquardt "
-            "fell back (check %g) and ended at %.5f cm, not at Nelder-Mead's %.5f", i, r[2].tangent_secant,
-            r[2].f_best, r[0].f_best);
-    else
+    if (r[2].fallback && r[2].tangent_secant > CF_FIT_CHAOS_MAX) /* Nelder-Mead on the budget the check left */
+      CHECK(r[2].f_best == r[0].f_best, "recording %d: Levenberg-Marquardt fell back (check %g) and ended at %.5f cm, "
+            "not at Nelder-Mead's %.5f", i, r[2].tangent_secant, r[2].f_best, r[0].f_best);
+    else if (!r[2].fallback) /* (a fit that stalled and went on by Nelder-Mead: its error is checked above) */
       CHECK(cost(&r[2]) < cost(&r[0]), "recording %d: Levenberg-Marquardt cost %d, Nelder-Mead %d", i, cost(&r[2]),
             cost(&r[0]));
     if (!smooth) /* a flat start: the tangents grow by tens of orders of magnitude */
       CHECK(r[2].fallback, "recording %d: the tangent check %g passed a flat start's tangents", i, r[2].tangent_secant);
-    lm_ran += !r[2].fallback;
+    lm_ran += !(r[2].fallback && r[2].tangent_secant > CF_FIT_CHAOS_MAX);
     for (int k = 0; k < 3; k++) cf_nm_result_free(&r[k]);
     free(pos);
   }
   printf("%s: simulations (one with sensitivities counted as %d): Nelder-Mead %d, trust region %d, "
          "Levenberg-Marquardt %d\n", smooth ? "smooth" : "as recorded", CF_FIT_SENS_COST, total[0], total[1], total[2]);
-  printf("%s: Levenberg-Marquardt ran on %d of %d recordings (the others fell back)\n", smooth ? "smooth" : "as recorded",
+  printf("%s: Levenberg-Marquardt passed its tangent check on %d of %d recordings\n", smooth ? "smooth" : "as recorded",
          lm_ran, N);
   if (!smooth)
     CHECK(total[1] <= 0.6 * total[0], "the trust region took %d simulations, Nelder-Mead %d (at most 60 %% expected)",

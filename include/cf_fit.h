@@ -511,7 +511,7 @@ int cf_fit_trust_region(cf_fit_run *run, const cf_fit_point *base, const cf_nm_o
  * a simulation with sensitivities as CF_FIT_SENS_COST.  Converged when a
  * step moves every parameter by less than 0.05 of its step or the sum of
  * squares falls by less than 1e-6 of itself while a Gauss-Newton step
- * predicts less than 1e-3 of it, or GSL finds no lower point; where the
+ * predicts less than 1e-2 of it, or GSL finds no lower point; where the
  * steps become small (or GSL finds no lower point) while a Gauss-Newton
  * step still predicts more, the tangents there no longer predict the error
  * and Nelder-Mead goes on from the best point (fallback, f_start the

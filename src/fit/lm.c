@@ -36,7 +36,7 @@
 #define LM_EDGE 0.01       /* a start on a bound moved this fraction of the range inside */
 #define LM_STOP_STEP 0.05  /* converged: a step below this fraction of every option step */
 #define LM_STOP_RSS 1e-6   /* converged: rss falling by less than this fraction */
-#define LM_STOP_GAIN 1e-3  /* ... where a Gauss-Newton step predicts less than this fraction of rss */
+#define LM_STOP_GAIN 1e-2  /* ... where a Gauss-Newton step predicts less than this fraction of rss */
 #define LM_STALLED (-1)    /* iterate: small steps where the model still promised a gain */
 
 typedef struct {
@@ -254,7 +254,10 @@ static double gn_gain(const lm_data *d, const double *y) {
  * lower point) where a Gauss-Newton step still predicts a gain: the
  * tangents there no longer predict the error (measured on
  * tests/test_search.c's smooth recording 0: rss 62.2 after one step from
- * 633, then steps of 1e-7 while the model promised 1.5 %). */
+ * 633, then steps of 1e-7 while the model promised 1.5 %; on its smooth
+ * recordings 2 and 3, where the fit ends well, the error's roughness at
+ * the projection's tolerance leaves promises of up to ~1 % at the end:
+ * hence LM_STOP_GAIN 1e-2, not 1e-3, with which those stalled too). */
 static int iterate(lm_data *d, gsl_multifit_nlinear_workspace *w, cf_nm_result *res) {
   int n = d->dim;
   double prev[CF_NM_MAXP];

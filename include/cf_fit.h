@@ -428,10 +428,11 @@ enum { CF_SEARCH_NM = 0, CF_SEARCH_TRUST = 1, CF_SEARCH_LM = 2, CF_SEARCH_COUNT 
 const char *cf_fit_search_word(int search);
 const char *cf_fit_search_method(int search);
 int cf_fit_search_parse(const char *word);
-/* What a simulation with the four sensitivities costs, in simulations
- * without: build/bench/bench_sens prints the ratio (2.6-3.1 on the A2
- * shake); a search's budget (max_evals) and its reported cost count one
- * so. */
+/* What a simulation with sensitivities costs, in simulations without:
+ * build/bench/bench_sens prints the ratio with four (2.7 on its A2 shake;
+ * `bench_sens REC.h5` 3.8 on datasets/aero-mini's wool-A3-shake-fast-I); a
+ * fit of delta and alpha asks for two.  Levenberg-Marquardt's budget
+ * (max_evals) counts one so. */
 #define CF_FIT_SENS_COST 3
 /* Levenberg-Marquardt's tangent check (cf_nm_result.tangent_secant): the
  * change of the residuals' sum of squares that the Gauss-Newton model of

@@ -256,8 +256,8 @@ static double gn_gain(const lm_data *d, const double *y) {
  * tests/test_search.c's smooth recording 0: rss 62.2 after one step from
  * 633, then steps of 1e-7 while the model promised 1.5 %; on its smooth
  * recordings 2 and 3, where the fit ends well, the error's roughness at
- * the projection's tolerance leaves promises of up to ~1 % at the end:
- * hence LM_STOP_GAIN 1e-2, not 1e-3, with which those stalled too). */
+ * the projection's tolerance leaves promises between 0.1 % and 1 % at the
+ * end: hence LM_STOP_GAIN 1e-2, not 1e-3, with which those stalled too). */
 static int iterate(lm_data *d, gsl_multifit_nlinear_workspace *w, cf_nm_result *res) {
   int n = d->dim;
   double prev[CF_NM_MAXP];

@@ -14,10 +14,10 @@
  *   - Smooth: the same recording with cf_test_smooth_start (frame 0 1 mm
  *     out of the plane, the top edge 0.1 % slack).  Asserted: the check at
  *     most CHECK_SMOOTH, a third of the threshold (measured 0.10 and 0.17),
- *     no fallback, delta and alpha within 15 % of the truth (the noise
- *     moves the optimum a few per cent, as in tests/test_search.c, and the
- *     smoothing moved the recording off the model's own: measured -3 %
- *     and +10 % on delta).
+ *     so the check does not hand the fit over (a fit that stalls on the
+ *     way goes on by Nelder-Mead: seed 1 stalled at 0.569 cm after 5 steps
+ *     and ended at 0.423), delta and alpha within 10 % of the truth (the
+ *     noise moves the optimum a few per cent, as in tests/test_search.c).
  *   - A recording with a table: its sensitivities are refused (contacts are
  *     not differentiated), the fit falls back with that reason, the check
  *     not made (NaN). */
@@ -75,12 +75,12 @@ int main(void) {
     cf_nm_result_free(&r);
     cf_test_smooth_start(pos, ROWS, COLS, FRAMES, 7100 + (unsigned long long)i, 1e-3);
     lm_fit(&tg, 200, &r);
-    printf("seed %d, smooth: check %.3g, fallback %d, (%.4f, %.4f), error %.4f cm, %d simulations (%d with "
-           "sensitivities)\n", i, r.tangent_secant, r.fallback, r.best[0], r.best[1], r.f_best, r.evaluations,
-           r.sens_evaluations);
-    CHECK(r.tangent_secant <= CHECK_SMOOTH && !r.fallback, "seed %d, smooth: check %g, fallback %d (%s)", i,
-          r.tangent_secant, r.fallback, r.fallback_why);
-    CHECK(fabs(r.best[0] / DELTA - 1) <= 0.15 && fabs(r.best[1] / ALPHA - 1) <= 0.15,
+    printf("seed %d, smooth: check %.3g, fallback %d%s%s, (%.4f, %.4f), error %.4f cm, %d simulations (%d with "
+           "sensitivities)\n", i, r.tangent_secant, r.fallback, r.fallback ? ": " : "", r.fallback_why, r.best[0],
+           r.best[1], r.f_best, r.evaluations, r.sens_evaluations);
+    CHECK(r.tangent_secant <= CHECK_SMOOTH && !strstr(r.fallback_why, "do not predict"), "seed %d, smooth: check %g, "
+          "fallback %d (%s)", i, r.tangent_secant, r.fallback, r.fallback_why);
+    CHECK(fabs(r.best[0] / DELTA - 1) <= 0.1 && fabs(r.best[1] / ALPHA - 1) <= 0.1,
           "seed %d, smooth: (%.4f, %.4f), truth (%g, %g)", i, r.best[0], r.best[1], DELTA, ALPHA);
     cf_nm_result_free(&r);
     if (i == 0) { /* a table far below: no contact, but refused all the same */

@@ -257,6 +257,8 @@ cf_fit_run *cf_fit_run_alloc(const cf_fit_target *tg, const cf_params *base, cf_
 void cf_fit_run_free(cf_fit_run *r);
 /* The run's settings (base with the target's rho and dt). */
 const cf_params *cf_fit_run_params(const cf_fit_run *r);
+/* The target the run was made from (borrowed). */
+const cf_fit_target *cf_fit_run_target(const cf_fit_run *r);
 
 typedef struct {
   int status;          /* CF_OK, or why the simulation failed */
@@ -422,13 +424,37 @@ typedef struct {
                                error by more than CF_NM_RESTART_GAIN */
   int t0, t1;               /* training window (t1 <= 0: to the end) */
   const cf_fit_progress *progress; /* evaluations of max_evals (may be NULL) */
-  int search;               /* CF_SEARCH_NM (default) or CF_SEARCH_TRUST
-                               (cf_fit_minimize) */
+  int search;               /* CF_SEARCH_NM (default), CF_SEARCH_TRUST or
+                               CF_SEARCH_LM (cf_fit_minimize) */
 } cf_nm_options;
 /* The searches of cf_fit_minimize: GSL's Nelder-Mead (nmsimplex2, with the
- * restarts above), or the trust-region search on a quadratic model of the
- * error (trust.c; size_tol and restarts unused). */
-enum { CF_SEARCH_NM = 0, CF_SEARCH_TRUST = 1 };
+ * restarts above), the trust-region search on a quadratic model of the
+ * error (trust.c; size_tol and restarts unused), or Levenberg-Marquardt on
+ * the per-frame residuals with the sensitivities' Jacobian (lm.c,
+ * cf_fit_levenberg_marquardt; size_tol and restarts unused). */
+enum { CF_SEARCH_NM = 0, CF_SEARCH_TRUST = 1, CF_SEARCH_LM = 2, CF_SEARCH_COUNT = 3 };
+/* A search's option word ("nelder-mead", "trust", "lm"; --search) and the
+ * method its results name ("nelder-mead", "trust-region",
+ * "levenberg-marquardt"); "?" for no search.  The parse returns the
+ * CF_SEARCH_* of a word, or -1. */
+const char *cf_fit_search_word(int search);
+const char *cf_fit_search_method(int search);
+int cf_fit_search_parse(const char *word);
+/* What a simulation with sensitivities costs, in simulations without:
+ * build/bench/bench_sens prints the ratio with four (2.7 on its A2 shake;
+ * `bench_sens REC.h5` 3.8 on datasets/aero-mini's wool-A3-shake-fast-I); a
+ * fit of delta and alpha asks for two.  Levenberg-Marquardt's budget
+ * (max_evals) counts one so. */
+#define CF_FIT_SENS_COST 3
+/* Levenberg-Marquardt's tangent check (cf_nm_result.tangent_secant): the
+ * change of the residuals' sum of squares that the Gauss-Newton model of
+ * the tangents predicts at a step of the options' steps (the scale of a
+ * fit's intervals) against the change simulated, |simulated - predicted| /
+ * max(|simulated|, |predicted|, 1e-3 of the sum); above this the tangents
+ * do not predict the error (a branch-prone recording, docs/notes/
+ * fit-causes.md section 6: tangents growing ~10x a frame), and the fit
+ * falls back to Nelder-Mead.  0.75: the two differ by a factor 4. */
+#define CF_FIT_CHAOS_MAX 0.75
 /* A restart that lowered the error by less than this fraction is the last:
  * on a noisy error surface (a laid cloth's, docs/contacts.md "Fitting mu")
  * a converged simplex can sit in a dip of the noise; a fresh simplex of
@@ -452,6 +478,15 @@ typedef struct {
   char failure[256]; /* the first failed evaluation's message ("" if none) */
   int n_path;
   cf_nm_step *path;  /* [n_path], malloc'ed: free with cf_nm_result_free */
+  int sens_evaluations; /* of the evaluations, those with sensitivities (each
+                            CF_FIT_SENS_COST simulations' cost) */
+  double tangent_secant; /* Levenberg-Marquardt's tangent check at the start
+                            (CF_FIT_CHAOS_MAX; inf: tangents not finite; NaN:
+                            not made: another search, or refused) */
+  int fallback;         /* 1: Levenberg-Marquardt handed the fit to Nelder-Mead
+                            (fallback_why says why); the result is Nelder-Mead's,
+                            evaluations counting both */
+  char fallback_why[200];
 } cf_nm_result;
 
 /* Defaults for (delta, alpha) around a start point, bounds [0, rho] x
@@ -471,7 +506,32 @@ void cf_nm_result_free(cf_nm_result *res);
  * fails; failed simulations elsewhere shrink the box. */
 int cf_fit_trust_region(cf_fit_run *run, const cf_fit_point *base, const cf_nm_options *o, cf_nm_result *res,
                         cf_error *err);
-/* cf_fit_nelder_mead or cf_fit_trust_region, as o->search says. */
+/* Levenberg-Marquardt (lm.c): GSL's gsl_multifit_nlinear (trust region,
+ * LM steps, More scaling) on the per-frame residuals of the M-norm error
+ * (cf_metric_frame_tangent: it minimizes their sum of squares, sum_k e_k^2
+ * over the window, and reports the mean error e_cm as the others), with
+ * the analytic Jacobian of cf_fit_run_eval_sens.  For delta, alpha and
+ * log10 kappa, log10 beta (o->n 2, kpar kappa or beta): mu and the
+ * stiffnesses have no sensitivities (the fit falls back, below).  Bounds: every parameter
+ * is x = lo + (hi - lo) (1 + sin y) / 2 of a free y (as MINUIT bounds its
+ * parameters), so delta, alpha >= 0 and kappa, beta within
+ * CF_FIT_KAPPA_* and CF_FIT_BETA_* hold at every simulation; a start on a
+ * bound is moved 1 % of the range inside.  First the tangent check
+ * (tangent_secant, 2 n simulations): when it exceeds CF_FIT_CHAOS_MAX, or
+ * the target's sensitivities are refused (contacts, clouds), or a
+ * parameter has none, the fit is Nelder-Mead's on the budget left
+ * (fallback).  CF_EINVAL for a parameter with lo >= hi or step <= 0.  The budget max_evals counts
+ * a simulation with sensitivities as CF_FIT_SENS_COST.  Converged when a
+ * step moves every parameter by less than 0.05 of its step or the sum of
+ * squares falls by less than 1e-6 of itself while a Gauss-Newton step
+ * predicts less than 1e-2 of it, or GSL finds no lower point; where the
+ * steps become small (or GSL finds no lower point) while a Gauss-Newton
+ * step still predicts more, the tangents there no longer predict the error
+ * and Nelder-Mead goes on from the best point (fallback, f_start the
+ * start's); else it stops when the budget is spent.  Never ends above the start's mean error. */
+int cf_fit_levenberg_marquardt(cf_fit_run *run, const cf_fit_point *base, const cf_nm_options *o, cf_nm_result *res,
+                               cf_error *err);
+/* The search o->search names (minimize.c). */
 int cf_fit_minimize(cf_fit_run *run, const cf_fit_point *base, const cf_nm_options *o, cf_nm_result *res,
                     cf_error *err);
 /* cf_fit_nelder_mead on run (made from tg) with a journal (may be NULL):

@@ -623,6 +623,14 @@ typedef struct {           /* the refined optimum */
    * first fit this refit replaced; not the grid's (sweep/).  0 in files
    * written before. */
   int simulations;
+  /* Levenberg-Marquardt's (method "levenberg-marquardt"; the results file
+   * does not store them): the tangent check at the start
+   * (cf_nm_result.tangent_secant; NaN: not made), the simulations with
+   * sensitivities among the evaluations, and why the fit fell back to
+   * Nelder-Mead ("" when it did not). */
+  double tangent_secant;
+  int sens_evaluations;
+  char fallback_why[200];
 } cf_res_fit;
 
 typedef struct {           /* per-frame errors at the optimum */

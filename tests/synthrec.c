@@ -84,3 +84,16 @@ double *cf_test_shaken_recording(const cf_test_rec_spec *sp) {
   free(lat);
   return rec;
 }
+
+void cf_test_smooth_start(double *rec, int rows, int cols, int T, unsigned long long seed, double slack) {
+  unsigned long long z = seed * 0x9E3779B97F4A7C15ULL;
+  for (int r = 1; r < rows; r++)
+    for (int c = 0; c < cols; c++) rec[3 * (cols * r + c) + 1] += 1e-3 * cf_test_rand(&z);
+  for (int k = 1; k < T; k++) {
+    double *a = rec + (size_t)k * rows * cols * 3, *b = a + 3 * (cols - 1); /* markers (0, 0) and (0, cols - 1) */
+    for (int d = 0; d < 3; d++) {
+      double m = 0.5 * slack * (b[d] - a[d]);
+      a[d] += m, b[d] -= m;
+    }
+  }
+}

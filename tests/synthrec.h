@@ -30,6 +30,12 @@ typedef struct {
 
 /* [T*rows*cols*3] malloc'ed; exits the test with a message on failure. */
 double *cf_test_shaken_recording(const cf_test_rec_spec *sp);
+/* Make rec [T*rows*cols*3] a smooth case for the sensitivities
+ * (tests/test_fit_sens.c says why): frame 0's markers below the top row
+ * up to 1 mm out of the plane (seeded), and the two top corners from frame
+ * 1 on closer together by `slack` of their distance.  For a target with
+ * the rest metric and start of frame 0 (CF_REST_FIRST_FRAME). */
+void cf_test_smooth_start(double *rec, int rows, int cols, int T, unsigned long long seed, double slack);
 /* (synthrec_h5.c, links src/io) The recording pos [T*rows*cols*3] of sp
  * as an HDF5 recording file: markers M00.. in lattice order, uniform dt,
  * polyester of sp's size and density.  Flags: CF_TEST_REC_LATTICE adds the

@@ -294,18 +294,19 @@ static void crash_resume(char **args, int phase) {
 }
 
 /* clothfit fit of one recording, killed with SIGKILL right after its
- * Nelder-Mead fit (trust: its trust-region search from the a-priori start,
- * no grid) went to the journal, then run again: it resumes every task the
- * journal held (grid start, fit, stencil) and writes the uninterrupted
- * run's results. */
-static void fit_resume(int trust) {
+ * Nelder-Mead fit (search "trust" or "lm": that search from the a-priori
+ * start, no grid) went to the journal, then run again: it resumes every
+ * task the journal held (grid start, fit, stencil) and writes the
+ * uninterrupted run's results. */
+static void fit_resume(const char *search) {
+  int trust = search != NULL;
   char rec[400], out[2][400], journal[450];
   snprintf(rec, sizeof rec, "%s/reports/aero-recordings/wool-A3.h5", dir);
   for (int k = 0; k < 2; k++) {
-    snprintf(out[k], sizeof out[k], "%s/reports/fit%d%s.h5", dir, k, trust ? "-trust" : "");
+    snprintf(out[k], sizeof out[k], "%s/reports/fit%d-%s.h5", dir, k, trust ? search : "nm");
     char *argv[] = {(char *)exe, "fit", rec, "--max-evals", "30", "-o", out[k], "--json", NULL, NULL, NULL, NULL, NULL};
     char *o = NULL, *e = NULL;
-    if (trust) argv[8] = "--start", argv[9] = "apriori", argv[10] = "--search", argv[11] = "trust";
+    if (trust) argv[8] = "--start", argv[9] = "apriori", argv[10] = "--search", argv[11] = (char *)search;
     int held = 0;
     if (k == 1) {
       snprintf(journal, sizeof journal, "%s.journal", out[k]);
@@ -322,7 +323,9 @@ static void fit_resume(int trust) {
           st, cf_test_json_num(j, "tasks_resumed"), held, e ? e : "");
     free(o), free(e);
   }
-  same_results(out[0], out[1], trust ? "trust-region fit killed and resumed" : "fit killed and resumed");
+  char what[64];
+  snprintf(what, sizeof what, "%s fit killed and resumed", trust ? search : "Nelder-Mead");
+  same_results(out[0], out[1], what);
 }
 
 /* Under mpirun -n 2 the study gives the uninterrupted single run's results
@@ -415,8 +418,9 @@ int main(int argc, char **argv) {
     crash_resume(args, 0); /* (makes the uninterrupted run's results, whole.h5) */
     crash_resume(args, 1);
     regress_resume();
-    fit_resume(0);
-    fit_resume(1);
+    fit_resume(NULL);
+    fit_resume("trust");
+    fit_resume("lm");
     char ref[400];
     snprintf(ref, sizeof ref, "%s/reports/whole.h5", dir);
     under_mpi(args, ref, "clothfit experiment: 1 of 5 recording(s) without a finite optimum: ");

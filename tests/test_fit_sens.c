@@ -73,22 +73,7 @@ static int psd(const double *A, int n) {
   return 1;
 }
 
-/* A smooth case (see the header): frame 0's inner markers 1 mm out of the
- * plane (the rest metric and the start are that frame's), the top corners
- * from frame 1 on SLACK of their distance closer together. */
 #define SLACK 1e-3
-static void smooth_start(double *rec, unsigned long long seed) {
-  unsigned long long z = seed * 0x9E3779B97F4A7C15ULL;
-  for (int r = 1; r < 5; r++)
-    for (int c = 0; c < 4; c++) rec[3 * (4 * r + c) + 1] += 1e-3 * cf_test_rand(&z);
-  for (int k = 1; k < FRAMES; k++) {
-    double *a = rec + (size_t)k * 60, *b = a + 9; /* markers (0, 0) and (0, 3) */
-    for (int d = 0; d < 3; d++) {
-      double m = 0.5 * SLACK * (b[d] - a[d]);
-      a[d] += m, b[d] -= m;
-    }
-  }
-}
 
 static void check_recording(unsigned long long seed, double twist) {
   cf_test_rec_spec sp = {.rows = 5, .cols = 4, .T = FRAMES, .width = 0.42, .height = 0.594, .rho = 0.1042,
@@ -96,7 +81,7 @@ static void check_recording(unsigned long long seed, double twist) {
                          .amplitude = 0.06, .frequency = 1.0, .dt = 0.01, .noise = 1e-4, .seed = seed,
                          .tol = 1e-5, .twist = twist};
   double *rec = cf_test_shaken_recording(&sp);
-  smooth_start(rec, seed);
+  cf_test_smooth_start(rec, 5, 4, FRAMES, seed, SLACK);
   cf_fit_target tg = {.rows = 5, .cols = 4, .T = FRAMES, .dt = 0.01, .pos = rec, .rho = 0.1042,
                       .rest = CF_REST_FIRST_FRAME};
   cf_params base;

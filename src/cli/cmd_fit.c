@@ -108,6 +108,9 @@ static void fit_text(const fit_args *a, const cf_res_rec *rec) {
   char polished[400];
   cf_cli_polish_text(f, polished, sizeof polished);
   if (polished[0]) printf("polish            %s\n", polished);
+  if (!strcmp(f->method, "levenberg-marquardt") && isfinite(f->tangent_secant))
+    printf("tangents          check %.3g at one step (at most %g), %d of the evaluations with sensitivities\n",
+           f->tangent_secant, CF_FIT_CHAOS_MAX, f->sens_evaluations);
   printf("training          [%.2f, %.2f) s: error %.4f cm, std %.4f cm\n", f->train_t0_s, f->train_t1_s, f->e_train,
          f->s_train);
   if (isfinite(f->e_test)) printf("testing           the other frames: error %.4f cm, std %.4f cm\n", f->e_test, f->s_test);
@@ -120,6 +123,9 @@ static void fit_text(const fit_args *a, const cf_res_rec *rec) {
            f->kappa_fitted && f->beta_fitted ? "kappa and beta" : f->kappa_fitted ? "kappa" : "beta", f->freed_why);
   if (f->conf.done && f->conf.identifiable == 0)
     fprintf(stderr, "clothfit fit: warning: %s: the fit is not identifiable: %s\n", rec->name, f->conf.why);
+  if (f->fallback_why[0])
+    fprintf(stderr, "clothfit fit: warning: %s: Levenberg-Marquardt fell back to Nelder-Mead: %s\n", rec->name,
+            f->fallback_why);
   failures_text(a, rec, &v);
   cf_cli_warn_failures("fit", &v, a->out);
   /* only this run's grid: with another start, rec's sweep may be older */

@@ -127,6 +127,7 @@ static int setup_nodes(cf_fit_run *r, cf_error *err) {
 }
 
 const cf_params *cf_fit_run_params(const cf_fit_run *r) { return &r->base; }
+const cf_fit_target *cf_fit_run_target(const cf_fit_run *r) { return r->tg; }
 
 cf_fit_run *cf_fit_run_alloc(const cf_fit_target *tg, const cf_params *base, cf_error *err) {
   int top[2] = {0, tg->cols - 1};

@@ -171,6 +171,8 @@ int cf_fit_nelder_mead(cf_fit_run *run, const cf_fit_point *base, const cf_nm_op
   return CF_OK;
 }
 
+const cf_search_type cf_search_nelder_mead = {"nelder-mead", "nelder-mead", cf_fit_nelder_mead};
+
 void cf_nm_result_free(cf_nm_result *res) {
   free(res->path);
   res->path = NULL;

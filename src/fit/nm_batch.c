@@ -15,6 +15,9 @@ typedef struct {
   int evaluations, iterations, converged, failed, start_failed, n_path, rc;
   char msg[256], failure[256];
   cf_nm_step path[PATH_CAP];
+  int sens_evaluations, fallback; /* Levenberg-Marquardt's (cf_nm_result) */
+  double tangent_secant;
+  char fallback_why[200];
 } nm_rec;
 
 typedef struct {
@@ -31,6 +34,8 @@ static void pack(const cf_nm_result *nr, nm_rec *r) {
   r->evaluations = nr->evaluations, r->iterations = nr->iterations, r->converged = nr->converged;
   r->failed = nr->failed, r->start_failed = nr->start_failed;
   memcpy(r->failure, nr->failure, sizeof r->failure);
+  r->sens_evaluations = nr->sens_evaluations, r->fallback = nr->fallback, r->tangent_secant = nr->tangent_secant;
+  memcpy(r->fallback_why, nr->fallback_why, sizeof r->fallback_why);
   r->n_path = nr->n_path < PATH_CAP ? nr->n_path : PATH_CAP;
   if (r->n_path > 0) memcpy(r->path, nr->path, sizeof(cf_nm_step) * r->n_path); /* no path before an iteration */
 }
@@ -60,6 +65,8 @@ static int unpack(const nm_rec *r, cf_nm_result *res) {
   res->evaluations = r->evaluations, res->iterations = r->iterations, res->converged = r->converged;
   res->failed = r->failed, res->start_failed = r->start_failed;
   memcpy(res->failure, r->failure, sizeof res->failure);
+  res->sens_evaluations = r->sens_evaluations, res->fallback = r->fallback, res->tangent_secant = r->tangent_secant;
+  memcpy(res->fallback_why, r->fallback_why, sizeof res->fallback_why);
   res->path = malloc(sizeof(cf_nm_step) * (r->n_path + 1));
   if (!res->path) return CF_ENOMEM;
   res->n_path = r->n_path;

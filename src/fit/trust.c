@@ -314,8 +314,4 @@ int cf_fit_trust_region(cf_fit_run *run, const cf_fit_point *base, const cf_nm_o
   return CF_OK;
 }
 
-int cf_fit_minimize(cf_fit_run *run, const cf_fit_point *base, const cf_nm_options *o, cf_nm_result *res,
-                    cf_error *err) {
-  return o->search == CF_SEARCH_TRUST ? cf_fit_trust_region(run, base, o, res, err)
-                                      : cf_fit_nelder_mead(run, base, o, res, err);
-}
+const cf_search_type cf_search_trust = {"trust", "trust-region", cf_fit_trust_region};

@@ -159,9 +159,10 @@ static char *settings(const cf_pipeline_experiment *x) {
   char *t = malloc(size);
   if (!t) return NULL;
   const cf_pipeline_model_text *m = &a->model; /* checked: short numbers */
-  const char *refine = a->no_refine                                   ? "no"
-                       : a->search && !strcmp(a->search, "trust") ? "trust-region, training window"
-                                                                      : "nelder-mead, training window";
+  char refine[64] = "no";
+  if (!a->no_refine)
+    snprintf(refine, sizeof refine, "%s, training window",
+             cf_fit_search_method(a->search ? cf_fit_search_parse(a->search) : CF_SEARCH_NM));
   int k = snprintf(t, size, "[experiment]\nname = %s\nsources = %s\ntraining = %g\ndataset = %s\nrecordings = %s\ndelta_grid = %s\nalpha_grid = %s\n"
                    "prune = %g\nstart = %s\nrefine = %s\nmax_evals = %d\nregress_evals = %d\nregress_search = %s\n"
                    "maps = %d\ndt = 0.01\n"

@@ -173,6 +173,11 @@ void cf_pipeline_fit_fields(const cf_pipeline_fields *f, const cf_res_rec *rec, 
   str(f, "freed_why", x->freed_why[0] ? x->freed_why : NULL);
   num(f, "simulations", cf_pipeline_simulations(rec));
   cf_pipeline_fields_polish(f, x);
+  if (!strcmp(x->method, "levenberg-marquardt")) { /* the other searches' outputs as they were */
+    num(f, "tangent_secant", x->tangent_secant);
+    num(f, "sens_evaluations", x->sens_evaluations);
+    str(f, "fallback_why", x->fallback_why[0] ? x->fallback_why : NULL);
+  }
   num(f, "kappa", x->model.kappa);
   num(f, "beta", x->model.beta);
   num(f, "start_kappa", x->start_kappa);

@@ -93,10 +93,15 @@ int cf_pipeline_mu_grid(const char *spec, const cf_fit_input *in, int n, cf_pipe
 
 int cf_pipeline_search(const char *value, cf_fit_input *in, int n, cf_error *err) {
   if (!value) return CF_OK;
-  int trust = !strcmp(value, "trust");
-  if (!trust && strcmp(value, "nelder-mead"))
-    return cf_error_set(err, CF_EINVAL, "invalid --search '%s': expected trust or nelder-mead", value);
-  for (int i = 0; i < n; i++) in[i].search = trust ? CF_SEARCH_TRUST : CF_SEARCH_NM;
+  int search = cf_fit_search_parse(value);
+  if (search < 0)
+    return cf_error_set(err, CF_EINVAL, "invalid --search '%s': expected trust, nelder-mead or lm", value);
+  for (int i = 0; i < n; i++) {
+    if (search == CF_SEARCH_LM && in[i].fit_mu)
+      return cf_error_set(err, CF_EINVAL, "%s: --search lm fits delta, alpha, kappa and beta; mu has no "
+                          "sensitivities (use --search nelder-mead or trust)", in[i].path);
+    in[i].search = search;
+  }
   return CF_OK;
 }
 

@@ -94,7 +94,7 @@ static void store_log_params(cf_res_fit *f, const cf_nm_options *o) {
 
 static void store_fit(const cf_fit_input *in, cf_res_fit *f, const cf_nm_options *o, const cf_nm_result *nr,
                       const char *start_kind, double d0, double a0) {
-  snprintf(f->method, sizeof f->method, "%s", o->search == CF_SEARCH_TRUST ? "trust-region" : "nelder-mead");
+  snprintf(f->method, sizeof f->method, "%s", cf_fit_search_method(o->search));
   snprintf(f->start_kind, sizeof f->start_kind, "%s", start_kind);
   f->n_params = in->fit_mu ? 3 : 2;
   f->start[0] = d0, f->start[1] = a0, f->start[2] = in->fit_mu ? in->fixed.mu : NAN;
@@ -103,6 +103,8 @@ static void store_fit(const cf_fit_input *in, cf_res_fit *f, const cf_nm_options
   f->evaluations = nr->evaluations, f->iterations = nr->iterations, f->converged = nr->converged;
   f->failed_evaluations = nr->failed;
   snprintf(f->failure, sizeof f->failure, "%s", nr->failure);
+  f->tangent_secant = nr->tangent_secant, f->sens_evaluations = nr->sens_evaluations;
+  snprintf(f->fallback_why, sizeof f->fallback_why, "%s", nr->fallback ? nr->fallback_why : "");
   snprintf(f->starts_tried, sizeof f->starts_tried, "%s", start_kind);
   int which[3], nk = cf_fit_model_stiffness(in->base.model, which);
   f->stiffness[0] = 0;

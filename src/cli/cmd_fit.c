@@ -21,7 +21,7 @@ static const char *help =
     "                    [--delta-grid A:B:N[*rho]] [--alpha-grid A:B:N[*rho]] [--mu-grid A:B:N]\n"
     "                    [--polish quadratic|none] [--search nelder-mead|trust]\n"
     "                    " CF_CLI_MODEL_USAGE "\n"
-    "                    [-o RESULTS.h5] [--restart] [--no-confidence] [--json]\n"
+    "                    [-o RESULTS.h5] [--restart] [--no-confidence] [--profile] [--json]\n"
     "\n"
     "Fit the aerodynamic parameters (delta, alpha) of the inextensible model to a\n"
     "recording by Nelder-Mead (GSL nmsimplex2) on the mean error over a training\n"
@@ -174,6 +174,14 @@ static const char *help =
     "  --polish quadratic|none  polish the optimum as above (default: quadratic\n"
     "                        for a recording with a table, none otherwise)\n"
     "  --no-confidence       no intervals (9 + at most 120 simulations fewer)\n"
+    "  --profile             also the profile intervals of delta and alpha (kappa and\n"
+    "                        beta re-minimised within their bounds at every point;\n"
+    "                        docs/confidence.md \"Profile intervals\"): lines\n"
+    "                        \"profile\", --json member profile: per parameter value,\n"
+    "                        interval, open ([below, above]: no crossing up to the\n"
+    "                        bound, not identifiable), trades_against, simulations;\n"
+    "                        threshold_cm, f_min_cm, n_eff, se_hac_cm,\n"
+    "                        discrepancy_cm, identifiable, why, simulations\n"
     CF_CLI_MODEL_HELP;
 
 typedef struct {
@@ -181,7 +189,8 @@ typedef struct {
   cf_pipeline_fit_text t;   /* the fit's options (the library reads them: cf_pipeline_fit_plan_parse) */
   cf_pipeline_fit_plan plan;
   cf_cli_model model;
-  int json, restart;
+  int json, restart, profile;
+  cf_profile prof;          /* --profile's, after the fit */
   cf_pipeline_fit_info info; /* what the fit tried */
   cf_pipeline_tasks tk;     /* the journal: grid start, Nelder-Mead fit, confidence stencil */
   int resumed;         /* tasks of the journal taken from it */
@@ -302,10 +311,12 @@ static void report(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_drive_text(rec, drive, sizeof drive);
   if (drive[0]) printf("driving           %s\n", drive);
   if (a->out) printf("results           %s\n", a->out);
+  if (a->profile) cf_cli_profile_text(&a->prof);
   if (!a->json) return;
   json_t *j = json_object();
   cf_pipeline_fields fields = cf_cli_json_fields(j);
   cf_pipeline_fit_fields(&fields, rec, a->info.swept, a->resumed, a->out);
+  if (a->profile) cf_cli_profile_json(j, &a->prof);
   cf_cli_json_print(j);
 }
 
@@ -319,6 +330,7 @@ int cmd_fit(int argc, char **argv) {
                              {"--workers", &t->workers, NULL}, {"-o", &a.out, NULL},
                              {"--prune", NULL, &t->prune},    {"--json", NULL, &a.json},
                              {"--restart", NULL, &a.restart}, {"--no-confidence", NULL, &t->no_confidence},
+                             {"--profile", NULL, &a.profile},
                              {"--delta-grid", &t->dgrid, NULL}, {"--alpha-grid", &t->agrid, NULL},
                              {"--mu-grid", &t->mgrid, NULL},  {"--polish", &t->polish, NULL}, {"--search", &t->search, NULL},
                              CF_CLI_MODEL_OPTS(a.model),     {NULL, NULL, NULL}};
@@ -338,6 +350,8 @@ int cmd_fit(int argc, char **argv) {
   cf_res_rec *rec = rc ? NULL : cf_results_rec(&res, in->name, 1);
   if (!rc && !rec) rc = cf_cli_fail("fit", "out of memory");
   rc = rc || run_fit(&a, in, rec);
+  if (!rc && a.profile && cf_pipeline_profile(in, rec, a.plan.o.workers, &a.prof, &err))
+    rc = cf_cli_fail("fit", "%s", err.msg);
   rc = rc || cf_cli_results_write("fit", a.out, &res);
   a.resumed = cf_journal_used(a.tk.journal);
   rc = cf_cli_tasks_end("fit", &a.tk) || rc;

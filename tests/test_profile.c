@@ -23,11 +23,12 @@
 
 enum { ROWS = 5, COLS = 4, T = 200 };
 static const double RHO = 0.1042, DELTA = 0.04, ALPHA = 0.25;
+static double amplitude = 0.08, noise = 1e-3, twist = 0;
 
 static cf_test_rec_spec spec(double frequency, double beta, unsigned long long seed) {
   cf_test_rec_spec sp = {.rows = ROWS, .cols = COLS, .T = T, .width = 0.42, .height = 0.594, .rho = RHO,
-                         .delta = DELTA, .alpha = ALPHA, .amplitude = 0.08, .frequency = frequency, .dt = 0.01,
-                         .noise = 1e-3, .seed = seed, .kappa = 1e-3, .tol = 1e-4, .beta = beta};
+                         .delta = DELTA, .alpha = ALPHA, .amplitude = amplitude, .frequency = frequency, .dt = 0.01,
+                         .noise = noise, .seed = seed, .kappa = 1e-3, .tol = 1e-4, .beta = beta, .twist = twist};
   return sp;
 }
 
@@ -76,8 +77,41 @@ static void profile_of(double frequency, double beta, unsigned long long seed, c
   free(pos);
 }
 
-int main(void) {
+/* cf_profile_hac on series of known correlation, n = 400, bandwidth n / 8
+ * (the profile's): white noise has about n independent values, an AR(1)
+ * series with phi 0.9 about n (1 - phi) / (1 + phi) = n / 19.  With that
+ * bandwidth the Newey-West variance has a relative spread of about
+ * sqrt(4 L / 3 n) = 0.41, so the bounds are a factor 4 either side:
+ * n_eff > n / 4 for white noise, < n / 5 for the AR(1) (its Bartlett bias
+ * is towards more independent values).  Seeds 1-3. */
+static void hac(void) {
+  enum { NH = 400 };
+  double e[NH], w[NH], se, ne_w, ne_ar;
+  for (unsigned long long seed = 1; seed <= 3; seed++) {
+    unsigned long long st = seed;
+    for (int t = 0; t < NH; t++) {
+      double u = 0;
+      for (int k = 0; k < 12; k++) u += 0.5 * cf_test_rand(&st); /* near-Gaussian, variance 1 */
+      w[t] = u, e[t] = t ? 0.9 * e[t - 1] + u : u;
+    }
+    cf_profile_hac(w, NH, NH / 8, &se, &ne_w);
+    CHECK(ne_w > NH / 4.0 && se > 0, "white noise, seed %llu: n_eff %.1f of %d, se %g", seed, ne_w, NH, se);
+    cf_profile_hac(e, NH, NH / 8, &se, &ne_ar);
+    CHECK(ne_ar < NH / 5.0 && ne_ar >= 1, "AR(1) 0.9, seed %llu: n_eff %.1f of %d", seed, ne_ar, NH);
+    printf("hac seed %llu: white n_eff %.1f, AR(1) 0.9 n_eff %.1f of %d\n", seed, ne_w, ne_ar, NH);
+  }
+}
+
+int main(int argc, char **argv) {
+  cf_runtime_init(); /* before the first simulation: the sides run on forked workers */
+  setvbuf(stdout, NULL, _IOLBF, 0);
   cf_profile pr;
+  if (argc > 1) { /* exploration: FREQ BETA SEED AMPL NOISE */
+    amplitude = atof(argv[4]), noise = atof(argv[5]), twist = argc > 6 ? atof(argv[6]) : 0;
+    profile_of(atof(argv[1]), atof(argv[2]), strtoull(argv[3], NULL, 10), &pr);
+    return 0;
+  }
+  hac();
   for (unsigned long long seed = 1; seed <= 2; seed++) {
     profile_of(0.8, 0, seed, &pr);
   }

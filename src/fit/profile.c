@@ -37,7 +37,7 @@
 #include "cf_fit.h"
 #include "parallel.h"
 
-enum { NSIDE = 4, CENTRE_EVAL_FACTOR = 3, DEFAULT_EVALS = 60 };
+enum { NSIDE = 4, CENTRE_EVAL_FACTOR = 3, DEFAULT_EVALS = 60, REFINE = 2 };
 static const double CHI2_1_95 = 3.841459, OFFSET0 = 0.05, OFFSET_GROWTH = 1.7, LOW_BOUND = 0.05;
 
 void cf_profile_hac(const double *e, int n, int L, double *se, double *n_eff) {
@@ -62,7 +62,7 @@ static int free_options(const cf_fit_target *tg, const cf_params *base, const cf
                         const cf_profile_options *po, cf_nm_options *o, cf_error *err) {
   cf_nm_options_default(o, tg->rho, at->delta, at->alpha);
   if (po->fit_mu) o->n = 3, o->start[2] = at->mu, o->step[2] = fmax(0.1 * at->mu, 0.05), o->hi[2] = 2;
-  o->t0 = po->t0, o->t1 = po->t1, o->restarts = 0, o->size_tol = 1e-3;
+  o->t0 = po->t0, o->t1 = po->t1, o->restarts = 0, o->size_tol = 1e-5;
   o->max_evals = po->max_evals > 0 ? po->max_evals : DEFAULT_EVALS;
   cf_fit_point held = *at;
   held.kappa = fmin(fmax(held.kappa, CF_FIT_KAPPA_MIN), CF_FIT_KAPPA_MAX);
@@ -84,7 +84,7 @@ typedef struct {
   const cf_profile_options *po;
   cf_nm_options o;          /* every parameter free, started at the optimum */
   cf_fit_point optimum;
-  double f_stop;            /* f_min + threshold at the optimum: a side stops above it */
+  double f_stop, threshold; /* f_min + threshold at the optimum: a side stops above it */
 } side_ctx;
 
 static cf_fit_minimizer minimizer(const cf_profile_options *po) {
@@ -99,6 +99,39 @@ static int side_point(double x0, double hi, int s, int k, double prev, double *x
   return k == 0 || *x != prev;
 }
 
+/* The crossing of the level L between (xa, fa) and (xb, fb), with the
+ * profile taken linear in the squared offset from x0 (quadratic about the
+ * optimum, as an error surface near its minimum is). */
+static double crossing(double x0, double xa, double fa, double xb, double fb, double L) {
+  double ua = (xa - x0) * (xa - x0), ub = (xb - x0) * (xb - x0);
+  double w = isfinite(fb) && fb > fa ? fmin(fmax((L - fa) / (fb - fa), 0), 1) : 0;
+  double u = ua + w * (ub - ua);
+  return x0 + (xb > x0 ? 1 : -1) * sqrt(u);
+}
+
+/* One profile point at x (parameter q held there) from the start o->start,
+ * inserted at r's position k; the search's next start from it. */
+static int side_eval(const side_ctx *c, cf_fit_run *run, cf_nm_options *o, int q, double x, int k, side_rec *r,
+                     cf_error *err) {
+  o->start[q] = o->lo[q] = o->hi[q] = x;
+  cf_nm_result nr;
+  int rc = minimizer(c->po)(run, &c->optimum, o, &nr, err);
+  if (rc) return rc;
+  memmove(&r->x[k + 1], &r->x[k], sizeof(double) * (size_t)(r->n - k));
+  memmove(&r->f[k + 1], &r->f[k], sizeof(double) * (size_t)(r->n - k));
+  memmove(&r->v[k + 1], &r->v[k], sizeof r->v[0] * (size_t)(r->n - k));
+  r->simulations += nr.evaluations, r->n++;
+  r->x[k] = x, r->f[k] = nr.f_best;
+  memcpy(r->v[k], nr.best, sizeof nr.best);
+  if (!nr.start_failed) memcpy(o->start, nr.best, sizeof nr.best); /* warm start */
+  cf_nm_result_free(&nr);
+  return CF_OK;
+}
+
+/* Side s of parameter q (item i = 2 q + s): the steps outwards until one
+ * is above c->f_stop (or failed) or the bound is reached, then REFINE
+ * points at the interpolated crossing between the last point inside and
+ * the first outside, each from the inside one's parameters. */
 static int side_item(int i, void *arg, void *out, cf_error *err) {
   const side_ctx *c = arg;
   side_rec *r = out;
@@ -106,20 +139,19 @@ static int side_item(int i, void *arg, void *out, cf_error *err) {
   cf_fit_run *run = cf_fit_run_alloc(c->tg, c->base, err);
   if (!run) return err && err->code ? err->code : CF_ENOMEM;
   cf_nm_options o = c->o;
-  double x0 = o.start[q], hi = o.hi[q], x = x0;
+  double x0 = c->o.start[q], hi = c->o.hi[q], x = x0, f0 = c->f_stop - c->threshold;
   int rc = CF_OK;
   o.step[q] = 0;
-  for (int k = 0; !rc && k < CF_PROFILE_SIDE_PTS && side_point(x0, hi, s, k, x, &x); k++) {
-    o.start[q] = o.lo[q] = o.hi[q] = x;
-    cf_nm_result nr;
-    rc = minimizer(c->po)(run, &c->optimum, &o, &nr, err);
-    if (rc) break;
-    r->simulations += nr.evaluations;
-    r->x[r->n] = x, r->f[r->n] = nr.f_best;
-    memcpy(r->v[r->n++], nr.best, sizeof nr.best);
-    if (!nr.start_failed) memcpy(o.start, nr.best, sizeof nr.best); /* warm start */
-    cf_nm_result_free(&nr);
-    if (!(r->f[r->n - 1] <= c->f_stop)) break; /* above, or failed */
+  for (int k = 0; !rc && r->n < CF_PROFILE_SIDE_PTS - REFINE && side_point(x0, hi, s, k, x, &x); k++) {
+    rc = side_eval(c, run, &o, q, x, r->n, r, err);
+    if (!rc && !(r->f[r->n - 1] <= c->f_stop)) break;
+  }
+  for (int j = 0; !rc && j < REFINE && r->n > 0 && !(r->f[r->n - 1] <= c->f_stop); j++) {
+    int b = 0;
+    while (r->f[b] <= c->f_stop) b++; /* the first outside */
+    double xa = b ? r->x[b - 1] : x0, fa = b ? r->f[b - 1] : f0;
+    memcpy(o.start, b ? r->v[b - 1] : c->o.start, sizeof o.start);
+    rc = side_eval(c, run, &o, q, crossing(x0, xa, fa, r->x[b], r->f[b], c->f_stop), b, r, err);
   }
   cf_fit_run_free(run);
   return rc;
@@ -156,8 +188,7 @@ static void side_end(const side_rec *r, double x0, double f0, double L, int s, c
   double xa = x0, fa = f0;
   for (int k = 0; k < r->n; k++) {
     if (!(r->f[k] <= L)) {
-      double w = isfinite(r->f[k]) ? (L - fa) / (r->f[k] - fa) : 0;
-      p->interval[s] = xa + w * (r->x[k] - xa), p->open[s] = 0;
+      p->interval[s] = crossing(x0, xa, fa, r->x[k], r->f[k], L), p->open[s] = 0;
       return;
     }
     xa = r->x[k], fa = r->f[k];
@@ -237,13 +268,13 @@ static void verdict(cf_profile *out) {
 int cf_fit_profile(const cf_fit_target *tg, const cf_params *base, const cf_fit_point *at,
                    const cf_profile_options *po, int workers, cf_profile *out, cf_error *err) {
   memset(out, 0, sizeof *out);
-  side_ctx c = {tg, base, po, {0}, *at, 0};
+  side_ctx c = {tg, base, po, {0}, *at, 0, 0};
   int rc = free_options(tg, base, at, po, &c.o, err);
   if (!rc) rc = optimum(&c, at, out, err);
   if (rc) return rc;
   out->discrepancy_cm = po->discrepancy_cm;
   out->threshold = threshold(out);
-  c.f_stop = out->f_min + out->threshold;
+  c.f_stop = out->f_min + out->threshold, c.threshold = out->threshold;
   double f0 = out->f_min; /* the optimum's error, before the sides may lower f_min */
   side_rec sd[NSIDE];
   memset(sd, 0, sizeof sd);

@@ -183,17 +183,20 @@ static void trades(const side_ctx *c, const side_rec *sd, int q, cf_profile_para
   }
 }
 
-/* Side s's end below the level L: the crossing, or open at its last point. */
-static void side_end(const side_rec *r, double x0, double f0, double L, int s, cf_profile_param *p) {
-  double xa = x0, fa = f0;
-  for (int k = 0; k < r->n; k++) {
-    if (!(r->f[k] <= L)) {
-      p->interval[s] = crossing(x0, xa, fa, r->x[k], r->f[k], L), p->open[s] = 0;
-      return;
-    }
-    xa = r->x[k], fa = r->f[k];
-  }
-  p->interval[s] = xa, p->open[s] = 1;
+/* p's interval below the level L over its points x[n], f[n]: from the
+ * first point inside to the last (over every branch the profile dips
+ * into), each end at the crossing towards its outer neighbour (the profile
+ * quadratic about its least point m); an end whose point is the side's
+ * last (the bound) is open. */
+static void ends(cf_profile_param *p, double L) {
+  int lo = 0, hi = p->n - 1, m = 0;
+  for (int k = 0; k < p->n; k++)
+    if (p->f[k] < p->f[m]) m = k;
+  while (lo < m && !(p->f[lo] <= L)) lo++;
+  while (hi > m && !(p->f[hi] <= L)) hi--;
+  p->open[0] = lo == 0, p->open[1] = hi == p->n - 1;
+  p->interval[0] = lo ? crossing(p->x[m], p->x[lo], p->f[lo], p->x[lo - 1], p->f[lo - 1], L) : p->x[0];
+  p->interval[1] = hi < p->n - 1 ? crossing(p->x[m], p->x[hi], p->f[hi], p->x[hi + 1], p->f[hi + 1], L) : p->x[hi];
 }
 
 /* Parameter q's profile from its two sides: points in increasing x, ends. */
@@ -203,8 +206,7 @@ static void assemble(const side_ctx *c, const side_rec *sd, int q, double f0, co
   for (int k = sd[0].n - 1; k >= 0; k--) p->x[p->n] = sd[0].x[k], p->f[p->n++] = sd[0].f[k];
   p->x[p->n] = c->o.start[q], p->f[p->n++] = f0;
   for (int k = 0; k < sd[1].n; k++) p->x[p->n] = sd[1].x[k], p->f[p->n++] = sd[1].f[k];
-  double L = pr->f_min + pr->threshold;
-  for (int s = 0; s < 2; s++) side_end(&sd[s], c->o.start[q], f0, L, s, p);
+  ends(p, pr->f_min + pr->threshold);
   p->simulations = sd[0].simulations + sd[1].simulations;
   trades(c, sd, q, p);
 }

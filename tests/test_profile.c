@@ -62,11 +62,10 @@ static void print_profile(const char *what, const cf_profile *pr) {
 static void profile_of(double frequency, double beta, unsigned long long seed, cf_profile *pr) {
   cf_test_rec_spec sp = spec(frequency, beta, seed);
   double *pos = cf_test_shaken_recording(&sp);
-  cf_fit_target tg = {ROWS, COLS, T, 0.01, pos, NULL, 0, NULL, RHO, {0}, NULL, 0, 0, 0, 0, {0, 0}, 0, 0,
-                      0, NULL, NULL, NULL, 0};
+  cf_fit_target tg = {.rows = ROWS, .cols = COLS, .T = T, .dt = sp.dt, .pos = pos, .rho = RHO}; /* the rest 0 */
   cf_params base;
   cf_params_default(&base);
-  base.tol = 1e-4;
+  base.tol = sp.tol;
   cf_fit_point at = fit(&tg, &base, &sp);
   cf_profile_options po = {0};
   cf_error err = {0, ""};

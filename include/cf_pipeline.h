@@ -27,6 +27,7 @@
 
 #include "cf_recording.h"
 #include "cf_study.h"
+#include "cf_profile.h"
 
 /* ---------------------------------------------------------------- progress */
 /* How far a step is, for a progress bar.  Composite steps (a whole fit, a

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cf_fit.h"
+#include "cf_profile.h"
 #include "synthrec.h"
 #include "testutil.h"
 

@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cf_fit.h"
+#include "cf_profile.h"
 #include "parallel.h"
 
 enum { NSIDE = 4, CENTRE_EVAL_FACTOR = 3, DEFAULT_EVALS = 60, REFINE = 2 };

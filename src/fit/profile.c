@@ -55,13 +55,14 @@ void cf_profile_hac(const double *e, int n, int L, double *se, double *n_eff) {
   *n_eff = g0 > 0 ? fmin(fmax(g0 / v, 1), n) : n;
 }
 
-/* The search's options with every parameter free from x (NULL: the fit's
- * point at): delta, alpha (mu), the model's stiffnesses, kappa and beta
- * (not for a model without K) within their bounds. */
+/* The search's options with every parameter free from the fit's point at:
+ * delta, alpha (mu: step 0.2, bounds [0, 3] as the pipeline's fits of it),
+ * the model's stiffnesses, kappa and beta (not for a model without K)
+ * within their bounds, a held value outside them (kappa 0) clamped in. */
 static int free_options(const cf_fit_target *tg, const cf_params *base, const cf_fit_point *at,
                         const cf_profile_options *po, cf_nm_options *o, cf_error *err) {
   cf_nm_options_default(o, tg->rho, at->delta, at->alpha);
-  if (po->fit_mu) o->n = 3, o->start[2] = at->mu, o->step[2] = fmax(0.1 * at->mu, 0.05), o->hi[2] = 2;
+  if (po->fit_mu) o->n = 3, o->start[2] = at->mu, o->step[2] = 0.2, o->lo[2] = 0, o->hi[2] = fmax(3, at->mu);
   o->t0 = po->t0, o->t1 = po->t1, o->restarts = 0, o->size_tol = 1e-5;
   o->max_evals = po->max_evals > 0 ? po->max_evals : DEFAULT_EVALS;
   cf_fit_point held = *at;
@@ -74,7 +75,7 @@ static int free_options(const cf_fit_target *tg, const cf_params *base, const cf
 
 /* One side's profile: the points, their errors and free parameters. */
 typedef struct {
-  int n, simulations, status;
+  int n, simulations;
   double x[CF_PROFILE_SIDE_PTS], f[CF_PROFILE_SIDE_PTS], v[CF_PROFILE_SIDE_PTS][CF_NM_MAXP];
 } side_rec;
 
@@ -114,9 +115,9 @@ static double crossing(double x0, double xa, double fa, double xb, double fb, do
 static int side_eval(const side_ctx *c, cf_fit_run *run, cf_nm_options *o, int q, double x, int k, side_rec *r,
                      cf_error *err) {
   o->start[q] = o->lo[q] = o->hi[q] = x;
-  cf_nm_result nr;
+  cf_nm_result nr = {0};
   int rc = minimizer(c->po)(run, &c->optimum, o, &nr, err);
-  if (rc) return rc;
+  if (rc) return cf_nm_result_free(&nr), rc;
   memmove(&r->x[k + 1], &r->x[k], sizeof(double) * (size_t)(r->n - k));
   memmove(&r->f[k + 1], &r->f[k], sizeof(double) * (size_t)(r->n - k));
   memmove(&r->v[k + 1], &r->v[k], sizeof r->v[0] * (size_t)(r->n - k));
@@ -211,39 +212,44 @@ static void assemble(const side_ctx *c, const side_rec *sd, int q, double f0, co
   trades(c, sd, q, p);
 }
 
-/* The optimum: every parameter re-minimised from the fit, and the
- * threshold's statistics from its per-frame errors. */
+/* The threshold's statistics from the per-frame errors at c->optimum over
+ * the window (one simulation). */
+static int frame_stats(const side_ctx *c, cf_fit_run *run, cf_profile *out, cf_error *err) {
+  int T = c->tg->T, t0 = c->po->t0, t1 = c->po->t1 > 0 && c->po->t1 < T ? c->po->t1 : T, n = 0;
+  cf_frame_error *fe = calloc((size_t)T + 1, sizeof *fe);
+  double *e = malloc(sizeof(double) * ((size_t)T + 1));
+  cf_fit_result res;
+  int rc = fe && e ? cf_fit_run_eval(run, &c->optimum, t0, t1, 0, fe, &res)
+                   : cf_error_set(err, CF_ENOMEM, "profile: out of memory");
+  if (!rc && res.status) rc = cf_error_set(err, CF_ENOCONV, "profile: the simulation fails at the optimum: %s", res.reason);
+  for (int t = t0; !rc && t < t1; t++)
+    if (fe[t].n > 0 && isfinite(fe[t].e_cm)) e[n++] = fe[t].e_cm;
+  if (!rc && n < 2) rc = cf_error_set(err, CF_EINVAL, "profile: %d frame(s) with markers in the window", n);
+  if (!rc) {
+    out->simulations++, out->frames = n, out->bandwidth = (n + CF_CONF_BLOCKS - 1) / CF_CONF_BLOCKS;
+    cf_profile_hac(e, n, out->bandwidth, &out->se_hac, &out->n_eff);
+  }
+  free(fe), free(e);
+  return rc;
+}
+
+/* The optimum: every parameter re-minimised from the fit, then
+ * frame_stats there. */
 static int optimum(side_ctx *c, const cf_fit_point *at, cf_profile *out, cf_error *err) {
   cf_fit_run *run = cf_fit_run_alloc(c->tg, c->base, err);
   if (!run) return err && err->code ? err->code : CF_ENOMEM;
   cf_nm_options o = c->o;
   o.max_evals *= CENTRE_EVAL_FACTOR;
-  cf_nm_result nr;
+  cf_nm_result nr = {0};
   int rc = minimizer(c->po)(run, at, &o, &nr, err);
   if (!rc && nr.start_failed) rc = cf_error_set(err, CF_ENOCONV, "profile: the simulation fails at the fit: %s", nr.failure);
-  if (!rc) {
+  else if (!rc) {
     memcpy(c->o.start, nr.best, sizeof nr.best);
     c->optimum = *at, cf_fit_point_set_all(&c->optimum, &c->o, nr.best);
     out->simulations += nr.evaluations, out->optimum = c->optimum, out->f_min = nr.f_best;
   }
-  if (!rc) cf_nm_result_free(&nr);
-  int T = c->tg->T, t0 = c->po->t0, t1 = c->po->t1 > 0 && c->po->t1 < T ? c->po->t1 : T;
-  cf_frame_error *fe = rc ? NULL : calloc((size_t)T + 1, sizeof *fe);
-  double *e = rc ? NULL : malloc(sizeof(double) * ((size_t)T + 1));
-  cf_fit_result res;
-  if (!rc && (!fe || !e)) rc = cf_error_set(err, CF_ENOMEM, "profile: out of memory");
-  if (!rc) rc = cf_fit_run_eval(run, &c->optimum, t0, t1, 0, fe, &res);
-  if (!rc && res.status) rc = cf_error_set(err, CF_ENOCONV, "profile: the simulation fails at the optimum: %s", res.reason);
-  int n = 0;
-  for (int t = t0; !rc && t < t1; t++)
-    if (fe[t].n > 0 && isfinite(fe[t].e_cm)) e[n++] = fe[t].e_cm;
-  if (!rc && n < 2) rc = cf_error_set(err, CF_EINVAL, "profile: %d frame(s) with markers in the window", n);
-  out->simulations += !rc;
-  if (!rc) {
-    out->frames = n, out->bandwidth = (n + CF_CONF_BLOCKS - 1) / CF_CONF_BLOCKS;
-    cf_profile_hac(e, n, out->bandwidth, &out->se_hac, &out->n_eff);
-  }
-  free(fe), free(e);
+  cf_nm_result_free(&nr);
+  if (!rc) rc = frame_stats(c, run, out, err);
   cf_fit_run_free(run);
   return rc;
 }

@@ -27,6 +27,7 @@
 
 #include "cf_recording.h"
 #include "cf_study.h"
+#include "cf_profile.h"
 
 /* ---------------------------------------------------------------- progress */
 /* How far a step is, for a progress bar.  Composite steps (a whole fit, a
@@ -191,6 +192,10 @@ int cf_pipeline_refine_many(const cf_fit_input *const *in, int n, const char *ki
  * recs[i]->fit.conf; recordings without a fit are skipped. */
 int cf_pipeline_confidence(const cf_fit_input *const *in, int n, int workers, const cf_fit_journal *kept,
                            cf_res_rec *const *recs, cf_error *err);
+/* The profile intervals (cf_fit_profile, docs/confidence.md "Profile
+ * intervals") of rec's fit of in over its training window, from the fitted
+ * point with what the fit held or fitted; workers 0: all cores. */
+int cf_pipeline_profile(const cf_fit_input *in, const cf_res_rec *rec, int workers, cf_profile *out, cf_error *err);
 /* The fits among recs[0..n) that the held-kappa or held-beta check flagged
  * (cf_pipeline_confidence: the fit moved by more than
  * CF_CONF_HELD_MAX_SHIFT with 3 kappa or a large beta) refitted from their

@@ -19,7 +19,8 @@ typedef struct {
   cf_pipeline_fit_text t;   /* the fit's options (the library reads them: cf_pipeline_fit_plan_parse) */
   cf_pipeline_fit_plan plan;
   cf_cli_model model;
-  int restart;
+  int restart, profile;
+  cf_profile prof;          /* --profile's, after the fit */
   cf_pipeline_fit_info info; /* what the fit tried */
   cf_pipeline_tasks tk;     /* the journal: grid start, Nelder-Mead fit, confidence stencil */
   int resumed;         /* tasks of the journal taken from it */
@@ -33,7 +34,8 @@ static const cf_cli_option options[] = {
     CF_CLI_FLAG("--no-confidence", fit_args, t.no_confidence), CF_CLI_VALUE("--delta-grid", fit_args, t.dgrid),
     CF_CLI_VALUE("--alpha-grid", fit_args, t.agrid), CF_CLI_VALUE("--mu-grid", fit_args, t.mgrid),
     CF_CLI_VALUE("--polish", fit_args, t.polish),   CF_CLI_VALUE("--search", fit_args, t.search),
-    CF_CLI_MODEL_OPTIONS(fit_args, model),          CF_CLI_END};
+    CF_CLI_FLAG("--profile", fit_args, profile),    CF_CLI_MODEL_OPTIONS(fit_args, model),
+    CF_CLI_END};
 
 /* rec as this run made it: its sweep only if swept now. */
 static cf_results run_view(const fit_args *a, cf_res_rec *view) {
@@ -51,7 +53,10 @@ static int run_fit(void *opts, cf_fit_input *in, cf_res_rec *rec) {
   cf_cli_bar bar;
   cf_error err = {0, ""};
   cf_cli_bar_stages(&bar);
-  if (!cf_pipeline_fit(in, &a->plan.o, &a->tk, &bar.pp, rec, &a->info, &err)) return 0;
+  if (!cf_pipeline_fit(in, &a->plan.o, &a->tk, &bar.pp, rec, &a->info, &err))
+    return a->profile && cf_pipeline_profile(in, rec, a->plan.o.workers, &a->prof, &err)
+               ? cf_cli_fail("fit", "%s", err.msg)
+               : 0;
   if (a->info.all_failed) {
     cf_res_rec view = *rec;
     view.has_fit = 0;
@@ -164,6 +169,7 @@ static void model_text(const fit_args *a, const cf_res_rec *rec) {
   cf_cli_drive_text(rec, drive, sizeof drive);
   if (drive[0]) printf("driving           %s\n", drive);
   if (a->out) printf("results           %s\n", a->out);
+  if (a->profile) cf_cli_profile_text(&a->prof);
 }
 
 static void print_json(const void *opts, const cf_res_rec *rec) {
@@ -171,6 +177,7 @@ static void print_json(const void *opts, const cf_res_rec *rec) {
   json_t *j = json_object();
   cf_pipeline_fields fields = cf_cli_json_fields(j);
   cf_pipeline_fit_fields(&fields, rec, a->info.swept, a->resumed, a->out);
+  if (a->profile) cf_cli_profile_json(j, &a->prof);
   cf_cli_json_print(j);
 }
 

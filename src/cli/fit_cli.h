@@ -267,4 +267,8 @@ void cf_cli_json_recordings(json_t *o, const cf_results *r);
 int cf_cli_report_write(const char *cmd, const char *results_path, const cf_results *r, const char *dir, int workers,
                         const double *times, int n_times, cf_report_summary *s, int *have_gnuplot);
 int cf_cli_report_status(const char *cmd, const cf_report_summary *s, int have_gnuplot);
+/* `fit --profile`'s output (fit_profile.c): the lines "profile ..." of
+ * the text, and the member "profile" of j (docs/commands.md). */
+void cf_cli_profile_text(const cf_profile *p);
+void cf_cli_profile_json(json_t *j, const cf_profile *p);
 #endif

@@ -337,7 +337,7 @@ static int search(cf_fit_run *run, const cf_fit_point *base, const cf_nm_options
     return finish(d, y0, res), CF_OK;
   }
   int stalled = 0, rc = run_lm(d, y0, &stalled, res, err);
-  if (rc || !stalled) return rc;
+  if (rc || !stalled || d->budget - d->cost < d->dim + 2) return rc; /* no budget for a simplex: the point reached */
   double from[CF_NM_MAXP], e = res->f_best;
   memcpy(from, res->best, sizeof from);
   cf_nm_result_free(res);

@@ -4,7 +4,7 @@
  * docs/driving.md "Grippers").  argv: CLOTHFIT_EXE SOURCE_ROOT.
  *
  * The cloth: the one a point-cloud fit builds (fit_cloud.c), a 0.28 m
- * square (the robots' fabric of the issue) at rest hanging flat from its top corners, the 5 x 5 lattice
+ * square (the size robot cloth-manipulation recordings use) at rest hanging flat from its top corners, the 5 x 5 lattice
  * split 2 (9 x 9 nodes), rho 0.1604, simulated with delta 0.035, alpha
  * 0.25 at the fitting settings (kappa 1e-3, tol 1e-4), 3 s at dt 0.01 s.
  * The truth is a plain simulation (cf_sim) that does by hand what the

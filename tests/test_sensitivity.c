@@ -44,7 +44,7 @@
  * Not smooth cases, so not asserted (measured when this was written): the
  * same shake at dt = 0.02 s is chaotic (the tangent doubles every frame
  * from 0.1 s on, and the differences follow it only until the perturbed
- * runs part, ~0.3 s): what issue 48's chaos detector is for.  Other seeds
+ * runs part, ~0.3 s): what the tangent check of a Levenberg-Marquardt fit (src/fit/lm.c) is for.  Other seeds
  * of the shake: on seed 4 the step-length control splits steps (1196
  * substeps), and where it decides differently at theta +- e the
  * trajectory jumps by a discretization error, far more than the
